@@ -1,0 +1,45 @@
+# Everything installs itself into .venv: a fresh machine needs only Python 3.11 and make.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+DATA ?= .droidsim/device
+
+.PHONY: sim test bench soak conformance proto proto-check lint generate-check clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+## make sim: boot the device with every sample app under apps/
+sim: $(STAMP)
+	$(VENV)/bin/droidsim device start --data $(DATA) --apps apps
+
+## make test: the whole suite (unit, e2e, conformance in-process)
+test: $(STAMP) proto-check
+	$(PY) -m pytest -q -n 2 --dist loadfile
+
+## make conformance: the conformance suite against a running device (make sim)
+conformance: $(STAMP)
+	$(VENV)/bin/droidsim conformance --device $${DROIDSIM_DEVICE:-$(DATA)}
+
+## make bench: performance figures as ratios against baselines from the same run
+bench: $(STAMP)
+	$(PY) -m bench
+
+## make soak: long fault-injection run, not part of make test
+soak: $(STAMP)
+	$(PY) -m bench.soak
+
+## make proto: regenerate platform/droidsim/ from proto/
+proto: $(STAMP)
+	$(PY) tools/gen_proto.py
+
+proto-check: $(STAMP)
+	$(PY) tools/gen_proto.py --check
+
+clean:
+	rm -rf $(VENV) .droidsim .pytest_cache

@@ -1,0 +1,1 @@
+"""The platform API that apps and agents import: Android's names, Python's manners."""

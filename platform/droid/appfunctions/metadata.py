@@ -1,0 +1,85 @@
+"""AppFunction metadata: the typed description of every function a device knows.
+
+The classes are the binder's protobuf messages (proto/droidsim/v1/metadata.proto),
+re-exported under Android's names, so the same objects serve in-process callers
+and cross the wire without a conversion step.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from droidsim.v1.metadata_pb2 import (
+    AppFunctionAppMetadata,
+    AppFunctionComponentsMetadata,
+    AppFunctionDataTypeMetadata,
+    AppFunctionDeprecationMetadata,
+    AppFunctionMetadata,
+    AppFunctionNamedDataTypeMetadata,
+    AppFunctionPackageMetadata,
+    AppFunctionParameterMetadata,
+    AppFunctionResponseMetadata,
+    AppFunctionSchemaMetadata,
+    AppFunctionStringPattern,
+)
+
+ACCESS_LEVEL_SELF = 100
+ACCESS_LEVEL_SYSTEM = 200
+ACCESS_LEVEL_ANDROID_TRUSTED = 300
+
+# The XML spelling of each access level (androidx golden my_access_level_service.xml).
+ACCESS_LEVEL_XML = {
+    ACCESS_LEVEL_SELF: "self",
+    ACCESS_LEVEL_SYSTEM: "system",
+    ACCESS_LEVEL_ANDROID_TRUSTED: "androidTrusted",
+}
+
+SCOPE_GLOBAL = 0
+SCOPE_ACTIVITY = 1
+
+
+class DataType(IntEnum):
+    """Type codes of AppFunctionDataTypeMetadata (androidx, 9 unused)."""
+
+    UNIT = 0
+    BOOLEAN = 1
+    BYTES = 2
+    OBJECT = 3
+    DOUBLE = 4
+    FLOAT = 5
+    LONG = 6
+    INT = 7
+    STRING = 8
+    ARRAY = 10
+    REFERENCE = 11
+    ALL_OF = 12
+    PARCELABLE = 13
+    ONE_OF = 14
+
+
+def function_name(metadata: AppFunctionMetadata) -> str:
+    """The short name an agent may use: the method after '#', else the whole id."""
+    return metadata.id.rsplit("#", 1)[-1]
+
+
+__all__ = [
+    "ACCESS_LEVEL_ANDROID_TRUSTED",
+    "ACCESS_LEVEL_SELF",
+    "ACCESS_LEVEL_SYSTEM",
+    "ACCESS_LEVEL_XML",
+    "AppFunctionAppMetadata",
+    "AppFunctionComponentsMetadata",
+    "AppFunctionDataTypeMetadata",
+    "AppFunctionDeprecationMetadata",
+    "AppFunctionMetadata",
+    "AppFunctionNamedDataTypeMetadata",
+    "AppFunctionPackageMetadata",
+    "AppFunctionParameterMetadata",
+    "AppFunctionResponseMetadata",
+    "AppFunctionSchemaMetadata",
+    "AppFunctionStringPattern",
+    "DataType",
+    "SCOPE_ACTIVITY",
+    "SCOPE_GLOBAL",
+    "function_name",
+]

@@ -1,0 +1,1 @@
+"""The binder: one interface per system service, a local or a remote transport."""

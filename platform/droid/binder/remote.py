@@ -1,0 +1,144 @@
+"""Remote proxies: the system services' interfaces implemented over gRPC.
+
+Every call presents the caller's credential; the device maps it to a uid and
+package and runs the call as that identity.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import grpc
+
+from droid.appfunctions.exceptions import AppFunctionCancelledException, AppFunctionException
+from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.requests import (
+    AppFunctionSearchSpec,
+    ExecuteAppFunctionRequest,
+    ExecuteAppFunctionResponse,
+)
+from droid.binder import wire
+from droid.binder.errors import from_rpc_error
+from droid.os.cancellation import CancellationSignal
+from droidsim.v1 import app_function_manager_pb2 as afm_pb2
+from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
+from droidsim.v1 import data_pb2
+from droidsim.v1 import package_manager_pb2 as pm_pb2
+from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
+from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
+
+CREDENTIAL_KEY = "droidsim-credential"
+
+
+class RemoteBinder:
+    """A channel plus the caller's credential; turns RPC failures into binder exceptions."""
+
+    def __init__(self, channel: grpc.Channel, credential: str) -> None:
+        self.channel = channel
+        self.metadata = ((CREDENTIAL_KEY, credential),)
+
+    def call(self, method: Callable[..., Any], request: Any) -> Any:
+        try:
+            return method(request, metadata=self.metadata)
+        except grpc.RpcError as error:
+            raise from_rpc_error(error) from None
+
+
+class RemoteAppFunctionManager:
+    def __init__(self, binder: RemoteBinder) -> None:
+        self._binder = binder
+        self._stub = afm_grpc.AppFunctionManagerStub(binder.channel)
+
+    def execute_app_function(
+        self, request: ExecuteAppFunctionRequest, cancellation_signal: CancellationSignal | None
+    ) -> ExecuteAppFunctionResponse:
+        message = wire.request_to_proto(request)
+        if cancellation_signal is None:
+            result = self._binder.call(self._stub.ExecuteAppFunction, message)
+        else:
+            result = self._call_cancellable(message, cancellation_signal)
+        outcome = wire.result_from_proto(result)
+        if isinstance(outcome, AppFunctionException):
+            raise outcome
+        return outcome
+
+    def _call_cancellable(
+        self, message: afm_pb2.ExecuteAppFunctionRequest, signal: CancellationSignal
+    ) -> afm_pb2.ExecuteAppFunctionResult:
+        future = self._stub.ExecuteAppFunction.future(message, metadata=self._binder.metadata)
+        signal.set_on_cancel_listener(future.cancel)
+        try:
+            return future.result()
+        except grpc.FutureCancelledError:
+            # Android sends a cancelled caller nothing at all; a blocking Python
+            # call must end somehow, so it raises ERROR_CANCELLED (docs/differences.md).
+            raise AppFunctionCancelledException("The call was cancelled by the caller.") from None
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.CANCELLED:
+                raise AppFunctionCancelledException("The call was cancelled by the caller.") from None
+            raise from_rpc_error(error) from None
+
+    def is_app_function_enabled(self, function_identifier: str, target_package_name: str) -> bool:
+        request = afm_pb2.IsAppFunctionEnabledRequest(
+            function_identifier=function_identifier, target_package_name=target_package_name
+        )
+        return self._binder.call(self._stub.IsAppFunctionEnabled, request).enabled
+
+    def set_app_function_enabled(self, function_identifier: str, state: int) -> None:
+        request = afm_pb2.SetAppFunctionEnabledRequest(
+            function_identifier=function_identifier, state=state
+        )
+        self._binder.call(self._stub.SetAppFunctionEnabled, request)
+
+    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
+        response = self._binder.call(self._stub.SearchAppFunctions, wire.spec_to_proto(spec))
+        return list(response.packages)
+
+
+class RemotePackageManager:
+    def __init__(self, binder: RemoteBinder) -> None:
+        self._binder = binder
+        self._stub = pm_grpc.PackageManagerStub(binder.channel)
+
+    def install_package(self, app_dir: str, system: bool = False) -> pm_pb2.PackageInfo:
+        request = pm_pb2.InstallPackageRequest(app_dir=app_dir, system=system)
+        return self._binder.call(self._stub.InstallPackage, request)
+
+    def uninstall_package(self, package_name: str) -> None:
+        request = pm_pb2.UninstallPackageRequest(package_name=package_name)
+        self._binder.call(self._stub.UninstallPackage, request)
+
+    def list_packages(self) -> list[pm_pb2.PackageInfo]:
+        return list(self._binder.call(self._stub.ListPackages, data_pb2.Empty()).packages)
+
+    def clear_package_data(self, package_name: str) -> None:
+        request = pm_pb2.ClearPackageDataRequest(package_name=package_name)
+        self._binder.call(self._stub.ClearPackageData, request)
+
+
+class RemoteServiceManager:
+    """``ServiceManager.get_service(name)`` for a device in another process."""
+
+    PROXIES: dict[str, Callable[[RemoteBinder], Any]] = {
+        "app_function": RemoteAppFunctionManager,
+        "package": RemotePackageManager,
+    }
+
+    def __init__(self, channel: grpc.Channel, credential: str) -> None:
+        self._binder = RemoteBinder(channel, credential)
+        self._proxies: dict[str, Any] = {}
+
+    def get_service(self, name: str) -> Any:
+        if name not in self._proxies:
+            if name not in self.PROXIES:
+                raise KeyError(f"no system service named {name!r}")
+            self._proxies[name] = self.PROXIES[name](self._binder)
+        return self._proxies[name]
+
+    def who_am_i(self) -> tuple[int, str]:
+        stub = sm_grpc.ServiceManagerStub(self._binder.channel)
+        info = self._binder.call(stub.WhoAmI, data_pb2.Empty())
+        return info.uid, info.package_name
+
+    def close(self) -> None:
+        self._binder.channel.close()

@@ -1,0 +1,60 @@
+"""Context: a package's handle on the device and its system services."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from droid.appfunctions.manager import AppFunctionManager
+
+
+class ServiceManager(Protocol):
+    def get_service(self, name: str) -> Any: ...
+
+
+class Context:
+    APP_FUNCTION_SERVICE = "app_function"
+    PACKAGE_SERVICE = "package"
+
+    # System services that get a client-side wrapper, as Context.getSystemService does.
+    _MANAGERS = {APP_FUNCTION_SERVICE: AppFunctionManager}
+
+    def __init__(self, package_name: str, service_manager: ServiceManager) -> None:
+        self._package_name = package_name
+        self._service_manager = service_manager
+        self._managers: dict[str, Any] = {}
+
+    @property
+    def package_name(self) -> str:
+        return self._package_name
+
+    def get_system_service(self, name: str) -> Any:
+        if name not in self._managers:
+            binder = self._service_manager.get_service(name)
+            wrapper = self._MANAGERS.get(name)
+            self._managers[name] = wrapper(binder) if wrapper else binder
+        return self._managers[name]
+
+    @property
+    def app_function_manager(self) -> AppFunctionManager:
+        return self.get_system_service(self.APP_FUNCTION_SERVICE)
+
+    def close(self) -> None:
+        close = getattr(self._service_manager, "close", None)
+        if close:
+            close()
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(address: str, credential: str) -> Context:
+    """A Context on a device in another process, as whoever ``credential`` belongs to."""
+    from droid.binder.channel import open_channel
+    from droid.binder.remote import RemoteServiceManager
+
+    manager = RemoteServiceManager(open_channel(address), credential)
+    _uid, package_name = manager.who_am_i()
+    return Context(package_name, manager)

@@ -1,0 +1,77 @@
+from droidsim.v1 import data_pb2 as _data_pb2
+from droidsim.v1 import metadata_pb2 as _metadata_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ExecuteAppFunctionRequest(_message.Message):
+    __slots__ = ("target_package_name", "function_identifier", "parameters", "extras")
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    EXTRAS_FIELD_NUMBER: _ClassVar[int]
+    target_package_name: str
+    function_identifier: str
+    parameters: _data_pb2.AppFunctionData
+    extras: _data_pb2.AppFunctionData
+    def __init__(self, target_package_name: _Optional[str] = ..., function_identifier: _Optional[str] = ..., parameters: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ..., extras: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ...) -> None: ...
+
+class ExecuteAppFunctionResponse(_message.Message):
+    __slots__ = ("result_document", "extras")
+    RESULT_DOCUMENT_FIELD_NUMBER: _ClassVar[int]
+    EXTRAS_FIELD_NUMBER: _ClassVar[int]
+    result_document: _data_pb2.AppFunctionData
+    extras: _data_pb2.AppFunctionData
+    def __init__(self, result_document: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ..., extras: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ...) -> None: ...
+
+class ExecuteAppFunctionResult(_message.Message):
+    __slots__ = ("response", "error")
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    response: ExecuteAppFunctionResponse
+    error: _data_pb2.AppFunctionError
+    def __init__(self, response: _Optional[_Union[ExecuteAppFunctionResponse, _Mapping]] = ..., error: _Optional[_Union[_data_pb2.AppFunctionError, _Mapping]] = ...) -> None: ...
+
+class IsAppFunctionEnabledRequest(_message.Message):
+    __slots__ = ("function_identifier", "target_package_name")
+    FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    function_identifier: str
+    target_package_name: str
+    def __init__(self, function_identifier: _Optional[str] = ..., target_package_name: _Optional[str] = ...) -> None: ...
+
+class IsAppFunctionEnabledResponse(_message.Message):
+    __slots__ = ("enabled",)
+    ENABLED_FIELD_NUMBER: _ClassVar[int]
+    enabled: bool
+    def __init__(self, enabled: _Optional[bool] = ...) -> None: ...
+
+class SetAppFunctionEnabledRequest(_message.Message):
+    __slots__ = ("function_identifier", "state")
+    FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    function_identifier: str
+    state: int
+    def __init__(self, function_identifier: _Optional[str] = ..., state: _Optional[int] = ...) -> None: ...
+
+class AppFunctionSearchSpec(_message.Message):
+    __slots__ = ("package_names", "schema_category", "schema_name", "min_schema_version")
+    PACKAGE_NAMES_FIELD_NUMBER: _ClassVar[int]
+    SCHEMA_CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    SCHEMA_NAME_FIELD_NUMBER: _ClassVar[int]
+    MIN_SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    package_names: _containers.RepeatedScalarFieldContainer[str]
+    schema_category: str
+    schema_name: str
+    min_schema_version: int
+    def __init__(self, package_names: _Optional[_Iterable[str]] = ..., schema_category: _Optional[str] = ..., schema_name: _Optional[str] = ..., min_schema_version: _Optional[int] = ...) -> None: ...
+
+class SearchAppFunctionsResponse(_message.Message):
+    __slots__ = ("packages",)
+    PACKAGES_FIELD_NUMBER: _ClassVar[int]
+    packages: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionPackageMetadata]
+    def __init__(self, packages: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionPackageMetadata, _Mapping]]] = ...) -> None: ...

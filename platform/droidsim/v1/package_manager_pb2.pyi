@@ -1,0 +1,50 @@
+from droidsim.v1 import data_pb2 as _data_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class InstallPackageRequest(_message.Message):
+    __slots__ = ("app_dir", "system")
+    APP_DIR_FIELD_NUMBER: _ClassVar[int]
+    SYSTEM_FIELD_NUMBER: _ClassVar[int]
+    app_dir: str
+    system: bool
+    def __init__(self, app_dir: _Optional[str] = ..., system: _Optional[bool] = ...) -> None: ...
+
+class PackageInfo(_message.Message):
+    __slots__ = ("package_name", "uid", "system", "requested_permissions", "function_ids", "warnings")
+    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    UID_FIELD_NUMBER: _ClassVar[int]
+    SYSTEM_FIELD_NUMBER: _ClassVar[int]
+    REQUESTED_PERMISSIONS_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_IDS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    package_name: str
+    uid: int
+    system: bool
+    requested_permissions: _containers.RepeatedScalarFieldContainer[str]
+    function_ids: _containers.RepeatedScalarFieldContainer[str]
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, package_name: _Optional[str] = ..., uid: _Optional[int] = ..., system: _Optional[bool] = ..., requested_permissions: _Optional[_Iterable[str]] = ..., function_ids: _Optional[_Iterable[str]] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class UninstallPackageRequest(_message.Message):
+    __slots__ = ("package_name",)
+    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    package_name: str
+    def __init__(self, package_name: _Optional[str] = ...) -> None: ...
+
+class ListPackagesResponse(_message.Message):
+    __slots__ = ("packages",)
+    PACKAGES_FIELD_NUMBER: _ClassVar[int]
+    packages: _containers.RepeatedCompositeFieldContainer[PackageInfo]
+    def __init__(self, packages: _Optional[_Iterable[_Union[PackageInfo, _Mapping]]] = ...) -> None: ...
+
+class ClearPackageDataRequest(_message.Message):
+    __slots__ = ("package_name",)
+    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    package_name: str
+    def __init__(self, package_name: _Optional[str] = ...) -> None: ...
