@@ -21,3 +21,32 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionResponse,
 )
 from droid.appfunctions.service import AppFunctionService
+
+# The declaration layer (the Jetpack analogue): see docs/declaring-functions.md.
+from droid.appfunctions.declarations import (
+    PATTERN_ADVANCED_GLOB,
+    PATTERN_LITERAL,
+    PATTERN_PREFIX,
+    PATTERN_SIMPLE_GLOB,
+    PATTERN_SUFFIX,
+    Float32,
+    Instant,
+    Instruction,
+    Int32,
+    IntValueConstraint,
+    PatternMatcher,
+    SerialName,
+    StringValueConstraint,
+    UriValueConstraint,
+    app_function,
+    app_function_access_level,
+    app_function_instruction,
+    app_function_schema_capability,
+    app_function_schema_definition,
+    app_function_serializable,
+    deprecated,
+)
+from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
+from droid.appfunctions.loader import AppLoadError, load_app_service_class
+from droid.appfunctions.schema.types import SetField
+from droid.appfunctions.typeref import AppFunctionCompileError

@@ -26,7 +26,9 @@ class IAppFunctionManager(Protocol):
 
     def is_app_function_enabled(self, function_identifier: str, target_package_name: str) -> bool: ...
 
-    def set_app_function_enabled(self, function_identifier: str, state: int) -> None: ...
+    def set_app_function_enabled(
+        self, function_identifier: str, state: int, target_package_name: str = ""
+    ) -> None: ...
 
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]: ...
 
@@ -68,9 +70,12 @@ class AppFunctionManager:
         """Raises IllegalArgumentException for a function the caller cannot see."""
         return self._service.is_app_function_enabled(function_identifier, target_package_name)
 
-    def set_app_function_enabled(self, function_identifier: str, state: int) -> None:
-        """Own package only; IllegalArgumentException for an unknown id or state."""
-        self._service.set_app_function_enabled(function_identifier, state)
+    def set_app_function_enabled(
+        self, function_identifier: str, state: int, target_package_name: str = ""
+    ) -> None:
+        """Own package only (the shell may name another, as ``cmd app_function
+        set-enabled`` does); IllegalArgumentException for an unknown id or state."""
+        self._service.set_app_function_enabled(function_identifier, state, target_package_name)
 
     def search_app_functions(
         self, spec: AppFunctionSearchSpec | None = None

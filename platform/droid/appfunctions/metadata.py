@@ -62,6 +62,20 @@ def function_name(metadata: AppFunctionMetadata) -> str:
     return metadata.id.rsplit("#", 1)[-1]
 
 
+def type_label(data_type: AppFunctionDataTypeMetadata) -> str:
+    """A short human name for a type: ``string``, ``list<long>``, ``com.example.Order?``."""
+    kind = data_type.type
+    if kind == DataType.ARRAY:
+        label = f"list<{type_label(data_type.item_type)}>"
+    elif kind == DataType.REFERENCE:
+        label = data_type.data_type_reference
+    elif kind in (DataType.OBJECT, DataType.ALL_OF):
+        label = data_type.object_qualified_name or "object"
+    else:
+        label = DataType(kind).name.lower() if kind in DataType._value2member_map_ else f"type{kind}"
+    return f"{label}?" if data_type.is_nullable and kind != DataType.UNIT else label
+
+
 __all__ = [
     "ACCESS_LEVEL_ANDROID_TRUSTED",
     "ACCESS_LEVEL_SELF",
@@ -82,4 +96,5 @@ __all__ = [
     "SCOPE_ACTIVITY",
     "SCOPE_GLOBAL",
     "function_name",
+    "type_label",
 ]

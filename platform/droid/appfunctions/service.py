@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
@@ -26,6 +26,9 @@ class AppFunctionService:
     Most apps use ``droid.appfunctions.AppFunctionServiceEntryPoint`` instead,
     which routes calls to decorated methods and handles types.
     """
+
+    # Set by the app runtime before on_create: the app's own Context on the device.
+    context: Any = None
 
     def on_create(self) -> None:
         """Called once when the app process first binds the service."""

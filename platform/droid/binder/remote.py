@@ -84,9 +84,11 @@ class RemoteAppFunctionManager:
         )
         return self._binder.call(self._stub.IsAppFunctionEnabled, request).enabled
 
-    def set_app_function_enabled(self, function_identifier: str, state: int) -> None:
+    def set_app_function_enabled(
+        self, function_identifier: str, state: int, target_package_name: str = ""
+    ) -> None:
         request = afm_pb2.SetAppFunctionEnabledRequest(
-            function_identifier=function_identifier, state=state
+            function_identifier=function_identifier, state=state, target_package_name=target_package_name
         )
         self._binder.call(self._stub.SetAppFunctionEnabled, request)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 from droid.appfunctions.manager import AppFunctionManager
@@ -18,10 +19,12 @@ class Context:
     # System services that get a client-side wrapper, as Context.getSystemService does.
     _MANAGERS = {APP_FUNCTION_SERVICE: AppFunctionManager}
 
-    def __init__(self, package_name: str, service_manager: ServiceManager) -> None:
+    def __init__(self, package_name: str, service_manager: ServiceManager, data_dir: Path | None = None) -> None:
         self._package_name = package_name
         self._service_manager = service_manager
         self._managers: dict[str, Any] = {}
+        # The app's private folder (getDataDir); emptied by `pm clear`.
+        self.data_dir = data_dir
 
     @property
     def package_name(self) -> str:
@@ -50,11 +53,11 @@ class Context:
         self.close()
 
 
-def connect(address: str, credential: str) -> Context:
+def connect(address: str, credential: str, data_dir: Path | None = None) -> Context:
     """A Context on a device in another process, as whoever ``credential`` belongs to."""
     from droid.binder.channel import open_channel
     from droid.binder.remote import RemoteServiceManager
 
     manager = RemoteServiceManager(open_channel(address), credential)
     _uid, package_name = manager.who_am_i()
-    return Context(package_name, manager)
+    return Context(package_name, manager, data_dir)

@@ -51,12 +51,14 @@ class IsAppFunctionEnabledResponse(_message.Message):
     def __init__(self, enabled: _Optional[bool] = ...) -> None: ...
 
 class SetAppFunctionEnabledRequest(_message.Message):
-    __slots__ = ("function_identifier", "state")
+    __slots__ = ("function_identifier", "state", "target_package_name")
     FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     function_identifier: str
     state: int
-    def __init__(self, function_identifier: _Optional[str] = ..., state: _Optional[int] = ...) -> None: ...
+    target_package_name: str
+    def __init__(self, function_identifier: _Optional[str] = ..., state: _Optional[int] = ..., target_package_name: _Optional[str] = ...) -> None: ...
 
 class AppFunctionSearchSpec(_message.Message):
     __slots__ = ("package_names", "schema_category", "schema_name", "min_schema_version")

@@ -1,0 +1,1 @@
+"""Table booking: a sample app to search, book and cancel restaurant tables."""

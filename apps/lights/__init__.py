@@ -1,0 +1,1 @@
+"""Smart home: a sample app that lists, switches and dims lights."""

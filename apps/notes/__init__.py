@@ -1,0 +1,1 @@
+"""Notes: a sample app with create and update (SetField) AppFunctions."""

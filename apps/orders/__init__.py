@@ -1,0 +1,1 @@
+"""Orders: a sample store app exposing order tracking and cancellation as AppFunctions."""

@@ -1,0 +1,107 @@
+"""droid.agent: the on-device agent runtime (ML Kit's GenAI agent API, in Python).
+
+An ``Agent`` (name, instructions, tools, limits) runs in an ``AgentRunner`` with a
+``Model``; ``runner.create_session().run(prompt)`` streams ``AgentEvent``s while
+the loop calls AppFunctions on the device. See docs/agent.md.
+"""
+
+from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
+from droid.agent.appfunction_tools import AppFunctionAgentTool, AppFunctionAgentTools
+from droid.agent.confirmation import (
+    CANCELLED_BY_USER,
+    DESTRUCTIVE_VERBS,
+    DestructivePolicy,
+    HitlConfirmationTool,
+    cancelled_by_user,
+    default_is_destructive,
+    require_confirmation,
+)
+from droid.agent.errors import AgentError, ModelError, ToolsNotSupportedError, error_map, is_error_map
+from droid.agent.events import (
+    AgentEvent,
+    FunctionCall,
+    FunctionResponse,
+    Interrupted,
+    MaxTurnsReached,
+    TextMessage,
+    ToolRequestsReturned,
+)
+from droid.agent.interrupts import (
+    Interrupt,
+    InterruptRequest,
+    InterruptResponse,
+    InterruptRestart,
+    ToolContext,
+    current_tool_context,
+)
+from droid.agent.messages import Message, ToolDeclaration, ToolRequest, ToolResponse
+from droid.agent.models import (
+    Model,
+    ModelRequest,
+    ModelResponse,
+    OfflineModel,
+    OpenAICompatibleModel,
+    ScriptedModel,
+    TextDelta,
+    model_from_spec,
+    tool_call,
+)
+from droid.agent.runner import AgentRunner
+from droid.agent.schema import parameters_schema
+from droid.agent.session import AgentSession
+from droid.agent.store import FileSessionStore, InMemorySessionStore, SessionStore
+from droid.agent.tools import AgentTool, FunctionTool, function_tool
+
+__all__ = [
+    "Agent",
+    "AgentError",
+    "AgentEvent",
+    "AgentRunner",
+    "AgentSession",
+    "AgentTool",
+    "AppFunctionAgentTool",
+    "AppFunctionAgentTools",
+    "CANCELLED_BY_USER",
+    "DEFAULT_MAX_TURNS",
+    "DESTRUCTIVE_VERBS",
+    "DestructivePolicy",
+    "FileSessionStore",
+    "FunctionCall",
+    "FunctionResponse",
+    "FunctionTool",
+    "HitlConfirmationTool",
+    "InMemorySessionStore",
+    "Interrupt",
+    "InterruptRequest",
+    "InterruptResponse",
+    "InterruptRestart",
+    "Interrupted",
+    "MaxTurnsReached",
+    "Message",
+    "Model",
+    "ModelError",
+    "ModelRequest",
+    "ModelResponse",
+    "OfflineModel",
+    "OpenAICompatibleModel",
+    "ScriptedModel",
+    "SessionStore",
+    "TextDelta",
+    "TextMessage",
+    "ToolContext",
+    "ToolDeclaration",
+    "ToolRequest",
+    "ToolRequestsReturned",
+    "ToolResponse",
+    "ToolsNotSupportedError",
+    "cancelled_by_user",
+    "current_tool_context",
+    "default_is_destructive",
+    "error_map",
+    "function_tool",
+    "is_error_map",
+    "model_from_spec",
+    "parameters_schema",
+    "require_confirmation",
+    "tool_call",
+]

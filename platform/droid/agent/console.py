@@ -1,0 +1,257 @@
+"""The agent process's terminal front-end (``droidsim agent --as PKG ...``).
+
+``run_agent_console(context, prompt, ...)`` discovers the AppFunctions the agent
+app can see, wraps the destructive ones in a y/n confirmation read from stdin,
+and streams the run: the model's text as it comes, each function call with its
+arguments, each result or error. With ``prompt=None`` it is an interactive chat
+(``/clear`` forgets the conversation, ``/exit`` or end of input leaves).
+``json_output=True`` writes the event stream as JSON lines on stdout instead
+(prompts and questions then go to stderr). Colour only on a terminal.
+
+A confirmation that gets no answer (end of input) counts as "no".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from typing import Any, Sequence, TextIO
+
+from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
+from droid.agent.appfunction_tools import AppFunctionAgentTools
+from droid.agent.confirmation import DestructivePredicate, cancelled_by_user, default_is_destructive, require_confirmation
+from droid.agent.errors import AgentError
+from droid.agent.events import (
+    AgentEvent,
+    FunctionCall,
+    FunctionResponse,
+    Interrupted,
+    MaxTurnsReached,
+    TextMessage,
+    ToolRequestsReturned,
+)
+from droid.agent.models import model_from_spec
+from droid.agent.runner import AgentRunner
+from droid.agent.session import AgentSession
+
+DEFAULT_INSTRUCTIONS = (
+    "You are an assistant on an Android device. Use the available app functions to do what the user "
+    "asks. Ask for any detail you need instead of guessing. If a function returns an error or the user "
+    "declines an action, explain that plainly. Answer briefly."
+)
+SESSIONS_FOLDER = "agent_sessions"
+_YES = {"y", "yes"}
+_EXIT = {"/exit", "/quit", "exit", "quit"}
+
+
+def run_agent_console(
+    context: Any,
+    prompt: str | None = None,
+    *,
+    model: str = "offline",
+    base_url: str | None = None,
+    api_key: str | None = None,
+    json_output: bool = False,
+    session_dir: str | os.PathLike[str] | None = None,
+    session_id: str | None = None,
+    app_function_ids: Sequence[str] | None = None,
+    instructions: str | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    is_destructive: DestructivePredicate = default_is_destructive,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the agent as ``context``'s app; returns the process exit code (0 ok, 1 error, 130 ^C).
+
+    ``model``: ``offline`` or ``openai:NAME`` (``base_url`` / ``api_key`` or the environment).
+    ``session_dir``: where the conversation is kept; by default ``agent_sessions`` in the
+    app's data folder (``context.data_dir``), else in memory. With ``session_id`` a stored
+    conversation continues; without, each call starts a new one.
+    """
+    if session_dir is None and getattr(context, "data_dir", None):
+        session_dir = os.path.join(context.data_dir, SESSIONS_FOLDER)
+    ui = _Ui(json_output, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    try:
+        return asyncio.run(
+            _main(ui, context, prompt, model, base_url, api_key, session_dir, session_id,
+                  app_function_ids, instructions, max_turns, is_destructive)
+        )
+    except KeyboardInterrupt:
+        ui.error("interrupted")
+        return 130
+
+
+async def _main(
+    ui: "_Ui", context: Any, prompt: str | None, model_spec: str, base_url: str | None, api_key: str | None,
+    session_dir: Any, session_id: str | None, app_function_ids: Sequence[str] | None,
+    instructions: str | None, max_turns: int, is_destructive: DestructivePredicate,
+) -> int:
+    try:
+        model = model_from_spec(model_spec, base_url=base_url, api_key=api_key)
+        tools = await asyncio.to_thread(AppFunctionAgentTools.discover, context, app_function_ids)
+        tools = require_confirmation(tools, ui.confirm, is_destructive=is_destructive)
+        agent = Agent(
+            name=getattr(context, "package_name", "agent"),
+            instructions=instructions if instructions is not None else DEFAULT_INSTRUCTIONS,
+            tools=tools,
+            max_turns=max_turns,
+        )
+        runner = AgentRunner(agent, model, session_dir=session_dir)
+    except AgentError as exc:
+        ui.error(str(exc))
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the device refused or is unreachable: say so, no traceback
+        ui.error(f"cannot discover the app functions: {type(exc).__name__}: {exc}")
+        return 1
+    try:
+        session = runner.create_session(session_id)
+        if prompt is not None:
+            return await _turn(ui, session, prompt)
+        ui.notice(f"Chatting as {agent.name} with {model.name} ({len(tools)} functions). /clear, /exit.")
+        status = 0
+        while True:
+            line = await ui.read_line("you> ")
+            if line is None:
+                break
+            line = line.strip()
+            if not line:
+                continue
+            if line in _EXIT:
+                break
+            if line == "/clear":
+                session.clear()
+                ui.notice("Conversation cleared.")
+                continue
+            status = await _turn(ui, session, line)
+        return status
+    finally:
+        await runner.aclose()
+
+
+async def _turn(ui: "_Ui", session: AgentSession, prompt: str) -> int:
+    try:
+        if session.pending_interrupts or session.pending_tool_requests:
+            session.cancel_pending()
+        events = session.run(prompt)
+        while events is not None:
+            resume = None
+            async for event in events:
+                ui.show(event)
+                if isinstance(event, Interrupted):
+                    resume = await _answer_interrupts(ui, event)
+            events = session.resume(**resume) if resume else None
+        return 0
+    except AgentError as exc:
+        ui.error(str(exc))
+        return 1
+
+
+async def _answer_interrupts(ui: "_Ui", event: Interrupted) -> dict[str, list]:
+    """A tool asked to pause: ask the user; yes restarts it approved, no answers CANCELLED_BY_USER."""
+    respond, restart = [], []
+    for interrupt in event.interrupts:
+        if await ui.confirm(interrupt.name, interrupt.args, interrupt.metadata.get("message")):
+            restart.append(interrupt.restart(resumed_metadata={"approved": True}))
+        else:
+            respond.append(interrupt.respond(cancelled_by_user()))
+    return {"respond": respond, "restart": restart}
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Ui:
+    def __init__(self, json_output: bool, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
+        from rich.console import Console
+
+        self.json = json_output
+        self.stdin = stdin
+        self.stdout = stdout
+        self.out = Console(file=stdout, highlight=False, soft_wrap=True)
+        self.err = Console(file=stderr, highlight=False, soft_wrap=True, stderr=True)
+        # Questions go where the person is looking: stderr when stdout carries JSON.
+        self.ask_console = self.err if json_output else self.out
+        self._streaming = False
+        self._confirm_lock = asyncio.Lock()
+
+    # -- output -----------------------------------------------------------------------------------
+
+    def emit_json(self, data: dict[str, Any]) -> None:
+        self.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+
+    def _end_stream(self) -> None:
+        if self._streaming:
+            self.out.print()
+            self._streaming = False
+
+    def show(self, event: AgentEvent) -> None:
+        if self.json:
+            self.emit_json(event.to_dict())
+            return
+        if isinstance(event, TextMessage):
+            if event.partial:
+                self.out.print(event.text, end="", markup=False)
+                self._streaming = True
+            elif self._streaming:
+                self._end_stream()
+            else:
+                self.out.print(event.text, markup=False)
+            return
+        self._end_stream()
+        if isinstance(event, FunctionCall):
+            self.out.print(f"-> {event.name} {json.dumps(event.args, ensure_ascii=False)}", style="cyan", markup=False)
+        elif isinstance(event, FunctionResponse):
+            if event.is_error:
+                error = event.response["error"]
+                self.out.print(
+                    f"<- {event.name} failed: {error.get('code_name')} ({error.get('type')}): {error.get('message')}",
+                    style="red", markup=False,
+                )
+            else:
+                self.out.print(f"<- {event.name} {json.dumps(event.response, ensure_ascii=False)}", style="green", markup=False)
+        elif isinstance(event, MaxTurnsReached):
+            self.out.print(f"Stopped: the agent reached max_turns ({event.max_turns}) for this prompt.", style="yellow")
+        elif isinstance(event, Interrupted):
+            names = ", ".join(i.name for i in event.interrupts)
+            self.out.print(f"Paused: {names} needs your answer.", style="yellow", markup=False)
+        elif isinstance(event, ToolRequestsReturned):
+            self.out.print(f"Tool requests returned: {[r.name for r in event.requests]}", markup=False)
+
+    def notice(self, text: str) -> None:
+        (self.err if self.json else self.out).print(text, style="dim", markup=False)
+
+    def error(self, message: str) -> None:
+        self._end_stream()
+        if self.json:
+            self.emit_json({"type": "error", "message": message})
+        self.err.print(f"error: {message}", style="bold red", markup=False)
+
+    # -- input ------------------------------------------------------------------------------------
+
+    async def read_line(self, prompt: str) -> str | None:
+        self._end_stream()
+        self.ask_console.print(prompt, end="", style="bold", markup=False)
+        line = await asyncio.to_thread(self.stdin.readline)
+        if not _isatty(self.stdin):
+            self.ask_console.print()  # the answer was not echoed: end the question's line
+        return line if line else None
+
+    async def confirm(self, name: str, args: dict[str, Any], message: str | None = None) -> bool:
+        """y/n before a destructive call; end of input means no."""
+        async with self._confirm_lock:
+            question = message or f"Allow {name} {json.dumps(args, ensure_ascii=False)}?"
+            line = await self.read_line(f"{question} [y/N] ")
+            approved = bool(line) and line.strip().lower() in _YES
+            if self.json:
+                self.emit_json({"type": "confirmation", "name": name, "args": args, "approved": approved})
+            elif not approved:
+                self.out.print(f"Declined: {name} was not run.", style="yellow", markup=False)
+            return approved

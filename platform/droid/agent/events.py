@@ -1,0 +1,114 @@
+"""AgentEvent: what ``AgentSession.run`` streams, in the order it happens.
+
+A run yields, for each model turn: ``TextMessage`` chunks (``partial=True``, one
+per token or word as the backend streams them), then one complete
+``TextMessage`` (``partial=False``) if the model said anything, then a
+``FunctionCall`` for each call it requested (before the call starts) and a
+``FunctionResponse`` for each, in request order. A run that cannot go on ends
+with exactly one of ``MaxTurnsReached``, ``Interrupted`` or
+``ToolRequestsReturned``; a run that ends with the model's answer just stops.
+
+``event.to_dict()`` is the JSON form (``{"type": "function_call", ...}``), one
+object per line for ``droidsim agent --json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from droid.agent.errors import is_error_map
+from droid.agent.interrupts import InterruptRequest
+from droid.agent.messages import ToolRequest
+
+
+@dataclass(frozen=True)
+class AgentEvent:
+    type: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class TextMessage(AgentEvent):
+    """Model text: a streamed piece (``partial``) or the whole message of a turn."""
+
+    text: str
+    partial: bool = False
+    type: ClassVar[str] = "text"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, "partial": self.partial}
+
+
+@dataclass(frozen=True)
+class FunctionCall(AgentEvent):
+    """Sent before a tool runs. ``function_id`` is the AppFunction's full id, if any."""
+
+    id: str
+    name: str
+    args: dict[str, Any]
+    function_id: str | None = None
+    type: ClassVar[str] = "function_call"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"type": self.type, "id": self.id, "name": self.name, "args": self.args}
+        if self.function_id:
+            data["function_id"] = self.function_id
+        return data
+
+
+@dataclass(frozen=True)
+class FunctionResponse(AgentEvent):
+    """The map the model receives: the tool's result, or an error map."""
+
+    id: str
+    name: str
+    response: dict[str, Any]
+    type: ClassVar[str] = "function_response"
+
+    @property
+    def is_error(self) -> bool:
+        return is_error_map(self.response)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "id": self.id, "name": self.name, "response": self.response,
+                "is_error": self.is_error}
+
+
+@dataclass(frozen=True)
+class MaxTurnsReached(AgentEvent):
+    """The model was called ``max_turns`` times and still wanted tools.
+
+    Its last tool requests were not executed; they were answered with an error
+    map so the history stays consistent for the next prompt.
+    """
+
+    max_turns: int
+    type: ClassVar[str] = "max_turns_reached"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "max_turns": self.max_turns}
+
+
+@dataclass(frozen=True)
+class Interrupted(AgentEvent):
+    """One or more tools paused the loop; resume with ``session.resume``."""
+
+    interrupts: tuple[InterruptRequest, ...] = field(default_factory=tuple)
+    type: ClassVar[str] = "interrupted"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "interrupts": [i.to_dict() for i in self.interrupts]}
+
+
+@dataclass(frozen=True)
+class ToolRequestsReturned(AgentEvent):
+    """``return_tool_requests=True``: the calls to make yourself, then ``run(tool_responses=...)``."""
+
+    requests: tuple[ToolRequest, ...] = field(default_factory=tuple)
+    type: ClassVar[str] = "tool_requests"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "requests": [r.to_dict() for r in self.requests]}

@@ -1,0 +1,89 @@
+"""Genkit-style interrupts: a tool pauses the loop to ask the user something.
+
+A tool raises ``Interrupt(metadata)``. The run ends with an ``Interrupted``
+event listing one ``InterruptRequest`` per paused call, each addressed by the
+id of its own tool call (unique even when several calls of one turn interrupt).
+The caller answers every one of them, in any combination::
+
+    await session.resume(respond=[first.respond({"approved": True})],
+                         restart=[second.restart(resumed_metadata={"approved": False})])
+
+``respond`` gives the model ``output`` as if the tool had returned it;
+``restart`` runs the tool again, and the tool sees ``resumed_metadata`` (and the
+replaced input, if any) through ``current_tool_context()``. A restarted tool may
+interrupt again; the run then ends interrupted once more.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Interrupt(Exception):
+    """Raise from a tool's ``execute`` to pause the loop and hand control to the caller."""
+
+    def __init__(self, metadata: dict[str, Any] | None = None) -> None:
+        self.metadata = dict(metadata or {})
+        super().__init__(f"tool interrupted: {self.metadata}")
+
+
+@dataclass(frozen=True)
+class InterruptRequest:
+    """A paused call: the tool, its arguments and what the tool asked (``metadata``)."""
+
+    id: str
+    name: str
+    args: dict[str, Any]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def respond(self, output: Any) -> "InterruptResponse":
+        return InterruptResponse(self.id, output)
+
+    def restart(
+        self, resumed_metadata: dict[str, Any] | None = None, replace_input: dict[str, Any] | None = None
+    ) -> "InterruptRestart":
+        return InterruptRestart(self.id, dict(resumed_metadata or {}), replace_input)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "args": self.args, "metadata": self.metadata}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "InterruptRequest":
+        return cls(data["id"], data["name"], dict(data.get("args") or {}), dict(data.get("metadata") or {}))
+
+
+@dataclass(frozen=True)
+class InterruptResponse:
+    id: str
+    output: Any
+
+
+@dataclass(frozen=True)
+class InterruptRestart:
+    id: str
+    resumed_metadata: dict[str, Any] = field(default_factory=dict)
+    replace_input: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a running tool can know about its call (``current_tool_context()``)."""
+
+    call_id: str
+    session_id: str
+    resumed: bool = False
+    resumed_metadata: dict[str, Any] = field(default_factory=dict)
+
+
+_CURRENT: contextvars.ContextVar[ToolContext | None] = contextvars.ContextVar("droid_agent_tool_context", default=None)
+
+
+def current_tool_context() -> ToolContext | None:
+    """The context of the tool call running in this task, or None outside one."""
+    return _CURRENT.get()
+
+
+def _set_tool_context(context: ToolContext) -> contextvars.Token:
+    return _CURRENT.set(context)

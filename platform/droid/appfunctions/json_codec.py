@@ -1,0 +1,207 @@
+"""JSON <-> AppFunctionData, driven by a function's metadata.
+
+JSON is what people, the CLI, MCP and models speak; AppFunctionData is typed.
+Metadata decides each value's type (3 for a DOUBLE becomes 3.0, base64 text for
+BYTES becomes bytes) and every mismatch names the parameter that caused it.
+Functions without a signature (v1 XML) get types inferred from the JSON itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any, Mapping
+
+from droid.appfunctions.data import AppFunctionData
+from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
+from droid.appfunctions.metadata import (
+    AppFunctionComponentsMetadata,
+    AppFunctionDataTypeMetadata,
+    AppFunctionMetadata,
+    DataType,
+)
+
+_INTEGER_TYPES = {DataType.INT, DataType.LONG}
+_REAL_TYPES = {DataType.FLOAT, DataType.DOUBLE}
+
+
+class _Components:
+    def __init__(self, components: AppFunctionComponentsMetadata | None) -> None:
+        self._types = {t.name: t.data_type for t in components.data_types} if components else {}
+
+    def resolve(self, data_type: AppFunctionDataTypeMetadata, path: str) -> AppFunctionDataTypeMetadata:
+        seen = set()
+        while data_type.type == DataType.REFERENCE:
+            name = data_type.data_type_reference
+            if name in seen or name not in self._types:
+                raise AppFunctionInvalidArgumentException(f"{path}: unknown type {name!r}")
+            seen.add(name)
+            data_type = self._types[name]
+        return data_type
+
+    def object_properties(self, data_type: AppFunctionDataTypeMetadata, path: str) -> tuple[dict, set]:
+        """Properties and required names of an OBJECT, ALL_OF parents included."""
+        properties: dict[str, AppFunctionDataTypeMetadata] = {}
+        required: set[str] = set()
+        for parent in data_type.all_of:
+            parent_props, parent_required = self.object_properties(self.resolve(parent, path), path)
+            properties.update(parent_props)
+            required |= parent_required
+        properties.update({p.name: p.data_type for p in data_type.properties})
+        required |= set(data_type.required)
+        return properties, required
+
+
+def parameters_from_json(
+    function: AppFunctionMetadata | None,
+    values: Mapping[str, Any],
+    components: AppFunctionComponentsMetadata | None = None,
+) -> AppFunctionData:
+    """The parameters document for ``function`` built from a JSON object; with no
+    metadata (unknown function, or v1 XML without a signature) types come from JSON."""
+    if not isinstance(values, Mapping):
+        raise AppFunctionInvalidArgumentException("Parameters must be a JSON object")
+    if function is None or (not function.parameters and not function.HasField("response")):
+        return AppFunctionData({k: _infer(v, k) for k, v in values.items()})
+    known = {p.name: p for p in function.parameters}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise AppFunctionInvalidArgumentException(
+            f"Unknown parameter {unknown[0]!r}; {function.id} takes: {', '.join(known) or 'nothing'}"
+        )
+    types = _Components(components)
+    document = {}
+    for name, parameter in known.items():
+        if name not in values:
+            if parameter.is_required:
+                raise AppFunctionInvalidArgumentException(f"Parameter {name} is required")
+            continue
+        document[name] = _convert(values[name], parameter.data_type, name, types)
+    return AppFunctionData(document)
+
+
+def value_from_json(
+    value: Any,
+    data_type: AppFunctionDataTypeMetadata,
+    components: AppFunctionComponentsMetadata | None = None,
+    path: str = "value",
+) -> Any:
+    return _convert(value, data_type, path, _Components(components))
+
+
+def _convert(value: Any, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> Any:
+    if value is None:
+        if data_type.is_nullable or data_type.type == DataType.UNIT:
+            return None
+        raise AppFunctionInvalidArgumentException(f"Parameter {path} must not be null")
+    data_type = types.resolve(data_type, path)
+    kind = data_type.type
+    if kind == DataType.BOOLEAN and isinstance(value, bool):
+        return value
+    if kind in _INTEGER_TYPES and isinstance(value, int) and not isinstance(value, bool):
+        return _check_int_enum(value, data_type, path)
+    if kind in _REAL_TYPES and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if kind == DataType.STRING and isinstance(value, str):
+        return _check_string_enum(value, data_type, path)
+    if kind == DataType.BYTES and isinstance(value, str):
+        return _decode_base64(value, path)
+    if kind == DataType.ARRAY and isinstance(value, list):
+        item = data_type.item_type
+        return [_convert(v, item, f"{path}[{i}]", types) for i, v in enumerate(value)]
+    if kind in (DataType.OBJECT, DataType.ALL_OF) and isinstance(value, Mapping):
+        return _object(value, data_type, path, types)
+    if kind == DataType.PARCELABLE and isinstance(value, Mapping):
+        return AppFunctionData({k: _infer(v, f"{path}.{k}") for k, v in value.items()})
+    raise AppFunctionInvalidArgumentException(
+        f"Parameter {path}: expected {_describe(kind)}, got {_json_type(value)}"
+    )
+
+
+def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> AppFunctionData:
+    properties, required = types.object_properties(data_type, path)
+    unknown = sorted(set(value) - set(properties))
+    if unknown:
+        raise AppFunctionInvalidArgumentException(f"Parameter {path}: unknown field {unknown[0]!r}")
+    missing = sorted(required - set(value))
+    if missing:
+        raise AppFunctionInvalidArgumentException(f"Parameter {path}.{missing[0]} is required")
+    document = {
+        name: _convert(value[name], prop_type, f"{path}.{name}", types)
+        for name, prop_type in properties.items()
+        if name in value
+    }
+    return AppFunctionData(document, qualified_name=data_type.object_qualified_name)
+
+
+def _check_string_enum(value: str, data_type: AppFunctionDataTypeMetadata, path: str) -> str:
+    if data_type.enum_values and value not in data_type.enum_values:
+        allowed = ", ".join(data_type.enum_values)
+        raise AppFunctionInvalidArgumentException(f"Parameter {path} must be one of: {allowed}")
+    return value
+
+
+def _check_int_enum(value: int, data_type: AppFunctionDataTypeMetadata, path: str) -> int:
+    if data_type.enum_values and str(value) not in data_type.enum_values:
+        allowed = ", ".join(data_type.enum_values)
+        raise AppFunctionInvalidArgumentException(f"Parameter {path} must be one of: {allowed}")
+    return value
+
+
+def _decode_base64(value: str, path: str) -> bytes:
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise AppFunctionInvalidArgumentException(f"Parameter {path}: bytes must be base64 text") from None
+
+
+def _infer(value: Any, path: str) -> Any:
+    """Types for functions without a signature: JSON's own."""
+    if isinstance(value, Mapping):
+        return AppFunctionData({k: _infer(v, f"{path}.{k}") for k, v in value.items()})
+    if isinstance(value, list):
+        return [_infer(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def to_json(value: Any) -> Any:
+    """JSON-ready form of a value: documents become objects, bytes base64 text."""
+    if isinstance(value, AppFunctionData):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return value
+
+
+def _describe(kind: int) -> str:
+    names = {
+        DataType.BOOLEAN: "a boolean",
+        DataType.INT: "an integer",
+        DataType.LONG: "an integer",
+        DataType.FLOAT: "a number",
+        DataType.DOUBLE: "a number",
+        DataType.STRING: "a string",
+        DataType.BYTES: "base64 text",
+        DataType.ARRAY: "a list",
+        DataType.OBJECT: "an object",
+        DataType.ALL_OF: "an object",
+        DataType.PARCELABLE: "an object",
+        DataType.UNIT: "nothing",
+    }
+    return names.get(kind, f"type {kind}")
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__

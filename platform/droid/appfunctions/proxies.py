@@ -1,0 +1,238 @@
+"""Serializable proxies: library types sent as small documents (jetpack-androidx.md §3).
+
+========================  ====================  ==============================================
+Python type               qualified name        fields on the wire
+========================  ====================  ==============================================
+``datetime.date``         java.time.LocalDate   year, month, dayOfMonth (INT)
+``datetime.time``         java.time.LocalTime   hour, minute, second, nanoOfSecond (INT)
+``datetime.datetime``     java.time.LocalDateTime  year .. nanoOfSecond (INT), naive only
+``Instant`` (aware dt)    java.time.Instant     epochSecond (LONG), nanoAdjustment (INT)
+``zoneinfo.ZoneInfo``     java.time.ZoneId      zoneID (STRING)
+``droid.net.Uri``         android.net.Uri       uri (STRING)
+========================  ====================  ==============================================
+
+Python keeps microseconds: ``nanoOfSecond`` / ``nanoAdjustment`` are multiples of
+1000 when sent, and truncated to microseconds when received.
+
+``droid.app.PendingIntent`` is not a proxy but a PARCELABLE (13); its wire form,
+a document named ``android.app.PendingIntent``, is defined here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any, Callable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from droid.app.pending_intent import ComponentName, Intent, PendingIntent
+from droid.appfunctions.data import AppFunctionData
+from droid.appfunctions.metadata import DataType
+from droid.net.uri import Uri
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True, eq=False)
+class ProxySpec:
+    """A library type sent as a document of primitive fields."""
+
+    qualified_name: str
+    label: str
+    fields: tuple[tuple[str, DataType], ...]
+    accepts: Callable[[Any], bool]
+    to_fields: Callable[[Any], dict[str, Any]]
+    from_fields: Callable[[dict[str, Any]], Any]
+
+
+def _local_date_fields(value: date) -> dict[str, Any]:
+    return {"year": value.year, "month": value.month, "dayOfMonth": value.day}
+
+
+def _local_time_fields(value: time) -> dict[str, Any]:
+    if value.tzinfo is not None:
+        raise ValueError("a LocalTime has no time zone; pass a naive datetime.time")
+    return {
+        "hour": value.hour,
+        "minute": value.minute,
+        "second": value.second,
+        "nanoOfSecond": value.microsecond * 1000,
+    }
+
+
+def _local_time(f: dict[str, Any]) -> time:
+    return time(f["hour"], f["minute"], f["second"], _micros(f["nanoOfSecond"]))
+
+
+def _local_date_time_fields(value: datetime) -> dict[str, Any]:
+    if value.tzinfo is not None:
+        raise ValueError(
+            "a LocalDateTime has no time zone; pass a naive datetime, or declare Instant for an aware one"
+        )
+    return {**_local_date_fields(value.date()), **_local_time_fields(value.time())}
+
+
+def _local_date_time(f: dict[str, Any]) -> datetime:
+    return datetime.combine(date(f["year"], f["month"], f["dayOfMonth"]), _local_time(f))
+
+
+def _instant_fields(value: datetime) -> dict[str, Any]:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("an Instant needs a timezone-aware datetime (e.g. datetime.now(timezone.utc))")
+    delta = value - _EPOCH
+    seconds = delta.days * 86400 + delta.seconds
+    return {"epochSecond": seconds, "nanoAdjustment": delta.microseconds * 1000}
+
+
+def _instant(f: dict[str, Any]) -> datetime:
+    nanos = f["nanoAdjustment"]
+    seconds = f["epochSecond"] + nanos // 1_000_000_000
+    try:
+        return _EPOCH + timedelta(seconds=seconds, microseconds=_micros(nanos % 1_000_000_000))
+    except OverflowError as e:
+        raise ValueError("instant out of range") from e
+
+
+def _micros(nanos: int) -> int:
+    if not 0 <= nanos <= 999_999_999:
+        raise ValueError("nanoseconds must be in 0..999999999")
+    return nanos // 1000
+
+
+def _zone(f: dict[str, Any]) -> ZoneInfo:
+    try:
+        return ZoneInfo(f["zoneID"])
+    except (ZoneInfoNotFoundError, ValueError) as e:
+        raise ValueError(f"unknown time zone {f['zoneID']!r}") from e
+
+
+_INT = DataType.INT
+
+LOCAL_DATE = ProxySpec(
+    "java.time.LocalDate",
+    "datetime.date",
+    (("year", _INT), ("month", _INT), ("dayOfMonth", _INT)),
+    lambda v: isinstance(v, date) and not isinstance(v, datetime),
+    _local_date_fields,
+    lambda f: date(f["year"], f["month"], f["dayOfMonth"]),
+)
+LOCAL_TIME = ProxySpec(
+    "java.time.LocalTime",
+    "datetime.time",
+    (("hour", _INT), ("minute", _INT), ("second", _INT), ("nanoOfSecond", _INT)),
+    lambda v: isinstance(v, time),
+    _local_time_fields,
+    _local_time,
+)
+LOCAL_DATE_TIME = ProxySpec(
+    "java.time.LocalDateTime",
+    "datetime.datetime",
+    (
+        ("year", _INT),
+        ("month", _INT),
+        ("dayOfMonth", _INT),
+        ("hour", _INT),
+        ("minute", _INT),
+        ("second", _INT),
+        ("nanoOfSecond", _INT),
+    ),
+    lambda v: isinstance(v, datetime),
+    _local_date_time_fields,
+    _local_date_time,
+)
+INSTANT = ProxySpec(
+    "java.time.Instant",
+    "Instant",
+    (("epochSecond", DataType.LONG), ("nanoAdjustment", _INT)),
+    lambda v: isinstance(v, datetime),
+    _instant_fields,
+    _instant,
+)
+ZONE_ID = ProxySpec(
+    "java.time.ZoneId",
+    "zoneinfo.ZoneInfo",
+    (("zoneID", DataType.STRING),),
+    lambda v: isinstance(v, ZoneInfo),
+    lambda v: {"zoneID": v.key},
+    _zone,
+)
+URI = ProxySpec(
+    "android.net.Uri",
+    "droid.net.Uri",
+    (("uri", DataType.STRING),),
+    lambda v: isinstance(v, Uri),
+    lambda v: {"uri": str(v)},
+    lambda f: Uri.parse(f["uri"]),
+)
+
+PROXY_BY_TYPE: dict[Any, ProxySpec] = {
+    date: LOCAL_DATE,
+    time: LOCAL_TIME,
+    datetime: LOCAL_DATE_TIME,
+    ZoneInfo: ZONE_ID,
+    Uri: URI,
+}
+
+# --------------------------------------------------------------------------- PendingIntent
+PENDING_INTENT_NAME = PendingIntent.QUALIFIED_NAME
+
+
+def pending_intent_to_data(value: PendingIntent) -> AppFunctionData:
+    """``android.app.PendingIntent`` on the wire: the creator, the target kind, the
+    request code, the flags and the explicit intent it starts."""
+    intent = value.intent
+    component = intent.component
+    assert component is not None  # PendingIntent refuses implicit intents
+    intent_values: dict[str, Any] = {
+        "packageName": component.package_name,
+        "className": component.class_name,
+    }
+    if intent.action is not None:
+        intent_values["action"] = intent.action
+    if intent.data is not None:
+        intent_values["data"] = str(intent.data)
+    if intent.extras:
+        intent_values["extras"] = AppFunctionData(dict(intent.extras))
+    return AppFunctionData(
+        {
+            "creatorPackage": value.creator_package,
+            "type": value.target_type,
+            "requestCode": value.request_code,
+            "flags": value.flags,
+            "intent": AppFunctionData(intent_values, qualified_name="android.content.Intent"),
+        },
+        qualified_name=PENDING_INTENT_NAME,
+    )
+
+
+def pending_intent_from_data(doc: AppFunctionData) -> PendingIntent:
+    """The inverse of ``pending_intent_to_data``; ValueError names what is wrong."""
+    intent_doc = doc.get("intent")
+    if not isinstance(intent_doc, AppFunctionData):
+        raise ValueError("a PendingIntent needs an 'intent' document")
+    package, cls = intent_doc.get("packageName"), intent_doc.get("className")
+    if not isinstance(package, str) or not isinstance(cls, str):
+        raise ValueError("a PendingIntent's intent needs 'packageName' and 'className' strings")
+    extras_doc = intent_doc.get("extras")
+    extras = dict(extras_doc) if isinstance(extras_doc, AppFunctionData) else {}
+    data = intent_doc.get("data")
+    intent = Intent(
+        action=intent_doc.get("action"),
+        component=ComponentName(package, cls),
+        data=Uri.parse(data) if isinstance(data, str) else None,
+        extras=extras,
+    )
+    creator, kind = doc.get("creatorPackage", ""), doc.get("type", PendingIntent.TYPE_ACTIVITY)
+    request_code, flags = doc.get("requestCode", 0), doc.get("flags", PendingIntent.FLAG_IMMUTABLE)
+    if not isinstance(creator, str) or not isinstance(kind, str):
+        raise ValueError("a PendingIntent's creatorPackage and type are strings")
+    if not _is_int(request_code) or not _is_int(flags):
+        raise ValueError("a PendingIntent's requestCode and flags are ints")
+    try:
+        return PendingIntent(creator, kind, request_code, intent, flags)
+    except Exception as e:  # IllegalArgumentException: implicit or mutable
+        raise ValueError(str(e)) from e
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

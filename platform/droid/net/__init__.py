@@ -1,0 +1,5 @@
+"""android.net: ``Uri``."""
+
+from droid.net.uri import Uri
+
+__all__ = ["Uri"]

@@ -1,0 +1,1 @@
+"""The "app_function" system service: index, caller validation, execution pipeline."""

@@ -1,0 +1,131 @@
+"""FunctionIndex: every installed function, its service and its enabled state.
+
+The static side (what the XML declares) changes only on install and uninstall;
+the runtime side (enabled overrides) is persisted in the DeviceStore and cached
+here, mirroring AppSearch's static and runtime metadata documents.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageMetadata
+from droid.appfunctions.requests import (
+    APP_FUNCTION_STATE_DEFAULT,
+    APP_FUNCTION_STATE_DISABLED,
+    APP_FUNCTION_STATE_ENABLED,
+    AppFunctionSearchSpec,
+)
+from sim.data.store import DeviceStore
+
+VALID_STATES = (APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_ENABLED, APP_FUNCTION_STATE_DISABLED)
+
+
+@dataclass(frozen=True)
+class IndexedFunction:
+    metadata: AppFunctionMetadata
+    service_name: str
+
+
+class FunctionIndex:
+    def __init__(self, store: DeviceStore) -> None:
+        self._store = store
+        self._lock = threading.RLock()
+        self._packages: dict[str, AppFunctionPackageMetadata] = {}
+        self._functions: dict[tuple[str, str], IndexedFunction] = {}
+        self._overrides = store.enabled_overrides()
+
+    def add_package(self, metadata: AppFunctionPackageMetadata) -> None:
+        with self._lock:
+            self.remove_package(metadata.package_name, keep_overrides=True)
+            self._packages[metadata.package_name] = metadata
+            for function in metadata.app_functions:
+                key = (metadata.package_name, function.id)
+                self._functions[key] = IndexedFunction(function, function.service_name)
+            # Overrides of functions the new version no longer declares go away.
+            stale = [k for k in self._overrides if k[0] == metadata.package_name and k not in self._functions]
+            for key in stale:
+                del self._overrides[key]
+
+    def remove_package(self, package_name: str, keep_overrides: bool = False) -> None:
+        with self._lock:
+            old = self._packages.pop(package_name, None)
+            if old is not None:
+                for function in old.app_functions:
+                    self._functions.pop((package_name, function.id), None)
+            if not keep_overrides:
+                self.clear_overrides(package_name, persist=False)
+
+    def lookup(self, package_name: str, function_id: str) -> IndexedFunction | None:
+        return self._functions.get((package_name, function_id))
+
+    def has_package(self, package_name: str) -> bool:
+        return package_name in self._packages
+
+    def is_enabled(self, package_name: str, function: AppFunctionMetadata) -> bool:
+        """The runtime override if present, else enabledByDefault."""
+        state = self._overrides.get((package_name, function.id), APP_FUNCTION_STATE_DEFAULT)
+        if state == APP_FUNCTION_STATE_DEFAULT:
+            return function.enabled_by_default
+        return state == APP_FUNCTION_STATE_ENABLED
+
+    def set_state(self, package_name: str, function_id: str, state: int) -> None:
+        key = (package_name, function_id)
+        with self._store.transaction() as db:
+            if state == APP_FUNCTION_STATE_DEFAULT:
+                db.execute(
+                    "DELETE FROM enabled_overrides WHERE package_name = ? AND function_id = ?", key
+                )
+            else:
+                db.execute("INSERT OR REPLACE INTO enabled_overrides VALUES (?, ?, ?)", (*key, state))
+            with self._lock:
+                if state == APP_FUNCTION_STATE_DEFAULT:
+                    self._overrides.pop(key, None)
+                else:
+                    self._overrides[key] = state
+
+    def clear_overrides(self, package_name: str, persist: bool = True) -> None:
+        """``pm clear`` and uninstall: back to the XML's defaults."""
+        if persist:
+            with self._store.transaction() as db:
+                db.execute("DELETE FROM enabled_overrides WHERE package_name = ?", (package_name,))
+        with self._lock:
+            for key in [k for k in self._overrides if k[0] == package_name]:
+                del self._overrides[key]
+
+    def packages(self) -> list[AppFunctionPackageMetadata]:
+        with self._lock:
+            return [self._packages[name] for name in sorted(self._packages)]
+
+    def search(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
+        """Matching functions per package, with ``is_enabled`` filled in."""
+        results = []
+        for package in self.packages():
+            if spec.package_names is not None and package.package_name not in spec.package_names:
+                continue
+            functions = [f for f in package.app_functions if _matches(f, spec)]
+            if not functions:
+                continue
+            page = AppFunctionPackageMetadata(
+                package_name=package.package_name,
+                components=package.components,
+                app_metadata=package.app_metadata,
+            )
+            for function in functions:
+                copy = page.app_functions.add()
+                copy.CopyFrom(function)
+                copy.is_enabled = self.is_enabled(package.package_name, function)
+            results.append(page)
+        return results
+
+
+def _matches(function: AppFunctionMetadata, spec: AppFunctionSearchSpec) -> bool:
+    schema = function.schema if function.HasField("schema") else None
+    if spec.schema_name is not None and (schema is None or schema.name != spec.schema_name):
+        return False
+    if spec.schema_category is not None and (schema is None or schema.category != spec.schema_category):
+        return False
+    if spec.min_schema_version and (schema is None or schema.version < spec.min_schema_version):
+        return False
+    return True

@@ -1,0 +1,1 @@
+"""The ``droidsim`` command: adb-like verbs over a device."""

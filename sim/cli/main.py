@@ -1,0 +1,142 @@
+"""``droidsim``: boot a device, install apps, and talk to it like adb."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from pathlib import Path
+
+import click
+
+from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
+from sim.cli.output import fail_with, print_table
+from sim.cli.shell import shell
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--device", envvar="DROIDSIM_DEVICE", metavar="ADDRESS",
+              help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else .droidsim/device).")
+@click.option("--data", envvar="DROIDSIM_DATA", metavar="DIR",
+              help="The device's data directory, where credentials live (for a TCP address).")
+@click.pass_context
+def cli(ctx: click.Context, device: str | None, data: str | None) -> None:
+    """A simulated Android device for AppFunctions and on-device agents."""
+    ctx.obj = {"device": device, "data": data}
+
+
+cli.add_command(shell)
+
+
+@cli.group()
+def device() -> None:
+    """Start the device."""
+
+
+@device.command("start")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DATA_DIR,
+              show_default=True, help="Where the device keeps its state.")
+@click.option("--apps", "apps", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Install every app folder under DIR (repeatable).")
+@click.option("--system-apps", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Install every app folder under DIR as a privileged system app (repeatable).")
+@click.option("--listen", metavar="unix:PATH|HOST:PORT", help="Default: a Unix socket in the data directory.")
+def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...], listen: str | None) -> None:
+    """Boot system_server, install apps, and serve until Ctrl-C."""
+    from sim.device import Device
+    from sim.logcat import configure_device_logging
+
+    started = time.perf_counter()
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    configure_device_logging(data_dir)
+    device = Device(data_dir)
+    try:
+        for root in system_apps:
+            device.install_all(root, system=True)
+        for root in apps:
+            device.install_all(root)
+    except Exception as error:
+        device.shutdown()
+        fail_with(error)
+    address = device.serve(listen)
+    elapsed = (time.perf_counter() - started) * 1000
+    _print_boot(device, address, elapsed)
+    stop.wait()
+    click.echo("shutting down")
+    device.shutdown()
+
+
+def _print_boot(device, address: str, elapsed_ms: float) -> None:
+    rows = [
+        (p.package_name, p.uid, f.id.rsplit("#", 1)[-1], "yes" if device.index.is_enabled(p.package_name, f) else "no")
+        for p in device.registry.all()
+        for f in p.metadata.app_functions
+    ]
+    print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
+    click.echo(f"device ready in {elapsed_ms:.0f} ms, listening on {address}")
+    click.echo(f"try: droidsim --device {device.data_dir} shell cmd app_function list-app-functions")
+    click.echo("Ctrl-C to stop")
+
+
+@cli.command()
+@click.argument("app_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--system", is_flag=True, help="Install as a privileged system app.")
+@click.pass_context
+def install(ctx: click.Context, app_dir: Path, system: bool) -> None:
+    """Install (or update) an app folder on the device."""
+    with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
+        try:
+            info = context.get_system_service("package").install_package(str(app_dir.resolve()), system)
+        except Exception as error:
+            fail_with(error)
+    click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+
+
+@cli.command()
+@click.argument("package")
+@click.pass_context
+def uninstall(ctx: click.Context, package: str) -> None:
+    """Remove a package and everything it stored."""
+    with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
+        try:
+            context.get_system_service("package").uninstall_package(package)
+        except Exception as error:
+            fail_with(error)
+    click.echo("Success")
+
+
+@cli.command()
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines.")
+@click.pass_context
+def logcat(ctx: click.Context, follow: bool) -> None:
+    """Print the device log."""
+    from sim.logcat import follow_log
+
+    address = resolve(ctx.obj["device"], ctx.obj["data"])
+    if address.data_dir is None:
+        raise click.ClickException("logcat reads the device's data directory: pass --device DIR or --data DIR")
+    follow_log(address.data_dir, follow, click.echo)
+
+
+@cli.group()
+def appfunctions() -> None:
+    """Generate and check function XML from Python declarations."""
+
+
+@appfunctions.command("generate")
+@click.argument("app_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if a committed XML is stale.")
+def generate(app_dirs: tuple[Path, ...], check: bool) -> None:
+    """Write assets/<xml_file_name>.xml for each app, as the Jetpack compiler does."""
+    from droid.appfunctions.compiler import run_generate
+
+    raise SystemExit(run_generate(list(app_dirs), check))
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    cli(prog_name="droidsim")
+

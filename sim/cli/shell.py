@@ -1,0 +1,158 @@
+"""``droidsim shell``: the device's shell commands, run as com.android.shell.
+
+``cmd app_function`` mirrors AppFunctionManagerServiceShellCommand
+(spec/platform-android.md §5).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import click
+
+from droid.appfunctions.exceptions import AppFunctionException
+from droid.appfunctions.json_codec import parameters_from_json, to_json
+from droid.appfunctions.metadata import AppFunctionPackageMetadata, type_label
+from droid.appfunctions.requests import (
+    APP_FUNCTION_STATE_DEFAULT,
+    APP_FUNCTION_STATE_DISABLED,
+    APP_FUNCTION_STATE_ENABLED,
+    AppFunctionSearchSpec,
+    ExecuteAppFunctionRequest,
+)
+from droid.os.cancellation import CancellationSignal
+from sim.cli.connection import open_context, resolve
+from sim.cli.output import fail_with, print_json, print_table
+
+STATES = {"enable": APP_FUNCTION_STATE_ENABLED, "disable": APP_FUNCTION_STATE_DISABLED, "default": APP_FUNCTION_STATE_DEFAULT}
+
+
+def _context(ctx: click.Context):
+    options = ctx.find_root().obj
+    return open_context(resolve(options["device"], options["data"]))
+
+
+@click.group()
+def shell() -> None:
+    """Run a shell command on the device, as com.android.shell."""
+
+
+@shell.group()
+def cmd() -> None:
+    """Talk to a system service (cmd SERVICE ...)."""
+
+
+@cmd.group("app_function")
+def app_function() -> None:
+    """The app_function service: list, execute and enable AppFunctions."""
+
+
+def functions_as_json(packages: list[AppFunctionPackageMetadata]) -> dict:
+    """The list-app-functions object: each package mapped to its functions."""
+    return {
+        package.package_name: [
+            {
+                "id": f.id,
+                "enabled": f.is_enabled,
+                "description": f.description,
+                "parameters": [
+                    {"name": p.name, "type": type_label(p.data_type), "required": p.is_required,
+                     "description": p.description}
+                    for p in f.parameters
+                ],
+                "response": {"type": type_label(f.response.value_type), "description": f.response.description}
+                if f.HasField("response") else None,
+            }
+            for f in package.app_functions
+        ]
+        for package in packages
+    }
+
+
+@app_function.command("list-app-functions")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON object Android prints.")
+@click.pass_context
+def list_app_functions(ctx: click.Context, as_json: bool) -> None:
+    """List every function on the device, by package."""
+    with _context(ctx) as context:
+        packages = context.app_function_manager.search_app_functions()
+    listing = functions_as_json(packages)
+    if as_json:
+        print_json(listing)
+        return
+    rows = [
+        (package, f["id"].rsplit("#", 1)[-1], "yes" if f["enabled"] else "no",
+         ", ".join(f"{p['name']}: {p['type']}" for p in f["parameters"]), f["description"].split("\n")[0][:60])
+        for package, functions in listing.items()
+        for f in functions
+    ]
+    print_table(f"{len(rows)} functions in {len(listing)} packages",
+                ["package", "function", "enabled", "parameters", "description"], rows)
+
+
+@app_function.command("execute-app-function")
+@click.option("--package", "package_name", required=True, help="Target package.")
+@click.option("--function", "function_id", required=True, help="Function id (or its short name).")
+@click.option("--parameters", default="{}", show_default=True, help="Parameters as a JSON object.")
+@click.option("--timeout-duration", default=30.0, show_default=True, help="Seconds to wait before cancelling.")
+@click.pass_context
+def execute_app_function(ctx: click.Context, package_name: str, function_id: str, parameters: str,
+                         timeout_duration: float) -> None:
+    """Execute a function and print its return value as JSON."""
+    try:
+        values = json.loads(parameters)
+    except json.JSONDecodeError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--parameters") from None
+    with _context(ctx) as context:
+        manager = context.app_function_manager
+        function, components = _find_function(manager, package_name, function_id)
+        try:
+            request = ExecuteAppFunctionRequest(
+                package_name,
+                function.id if function else function_id,
+                parameters_from_json(function, values, components),
+            )
+        except AppFunctionException as error:
+            fail_with(error)
+        signal = CancellationSignal()
+        timer = threading.Timer(timeout_duration, signal.cancel)
+        timer.start()
+        try:
+            response = manager.execute_app_function(request, signal)
+        except AppFunctionException as error:
+            if signal.is_canceled:
+                click.echo("Timed out", err=True)
+                raise SystemExit(255) from None
+            fail_with(error)
+        finally:
+            timer.cancel()
+    print_json(to_json(response.return_value))
+
+
+def _find_function(manager, package_name: str, function_id: str):
+    """The function's metadata, accepting a short name; (None, None) if the shell cannot
+    see it, in which case the device itself answers with the right error."""
+    if not package_name:
+        return None, None
+    spec = AppFunctionSearchSpec(package_names=frozenset({package_name}))
+    for package in manager.search_app_functions(spec):
+        for function in package.app_functions:
+            if function_id in (function.id, function.id.rsplit("#", 1)[-1]):
+                return function, package.components
+    return None, None
+
+
+@app_function.command("set-enabled")
+@click.option("--package", "package_name", required=True)
+@click.option("--function", "function_id", required=True)
+@click.option("--state", type=click.Choice(sorted(STATES)), required=True)
+@click.pass_context
+def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: str) -> None:
+    """Set a function's enabled state (default returns to the XML's value)."""
+    with _context(ctx) as context:
+        try:
+            context.app_function_manager.set_app_function_enabled(function_id, STATES[state], package_name)
+        except Exception as error:
+            fail_with(error)
+    click.echo(f"{function_id}: {state}")

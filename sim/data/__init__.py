@@ -1,0 +1,1 @@
+"""Device state: SQLite under the data directory."""

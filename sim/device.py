@@ -1,0 +1,158 @@
+"""Device: system_server in one object, usable in-process or served over gRPC.
+
+It wires the system services together (package manager, app function manager,
+process manager), restores installed packages from the data directory, and
+hands out Contexts: local ones whose calls go straight to the service objects,
+and, once served, an address that remote Contexts reach over gRPC.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Any
+
+from droid.content.context import Context
+from droid.os.binder import SHELL, Binder, CallingIdentity
+from sim.appfunctions.caller_validator import CallerValidator
+from sim.appfunctions.index import FunctionIndex
+from sim.appfunctions.service_impl import AppFunctionManagerServiceImpl
+from sim.data.store import DeviceStore
+from sim.identity import Authenticator, ensure_shell_credential
+from sim.pm.code_verifier import CodeVerifier
+from sim.pm.installer import PackageInstaller, package_from_row, source_hash
+from sim.pm.registry import InstalledPackage, PackageRegistry
+from sim.pm.service import PackageManagerService
+from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessManager
+
+log = logging.getLogger("droidsim.device")
+
+SOCKET_NAME = "device.sock"
+
+
+class LocalBinder:
+    """A service seen from an in-process caller: direct calls, run as that caller."""
+
+    def __init__(self, service: Any, identity: CallingIdentity) -> None:
+        self._service = service
+        self._identity = identity
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._service, name)
+        if not callable(method):
+            return method
+
+        @functools.wraps(method)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with Binder.calling_as(self._identity):
+                return method(*args, **kwargs)
+
+        return call
+
+
+class LocalServiceManager:
+    def __init__(self, device: "Device", identity: CallingIdentity) -> None:
+        self._device = device
+        self._identity = identity
+
+    def get_service(self, name: str) -> Any:
+        return LocalBinder(self._device.service(name), self._identity)
+
+
+class Device:
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        isolated_apps: bool = True,
+        cancellation_timeout: float = DEFAULT_CANCELLATION_TIMEOUT,
+    ) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.address: str | None = None
+        self._server = None
+        self.store = DeviceStore(self.data_dir / "device.db")
+        self.registry = PackageRegistry()
+        self.index = FunctionIndex(self.store)
+        self.authenticator = Authenticator()
+        self.verifier = CodeVerifier()
+        self.processes = ProcessManager(
+            isolated=isolated_apps,
+            device_address=lambda: self.address,
+            local_context=self.create_context,
+            cancellation_timeout=cancellation_timeout,
+        )
+        self.installer = PackageInstaller(self.data_dir, self.store, self.verifier)
+        self.package_manager = PackageManagerService(
+            self.registry, self.index, self.installer, self.authenticator, self.processes.stop
+        )
+        self.app_functions = AppFunctionManagerServiceImpl(
+            self.registry, self.index, CallerValidator(self.registry), self.processes
+        )
+        self.shell_credential_file = ensure_shell_credential(self.data_dir, self.authenticator)
+        self._restore()
+
+    def _restore(self) -> None:
+        """Bring back every committed install; drop what a crash left half-written."""
+        for row in self.store.packages():
+            package = package_from_row(row, self.installer.data_dir_for(row.package_name))
+            self.package_manager.adopt(package, row.credential_hash)
+        self.installer.collect_garbage(self.registry.all())
+
+    def service(self, name: str) -> Any:
+        services = {Context.APP_FUNCTION_SERVICE: self.app_functions, Context.PACKAGE_SERVICE: self.package_manager}
+        if name not in services:
+            raise KeyError(f"no system service named {name!r}")
+        return services[name]
+
+    # packages
+    def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
+        return self.package_manager.install(Path(app_dir), system)
+
+    def install_all(self, apps_root: Path, system: bool = False) -> list[InstalledPackage]:
+        """Every app folder under ``apps_root``; unchanged apps are kept as installed."""
+        installed = {p.source_hash: p for p in self.registry.all()}
+        packages = []
+        for app_dir in sorted(p.parent for p in Path(apps_root).glob("*/AndroidManifest.xml")):
+            current = installed.get(source_hash(app_dir))
+            packages.append(current or self.install(app_dir, system))
+        return packages
+
+    # contexts
+    def create_context(self, package_name: str) -> Context:
+        """An in-process Context of an installed package (trusted: same process)."""
+        package = self.registry.get(package_name)
+        if package is None:
+            raise KeyError(f"{package_name} is not installed")
+        identity = CallingIdentity(package.uid, package.package_name)
+        package.data_dir.mkdir(parents=True, exist_ok=True)
+        return Context(package_name, LocalServiceManager(self, identity), package.data_dir)
+
+    def shell_context(self) -> Context:
+        return Context(SHELL.package_name, LocalServiceManager(self, SHELL))
+
+    # serving
+    def serve(self, listen: str | None = None) -> str:
+        from sim.server.grpc_server import DeviceServer
+
+        server = DeviceServer(self, listen or f"unix:{self.data_dir / SOCKET_NAME}")
+        server.start()
+        self._server = server
+        self.address = server.address
+        log.info("serving on %s", self.address)
+        return self.address
+
+    def shutdown(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        self.processes.stop_all()
+        self.verifier.close()
+        self.store.close()
+
+    def __enter__(self) -> "Device":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()

@@ -1,0 +1,1 @@
+"""Package manager: reads what an app ships (manifest, function XML, resources) at install time."""

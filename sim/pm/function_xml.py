@@ -1,0 +1,296 @@
+"""Reads an app's function XML (v1 or v2) into the platform's AppFunction metadata.
+
+This is the device's AppSearch indexer: the file is validated against ``schemas/`` first, so the
+mapping below can trust the shape and types of every element it reads; what XSD 1.0 cannot say
+(co-occurrence rules, repeated single-valued properties under a lax wildcard) is checked here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal
+
+from lxml import etree
+
+from droid.appfunctions.metadata import (
+    ACCESS_LEVEL_ANDROID_TRUSTED,
+    ACCESS_LEVEL_XML,
+    SCOPE_ACTIVITY,
+    SCOPE_GLOBAL,
+    AppFunctionComponentsMetadata,
+    AppFunctionDataTypeMetadata,
+    AppFunctionDeprecationMetadata,
+    AppFunctionMetadata,
+    AppFunctionNamedDataTypeMetadata,
+    AppFunctionParameterMetadata,
+    AppFunctionResponseMetadata,
+    AppFunctionSchemaMetadata,
+    AppFunctionStringPattern,
+    DataType,
+)
+from sim.pm.schemas import validate
+from sim.xmlsafe import XmlError, parse_xml
+
+Format = Literal["v1", "v2"]
+
+# Older compilers wrote one flat <pattern> holding a regular expression (androidx golden
+# valid_uri_service.xml); PatternMatcher has no type for that, so it gets its own value.
+PATTERN_TYPE_LEGACY_REGEX = -1
+
+_ACCESS_LEVELS = {xml: level for level, xml in ACCESS_LEVEL_XML.items()}
+_SCOPES = {"global": SCOPE_GLOBAL, "0": SCOPE_GLOBAL, "activity": SCOPE_ACTIVITY, "1": SCOPE_ACTIVITY}
+
+# The (v2 tag, v1 tag) of each field both formats share. v2 files also accept the v1 spelling,
+# as the CTS v2 assets use it (enabled_by_default, function_id).
+_ENABLED_BY_DEFAULT = ("enabledByDefault", "enabled_by_default")
+_RESTRICT_CALLERS = ("restrictCallersWithExecuteAppFunctions", "restrict_callers_with_execute_app_functions")
+_DISPLAY_NAME_RES = ("displayNameStringRes", "display_name_string_res")
+_SCHEMA_CATEGORY = ("schemaCategory", "schema_category")
+_SCHEMA_NAME = ("schemaName", "schema_name")
+_SCHEMA_VERSION = ("schemaVersion", "schema_version")
+_STATIC_FIELDS = (
+    _ENABLED_BY_DEFAULT, _RESTRICT_CALLERS, _DISPLAY_NAME_RES, _SCHEMA_CATEGORY, _SCHEMA_NAME, _SCHEMA_VERSION,
+)
+# Everything a v1 file may say; the CTS v1 assets also carry an <id>.
+_V1_VOCABULARY = frozenset({"function_id", "id"} | {v1 for _, v1 in _STATIC_FIELDS})
+
+
+@dataclass(frozen=True)
+class CustomDocument:
+    """A v2 document the platform schema does not know: a custom top-level component or a
+    document nested in one. Property values are text, or nested documents."""
+
+    tag: str
+    id: str
+    properties: Mapping[str, tuple[str | CustomDocument, ...]]
+    line: int
+
+
+@dataclass(frozen=True)
+class FunctionDocument:
+    """One function XML file, as indexed for one service of one package."""
+
+    file: str
+    format: Format
+    functions: list[AppFunctionMetadata]
+    components: AppFunctionComponentsMetadata
+    custom_documents: tuple[CustomDocument, ...]
+
+
+def detect_format(root: etree._Element) -> Format:
+    """v1 when the file uses only v1 vocabulary (every <appfunction> has a <function_id>, and
+    nothing but <appfunction> at the top); otherwise v2. An empty file counts as v2."""
+    functions = root.findall("appfunction")
+    legacy = bool(functions) and len(functions) == len(root) and all(
+        f.find("function_id") is not None and all(child.tag in _V1_VOCABULARY for child in f)
+        for f in functions
+    )
+    return "v1" if legacy else "v2"
+
+
+def parse_function_xml(
+    path: Path, package_name: str, service_name: str, *, format: Format | None = None
+) -> FunctionDocument:
+    """Validate and read the function XML at ``path``; raise :class:`XmlError` if it is refused.
+
+    ``format`` comes from the manifest property that named the file (android.app.appfunctions.v2
+    or android.app.appfunctions); without it the format is detected from the content.
+    """
+    root = parse_xml(path, what="function XML")
+    fmt = format or detect_format(root)
+    validate(root, "app_functions" if fmt == "v2" else "app_functions_v1", path)
+    components = AppFunctionComponentsMetadata()
+    functions: list[AppFunctionMetadata] = []
+    custom: list[CustomDocument] = []
+    for child in root:
+        if child.tag == "appfunction":
+            function = _function_v2(child) if fmt == "v2" else _function_v1(child)
+            function.package_name = package_name
+            function.service_name = service_name
+            functions.append(function)
+        elif fmt == "v1":
+            continue  # the legacy parser reads <appfunction> elements only
+        elif child.tag == "AppFunctionComponentMetadataDocument":
+            components.data_types.extend(_named_data_type(named) for named in child.findall("dataTypes"))
+        else:
+            custom.append(_custom_document(child))
+    return FunctionDocument(str(path), fmt, functions, components, tuple(custom))
+
+
+def _function_v1(element: etree._Element) -> AppFunctionMetadata:
+    function = AppFunctionMetadata(id=_token(_single(element, "function_id")))
+    _static_fields(function, element, spellings=slice(1, 2))
+    return function
+
+
+def _function_v2(element: etree._Element) -> AppFunctionMetadata:
+    function = AppFunctionMetadata(id=_token(_single(element, "id")))
+    for alias in ("functionId", "function_id"):
+        other = _single(element, alias)
+        if other is not None and _token(other) != function.id:
+            raise XmlError.at(other, f"<{alias}> {_token(other)!r} differs from the function's <id> {function.id!r}")
+    _static_fields(function, element, spellings=slice(0, 2))
+    if (scope := _single(element, "scope")) is not None:
+        function.scope = _SCOPES[_token(scope)]
+    if (description := _single(element, "description")) is not None:
+        function.description = _text(description)
+    function.parameters.extend(_parameter(p) for p in element.findall("parameters"))
+    if (response := _single(element, "response")) is not None:
+        # A response-level <isNullable> (an old dialect property) is not modelled: nullability
+        # is carried by <valueType>, where the compiler writes it.
+        function.response.CopyFrom(
+            AppFunctionResponseMetadata(
+                value_type=_data_type(_single(response, "valueType")),
+                description=_optional_text(response, "description"),
+            )
+        )
+    if (deprecation := _single(element, "deprecation")) is not None:
+        function.deprecation.CopyFrom(
+            AppFunctionDeprecationMetadata(message=_text(_single(deprecation, "message")))
+        )
+    if (access_level := _single(element, "accessLevel")) is not None:
+        function.access_level = _ACCESS_LEVELS[_token(access_level)]
+    if (compat := _single(element, "isCompatEnforcementEnabled")) is not None:
+        function.is_compat_enforcement_enabled = _bool(compat)
+    return function
+
+
+def _static_fields(function: AppFunctionMetadata, element: etree._Element, spellings: slice) -> None:
+    """The fields and defaults both formats share; ``spellings`` picks which of the (v2, v1) tags
+    to read."""
+
+    def first(tags: tuple[str, str]) -> etree._Element | None:
+        for tag in tags[spellings]:
+            if (found := _single(element, tag)) is not None:
+                return found
+        return None
+
+    enabled = first(_ENABLED_BY_DEFAULT)
+    function.enabled_by_default = True if enabled is None else _bool(enabled)
+    function.access_level = ACCESS_LEVEL_ANDROID_TRUSTED
+    if (restrict := first(_RESTRICT_CALLERS)) is not None:
+        function.restrict_callers_with_execute_app_functions = _bool(restrict)
+    if (res := first(_DISPLAY_NAME_RES)) is not None:
+        function.display_name_string_res = int(_token(res))
+    category, name, version = first(_SCHEMA_CATEGORY), first(_SCHEMA_NAME), first(_SCHEMA_VERSION)
+    if category is not None or name is not None or version is not None:
+        function.schema.CopyFrom(
+            AppFunctionSchemaMetadata(
+                category="" if category is None else _text(category),
+                name="" if name is None else _text(name),
+                version=0 if version is None else int(_token(version)),
+            )
+        )
+
+
+def _parameter(element: etree._Element) -> AppFunctionParameterMetadata:
+    required = _single(element, "isRequired")
+    return AppFunctionParameterMetadata(
+        name=_token(_single(element, "name")),
+        is_required=required is not None and _bool(required),
+        data_type=_data_type(_single(element, "dataTypeMetadata")),
+        description=_optional_text(element, "description"),
+    )
+
+
+def _named_data_type(element: etree._Element) -> AppFunctionNamedDataTypeMetadata:
+    return AppFunctionNamedDataTypeMetadata(
+        name=_token(_single(element, "name")),
+        data_type=_data_type(_single(element, "dataTypeMetadata")),
+    )
+
+
+def _data_type(element: etree._Element) -> AppFunctionDataTypeMetadata:
+    """The recursive data-type element; the schema has fixed its children and their order."""
+    data_type = AppFunctionDataTypeMetadata()
+    for child in element:
+        match child.tag:
+            case "allOf":
+                data_type.all_of.append(_data_type(child))
+            case "oneOf":
+                data_type.one_of.append(_data_type(child))
+            case "dataTypeReference":
+                data_type.data_type_reference = _token(child)
+            case "isNullable":
+                data_type.is_nullable = _bool(child)
+            case "itemType":
+                data_type.item_type.CopyFrom(_data_type(child))
+            case "objectQualifiedName":
+                data_type.object_qualified_name = _token(child)
+            case "description":
+                data_type.description = _text(child)
+            case "properties":
+                data_type.properties.append(_named_data_type(child))
+            case "required":
+                data_type.required.append(_token(child))
+            case "enumValues":
+                data_type.enum_values.append(_text(child))
+            case "pattern":
+                data_type.patterns.append(AppFunctionStringPattern(value=_text(child), type=PATTERN_TYPE_LEGACY_REGEX))
+            case "patterns":
+                data_type.patterns.append(
+                    AppFunctionStringPattern(
+                        value=_text(_single(child, "value")), type=int(_token(_single(child, "type")))
+                    )
+                )
+            case "format":
+                data_type.format = _text(child)
+            case "type":
+                data_type.type = int(_token(child))
+    _check_data_type(data_type, element)
+    return data_type
+
+
+def _check_data_type(data_type: AppFunctionDataTypeMetadata, element: etree._Element) -> None:
+    if data_type.type == DataType.REFERENCE and not data_type.data_type_reference:
+        raise XmlError.at(element, f"<{element.tag}> of type REFERENCE (11) has no <dataTypeReference>")
+    if data_type.type == DataType.ARRAY and not data_type.HasField("item_type"):
+        raise XmlError.at(element, f"<{element.tag}> of type ARRAY (10) has no <itemType>")
+    if data_type.type == DataType.OBJECT:
+        declared = {p.name for p in data_type.properties}
+        if undeclared := [name for name in data_type.required if name not in declared]:
+            raise XmlError.at(element, f"<required> names {undeclared[0]!r}, which is not one of its <properties>")
+
+
+def _custom_document(element: etree._Element) -> CustomDocument:
+    properties: dict[str, list[str | CustomDocument]] = {}
+    for child in element:
+        if child.tag != "id":
+            value = _custom_document(child) if len(child) else _text(child)
+            properties.setdefault(child.tag, []).append(value)
+    doc_id = _single(element, "id")
+    return CustomDocument(
+        tag=element.tag,
+        id="" if doc_id is None else _token(doc_id),
+        properties=MappingProxyType({tag: tuple(values) for tag, values in properties.items()}),
+        line=element.sourceline or 1,
+    )
+
+
+def _single(parent: etree._Element, tag: str) -> etree._Element | None:
+    """The one child ``tag`` of ``parent``, or None; a second one is an error."""
+    found = parent.findall(tag)
+    if len(found) > 1:
+        raise XmlError.at(found[1], f"<{parent.tag}> has more than one <{tag}>")
+    return found[0] if found else None
+
+
+def _text(element: etree._Element) -> str:
+    return element.text or ""
+
+
+def _optional_text(parent: etree._Element, tag: str) -> str:
+    element = _single(parent, tag)
+    return "" if element is None else _text(element)
+
+
+def _token(element: etree._Element) -> str:
+    """Text with the whitespace XSD's token types collapse (ids, names, numbers, booleans)."""
+    return " ".join(_text(element).split())
+
+
+def _bool(element: etree._Element) -> bool:
+    return _token(element) in ("true", "1")

@@ -1,0 +1,241 @@
+"""PackageInstaller: turns an app folder into an installed package, atomically.
+
+Parse and check everything first (manifest, function XML, code), then copy the
+folder under the data directory and commit one database transaction. Any
+refusal happens before the commit, so a refused app leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
+from droid.os.binder import FIRST_APPLICATION_UID, CallingIdentity
+from droid.os.exceptions import IllegalArgumentException
+from sim.data.store import DeviceStore, PackageRow
+from sim.identity import hash_secret, new_secret, write_secret
+from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
+from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
+from sim.pm.function_xml import parse_function_xml
+from sim.pm.manifest import parse_manifest
+from sim.pm.registry import InstalledPackage, ManifestFacts, PermissionFacts, ServiceFacts
+from sim.xmlsafe import XmlError
+
+IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".DS_Store"}
+
+
+class InstallError(IllegalArgumentException):
+    """A refused install; the message starts with Android's INSTALL_* reason."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ParsedApp:
+    manifest: ManifestFacts
+    metadata: AppFunctionPackageMetadata
+
+
+def source_hash(app_dir: Path) -> str:
+    """A digest of every file's path and bytes: an unchanged app need not reinstall."""
+    digest = hashlib.sha256()
+    for path in sorted(_app_files(app_dir)):
+        digest.update(str(path.relative_to(app_dir)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _app_files(app_dir: Path) -> list[Path]:
+    files = []
+    for root, dirs, names in os.walk(app_dir):
+        dirs[:] = [d for d in dirs if d not in IGNORED_NAMES]
+        files.extend(Path(root) / n for n in names if n not in IGNORED_NAMES and not n.endswith(".pyc"))
+    return files
+
+
+def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
+    """Everything install checks, with each refusal naming the file, line or function."""
+    manifest_path = app_dir / "AndroidManifest.xml"
+    if not manifest_path.is_file():
+        raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
+    try:
+        manifest = parse_manifest(manifest_path)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+
+    metadata = AppFunctionPackageMetadata(package_name=manifest.package)
+    app_metadata_file = resolve_app_metadata(manifest, app_dir)
+    if app_metadata_file is not None:
+        try:
+            metadata.app_metadata.CopyFrom(parse_app_metadata(app_metadata_file))
+        except XmlError as error:
+            raise InstallError("INSTALL_PARSE_FAILED_BAD_APP_METADATA", str(error)) from None
+
+    services = [s for s in manifest.services if s.is_app_function_service]
+    seen: dict[str, str] = {}
+    for index, service in enumerate(services):
+        if service.permission != BIND_APP_FUNCTION_SERVICE:
+            raise InstallError(
+                "INSTALL_FAILED_INVALID_SERVICE",
+                f"{manifest_path}: service {service.name} must declare "
+                f'android:permission="{BIND_APP_FUNCTION_SERVICE}" (found {service.permission!r})',
+            )
+        asset = manifest.function_xml_asset(service, first_service=index == 0)
+        if asset is None:
+            continue
+        xml_path = app_dir / "assets" / asset.path
+        if not xml_path.is_file():
+            raise InstallError(
+                "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
+                f"{manifest_path}: service {service.name} names assets/{asset.path}, which does not exist",
+            )
+        try:
+            document = parse_function_xml(xml_path, manifest.package, service.name)
+        except XmlError as error:
+            raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
+        for function in document.functions:
+            if function.id in seen:
+                raise InstallError(
+                    "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
+                    f"{xml_path}: function {function.id} is also declared by {seen[function.id]}",
+                )
+            seen[function.id] = str(xml_path)
+            metadata.app_functions.append(function)
+        metadata.components.data_types.extend(document.components.data_types)
+        _check_code(app_dir, service.name, {f.id for f in document.functions}, xml_path, verifier)
+
+    facts = ManifestFacts(
+        package=manifest.package,
+        uses_permissions=list(manifest.uses_permissions),
+        permissions=[PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions],
+        services=[
+            ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=list(s.actions))
+            for s in manifest.services
+        ],
+    )
+    return ParsedApp(facts, metadata)
+
+
+def _check_code(app_dir: Path, service_name: str, xml_ids: set[str], xml_path: Path, verifier: CodeVerifier) -> None:
+    try:
+        code_ids = verifier.implemented_ids(app_dir, service_name)
+    except CodeVerificationError as error:
+        raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
+    if code_ids is None:
+        return
+    missing_in_code = sorted(xml_ids - code_ids)
+    if missing_in_code:
+        raise InstallError(
+            "INSTALL_FAILED_FUNCTION_MISMATCH",
+            f"{xml_path} declares {missing_in_code[0]}, which {service_name} does not implement",
+        )
+    missing_in_xml = sorted(code_ids - xml_ids)
+    if missing_in_xml:
+        raise InstallError(
+            "INSTALL_FAILED_FUNCTION_MISMATCH",
+            f"{service_name} implements {missing_in_xml[0]}, which {xml_path} does not declare "
+            "(regenerate it: droidsim appfunctions generate)",
+        )
+
+
+class PackageInstaller:
+    def __init__(self, data_dir: Path, store: DeviceStore, verifier: CodeVerifier) -> None:
+        self._apps_root = data_dir / "app"
+        self._data_root = data_dir / "data"
+        self._store = store
+        self._verifier = verifier
+
+    def data_dir_for(self, package_name: str) -> Path:
+        return self._data_root / package_name
+
+    def install(
+        self, app_dir: Path, system: bool, installed: Callable[[str], InstalledPackage | None]
+    ) -> tuple[InstalledPackage, str]:
+        """Install or update; returns the package and its new credential secret."""
+        app_dir = app_dir.resolve()
+        if not app_dir.is_dir():
+            raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
+        digest = source_hash(app_dir)
+        parsed = parse_app(app_dir, self._verifier)
+        package_name = parsed.manifest.package
+        previous = installed(package_name)
+
+        target = self._apps_root / f"{package_name}-{secrets.token_hex(6)}"
+        _copy_app(app_dir, target)
+        secret = new_secret()
+        data_dir = self.data_dir_for(package_name)
+        try:
+            with self._store.transaction() as db:
+                uid = previous.uid if previous else self._store.next_uid(db, FIRST_APPLICATION_UID)
+                row = PackageRow(
+                    package_name, uid, str(target), system, digest, hash_secret(secret),
+                    parsed.manifest.model_dump_json().encode(), parsed.metadata.SerializeToString(),
+                    time.time(),
+                )
+                self._store.put_package(db, row)
+                # Written inside the transaction: if it fails, nothing is committed.
+                write_secret(data_dir / "credential", secret)
+        except BaseException:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        if previous is not None:
+            shutil.rmtree(previous.app_dir, ignore_errors=True)
+        return package_from_row(row, data_dir), secret
+
+    def uninstall(self, package: InstalledPackage) -> None:
+        with self._store.transaction() as db:
+            db.execute("DELETE FROM packages WHERE package_name = ?", (package.package_name,))
+            db.execute("DELETE FROM enabled_overrides WHERE package_name = ?", (package.package_name,))
+        shutil.rmtree(package.app_dir, ignore_errors=True)
+        shutil.rmtree(package.data_dir, ignore_errors=True)
+
+    def clear_data(self, package: InstalledPackage) -> None:
+        """``pm clear``: the app's files go, its identity stays."""
+        for child in package.data_dir.iterdir() if package.data_dir.exists() else ():
+            if child.name == "credential":
+                continue
+            if child.is_dir():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
+
+    def collect_garbage(self, installed: list[InstalledPackage]) -> None:
+        """Remove app copies that no committed install refers to (left by a crash)."""
+        keep = {p.app_dir.resolve() for p in installed}
+        if self._apps_root.exists():
+            for child in self._apps_root.iterdir():
+                if child.resolve() not in keep:
+                    shutil.rmtree(child, ignore_errors=True)
+
+
+def package_from_row(row: PackageRow, data_dir: Path) -> InstalledPackage:
+    return InstalledPackage(
+        package_name=row.package_name,
+        uid=row.uid,
+        app_dir=Path(row.app_dir),
+        data_dir=data_dir,
+        system=row.system,
+        manifest=ManifestFacts.model_validate_json(row.manifest),
+        metadata=AppFunctionPackageMetadata.FromString(row.metadata),
+        source_hash=row.source_hash,
+    )
+
+
+def identity_of(package: InstalledPackage) -> CallingIdentity:
+    return CallingIdentity(package.uid, package.package_name)
+
+
+def _copy_app(source: Path, target: Path) -> None:
+    staging = target.with_name(f".{target.name}.staging")
+    shutil.copytree(source, staging, ignore=shutil.ignore_patterns(*IGNORED_NAMES, "*.pyc"))
+    os.replace(staging, target)

@@ -1,0 +1,1 @@
+"""The device's gRPC face: servicers, authentication, reflection and health."""

@@ -1,0 +1,80 @@
+"""DeviceServer: the device on a Unix socket (default) or TCP, with reflection and health."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from droid.binder.channel import CHANNEL_OPTIONS
+from droidsim.v1 import app_function_manager_pb2, package_manager_pb2, service_manager_pb2
+from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
+from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
+from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
+from sim.server.servicers import AppFunctionManagerServicer, PackageManagerServicer, ServiceManagerServicer
+
+if TYPE_CHECKING:
+    from sim.device import Device
+
+log = logging.getLogger("droidsim.server")
+
+SERVICE_NAMES = {
+    "app_function": app_function_manager_pb2.DESCRIPTOR.services_by_name["AppFunctionManager"].full_name,
+    "package": package_manager_pb2.DESCRIPTOR.services_by_name["PackageManager"].full_name,
+}
+SERVICE_MANAGER = service_manager_pb2.DESCRIPTOR.services_by_name["ServiceManager"].full_name
+
+# Enough workers that 64 concurrent callers, some blocked in slow apps, all progress.
+MAX_WORKERS = 128
+
+
+def parse_listen(listen: str) -> tuple[str, bool]:
+    """The gRPC bind address, and whether it is reachable beyond this machine."""
+    if listen.startswith("unix:"):
+        return listen, False
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--listen takes unix:PATH or HOST:PORT, not {listen!r}")
+    bare = host.strip("[]")
+    try:
+        public = not ipaddress.ip_address(bare).is_loopback
+    except ValueError:
+        public = bare != "localhost"
+    return listen, public
+
+
+class DeviceServer:
+    def __init__(self, device: "Device", listen: str) -> None:
+        address, public = parse_listen(listen)
+        if public:
+            log.warning("listening on %s: reachable from other machines, not only this one", address)
+        self._server = grpc.server(ThreadPoolExecutor(max_workers=MAX_WORKERS), options=CHANNEL_OPTIONS)
+        auth = device.authenticator
+        afm_grpc.add_AppFunctionManagerServicer_to_server(
+            AppFunctionManagerServicer(auth, device.app_functions), self._server
+        )
+        pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, device.package_manager), self._server)
+        sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, SERVICE_NAMES), self._server)
+        self._health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, self._server)
+        names = [*SERVICE_NAMES.values(), SERVICE_MANAGER, health.SERVICE_NAME, reflection.SERVICE_NAME]
+        reflection.enable_server_reflection(names, self._server)
+        port = self._server.add_insecure_port(address)
+        if port == 0:
+            raise OSError(f"cannot listen on {address}")
+        self.address = address if address.startswith("unix:") else f"{address.rpartition(':')[0]}:{port}"
+        self.public = public
+
+    def start(self) -> None:
+        self._server.start()
+        for name in [*SERVICE_NAMES.values(), SERVICE_MANAGER, ""]:
+            self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    def stop(self, grace: float = 1.0) -> None:
+        self._health.enter_graceful_shutdown()
+        self._server.stop(grace).wait()

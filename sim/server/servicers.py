@@ -1,0 +1,141 @@
+"""gRPC servicers: protobuf in, the same service objects local callers use, protobuf out.
+
+Each call is authenticated from its credential and runs as that identity; a
+binder exception travels back as a status plus a BinderException trailer.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any, Callable
+
+import grpc
+
+from droid.appfunctions.exceptions import AppFunctionException
+from droid.binder import wire
+from droid.binder.errors import is_binder_exception, to_status
+from droid.binder.remote import CREDENTIAL_KEY
+from droid.os.binder import Binder, CallingIdentity
+from droid.os.cancellation import CancellationSignal
+from droidsim.v1 import app_function_manager_pb2 as afm_pb2
+from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
+from droidsim.v1 import data_pb2
+from droidsim.v1 import package_manager_pb2 as pm_pb2
+from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
+from droidsim.v1 import service_manager_pb2 as sm_pb2
+from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
+from sim.identity import Authenticator
+
+UNAUTHENTICATED = "missing or unknown credential: present the package's credential as 'droidsim-credential'"
+
+
+def binder_call(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Authenticate, run as the caller, and turn binder exceptions into statuses."""
+
+    @functools.wraps(method)
+    def handler(self: "_Servicer", request: Any, context: grpc.ServicerContext) -> Any:
+        identity = self.authenticate(context)
+        try:
+            with Binder.calling_as(identity):
+                return method(self, request, context)
+        except Exception as error:
+            if not is_binder_exception(error):
+                raise
+            code, details, trailers = to_status(error)
+            context.set_trailing_metadata(trailers)
+            context.abort(code, details)
+
+    return handler
+
+
+class _Servicer:
+    def __init__(self, authenticator: Authenticator) -> None:
+        self._authenticator = authenticator
+
+    def authenticate(self, context: grpc.ServicerContext) -> CallingIdentity:
+        secret = None
+        for key, value in context.invocation_metadata():
+            if key == CREDENTIAL_KEY:
+                secret = value
+                break
+        identity = self._authenticator.identify(secret)
+        if identity is None:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, UNAUTHENTICATED)
+        return identity
+
+
+class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer):
+    def __init__(self, authenticator: Authenticator, service: Any) -> None:
+        super().__init__(authenticator)
+        self._service = service
+
+    @binder_call
+    def ExecuteAppFunction(self, request, context):  # noqa: N802 - gRPC's name
+        signal = CancellationSignal()
+        finished = threading.Event()
+        # Fires when the RPC ends for any reason; only a caller that left cancels.
+        context.add_callback(lambda: finished.is_set() or signal.cancel())
+        try:
+            outcome = self._service.execute_app_function(wire.request_from_proto(request), signal)
+        except AppFunctionException as error:
+            outcome = error
+        finally:
+            finished.set()
+        return wire.result_to_proto(outcome)
+
+    @binder_call
+    def IsAppFunctionEnabled(self, request, context):  # noqa: N802
+        enabled = self._service.is_app_function_enabled(request.function_identifier, request.target_package_name)
+        return afm_pb2.IsAppFunctionEnabledResponse(enabled=enabled)
+
+    @binder_call
+    def SetAppFunctionEnabled(self, request, context):  # noqa: N802
+        self._service.set_app_function_enabled(request.function_identifier, request.state, request.target_package_name)
+        return data_pb2.Empty()
+
+    @binder_call
+    def SearchAppFunctions(self, request, context):  # noqa: N802
+        packages = self._service.search_app_functions(wire.spec_from_proto(request))
+        return afm_pb2.SearchAppFunctionsResponse(packages=packages)
+
+
+class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
+    def __init__(self, authenticator: Authenticator, service: Any) -> None:
+        super().__init__(authenticator)
+        self._service = service
+
+    @binder_call
+    def InstallPackage(self, request, context):  # noqa: N802
+        return self._service.install_package(request.app_dir, request.system)
+
+    @binder_call
+    def UninstallPackage(self, request, context):  # noqa: N802
+        self._service.uninstall_package(request.package_name)
+        return data_pb2.Empty()
+
+    @binder_call
+    def ListPackages(self, request, context):  # noqa: N802
+        return pm_pb2.ListPackagesResponse(packages=self._service.list_packages())
+
+    @binder_call
+    def ClearPackageData(self, request, context):  # noqa: N802
+        self._service.clear_package_data(request.package_name)
+        return data_pb2.Empty()
+
+
+class ServiceManagerServicer(_Servicer, sm_grpc.ServiceManagerServicer):
+    def __init__(self, authenticator: Authenticator, services: dict[str, str]) -> None:
+        super().__init__(authenticator)
+        self._services = services
+
+    @binder_call
+    def ListServices(self, request, context):  # noqa: N802
+        return sm_pb2.ListServicesResponse(
+            services=[sm_pb2.ServiceInfo(name=n, grpc_service=g) for n, g in sorted(self._services.items())]
+        )
+
+    @binder_call
+    def WhoAmI(self, request, context):  # noqa: N802
+        caller = Binder.get_calling_identity()
+        return sm_pb2.CallerInfo(uid=caller.uid, package_name=caller.package_name)

@@ -1,0 +1,104 @@
+"""Entry point of an app process: ``python -m sim.zygote.app_main``.
+
+The device starts it with one end of a socketpair; it serves calls from that
+socket on its main thread's event loop until the device closes the socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import socket
+import sys
+import threading
+from pathlib import Path
+
+from droid.appfunctions.loader import load_app_service_class
+from droid.binder import wire
+from droid.content.context import Context, connect
+from droid.os.cancellation import CancellationSignal
+from droidsim.v1 import app_function_service_pb2 as app_pb2
+from sim.zygote.runtime import AppRuntime, Outcome
+from sim.zygote.wire import FrameSocket
+
+
+class AppProcessMain:
+    def __init__(self, frames: FrameSocket, runtime: AppRuntime, loop: asyncio.AbstractEventLoop) -> None:
+        self._frames = frames
+        self._runtime = runtime
+        self._loop = loop
+        self._signals: dict[int, CancellationSignal] = {}
+
+    def read_frames(self) -> None:
+        """Reader thread: hand each frame to the main thread; stop the loop at EOF."""
+        while True:
+            try:
+                call = self._frames.receive(app_pb2.AppCall)
+            except ConnectionError:
+                call = None
+            if call is None:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                return
+            self._loop.call_soon_threadsafe(self._handle, call)
+
+    def _handle(self, call: app_pb2.AppCall) -> None:
+        if call.WhichOneof("body") == "cancel":
+            signal = self._signals.get(call.call_id)
+            if signal is not None:
+                signal.cancel()
+            return
+        execute = call.execute
+        signal = CancellationSignal()
+        self._signals[call.call_id] = signal
+        self._runtime.execute(
+            wire.request_from_proto(execute.request),
+            execute.calling_package,
+            execute.service_name,
+            signal,
+            lambda outcome, call_id=call.call_id: self._reply(call_id, outcome),
+        )
+
+    def _reply(self, call_id: int, outcome: Outcome) -> None:
+        self._signals.pop(call_id, None)
+        reply = app_pb2.AppReply(call_id=call_id, result=wire.result_to_proto(outcome))
+        try:
+            self._frames.send(reply)
+        except OSError:
+            pass  # the device went away; nothing is waiting for this reply
+
+
+def _context_factory() -> Context | None:
+    """The app's own binder connection, with the credential in its data folder."""
+    address = os.environ.get("DROIDSIM_DEVICE")
+    credential_file = Path(os.environ.get("DROIDSIM_CREDENTIAL_FILE", "/nonexistent"))
+    if not address or not credential_file.exists():
+        return None
+    return connect(address, credential_file.read_text().strip(), credential_file.parent)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fd", type=int, required=True)
+    parser.add_argument("--package", required=True)
+    parser.add_argument("--app-dir", required=True)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname).1s %(name)s: %(message)s")
+
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    frames = FrameSocket(socket.socket(fileno=args.fd))
+    runtime = AppRuntime(
+        args.package, Path(args.app_dir), _context_factory, load_app_service_class
+    )
+    app = AppProcessMain(frames, runtime, loop)
+    threading.Thread(target=app.read_frames, name="binder", daemon=True).start()
+    try:
+        loop.run_forever()
+    finally:
+        runtime.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""Test helpers shared by unit, e2e and conformance tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+HELPER_APP = REPO / "tests" / "conformance" / "apps" / "helper"
+SAMPLE_APPS = REPO / "apps"
+HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
+
+
+def copy_app(source: Path, target_root: Path, name: str | None = None) -> Path:
+    """A private copy of an app folder that a test may break."""
+    target = target_root / (name or source.name)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def droidsim(*args: str, data: Path | None = None, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess:
+    """Run the real CLI in its own process."""
+    command = [sys.executable, "-m", "sim.cli", *args]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if data is not None:
+        env["DROIDSIM_DEVICE"] = str(data)
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, input=input)
+
+
+class DeviceProcess:
+    """``droidsim device start`` in its own process, stopped with SIGTERM (or killed)."""
+
+    def __init__(self, data: Path, *apps: Path, extra: tuple[str, ...] = ()) -> None:
+        self.data = data
+        args = [sys.executable, "-m", "sim.cli", "device", "start", "--data", str(data)]
+        for app_root in apps:
+            args += ["--apps", str(app_root)]
+        self.process = subprocess.Popen(
+            [*args, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.output: list[str] = []
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        assert self.process.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("device exited before it was ready:\n" + "".join(self.output))
+            self.output.append(line)
+            if "listening on" in line:
+                return
+        raise TimeoutError("device not ready:\n" + "".join(self.output))
+
+    def stop(self) -> int:
+        self.process.terminate()
+        try:
+            return self.process.wait(timeout=15)
+        finally:
+            if self.process.stdout:
+                self.output.append(self.process.stdout.read())
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()

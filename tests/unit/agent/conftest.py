@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from droid.agent import AgentSession
+from droid.appfunctions import AppFunctionManager
+
+from .fakes import FakeAppFunctionService, FakeContext
+
+
+@pytest.fixture
+def service() -> FakeAppFunctionService:
+    return FakeAppFunctionService()
+
+
+@pytest.fixture
+def manager(service: FakeAppFunctionService) -> AppFunctionManager:
+    return AppFunctionManager(service)
+
+
+@pytest.fixture
+def context(service: FakeAppFunctionService) -> FakeContext:
+    return FakeContext(service)
+
+
+def collect(events: Any) -> list:
+    """All events of a run (an async iterator), collected in a fresh event loop."""
+
+    async def go() -> list:
+        return [event async for event in events]
+
+    return asyncio.run(go())
+
+
+def run(session: AgentSession, prompt: str | None = None, **kwargs: Any) -> list:
+    return collect(session.run(prompt, **kwargs))

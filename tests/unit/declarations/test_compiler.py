@@ -1,0 +1,142 @@
+"""The compiler over app folders: generate, check (stale XML), byte stability, the CLI helper."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from droid.appfunctions.compiler import check, generate, manifest_services, run_generate
+
+REPO = Path(__file__).resolve().parents[3]
+APPS = REPO / "apps"
+SAMPLE_APPS = sorted(p for p in APPS.iterdir() if (p / "AndroidManifest.xml").is_file())
+
+
+def test_there_are_sample_apps():
+    assert {p.name for p in SAMPLE_APPS} >= {"orders", "notes", "lights", "booking", "weather"}
+
+
+@pytest.mark.parametrize("app", SAMPLE_APPS, ids=[p.name for p in SAMPLE_APPS])
+def test_every_sample_app_xml_is_up_to_date(app):
+    assert check(app) == [], f"run: droidsim appfunctions generate {app}"
+
+
+@pytest.mark.parametrize("app", SAMPLE_APPS, ids=[p.name for p in SAMPLE_APPS])
+def test_every_sample_app_has_described_functions(app):
+    # Agents choose by description: every function and parameter of a sample app has one.
+    for path, content in generate(app, write=False).items():
+        root = etree.fromstring(content)
+        for fn in root.findall("appfunction"):
+            assert fn.findtext("description"), f"{path}: {fn.findtext('id')} has no description"
+            for param in fn.findall("parameters"):
+                assert param.findtext("description"), f"{fn.findtext('id')}: {param.findtext('name')}"
+        metadata = etree.parse(str(app / "res/xml/app_metadata.xml")).getroot()
+        assert metadata.get("{http://schemas.android.com/apk/res-auto}description")
+
+
+@pytest.fixture
+def orders_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "orders"
+    shutil.copytree(APPS / "orders", target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def test_generate_is_byte_stable(orders_copy: Path):
+    first = generate(orders_copy, write=False)
+    second = generate(orders_copy, write=False)
+    assert first == second
+    (path,) = first
+    assert path == orders_copy / "assets" / "order_functions.xml"
+    # Same input, same bytes, also across a fresh import of the app's code.
+    assert generate(orders_copy, write=False)[path] == (APPS / "orders/assets/order_functions.xml").read_bytes()
+
+
+def test_generate_writes_missing_files_and_leaves_equal_ones_alone(orders_copy: Path):
+    asset = orders_copy / "assets" / "order_functions.xml"
+    asset.unlink()
+    assert check(orders_copy) == [asset]
+    generate(orders_copy)
+    assert asset.is_file() and check(orders_copy) == []
+    stamp = asset.stat().st_mtime_ns
+    generate(orders_copy)
+    assert asset.stat().st_mtime_ns == stamp
+
+
+def test_check_finds_an_edited_xml(orders_copy: Path):
+    asset = orders_copy / "assets" / "order_functions.xml"
+    asset.write_bytes(asset.read_bytes().replace(b"ORD-8492", b"ORD-0000"))
+    assert check(orders_copy) == [asset]
+
+
+def test_check_finds_xml_made_stale_by_a_code_change(orders_copy: Path):
+    source = orders_copy / "orders.py"
+    source.write_text(source.read_text().replace("Fetches the status", "Looks up the status"))
+    asset = orders_copy / "assets" / "order_functions.xml"
+    assert check(orders_copy) == [asset]
+    generate(orders_copy)
+    assert b"Looks up the status" in asset.read_bytes()
+    assert check(orders_copy) == []
+
+
+def test_run_generate_reports_and_sets_the_exit_status(orders_copy: Path):
+    out = io.StringIO()
+    assert run_generate([orders_copy], check=True, out=out) == 0
+    assert "up to date" in out.getvalue()
+
+    asset = orders_copy / "assets" / "order_functions.xml"
+    asset.write_text("<appfunctions/>")
+    out = io.StringIO()
+    assert run_generate([orders_copy], check=True, out=out) == 1
+    assert f"stale: {asset}" in out.getvalue()
+    assert "droidsim appfunctions generate" in out.getvalue()
+
+    out = io.StringIO()
+    assert run_generate([orders_copy], out=out) == 0
+    assert f"wrote: {asset}" in out.getvalue()
+    out = io.StringIO()
+    assert run_generate([orders_copy], out=out) == 0
+    assert f"unchanged: {asset}" in out.getvalue()
+
+
+def test_compile_errors_are_reported_with_status_2(orders_copy: Path):
+    source = orders_copy / "orders.py"
+    source.write_text(
+        source.read_text().replace("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_id: dict[str, str])")
+    )
+    err = io.StringIO()
+    assert run_generate([orders_copy], out=io.StringIO(), err=err) == 2
+    assert "fetch_order_details: parameter 'order_id': dict[str, str] is not supported" in err.getvalue()
+
+
+def test_manifest_and_class_must_agree(orders_copy: Path):
+    manifest = orders_copy / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace('android:value="order_functions.xml"', 'android:value="orders.xml"'))
+    err = io.StringIO()
+    assert run_generate([orders_copy], err=err) == 2
+    assert "names the asset 'orders.xml' but its xml_file_name is 'order_functions'" in err.getvalue()
+
+
+def test_service_name_must_match_the_manifest(orders_copy: Path):
+    source = orders_copy / "orders.py"
+    source.write_text(source.read_text().replace(
+        'service_name = "com.example.orders.OrderFunctionService"', 'service_name = "com.example.orders.Other"'
+    ))
+    err = io.StringIO()
+    assert run_generate([orders_copy], err=err) == 2
+    assert "service_name is 'com.example.orders.Other' but the manifest names" in err.getvalue()
+
+
+def test_manifest_services_reads_relative_names(tmp_path: Path):
+    (tmp_path / "AndroidManifest.xml").write_text(
+        '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.x">'
+        "<application><service android:name=\".Svc\">"
+        '<intent-filter><action android:name="android.app.appfunctions.AppFunctionService"/></intent-filter>'
+        '<property android:name="android.app.appfunctions.v2" android:value="f.xml"/>'
+        "</service></application></manifest>"
+    )
+    (service,) = manifest_services(tmp_path)
+    assert (service.name, service.xml_asset) == ("com.x.Svc", "f.xml")

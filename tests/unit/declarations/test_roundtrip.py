@@ -1,0 +1,206 @@
+"""Every supported type survives encode → on_execute_function → decode → encode, and
+the wire form of each is the documented one."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Generic, TypeVar
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from droid.app import ComponentName, Intent, PendingIntent
+from droid.appfunctions import (
+    AppFunctionData,
+    AppFunctionInvalidArgumentException,
+    AppFunctionServiceEntryPoint,
+    Float32,
+    Instant,
+    Int32,
+    SetField,
+    app_function,
+    app_function_serializable,
+)
+from droid.appfunctions.codec import EncodingError, decode_value, encode_arguments, encode_value
+from droid.net import Uri
+
+from .calls import fails, returns
+
+T = TypeVar("T")
+S = "com.example.echo.EchoService"
+
+
+@app_function_serializable
+@dataclass
+class Wrapper(Generic[T]):
+    value: T
+    values: list[T] = field(default_factory=list)
+
+
+@app_function_serializable
+@dataclass
+class Node:
+    name: str
+    children: list[Node] = field(default_factory=list)
+    parent: Node | None = None
+
+
+@app_function_serializable
+@dataclass
+class Base:
+    id: str
+
+
+@app_function_serializable
+@dataclass
+class Derived(Base):
+    extra: Int32
+
+
+PENDING = PendingIntent.get_activity(
+    None,
+    3,
+    Intent(
+        action="com.example.VIEW",
+        component=ComponentName("com.example.echo", "com.example.echo.Main"),
+        data=Uri.parse("echo://item/1"),
+        extras={"id": 1, "name": "x", "flag": True, "score": 0.5},
+    ),
+    PendingIntent.FLAG_IMMUTABLE,
+)
+
+CASES = [
+    ("boolean", bool, True),
+    ("long", int, -(2**62)),
+    ("int", Int32, 2**31 - 1),
+    ("double", float, 1.25),
+    ("float", Float32, 0.5),
+    ("string", str, "héllo\n"),
+    ("bytes", bytes, bytes(range(256))),
+    ("nullable", str | None, None),
+    ("strings", list[str], ["a", "", "c"]),
+    ("longs", list[int], [1, -2, 3]),
+    ("doubles", list[float], [0.1, 2.0]),
+    ("booleans", list[bool], [True, False]),
+    ("empty_list", list[str], []),
+    ("date", date, date(2024, 2, 29)),
+    ("time", time, time(23, 59, 58, 999999)),
+    ("datetime", datetime, datetime(1999, 12, 31, 23, 59, 59, 123456)),
+    ("instant", Instant, datetime(2025, 6, 14, 16, 0, 0, 250000, tzinfo=timezone.utc)),
+    ("instant_before_1970", Instant, datetime(1960, 1, 1, 0, 0, 0, 1, tzinfo=timezone.utc)),
+    ("zone", ZoneInfo, ZoneInfo("Asia/Bangkok")),
+    ("uri", Uri, Uri.parse("content://com.example/items/1?x=y#z")),
+    ("pending_intent", PendingIntent, PENDING),
+    ("pending_intents", list[PendingIntent], [PENDING]),
+    ("nested", Node, Node("root", [Node("a"), Node("b", [Node("b1")])], Node("up"))),
+    ("generic", Wrapper[Int32], Wrapper(1, [2, 3])),
+    ("generic_nested", SetField[list[Node]], SetField([Node("x"), Node("y")])),
+    ("generic_nullable", Wrapper[str | None], Wrapper(None, ["v"])),
+    ("set_field", SetField[str | None], SetField(None)),
+    ("derived", Derived, Derived("d-1", 7)),
+    ("dates", list[date], [date(2025, 1, 1), date(2025, 12, 31)]),
+]
+
+
+def _echo(annotation):
+    def f(self, value):
+        return value
+
+    f.__annotations__ = {"value": annotation, "return": annotation}
+    return app_function(f)
+
+
+EchoService = type(
+    "EchoService",
+    (AppFunctionServiceEntryPoint,),
+    {"service_name": S, "xml_file_name": "echo", **{f"echo_{name}": _echo(a) for name, a, _ in CASES}},
+)
+
+
+@pytest.mark.parametrize(("name", "annotation", "value"), CASES, ids=[c[0] for c in CASES])
+def test_round_trip(name, annotation, value):
+    spec = EchoService.app_function_spec().function(f"{S}#echo_{name}")
+    params = encode_arguments(spec, value=value)
+    returned = asyncio.run(returns(EchoService(), spec.id, params))
+    assert decode_value(spec.returns, returned, "value") == value
+    assert returned == encode_value(spec.returns, value)
+
+
+def test_wire_shapes():
+    spec = EchoService.app_function_spec()
+
+    def wire(name, value):
+        return encode_value(spec.function(f"{S}#echo_{name}").returns, value)
+
+    assert wire("date", date(2025, 6, 14)).to_python() == {"year": 2025, "month": 6, "dayOfMonth": 14}
+    assert wire("time", time(9, 5, 7, 1)).to_python() == {"hour": 9, "minute": 5, "second": 7, "nanoOfSecond": 1000}
+    assert wire("instant", datetime(1970, 1, 1, 0, 0, 1, 500, tzinfo=timezone.utc)).to_python() == {
+        "epochSecond": 1,
+        "nanoAdjustment": 500000,
+    }
+    # An aware datetime in another zone is the same instant.
+    plus2 = timezone(timedelta(hours=2))
+    assert wire("instant", datetime(1970, 1, 1, 2, 0, 0, tzinfo=plus2)).to_python()["epochSecond"] == 0
+    assert wire("zone", ZoneInfo("Europe/Paris")).to_python() == {"zoneID": "Europe/Paris"}
+    assert wire("uri", Uri.parse("https://a/b")).qualified_name == "android.net.Uri"
+    assert wire("set_field", SetField("x")).qualified_name == "androidx.appfunctions.schema.types.SetField<kotlin.String?>"
+    assert wire("nullable", None) is None
+    intent = wire("pending_intent", PENDING)
+    assert intent.qualified_name == "android.app.PendingIntent"
+    assert intent["intent"]["extras"].to_python() == {"id": 1, "name": "x", "flag": True, "score": 0.5}
+
+
+def test_null_and_absent_are_different_for_nullable_generics():
+    spec = EchoService.app_function_spec().function(f"{S}#echo_generic_nullable")
+    explicit_null = asyncio.run(returns(EchoService(), spec.id, {"value": AppFunctionData(value=None)}))
+    assert explicit_null.is_null("value")
+    # The property is required (no default) but nullable: absent reads as null too.
+    absent = asyncio.run(returns(EchoService(), spec.id, {"value": AppFunctionData()}))
+    assert absent.to_python() == {"value": None, "values": []}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("date", AppFunctionData(year=2025, month=13, dayOfMonth=1), "Parameter value is not a valid datetime.date"),
+        ("date", AppFunctionData(year=2025, month=1), "Parameter value.dayOfMonth is required"),
+        ("time", AppFunctionData(hour=1, minute=2, second=3, nanoOfSecond=10**9), "nanoseconds must be in 0..999999999"),
+        ("zone", AppFunctionData(zoneID="Mars/Olympus"), "unknown time zone 'Mars/Olympus'"),
+        ("uri", AppFunctionData(uri=5), "Parameter value.uri must be a string, not an integer"),
+        ("pending_intent", AppFunctionData(intent=AppFunctionData(action="x")), "not a valid PendingIntent"),
+        ("derived", AppFunctionData(extra=1), "Parameter value.id is required"),
+    ],
+)
+def test_malformed_proxy_documents_are_invalid_argument(name, value, message):
+    error = asyncio.run(fails(EchoService(), f"{S}#echo_{name}", {"value": value}))
+    assert type(error) is AppFunctionInvalidArgumentException
+    assert message in error.error_message
+
+
+def test_a_uri_may_also_arrive_as_a_string():
+    assert asyncio.run(returns(EchoService(), f"{S}#echo_uri", {"value": "tel:123"}))["uri"] == "tel:123"
+
+
+def test_a_pending_intent_must_stay_explicit_and_immutable_on_the_wire():
+    mutable = encode_value(EchoService.app_function_spec().function(f"{S}#echo_pending_intent").returns, PENDING)
+    mutable = mutable.with_values(flags=PendingIntent.FLAG_MUTABLE)
+    error = asyncio.run(fails(EchoService(), f"{S}#echo_pending_intent", {"value": mutable}))
+    assert "immutable" in error.error_message
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("datetime", datetime(2025, 1, 1, tzinfo=timezone.utc), "declare Instant for an aware one"),
+        ("instant", datetime(2025, 1, 1), "needs a timezone-aware datetime"),
+        ("int", 2**31, "out of range"),
+        ("strings", ["a", None], r"value\[1\] is None, but str is not nullable"),
+        ("nested", {"name": "dict"}, "declared type is Node"),
+    ],
+)
+def test_values_that_do_not_fit_their_declaration_do_not_encode(name, value, message):
+    spec = EchoService.app_function_spec().function(f"{S}#echo_{name}")
+    with pytest.raises(EncodingError, match=message):
+        encode_value(spec.returns, value)

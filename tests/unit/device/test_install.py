@@ -1,0 +1,84 @@
+"""Install is atomic and refuses bad apps with an error that names the problem."""
+
+from __future__ import annotations
+
+import pytest
+
+from droid.os import IllegalArgumentException
+from tests.helpers import HELPER_APP, HELPER_PACKAGE, copy_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return copy_app(HELPER_APP, tmp_path / "src")
+
+
+def installed_dirs(device):
+    root = device.data_dir / "app"
+    return sorted(p.name for p in root.iterdir()) if root.exists() else []
+
+
+def refused(device, app, match):
+    before = installed_dirs(device)
+    packages = [p.package_name for p in device.registry.all()]
+    with pytest.raises(IllegalArgumentException, match=match):
+        device.install(app)
+    assert installed_dirs(device) == before
+    assert [p.package_name for p in device.registry.all()] == packages
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_service_without_bind_permission_is_refused(device, app):
+    edit(app / "AndroidManifest.xml", 'android:permission="android.permission.BIND_APP_FUNCTION_SERVICE"',
+         'android:permission="android.permission.INTERNET"')
+    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.badperm")
+    refused(device, app, r"INSTALL_FAILED_INVALID_SERVICE: .*AndroidManifest.xml: service .* must declare")
+
+
+def test_missing_function_xml_is_refused(device, app):
+    (app / "assets" / "app_functions_v2.xml").unlink()
+    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.noxml")
+    refused(device, app, r"assets/app_functions_v2.xml, which does not exist")
+
+
+def test_schema_invalid_function_xml_names_file_and_line(device, app):
+    edit(app / "assets" / "app_functions_v2.xml", "<type>6</type>", "<type>six</type>")
+    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.badxml")
+    refused(device, app, r"INSTALL_PARSE_FAILED_BAD_FUNCTION_XML: .*app_functions_v2.xml:\d+")
+
+
+def test_xml_function_the_code_lacks_is_refused(device, app):
+    edit(app / "testutils.py", '"throwException", "kill",', '"kill",')
+    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.lacks")
+    refused(device, app, r"declares throwException, which .*TestAppFunctionService does not implement")
+
+
+def test_code_function_missing_from_xml_is_refused(device, app):
+    edit(app / "testutils.py", '"uncaughtClientException",', '"uncaughtClientException", "extra",')
+    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.extra")
+    refused(device, app, r"implements extra, which .* does not declare")
+
+
+def test_code_that_kills_its_loader_is_refused_and_the_device_lives_on(device, app):
+    (app / "testutils.py").write_text("import os\nos._exit(3)\n")
+    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.suicide")
+    refused(device, app, r"INSTALL_FAILED_BAD_CODE")
+    assert device.registry.get(HELPER_PACKAGE) is not None
+
+
+def test_reinstall_keeps_uid_and_replaces_the_copy(device):
+    first = device.registry.get(HELPER_PACKAGE)
+    again = device.install(HELPER_APP)
+    assert again.uid == first.uid
+    assert again.app_dir != first.app_dir and not first.app_dir.exists()
+    assert len(installed_dirs(device)) == 1
+
+
+def test_not_a_folder_is_refused(device, tmp_path):
+    with pytest.raises(IllegalArgumentException, match="is not a folder|does not exist"):
+        device.install(tmp_path / "missing")
