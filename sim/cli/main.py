@@ -12,6 +12,7 @@ import click
 
 from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.output import fail_with, print_table
+from sim.cli.agent import agent_command
 from sim.cli.shell import shell
 
 
@@ -27,6 +28,7 @@ def cli(ctx: click.Context, device: str | None, data: str | None) -> None:
 
 
 cli.add_command(shell)
+cli.add_command(agent_command)
 
 
 @cli.group()

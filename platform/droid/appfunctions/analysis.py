@@ -193,6 +193,10 @@ def _function(
     except Exception as e:  # NameError for an undefined name, etc.
         raise AppFunctionCompileError(f"{function_id}: cannot resolve its type hints: {e}") from e
 
+    if inspect.isgeneratorfunction(impl) or inspect.isasyncgenfunction(impl):
+        raise AppFunctionCompileError(
+            f"{function_id}: an AppFunction returns one value; it cannot be a generator (return a list)"
+        )
     docs = function_docs(decorated) if options.described_by_docstring else EMPTY
     if options.described_by_docstring and docs is EMPTY and impl is not decorated:
         docs = function_docs(impl)

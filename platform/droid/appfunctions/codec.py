@@ -29,7 +29,7 @@ from droid.appfunctions.declarations import (
 from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
 from droid.appfunctions.metadata import DataType
 from droid.appfunctions.typeref import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, Kind, ObjectSpec, TypeSpec
-from droid.net.uri import Uri, has_scheme
+from droid.net.uri import has_scheme
 
 _WIRE_KIND = {
     Kind.BOOLEAN: "a boolean",

@@ -20,6 +20,7 @@ The Jetpack compiler generates a service subclass that routes
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import time
@@ -131,7 +132,9 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
         if fn.is_async:
             work: Any = loop.create_task(_strict_mode(method(**kwargs), fn.id))
         else:
-            work = loop.run_in_executor(None, functools.partial(method, **kwargs))
+            # The worker sees the caller's context variables (e.g. the calling identity).
+            context = contextvars.copy_context()
+            work = loop.run_in_executor(None, functools.partial(context.run, method, **kwargs))
         cancellation_signal.set_on_cancel_listener(
             lambda: loop.call_soon_threadsafe(work.cancel)
         )

@@ -16,7 +16,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import timedelta
 from decimal import Decimal
 from enum import Enum
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin

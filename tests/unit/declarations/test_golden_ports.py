@@ -10,7 +10,6 @@ Python ``int`` is LONG, so the ports spell Kotlin ``Int`` as ``Int32`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Generic, Literal, TypeVar
 
@@ -594,8 +593,3 @@ def test_a_port_that_differs_is_reported(golden):
 
     with pytest.raises(AssertionError, match=r"parameters\[2\]/dataTypeMetadata\[0\]/type\[2\]: text '6' != expected '7'"):
         assert_same_tree(render_entry_points([Wrong]), golden("entrypoints/my_simple_service.xml"))
-
-
-def test_unused_import_guard():
-    # datetime is imported for symmetry with the proxy ports; keep flake-free.
-    assert datetime

@@ -1,0 +1,31 @@
+"""``droidsim agent``: run an on-device agent as an installed agent app."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("agent")
+@click.option("--as", "as_package", required=True, metavar="PKG",
+              help="The agent app to run as (it must request EXECUTE_APP_FUNCTIONS).")
+@click.option("--model", default="offline", show_default=True, metavar="offline|openai:NAME",
+              help="offline: a heuristic stand-in, no weights; openai:NAME: any chat-completions server.")
+@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint (Ollama, vLLM, llama.cpp...).")
+@click.option("--api-key", envvar="OPENAI_API_KEY", help="Key for the endpoint, if it needs one.")
+@click.option("--session", "session_id", help="Continue a stored conversation by id.")
+@click.option("--json", "json_output", is_flag=True, help="Emit the event stream as JSON lines.")
+@click.argument("prompt", required=False)
+@click.pass_context
+def agent_command(ctx: click.Context, as_package: str, model: str, base_url: str | None, api_key: str | None,
+                  session_id: str | None, json_output: bool, prompt: str | None) -> None:
+    """Ask the agent PROMPT, or chat interactively when no PROMPT is given."""
+    from droid.agent.console import run_agent_console
+    from sim.cli.connection import open_context, resolve
+
+    address = resolve(ctx.find_root().obj["device"], ctx.find_root().obj["data"])
+    with open_context(address, as_package) as context:
+        # The agent keeps its sessions in its own data folder, as an app would.
+        context.data_dir = address.data_dir / "data" / as_package if address.data_dir else None
+        code = run_agent_console(context, prompt, model=model, base_url=base_url, api_key=api_key,
+                                 json_output=json_output, session_id=session_id)
+    raise SystemExit(code)

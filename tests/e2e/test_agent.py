@@ -1,0 +1,41 @@
+"""The sample assistant in its own process, against a device process (issue 5)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.helpers import droidsim
+
+AGENT = "com.example.assistant"
+
+
+def agent_events(device_process, prompt: str, answer: str = "") -> list[dict]:
+    result = droidsim("agent", "--as", AGENT, "--json", prompt, data=device_process.data, input=answer)
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def order_status(device_process) -> str:
+    result = droidsim("shell", "cmd", "app_function", "execute-app-function", "--package", "com.example.orders",
+                      "--function", "fetch_order_details", "--parameters", '{"orderId": "ORD-8492"}',
+                      data=device_process.data)
+    return json.loads(result.stdout)["status"]
+
+
+def test_where_is_my_order_calls_fetch_then_answers_with_the_status(device_process):
+    events = agent_events(device_process, "Where is my order ORD-8492?")
+    kinds = [e["type"] for e in events]
+    call = events[kinds.index("function_call")]
+    assert call["name"] == "fetch_order_details" and call["args"] == {"orderId": "ORD-8492"}
+    assert kinds.index("function_call") < kinds.index("function_response") < kinds.index("text")
+    final = [e for e in events if e["type"] == "text" and not e["partial"]][-1]
+    assert order_status(device_process) in final["text"]
+
+
+def test_cancel_asks_first_and_declining_cancels_nothing(device_process):
+    before = order_status(device_process)
+    events = agent_events(device_process, "Cancel order ORD-8492", answer="n\n")
+    response = next(e for e in events if e["type"] == "function_response")
+    assert response["name"] == "cancel_order"
+    assert response["response"]["status"] == "CANCELLED_BY_USER"
+    assert order_status(device_process) == before
