@@ -86,7 +86,8 @@ def _serve() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            cls = load_app_service_class(Path(request["app_dir"]), request["service_name"])
+            # reload: the same path may hold a newer version of the app than last time.
+            cls = load_app_service_class(Path(request["app_dir"]), request["service_name"], reload=True)
             ids = cls.implemented_function_ids()
             answer = {"ids": None if ids is None else sorted(ids)}
         except Exception as error:  # any failure of app code is an install error

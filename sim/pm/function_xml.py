@@ -155,6 +155,8 @@ def _function_v2(element: etree._Element) -> AppFunctionMetadata:
         function.access_level = _ACCESS_LEVELS[_token(access_level)]
     if (compat := _single(element, "isCompatEnforcementEnabled")) is not None:
         function.is_compat_enforcement_enabled = _bool(compat)
+    if (destructive := _single(element, "isDestructive")) is not None:
+        function.is_destructive = _bool(destructive)
     return function
 
 

@@ -168,9 +168,12 @@ def run_generate(
                     print(f"up to date: {app_dir}", file=out)
             else:
                 before = {p: p.read_bytes() if p.is_file() else None for p in _assets(app_dir)}
-                for path, content in generate(app_dir).items():
+                outputs = generate(app_dir)
+                for path, content in outputs.items():
                     verb = "unchanged" if before.get(path) == content else "wrote"
                     print(f"{verb}: {path}", file=out)
+                if not outputs:
+                    print(f"no AppFunction services in {app_dir}/AndroidManifest.xml", file=out)
         except (AppFunctionCompileError, AppLoadError, OSError, etree.XMLSyntaxError) as e:
             print(f"error: {app_dir}: {e}", file=err)
             status = 2

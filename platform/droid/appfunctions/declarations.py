@@ -1,26 +1,23 @@
 """The declaration layer: decorators and type markers, the Jetpack annotations in Python.
 
-============================================  =========================================
-androidx.appfunctions (Kotlin)                droid.appfunctions (Python)
-============================================  =========================================
-``@AppFunctionServiceEntryPoint``              ``class S(AppFunctionServiceEntryPoint)``
-``@AppFunctionDeclaration(isEnabled, ...)``    ``@app_function(enabled=, described_by_docstring=)``
-``@AppFunctionInstruction("...")``             ``@app_function_instruction("...")`` on a function or
-                                               class; ``Annotated[T, Instruction("...")]`` on a
-                                               parameter, return type or property
-``@AppFunctionAccessLevel(level, compat)``     ``@app_function_access_level(level, compat_enforcement=)``
-``@AppFunctionSchemaDefinition(name, ...)``    ``@app_function_schema_definition(name=, version=, category=)``
-``@AppFunctionSchemaCapability``               ``@app_function_schema_capability``
-``@AppFunctionSerializable(isDescribedByKDoc)`` ``@app_function_serializable(described_by_docstring=)``
-                                               on a ``@dataclass``
-``@Deprecated("message")``                     ``@deprecated("message")`` (PEP 702 ``__deprecated__``)
-``@AppFunctionStringValueConstraint``          ``Annotated[str, StringValueConstraint(...)]`` or
-                                               ``Literal["A", "B"]``
-``@AppFunctionIntValueConstraint``             ``Annotated[int, IntValueConstraint(...)]`` or ``Literal[1, 2]``
-``@AppFunctionUriValueConstraint``             ``Annotated[Uri, UriValueConstraint(...)]``
-``Int`` / ``Float``                            ``Int32`` / ``Float32`` (``int`` is LONG, ``float`` DOUBLE)
-``Instant``                                    ``Instant`` (an aware ``datetime``)
-============================================  =========================================
+- ``@AppFunctionServiceEntryPoint`` → subclass ``AppFunctionServiceEntryPoint``
+- ``@AppFunctionDeclaration(isEnabled, isDescribedByKDoc)`` →
+  ``@app_function(enabled=, described_by_docstring=, destructive=)``
+- ``@AppFunctionInstruction("...")`` → ``@app_function_instruction("...")`` on a function or
+  class; ``Annotated[T, Instruction("...")]`` on a parameter, return type or property
+- ``@AppFunctionAccessLevel(level, isCompatEnforcementEnabled)`` →
+  ``@app_function_access_level(level, compat_enforcement=)``
+- ``@AppFunctionSchemaDefinition(name, version, category)`` →
+  ``@app_function_schema_definition(name=, version=, category=)``
+- ``@AppFunctionSchemaCapability`` → ``@app_function_schema_capability``
+- ``@AppFunctionSerializable(isDescribedByKDoc)`` →
+  ``@app_function_serializable(described_by_docstring=)`` on a ``@dataclass``
+- ``@Deprecated("message")`` → ``@deprecated("message")`` (PEP 702 ``__deprecated__``)
+- ``@AppFunctionStringValueConstraint`` → ``Annotated[str, StringValueConstraint(...)]`` or
+  ``Literal["A", "B"]``; ``@AppFunctionIntValueConstraint`` → ``IntValueConstraint`` or
+  ``Literal[1, 2]``; ``@AppFunctionUriValueConstraint`` → ``UriValueConstraint``
+- Kotlin ``Int`` / ``Float`` → ``Int32`` / ``Float32`` (``int`` is LONG, ``float`` DOUBLE);
+  ``Instant`` is an aware ``datetime``
 
 Decorators only record options on the object they decorate; the compiler and
 the entry point read them later, so decorator order does not matter.

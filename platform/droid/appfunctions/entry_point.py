@@ -37,6 +37,7 @@ from droid.appfunctions.exceptions import (
 )
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
 from droid.appfunctions.service import AppFunctionService, OutcomeReceiver
+from droid.appfunctions.typeref import AppFunctionCompileError
 from droid.os.cancellation import CancellationSignal
 
 log = logging.getLogger("droid.appfunctions")
@@ -74,8 +75,6 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
     #: Prefix for serializable class names; defaults to the package of service_name.
     type_namespace: ClassVar[str | None] = None
 
-    context: Any = None
-
     # ------------------------------------------------------------------ introspection
     @classmethod
     def implemented_function_ids(cls) -> frozenset[str]:
@@ -94,7 +93,12 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
         cancellation_signal: CancellationSignal,
         callback: OutcomeReceiver,
     ) -> None:
-        fn = analyze(type(self)).function(request.function_identifier)
+        try:
+            fn = analyze(type(self)).function(request.function_identifier)
+        except AppFunctionCompileError as e:
+            log.error("%s: invalid AppFunction declarations: %s", type(self).__qualname__, e)
+            callback.on_error(AppFunctionAppUnknownException(f"invalid AppFunction declarations: {e}"))
+            return
         if fn is None:
             callback.on_error(
                 AppFunctionFunctionNotFoundException(
@@ -128,17 +132,15 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
         callback: OutcomeReceiver,
     ) -> None:
         loop = asyncio.get_running_loop()
-        method = getattr(self, fn.method_name)
-        if fn.is_async:
-            work: Any = loop.create_task(_strict_mode(method(**kwargs), fn.id))
-        else:
-            # The worker sees the caller's context variables (e.g. the calling identity).
-            context = contextvars.copy_context()
-            work = loop.run_in_executor(None, functools.partial(context.run, method, **kwargs))
-        cancellation_signal.set_on_cancel_listener(
-            lambda: loop.call_soon_threadsafe(work.cancel)
-        )
         try:
+            method = getattr(self, fn.method_name)
+            if fn.is_async:
+                work: Any = loop.create_task(_strict_mode(method(**kwargs), fn.id))
+            else:
+                # The worker sees the caller's context variables (e.g. the calling identity).
+                context = contextvars.copy_context()
+                work = loop.run_in_executor(None, functools.partial(context.run, method, **kwargs))
+            cancellation_signal.set_on_cancel_listener(lambda: loop.call_soon_threadsafe(work.cancel))
             result = await work
         except asyncio.CancelledError:
             callback.on_error(AppFunctionCancelledException(f"{fn.id} was cancelled"))
@@ -146,7 +148,7 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
         except AppFunctionException as e:
             callback.on_error(e)
             return
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             log.warning("%s failed", fn.id, exc_info=True)
             callback.on_error(AppFunctionAppUnknownException(_message(e)))
             return

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,3 +143,47 @@ def test_manifest_services_reads_relative_names(tmp_path: Path):
     )
     (service,) = manifest_services(tmp_path)
     assert (service.name, service.xml_asset) == ("com.x.Svc", "f.xml")
+
+
+@pytest.mark.parametrize("app", SAMPLE_APPS, ids=[p.name for p in SAMPLE_APPS])
+def test_the_device_reads_back_what_the_compiler_means(app):
+    """The generated XML passes the device's validation (schemas/) and its reader gives the
+    same metadata as the declarations."""
+    function_xml = pytest.importorskip("sim.pm.function_xml")
+    from droid.appfunctions.compiler import build_metadata, entry_points
+    from droid.appfunctions.loader import manifest_package
+
+    package = manifest_package(app)
+    for service, spec in entry_points(app, reload=False):
+        document = function_xml.parse_function_xml(app / "assets" / service.xml_asset, package, service.name)
+        functions, components = build_metadata(spec, package)
+        assert document.components == components
+        assert [f.id for f in document.functions] == [f.id for f in functions]
+        for parsed, built in zip(document.functions, functions):
+            # The reader may not know droidsim's <isDestructive> yet; it must not invent it.
+            assert parsed.is_destructive in (built.is_destructive, False)
+            for message in (parsed, built):
+                message.is_destructive = False
+                message.is_enabled = False
+            assert parsed == built
+
+
+def test_output_does_not_depend_on_the_process(tmp_path: Path):
+    """Byte stability across interpreters: different hash seeds give the same bytes."""
+    script = (
+        "import sys; from pathlib import Path; from droid.appfunctions.compiler import generate\n"
+        "for app in sys.argv[1:]:\n"
+        "    for path, content in sorted(generate(Path(app), write=False).items()):\n"
+        "        sys.stdout.buffer.write(content)\n"
+    )
+    apps = [str(p) for p in SAMPLE_APPS]
+    outputs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script, *apps], capture_output=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr.decode()
+        outputs.append(done.stdout)
+    committed = b"".join(
+        path.read_bytes() for app in SAMPLE_APPS for path in sorted(generate(app, write=False))
+    )
+    assert outputs[0] == outputs[1] == committed

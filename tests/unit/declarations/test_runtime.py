@@ -140,6 +140,10 @@ class RuntimeService(AppFunctionServiceEntryPoint):
         raise KeyError("nope")
 
     @app_function
+    def exits(self) -> None:
+        raise SystemExit(3)
+
+    @app_function
     def wrong_return(self) -> int:
         return "not an int"  # type: ignore[return-value]
 
@@ -352,6 +356,12 @@ def test_async_app_exception_passes_through():
     assert error.error_message == "no such thing"
 
 
+def test_system_exit_in_a_function_is_app_unknown_not_a_hang():
+    error = run(fails(RuntimeService(), f"{S}#exits"))
+    assert type(error) is AppFunctionAppUnknownException
+    assert "SystemExit" in error.error_message
+
+
 def test_any_other_exception_is_app_unknown():
     error = run(fails(RuntimeService(), f"{S}#crashes"))
     assert type(error) is AppFunctionAppUnknownException
@@ -453,3 +463,18 @@ def test_without_a_running_loop_the_call_completes_before_returning():
     request = ExecuteAppFunctionRequest("p", f"{S}#echo_async", AppFunctionData(text="hi"))
     RuntimeService().on_execute_function(request, "caller", CancellationSignal(), Callback())
     assert outcomes == ["hi"]
+
+
+class BrokenService(AppFunctionServiceEntryPoint):
+    service_name = "com.example.runtime.BrokenService"
+    xml_file_name = "broken"
+
+    @app_function
+    def takes_a_dict(self, options: dict) -> None: ...
+
+
+def test_invalid_declarations_fail_the_call_as_app_unknown():
+    error = run(fails(BrokenService(), "com.example.runtime.BrokenService#takes_a_dict"))
+    assert type(error) is AppFunctionAppUnknownException
+    assert "invalid AppFunction declarations" in error.error_message
+    assert "parameter 'options'" in error.error_message
