@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DATA ?= .droidsim/device
 
-.PHONY: sim test bench soak conformance proto proto-check lint generate-check clean
+.PHONY: sim test bench soak conformance proto proto-check lint clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -40,6 +40,10 @@ proto: $(STAMP)
 
 proto-check: $(STAMP)
 	$(PY) tools/gen_proto.py --check
+
+## make lint: the AppFunctions quality lint over the sample apps
+lint: $(STAMP)
+	$(VENV)/bin/droidsim lint apps/*/
 
 clean:
 	rm -rf $(VENV) .droidsim .pytest_cache

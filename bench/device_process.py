@@ -21,6 +21,7 @@ from bench.child import announce_ready, wait_for_parent  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", required=True, type=Path)
+    parser.add_argument("--profile", type=Path, help="Write a cProfile of every thread here at exit.")
     args = parser.parse_args()
 
     from sim.device import Device
@@ -40,9 +41,17 @@ def main() -> None:
         },
         packages=len(device.registry.all()),
     )
+    profiles = None
+    if args.profile:
+        from bench.profiling import ThreadProfiles
+
+        profiles = ThreadProfiles()
+        profiles.install()
     try:
         wait_for_parent()
     finally:
+        if profiles is not None:
+            profiles.dump(args.profile)
         device.shutdown()
 
 

@@ -16,6 +16,7 @@ import time
 STARTED_NS = time.perf_counter_ns()
 
 import argparse  # noqa: E402 - after the clock starts, on purpose
+import os  # noqa: E402
 import socket  # noqa: E402
 import threading  # noqa: E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
@@ -57,6 +58,8 @@ def grpc_server(listen: str, workers: int) -> grpc.Server:
 
 
 def raw_echo_server(path: str) -> socket.socket:
+    if os.path.exists(path):
+        os.unlink(path)  # left by an earlier echo server of this bench run
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen()

@@ -147,7 +147,7 @@ class Report:
 
     def write_json(self, path: Path) -> None:
         """Atomically: a reader never sees half a file."""
-        tmp = path.with_name(f".{path.name}.tmp")
+        tmp = path.with_name(f"{path.name}.tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n")
         os.replace(tmp, path)
 
@@ -169,7 +169,7 @@ class Report:
     def render(self, console: Any) -> None:
         from rich.table import Table
 
-        baselines = Table(title="Baselines (bare transport, this run)", title_justify="left")
+        baselines = Table(title="Baselines (measured in this run)", title_justify="left")
         baselines.add_column("baseline")
         baselines.add_column("value", justify="right")
         for b in self.baselines:

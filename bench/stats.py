@@ -40,8 +40,21 @@ class Summary:
         return {"p50": self.p50, "p99": self.p99, "count": self.count}
 
 
-def throughput(calls: int, elapsed_ns: int) -> float:
-    """Completed calls per second."""
-    if elapsed_ns <= 0:
-        raise ValueError(f"elapsed time must be positive, not {elapsed_ns} ns")
-    return calls * 1e9 / elapsed_ns
+@dataclass(frozen=True)
+class Throughput:
+    """Calls completed in a window of time."""
+
+    calls: int
+    elapsed_ns: int
+
+    def __post_init__(self) -> None:
+        if self.elapsed_ns <= 0:
+            raise ValueError(f"elapsed time must be positive, not {self.elapsed_ns} ns")
+
+    @property
+    def per_second(self) -> float:
+        return self.calls * 1e9 / self.elapsed_ns
+
+    def cost_per_call_ns(self, cpu_ns: int) -> float | None:
+        """CPU time spent per completed call (None if no call completed)."""
+        return cpu_ns / self.calls if self.calls else None

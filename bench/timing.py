@@ -11,7 +11,7 @@ import threading
 import time
 from typing import Callable
 
-from bench.stats import throughput
+from bench.stats import Throughput
 
 Call = Callable[[], object]
 
@@ -41,8 +41,8 @@ def interleaved(calls: dict[str, Call], *, warmup: int, rounds: int, per_round: 
     return samples
 
 
-def concurrent_throughput(call: Call, callers: int, duration_s: float, warmup_calls: int = 20) -> float:
-    """Calls per second with ``callers`` threads calling as fast as they can for ``duration_s``.
+def concurrent_throughput(call: Call, callers: int, duration_s: float, warmup_calls: int = 20) -> Throughput:
+    """Calls completed by ``callers`` threads calling as fast as they can for ``duration_s``.
 
     Every thread warms up, then all start together; the clock stops when the
     last thread has finished its last call, so no call is counted half.
@@ -81,4 +81,4 @@ def concurrent_throughput(call: Call, callers: int, duration_s: float, warmup_ca
     elapsed = time.perf_counter_ns() - window["start"]
     if errors:
         raise RuntimeError(f"{len(errors)} of the concurrent calls failed, first: {errors[0]!r}") from errors[0]
-    return throughput(sum(counts), elapsed)
+    return Throughput(sum(counts), elapsed)

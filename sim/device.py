@@ -15,11 +15,17 @@ from typing import Any
 
 from droid.content.context import Context
 from droid.os.binder import SHELL, Binder, CallingIdentity
+from sim.appfunctions.access_history import AccessHistory
+from sim.appfunctions.access_service import AppFunctionAccessService
+from sim.appfunctions.agent_allowlist import AgentAllowlist
 from sim.appfunctions.caller_validator import CallerValidator
+from sim.appfunctions.dump import dump_app_functions
 from sim.appfunctions.index import FunctionIndex
 from sim.appfunctions.service_impl import AppFunctionManagerServiceImpl
+from sim.data.settings import SettingsProvider
 from sim.data.store import DeviceStore
 from sim.identity import Authenticator, ensure_shell_credential
+from sim.permissions.service import PermissionManagerService
 from sim.pm.code_verifier import CodeVerifier
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
@@ -29,6 +35,9 @@ from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessMana
 log = logging.getLogger("droidsim.device")
 
 SOCKET_NAME = "device.sock"
+# Not a Context service on Android (Settings and DeviceConfig are providers); named here so
+# the shell's `settings` and `device_config` commands reach it like any other service.
+SETTINGS_SERVICE = "settings"
 
 
 class LocalBinder:
@@ -84,11 +93,18 @@ class Device:
             cancellation_timeout=cancellation_timeout,
         )
         self.installer = PackageInstaller(self.data_dir, self.store, self.verifier)
+        self.settings = SettingsProvider(self.store)
+        self.permissions = PermissionManagerService(self.store, self.registry)
+        self.agent_allowlist = AgentAllowlist(self.settings)
+        self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist)
+        self.access_history = AccessHistory(self.store)
         self.package_manager = PackageManagerService(
-            self.registry, self.index, self.installer, self.authenticator, self.processes.stop
+            self.registry, self.index, self.installer, self.authenticator, self.permissions,
+            self.processes.stop, self._package_removed,
         )
         self.app_functions = AppFunctionManagerServiceImpl(
-            self.registry, self.index, CallerValidator(self.registry), self.processes
+            self.registry, self.index, CallerValidator(self.registry, self.permissions, self.access),
+            self.processes, self.permissions, self.access, self.access_history, self._dump,
         )
         self.shell_credential_file = ensure_shell_credential(self.data_dir, self.authenticator)
         self._restore()
@@ -100,8 +116,23 @@ class Device:
             self.package_manager.adopt(package, row.credential_hash)
         self.installer.collect_garbage(self.registry.all())
 
+    def _package_removed(self, package_name: str) -> None:
+        """Everything the device keeps about a package besides the package itself."""
+        self.permissions.forget_package(package_name)
+        self.access.forget_package(package_name)
+        self.access_history.forget_package(package_name)
+
+    def _dump(self) -> str:
+        return dump_app_functions(
+            self.registry, self.index, self.permissions, self.access, self.agent_allowlist, self.access_history
+        )
+
     def service(self, name: str) -> Any:
-        services = {Context.APP_FUNCTION_SERVICE: self.app_functions, Context.PACKAGE_SERVICE: self.package_manager}
+        services = {
+            Context.APP_FUNCTION_SERVICE: self.app_functions,
+            Context.PACKAGE_SERVICE: self.package_manager,
+            SETTINGS_SERVICE: self.settings,
+        }
         if name not in services:
             raise KeyError(f"no system service named {name!r}")
         return services[name]

@@ -1,13 +1,24 @@
 """AppFunctionManagerServiceImpl: the execution pipeline, in the platform's order.
 
-spec/platform-android.md §2 "Execution pipeline": identity, empty target, caller
-permission, function lookup and enabled state, service resolution, bind, call.
-Each step fails with the platform's code and message.
+spec/platform-android.md §2 "Execution pipeline", with access levels (docs/access-control.md):
+
+1. the claimed calling package must belong to the caller's uid (else ERROR_DENIED, its reason);
+2. (enterprise policy: this device has no device policy, so nothing to refuse);
+3. an empty target package is ERROR_INVALID_ARGUMENT;
+4. the caller must reach the target (CallerValidator), else ERROR_DENIED, with one message
+   whether or not the package or function exists;
+5. an unknown function is ERROR_FUNCTION_NOT_FOUND; one below the caller's reach is
+   ERROR_DENIED (same message); a disabled one is ERROR_DISABLED;
+6. no service is ERROR_SYSTEM_ERROR; 7. bind; 8. call.
+
+Every attempt, whatever its outcome, goes to the access history.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from typing import Callable
 
 from droid.appfunctions.exceptions import (
     AppFunctionDeniedException,
@@ -23,11 +34,17 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionRequest,
     ExecuteAppFunctionResponse,
 )
-from droid.os.binder import Binder, CallingIdentity
+from droid.os.binder import SHELL_PACKAGE, SHELL_UID, SYSTEM_PACKAGE, SYSTEM_UID, Binder, CallingIdentity
 from droid.os.cancellation import CancellationSignal
 from droid.os.exceptions import IllegalArgumentException, SecurityException
+from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
+from sim.appfunctions.access_history import AccessHistory
+from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.index import VALID_STATES, FunctionIndex
+from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
+from sim.permissions.enforcement import require_shell_or_root
+from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import PackageRegistry
 from sim.zygote.process_manager import AppLaunch, ProcessManager
 
@@ -35,6 +52,10 @@ log = logging.getLogger("droidsim.app_function")
 
 DENIED_MESSAGE = "Caller does not have permission to execute the appfunction"
 NOT_FOUND_MESSAGE = "App function not found."
+DISABLED_MESSAGE = "The app function is disabled"
+
+# Callers that are not installed packages, by the package name they go by.
+_BUILT_IN_UIDS = {SHELL_PACKAGE: SHELL_UID, SYSTEM_PACKAGE: SYSTEM_UID}
 
 
 class AppFunctionManagerServiceImpl:
@@ -44,34 +65,65 @@ class AppFunctionManagerServiceImpl:
         index: FunctionIndex,
         validator: CallerValidator,
         processes: ProcessManager,
+        permissions: PermissionManagerService,
+        access: AppFunctionAccessService,
+        history: AccessHistory,
+        dump: Callable[[], str],
     ) -> None:
         self._packages = packages
         self._index = index
         self._validator = validator
         self._processes = processes
+        self._permissions = permissions
+        self._access = access
+        self._history = history
+        self._dump = dump
 
     def execute_app_function(
-        self, request: ExecuteAppFunctionRequest, cancellation_signal: CancellationSignal | None
+        self,
+        request: ExecuteAppFunctionRequest,
+        cancellation_signal: CancellationSignal | None,
+        calling_package: str = "",
     ) -> ExecuteAppFunctionResponse:
         caller = Binder.get_calling_identity()
-        outcome = self._execute(caller, request, cancellation_signal or CancellationSignal())
+        started_ms, clock = int(time.time() * 1000), time.monotonic()
+        # What the history says if the pipeline itself fails (the error then propagates).
+        outcome: object = AppFunctionSystemUnknownException("The device failed to run the call.")
+        try:
+            outcome = self._execute(caller, calling_package, request, cancellation_signal or CancellationSignal())
+        finally:
+            duration_ms = int((time.monotonic() - clock) * 1000)
+            self._history.record(
+                caller, request.target_package_name, request.function_identifier, started_ms, duration_ms, outcome
+            )
         if isinstance(outcome, AppFunctionException):
             raise outcome
         return outcome
 
     def _execute(
-        self, caller: CallingIdentity, request: ExecuteAppFunctionRequest, signal: CancellationSignal
+        self,
+        caller: CallingIdentity,
+        calling_package: str,
+        request: ExecuteAppFunctionRequest,
+        signal: CancellationSignal,
     ) -> ExecuteAppFunctionResponse | AppFunctionException:
+        try:
+            self._validate_calling_package(caller, calling_package)
+        except SecurityException as error:
+            return AppFunctionDeniedException(str(error))
         target = request.target_package_name
         if not target:
             return AppFunctionInvalidArgumentException("Target package name cannot be empty.")
-        if not self._validator.can_execute(caller, target):
+        reach = self._validator.execution_reach(caller, target)
+        if reach is None:
             return AppFunctionDeniedException(DENIED_MESSAGE)
         indexed = self._index.lookup(target, request.function_identifier)
         if indexed is None:
             return AppFunctionFunctionNotFoundException(NOT_FOUND_MESSAGE)
+        if not self._validator.permits(reach, indexed.metadata):
+            return AppFunctionDeniedException(DENIED_MESSAGE)
         if not self._index.is_enabled(target, indexed.metadata):
-            return AppFunctionDisabledException("The app function is disabled.")
+            return AppFunctionDisabledException(DISABLED_MESSAGE)
         package = self._packages.get(target)
         if package is None or not indexed.service_name:
             return AppFunctionSystemUnknownException("Cannot find the target service.")
@@ -84,13 +136,21 @@ class AppFunctionManagerServiceImpl:
             return AppFunctionSystemUnknownException(f"Failed to bind the target service: {error}")
         return host.execute(request, caller.package_name, indexed.service_name, signal)
 
+    def _validate_calling_package(self, caller: CallingIdentity, claimed: str) -> None:
+        """validateCallingPackage: a claimed package must be the caller's own (root is exempt)."""
+        if not claimed or caller.is_root:
+            return
+        package = self._packages.get(claimed)
+        uid = package.uid if package is not None else _BUILT_IN_UIDS.get(claimed)
+        if uid != caller.uid:
+            raise SecurityException(f"Specified calling package [{claimed}] does not match the calling uid {caller.uid}")
+
     def is_app_function_enabled(self, function_identifier: str, target_package_name: str) -> bool:
+        """A function the caller may not see is as unknown as one that does not exist."""
         caller = Binder.get_calling_identity()
         target = target_package_name or caller.package_name
-        if target != caller.package_name and not self._validator.can_execute(caller, target):
-            raise IllegalArgumentException(NOT_FOUND_MESSAGE)
         indexed = self._index.lookup(target, function_identifier)
-        if indexed is None:
+        if indexed is None or not self._validator.permits(self._validator.discovery_reach(caller, target), indexed.metadata):
             raise IllegalArgumentException(NOT_FOUND_MESSAGE)
         return self._index.is_enabled(target, indexed.metadata)
 
@@ -108,10 +168,50 @@ class AppFunctionManagerServiceImpl:
         self._index.set_state(target, function_identifier, state)
 
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
+        """Only what the caller may see: its own functions, and others' its reach allows."""
         caller = Binder.get_calling_identity()
-        return [
-            page
-            for page in self._index.search(spec)
-            if page.package_name == caller.package_name
-            or self._validator.can_execute(caller, page.package_name)
-        ]
+        pages = []
+        for page in self._index.search(spec):
+            reach = self._validator.discovery_reach(caller, page.package_name)
+            visible = [f for f in page.app_functions if self._validator.permits(reach, f)]
+            if visible:
+                del page.app_functions[:]
+                page.app_functions.extend(visible)
+                pages.append(page)
+        return pages
+
+    # agent access: AppFunctionAccessService checks the caller's permissions
+    def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
+        return self._access.get_access_request_state(agent_package_name, target_package_name)
+
+    def get_access_flags(self, agent_package_name: str, target_package_name: str) -> int:
+        return self._access.get_access_flags(agent_package_name, target_package_name)
+
+    def update_access_flags(self, agent_package_name: str, target_package_name: str, flag_mask: int, flags: int) -> bool:
+        return self._access.update_access_flags(agent_package_name, target_package_name, flag_mask, flags)
+
+    def revoke_self_access(self, target_package_name: str) -> None:
+        self._access.revoke_self_access(target_package_name)
+
+    def get_valid_agents(self) -> list[str]:
+        return self._access.get_valid_agents()
+
+    def get_valid_targets(self) -> list[str]:
+        return self._access.get_valid_targets()
+
+    def get_agent_allowlist(self) -> list[str]:
+        return self._access.get_agent_allowlist()
+
+    def get_access_history(self) -> list[AccessHistoryEntry]:
+        caller = Binder.get_calling_identity()
+        if self._permissions.check_permission(MANAGE_APP_FUNCTION_ACCESS, caller.uid):
+            return self._history.entries()
+        return self._history.entries(agent_uid=caller.uid)
+
+    def clear_access_history(self) -> None:
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "clearAccessHistory")
+        self._history.clear()
+
+    def dump(self) -> str:
+        require_shell_or_root("dump the app_function service")
+        return self._dump()

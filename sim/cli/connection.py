@@ -56,7 +56,9 @@ def resolve(device: str | None, data: str | None = None) -> DeviceAddress:
 
 
 def open_context(address: DeviceAddress, as_package: str | None = None) -> Context:
-    """A Context on the device as the shell (default) or as ``as_package``."""
+    """A Context on the device as ``as_package``, else as the root ``--as PKG``, else as the shell."""
+    if as_package is None:
+        as_package = _root_option("as_package")
     if address.target.startswith("unix:") and not Path(address.target[5:]).exists():
         raise click.ClickException(
             f"no device at {address.target}: start one with `make sim` or `droidsim device start`"
@@ -69,3 +71,14 @@ def open_context(address: DeviceAddress, as_package: str | None = None) -> Conte
         if type(error).__name__ in ("_InactiveRpcError", "RpcError"):
             raise click.ClickException(f"cannot reach the device at {address.target}") from None
         raise
+
+
+def context_from(ctx: click.Context) -> Context:
+    """The command's Context on the device named by the root options."""
+    options = ctx.find_root().obj
+    return open_context(resolve(options["device"], options["data"]))
+
+
+def _root_option(name: str) -> str | None:
+    ctx = click.get_current_context(silent=True)
+    return None if ctx is None or ctx.find_root().obj is None else ctx.find_root().obj.get(name)

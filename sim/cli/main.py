@@ -13,7 +13,10 @@ import click
 from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
+from sim.cli.conformance import conformance_command
+from sim.cli.lint import lint_command
 from sim.cli.shell import shell
+from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,14 +24,19 @@ from sim.cli.shell import shell
               help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else .droidsim/device).")
 @click.option("--data", envvar="DROIDSIM_DATA", metavar="DIR",
               help="The device's data directory, where credentials live (for a TCP address).")
+@click.option("--as", "as_package", metavar="PKG",
+              help="Act as this installed package instead of the shell (needs its credential, "
+                   "which only whoever can read the device's data directory can read, as with adb).")
 @click.pass_context
-def cli(ctx: click.Context, device: str | None, data: str | None) -> None:
+def cli(ctx: click.Context, device: str | None, data: str | None, as_package: str | None) -> None:
     """A simulated Android device for AppFunctions and on-device agents."""
-    ctx.obj = {"device": device, "data": data}
+    ctx.obj = {"device": device, "data": data, "as_package": as_package}
 
 
 cli.add_command(shell)
 cli.add_command(agent_command)
+cli.add_command(lint_command)
+cli.add_command(conformance_command)
 
 
 @cli.group()
@@ -44,7 +52,11 @@ def device() -> None:
 @click.option("--system-apps", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Install every app folder under DIR as a privileged system app (repeatable).")
 @click.option("--listen", metavar="unix:PATH|HOST:PORT", help="Default: a Unix socket in the data directory.")
-def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...], listen: str | None) -> None:
+@click.option("--cancellation-timeout", type=click.FloatRange(min=0.01), default=DEFAULT_CANCELLATION_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="How long a cancelled call may keep running before its app process is killed.")
+def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...], listen: str | None,
+                 cancellation_timeout: float) -> None:
     """Boot system_server, install apps, and serve until Ctrl-C."""
     from sim.device import Device
     from sim.logcat import configure_device_logging
@@ -54,7 +66,7 @@ def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     configure_device_logging(data_dir)
-    device = Device(data_dir)
+    device = Device(data_dir, cancellation_timeout=cancellation_timeout)
     try:
         for root in system_apps:
             device.install_all(root, system=True)

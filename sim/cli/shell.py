@@ -1,7 +1,8 @@
-"""``droidsim shell``: the device's shell commands, run as com.android.shell.
+"""``droidsim shell``: the device's shell commands, run as com.android.shell (or ``--as PKG``).
 
 ``cmd app_function`` mirrors AppFunctionManagerServiceShellCommand
-(spec/platform-android.md §5).
+(spec/platform-android.md §5); its access commands, ``pm``, ``settings``, ``device_config``
+and ``dumpsys`` live in the sibling shell_* modules.
 """
 
 from __future__ import annotations
@@ -22,20 +23,18 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionRequest,
 )
 from droid.os.cancellation import CancellationSignal
-from sim.cli.connection import open_context, resolve
+from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
+from sim.cli.shell_access import ACCESS_COMMANDS
+from sim.cli.shell_pm import pm
+from sim.cli.shell_settings import device_config, dumpsys, settings
 
 STATES = {"enable": APP_FUNCTION_STATE_ENABLED, "disable": APP_FUNCTION_STATE_DISABLED, "default": APP_FUNCTION_STATE_DEFAULT}
 
 
-def _context(ctx: click.Context):
-    options = ctx.find_root().obj
-    return open_context(resolve(options["device"], options["data"]))
-
-
 @click.group()
 def shell() -> None:
-    """Run a shell command on the device, as com.android.shell."""
+    """Run a shell command on the device, as com.android.shell (or the root --as PKG)."""
 
 
 @shell.group()
@@ -45,7 +44,13 @@ def cmd() -> None:
 
 @cmd.group("app_function")
 def app_function() -> None:
-    """The app_function service: list, execute and enable AppFunctions."""
+    """The app_function service: list, execute and enable AppFunctions; agent access."""
+
+
+for _command in ACCESS_COMMANDS:
+    app_function.add_command(_command)
+for _group in (pm, settings, device_config, dumpsys):
+    shell.add_command(_group)
 
 
 def functions_as_json(packages: list[AppFunctionPackageMetadata]) -> dict:
@@ -75,7 +80,7 @@ def functions_as_json(packages: list[AppFunctionPackageMetadata]) -> dict:
 @click.pass_context
 def list_app_functions(ctx: click.Context, as_json: bool) -> None:
     """List every function on the device, by package."""
-    with _context(ctx) as context:
+    with context_from(ctx) as context:
         packages = context.app_function_manager.search_app_functions()
     listing = functions_as_json(packages)
     if as_json:
@@ -104,7 +109,7 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
         values = json.loads(parameters)
     except json.JSONDecodeError as error:
         raise click.BadParameter(f"not JSON: {error}", param_hint="--parameters") from None
-    with _context(ctx) as context:
+    with context_from(ctx) as context:
         manager = context.app_function_manager
         function, components = _find_function(manager, package_name, function_id)
         try:
@@ -150,7 +155,7 @@ def _find_function(manager, package_name: str, function_id: str):
 @click.pass_context
 def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: str) -> None:
     """Set a function's enabled state (default returns to the XML's value)."""
-    with _context(ctx) as context:
+    with context_from(ctx) as context:
         try:
             context.app_function_manager.set_app_function_enabled(function_id, STATES[state], package_name)
         except Exception as error:

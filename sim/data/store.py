@@ -36,6 +36,32 @@ CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+-- Runtime (dangerous) permissions granted with `pm grant`; install-time grants are derived
+-- from the manifest and the package's privileged status, as Android recomputes them at boot.
+CREATE TABLE IF NOT EXISTS runtime_permissions (
+    package_name TEXT NOT NULL,
+    permission TEXT NOT NULL,
+    PRIMARY KEY (package_name, permission)
+);
+-- Agent access flags per (agent, target) pair (AppIdAppFunctionAccessPolicy's state).
+CREATE TABLE IF NOT EXISTS access_flags (
+    agent_package TEXT NOT NULL,
+    target_package TEXT NOT NULL,
+    flags INTEGER NOT NULL,
+    PRIMARY KEY (agent_package, target_package)
+);
+-- Every execution attempt; result_code 0 is success, else the AppFunctionException code.
+CREATE TABLE IF NOT EXISTS access_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_package TEXT NOT NULL,
+    agent_uid INTEGER NOT NULL,
+    target_package TEXT NOT NULL,
+    function_id TEXT NOT NULL,
+    access_time_ms INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    result_code INTEGER NOT NULL,
+    result_message TEXT NOT NULL
+);
 """
 
 

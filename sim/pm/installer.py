@@ -8,6 +8,7 @@ refusal happens before the commit, so a refused app leaves nothing behind.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import secrets
 import shutil
@@ -24,10 +25,13 @@ from sim.data.store import DeviceStore, PackageRow
 from sim.identity import hash_secret, new_secret, write_secret
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
-from sim.pm.function_xml import parse_function_xml
+from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
+from sim.pm.function_xml import FunctionDocument, parse_function_xml
 from sim.pm.manifest import parse_manifest
 from sim.pm.registry import InstalledPackage, ManifestFacts, PermissionFacts, ServiceFacts
 from sim.xmlsafe import XmlError
+
+log = logging.getLogger("droidsim.pm")
 
 IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".DS_Store"}
 
@@ -100,7 +104,9 @@ def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
                 f"{manifest_path}: service {service.name} names assets/{asset.path}, which does not exist",
             )
         try:
-            document = parse_function_xml(xml_path, manifest.package, service.name)
+            document = parse_function_xml(xml_path, manifest.package, service.name, format=asset.format)
+            if asset.schema is not None:
+                _check_custom_documents(document, app_dir / "assets" / asset.schema, manifest_path)
         except XmlError as error:
             raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
         for function in document.functions:
@@ -124,6 +130,16 @@ def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
         ],
     )
     return ParsedApp(facts, metadata)
+
+
+def _check_custom_documents(document: FunctionDocument, xsd: Path, manifest_path: Path) -> None:
+    """Custom top-level documents must be types the app's dialect XSD declares."""
+    if not xsd.is_file():
+        raise InstallError(
+            "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
+            f"{manifest_path}: android.app.appfunctions.schema names assets/{xsd.name}, which does not exist",
+        )
+    check_custom_documents(document, parse_dialect_xsd(xsd))
 
 
 def _check_code(app_dir: Path, service_name: str, xml_ids: set[str], xml_path: Path, verifier: CodeVerifier) -> None:
@@ -190,6 +206,7 @@ class PackageInstaller:
             raise
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
+        _log_lint_warnings(target, package_name)
         return package_from_row(row, data_dir), secret
 
     def uninstall(self, package: InstalledPackage) -> None:
@@ -216,6 +233,14 @@ class PackageInstaller:
             for child in self._apps_root.iterdir():
                 if child.resolve() not in keep:
                     shutil.rmtree(child, ignore_errors=True)
+
+
+def _log_lint_warnings(app_dir: Path, package_name: str) -> None:
+    """Quality findings are advice: logged at install, never a reason to refuse."""
+    from sim.lint.runner import lint_installed_app
+
+    for finding in lint_installed_app(app_dir):
+        log.warning("%s lint: %s", package_name, finding.one_line())
 
 
 def package_from_row(row: PackageRow, data_dir: Path) -> InstalledPackage:

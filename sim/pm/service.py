@@ -1,6 +1,6 @@
-"""PackageManagerService: install, uninstall, list and clear packages.
+"""PackageManagerService: install, uninstall, list and clear packages, and their permissions.
 
-Only the shell and root may change what is installed, as on Android where apps
+Only the shell and root may change what is installed or granted, as on Android where apps
 cannot install each other silently.
 """
 
@@ -11,13 +11,16 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from droid.os.binder import Binder
-from droid.os.exceptions import IllegalArgumentException, SecurityException
+from droid.os.exceptions import IllegalArgumentException
 from droidsim.v1 import package_manager_pb2 as pm_pb2
 from sim.appfunctions.index import FunctionIndex
 from sim.identity import Authenticator, hash_secret
+from sim.permissions.enforcement import require_shell_or_root
+from sim.permissions.service import PermissionManagerService
 from sim.pm.installer import PackageInstaller, identity_of
-from sim.pm.registry import InstalledPackage, PackageRegistry
+from sim.pm.manifest import parse_manifest
+from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry, PermissionFacts
+from sim.xmlsafe import XmlError
 
 log = logging.getLogger("droidsim.pm")
 
@@ -29,44 +32,86 @@ class PackageManagerService:
         index: FunctionIndex,
         installer: PackageInstaller,
         authenticator: Authenticator,
+        permissions: PermissionManagerService,
         stop_app: Callable[[str], None],
+        package_removed: Callable[[str], None],
     ) -> None:
         self._registry = registry
         self._index = index
         self._installer = installer
         self._authenticator = authenticator
+        self._permissions = permissions
         self._stop_app = stop_app
+        # Told after an uninstall, so grants, flags and history of the package go too.
+        self._package_removed = package_removed
         # Installs of one package never interleave; different packages may.
         self._install_lock = threading.Lock()
 
     # binder methods
     def install_package(self, app_dir: str, system: bool = False) -> pm_pb2.PackageInfo:
-        self._require_shell()
-        return package_info(self.install(Path(app_dir), system))
+        require_shell_or_root("manage packages")
+        return self.package_info(self.install(Path(app_dir), system))
 
     def uninstall_package(self, package_name: str) -> None:
-        self._require_shell()
+        require_shell_or_root("manage packages")
         self.uninstall(package_name)
 
     def list_packages(self) -> list[pm_pb2.PackageInfo]:
-        return [package_info(p) for p in self._registry.all()]
+        return [self.package_info(p) for p in self._registry.all()]
 
     def clear_package_data(self, package_name: str) -> None:
-        self._require_shell()
+        """``pm clear``: the app stops, its files and its functions' enabled overrides go."""
+        require_shell_or_root("manage packages")
         package = self._require_installed(package_name)
         self._stop_app(package_name)
         self._installer.clear_data(package)
         self._index.clear_overrides(package_name)
 
+    def list_permissions(self) -> list[pm_pb2.PermissionInfo]:
+        return [
+            pm_pb2.PermissionInfo(name=p.name, protection_level=str(p.protection_level), package_name=p.package_name)
+            for p in self._permissions.definitions()
+        ]
+
+    def check_permission(self, permission: str, package_name: str) -> int:
+        return self._permissions.check_package_permission(permission, package_name)
+
+    def grant_permission(self, package_name: str, permission: str) -> None:
+        self._permissions.grant_runtime_permission(package_name, permission)
+
+    def revoke_permission(self, package_name: str, permission: str) -> None:
+        self._permissions.revoke_runtime_permission(package_name, permission)
+
+    def get_privileged_allowlist(self) -> list[str]:
+        return self._permissions.privileged_allowlist()
+
+    def set_privileged_allowlist(self, package_names: list[str]) -> None:
+        self._permissions.set_privileged_allowlist(package_names)
+
     # device-side API
     def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
         with self._install_lock:
+            self._check_permission_declarations(app_dir)
             package, secret = self._installer.install(app_dir, system, self._registry.get)
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))
             log.info("installed %s (uid %d, %d functions)", package.package_name, package.uid,
                      len(package.metadata.app_functions))
             return package
+
+    def _check_permission_declarations(self, app_dir: Path) -> None:
+        """Refuse a taken or malformed ``<permission>`` before anything is copied. A manifest
+        that does not parse is left to the installer, which names its problem."""
+        try:
+            manifest = parse_manifest(Path(app_dir) / "AndroidManifest.xml")
+        except (XmlError, OSError):
+            return
+        self._permissions.check_new_definitions(
+            ManifestFacts(
+                package=manifest.package,
+                permissions=[PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions],
+            )
+        )
 
     def adopt(self, package: InstalledPackage, credential_hash: str) -> None:
         """Make an installed package live: registry, index, identity."""
@@ -82,6 +127,7 @@ class PackageManagerService:
             self._registry.remove(package_name)
             self._index.remove_package(package_name)
             self._authenticator.forget(identity_of(package))
+            self._package_removed(package_name)
             log.info("uninstalled %s", package_name)
 
     def _require_installed(self, package_name: str) -> InstalledPackage:
@@ -90,18 +136,13 @@ class PackageManagerService:
             raise IllegalArgumentException(f"Unknown package: {package_name}")
         return package
 
-    @staticmethod
-    def _require_shell() -> None:
-        caller = Binder.get_calling_identity()
-        if not (caller.is_shell or caller.is_root or caller.uid == 1000):
-            raise SecurityException(f"{caller.package_name} may not manage packages")
-
-
-def package_info(package: InstalledPackage) -> pm_pb2.PackageInfo:
-    return pm_pb2.PackageInfo(
-        package_name=package.package_name,
-        uid=package.uid,
-        system=package.system,
-        requested_permissions=package.manifest.uses_permissions,
-        function_ids=[f.id for f in package.metadata.app_functions],
-    )
+    def package_info(self, package: InstalledPackage) -> pm_pb2.PackageInfo:
+        return pm_pb2.PackageInfo(
+            package_name=package.package_name,
+            uid=package.uid,
+            system=package.system,
+            requested_permissions=package.manifest.uses_permissions,
+            function_ids=[f.id for f in package.metadata.app_functions],
+            privileged=self._permissions.is_privileged(package),
+            granted_permissions=self._permissions.granted_permissions(package),
+        )

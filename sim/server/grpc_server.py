@@ -12,11 +12,17 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from droid.binder.channel import CHANNEL_OPTIONS
-from droidsim.v1 import app_function_manager_pb2, package_manager_pb2, service_manager_pb2
+from droidsim.v1 import app_function_manager_pb2, package_manager_pb2, service_manager_pb2, settings_pb2
 from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
 from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
-from sim.server.servicers import AppFunctionManagerServicer, PackageManagerServicer, ServiceManagerServicer
+from droidsim.v1 import settings_pb2_grpc as settings_grpc
+from sim.server.servicers import (
+    AppFunctionManagerServicer,
+    PackageManagerServicer,
+    ServiceManagerServicer,
+    SettingsServicer,
+)
 
 if TYPE_CHECKING:
     from sim.device import Device
@@ -26,6 +32,7 @@ log = logging.getLogger("droidsim.server")
 SERVICE_NAMES = {
     "app_function": app_function_manager_pb2.DESCRIPTOR.services_by_name["AppFunctionManager"].full_name,
     "package": package_manager_pb2.DESCRIPTOR.services_by_name["PackageManager"].full_name,
+    "settings": settings_pb2.DESCRIPTOR.services_by_name["Settings"].full_name,
 }
 SERVICE_MANAGER = service_manager_pb2.DESCRIPTOR.services_by_name["ServiceManager"].full_name
 
@@ -59,6 +66,7 @@ class DeviceServer:
             AppFunctionManagerServicer(auth, device.app_functions), self._server
         )
         pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, device.package_manager), self._server)
+        settings_grpc.add_SettingsServicer_to_server(SettingsServicer(auth, device.settings), self._server)
         sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, SERVICE_NAMES), self._server)
         self._health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, self._server)

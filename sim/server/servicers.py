@@ -25,6 +25,8 @@ from droidsim.v1 import package_manager_pb2 as pm_pb2
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
 from droidsim.v1 import service_manager_pb2 as sm_pb2
 from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
+from droidsim.v1 import settings_pb2
+from droidsim.v1 import settings_pb2_grpc as settings_grpc
 from sim.identity import Authenticator
 
 UNAUTHENTICATED = "missing or unknown credential: present the package's credential as 'droidsim-credential'"
@@ -77,7 +79,9 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         # Fires when the RPC ends for any reason; only a caller that left cancels.
         context.add_callback(lambda: finished.is_set() or signal.cancel())
         try:
-            outcome = self._service.execute_app_function(wire.request_from_proto(request), signal)
+            outcome = self._service.execute_app_function(
+                wire.request_from_proto(request), signal, request.calling_package
+            )
         except AppFunctionException as error:
             outcome = error
         finally:
@@ -98,6 +102,53 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
     def SearchAppFunctions(self, request, context):  # noqa: N802
         packages = self._service.search_app_functions(wire.spec_from_proto(request))
         return afm_pb2.SearchAppFunctionsResponse(packages=packages)
+
+    @binder_call
+    def GetAccessRequestState(self, request, context):  # noqa: N802
+        state = self._service.get_access_request_state(request.agent_package_name, request.target_package_name)
+        return afm_pb2.AccessRequestState(state=state)
+
+    @binder_call
+    def GetAccessFlags(self, request, context):  # noqa: N802
+        flags = self._service.get_access_flags(request.agent_package_name, request.target_package_name)
+        return afm_pb2.AccessFlags(flags=flags)
+
+    @binder_call
+    def UpdateAccessFlags(self, request, context):  # noqa: N802
+        changed = self._service.update_access_flags(
+            request.agent_package_name, request.target_package_name, request.flag_mask, request.flags
+        )
+        return afm_pb2.UpdateAccessFlagsResponse(changed=changed)
+
+    @binder_call
+    def RevokeSelfAccess(self, request, context):  # noqa: N802
+        self._service.revoke_self_access(request.target_package_name)
+        return data_pb2.Empty()
+
+    @binder_call
+    def GetValidAgents(self, request, context):  # noqa: N802
+        return afm_pb2.PackageNameList(package_names=self._service.get_valid_agents())
+
+    @binder_call
+    def GetValidTargets(self, request, context):  # noqa: N802
+        return afm_pb2.PackageNameList(package_names=self._service.get_valid_targets())
+
+    @binder_call
+    def GetAgentAllowlist(self, request, context):  # noqa: N802
+        return afm_pb2.PackageNameList(package_names=self._service.get_agent_allowlist())
+
+    @binder_call
+    def GetAccessHistory(self, request, context):  # noqa: N802
+        return afm_pb2.AccessHistory(entries=self._service.get_access_history())
+
+    @binder_call
+    def ClearAccessHistory(self, request, context):  # noqa: N802
+        self._service.clear_access_history()
+        return data_pb2.Empty()
+
+    @binder_call
+    def Dump(self, request, context):  # noqa: N802
+        return afm_pb2.DumpResponse(text=self._service.dump())
 
 
 class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
@@ -121,6 +172,63 @@ class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
     @binder_call
     def ClearPackageData(self, request, context):  # noqa: N802
         self._service.clear_package_data(request.package_name)
+        return data_pb2.Empty()
+
+    @binder_call
+    def ListPermissions(self, request, context):  # noqa: N802
+        return pm_pb2.ListPermissionsResponse(permissions=self._service.list_permissions())
+
+    @binder_call
+    def CheckPermission(self, request, context):  # noqa: N802
+        return pm_pb2.CheckPermissionResponse(result=self._service.check_permission(request.permission, request.package_name))
+
+    @binder_call
+    def GrantPermission(self, request, context):  # noqa: N802
+        self._service.grant_permission(request.package_name, request.permission)
+        return data_pb2.Empty()
+
+    @binder_call
+    def RevokePermission(self, request, context):  # noqa: N802
+        self._service.revoke_permission(request.package_name, request.permission)
+        return data_pb2.Empty()
+
+    @binder_call
+    def GetPrivilegedAllowlist(self, request, context):  # noqa: N802
+        return pm_pb2.PrivilegedAllowlist(package_names=self._service.get_privileged_allowlist())
+
+    @binder_call
+    def SetPrivilegedAllowlist(self, request, context):  # noqa: N802
+        self._service.set_privileged_allowlist(list(request.package_names))
+        return data_pb2.Empty()
+
+
+class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):
+    def __init__(self, authenticator: Authenticator, service: Any) -> None:
+        super().__init__(authenticator)
+        self._service = service
+
+    @binder_call
+    def ListSettings(self, request, context):  # noqa: N802
+        return settings_pb2.ListSettingsResponse(
+            settings=[
+                settings_pb2.SettingDescription(key=settings_pb2.SettingKey(table=table, name=name), description=text)
+                for (table, name), text in self._service.known().items()
+            ]
+        )
+
+    @binder_call
+    def GetSetting(self, request, context):  # noqa: N802
+        value = self._service.get_setting(request.table, request.name)
+        return settings_pb2.SettingValue(key=request, present=value is not None, value=value or "")
+
+    @binder_call
+    def PutSetting(self, request, context):  # noqa: N802
+        self._service.put_setting(request.key.table, request.key.name, request.value)
+        return data_pb2.Empty()
+
+    @binder_call
+    def DeleteSetting(self, request, context):  # noqa: N802
+        self._service.delete_setting(request.table, request.name)
         return data_pb2.Empty()
 
 

@@ -1,7 +1,9 @@
 """Entry point of an app process: ``python -m sim.zygote.app_main``.
 
 The device starts it with one end of a socketpair; it serves calls from that
-socket on its main thread's event loop until the device closes the socket.
+socket on its main thread's event loop until the device closes the socket. The
+loop itself watches the socket (no reader thread), so a call reaches the app's
+code without a thread switch.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import logging
 import os
 import socket
 import sys
-import threading
 from pathlib import Path
 
 from droid.appfunctions.loader import load_app_service_class
@@ -23,6 +24,8 @@ from droidsim.v1 import app_function_service_pb2 as app_pb2
 from sim.zygote.runtime import AppRuntime, Outcome
 from sim.zygote.wire import FrameSocket
 
+log = logging.getLogger("droidsim.app")
+
 
 class AppProcessMain:
     def __init__(self, frames: FrameSocket, runtime: AppRuntime, loop: asyncio.AbstractEventLoop) -> None:
@@ -31,17 +34,22 @@ class AppProcessMain:
         self._loop = loop
         self._signals: dict[int, CancellationSignal] = {}
 
-    def read_frames(self) -> None:
-        """Reader thread: hand each frame to the main thread; stop the loop at EOF."""
-        while True:
-            try:
-                call = self._frames.receive(app_pb2.AppCall)
-            except ConnectionError:
-                call = None
-            if call is None:
-                self._loop.call_soon_threadsafe(self._loop.stop)
-                return
-            self._loop.call_soon_threadsafe(self._handle, call)
+    def start(self) -> None:
+        self._loop.add_reader(self._frames.fileno(), self._on_readable)
+
+    def _on_readable(self) -> None:
+        """On the main thread: run every call that arrived; stop the loop at EOF."""
+        try:
+            calls = self._frames.read_available(app_pb2.AppCall)
+        except ConnectionError as error:
+            log.error("the device sent a bad frame: %s", error)
+            calls = None
+        if calls is None:
+            self._loop.remove_reader(self._frames.fileno())
+            self._loop.stop()
+            return
+        for call in calls:
+            self._handle(call)
 
     def _handle(self, call: app_pb2.AppCall) -> None:
         if call.WhichOneof("body") == "cancel":
@@ -93,7 +101,7 @@ def main() -> None:
         args.package, Path(args.app_dir), _context_factory, load_app_service_class
     )
     app = AppProcessMain(frames, runtime, loop)
-    threading.Thread(target=app.read_frames, name="binder", daemon=True).start()
+    app.start()
     try:
         loop.run_forever()
     finally:

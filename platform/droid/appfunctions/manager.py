@@ -15,6 +15,42 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionResponse,
 )
 from droid.os.cancellation import CancellationSignal
+from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
+
+# Agent access (android.app.appfunctions.AppFunctionManager, the QPR2 access API). The flag
+# values are QPR2's; a later build renumbers them, so code should use the names.
+ACCESS_REQUEST_STATE_GRANTED = 0
+ACCESS_REQUEST_STATE_DENIED = 1
+ACCESS_REQUEST_STATE_UNREQUESTABLE = 2
+
+ACCESS_FLAG_PREGRANTED = 1
+ACCESS_FLAG_OTHER_GRANTED = 2
+ACCESS_FLAG_OTHER_DENIED = 4
+ACCESS_FLAG_USER_GRANTED = 8
+ACCESS_FLAG_USER_DENIED = 16
+ACCESS_FLAG_MASK_OTHER = ACCESS_FLAG_OTHER_GRANTED | ACCESS_FLAG_OTHER_DENIED
+ACCESS_FLAG_MASK_USER = ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_USER_DENIED
+ACCESS_FLAG_MASK_ALL = ACCESS_FLAG_PREGRANTED | ACCESS_FLAG_MASK_OTHER | ACCESS_FLAG_MASK_USER
+
+ACCESS_FLAG_NAMES = {
+    ACCESS_FLAG_PREGRANTED: "PREGRANTED",
+    ACCESS_FLAG_OTHER_GRANTED: "OTHER_GRANTED",
+    ACCESS_FLAG_OTHER_DENIED: "OTHER_DENIED",
+    ACCESS_FLAG_USER_GRANTED: "USER_GRANTED",
+    ACCESS_FLAG_USER_DENIED: "USER_DENIED",
+}
+ACCESS_REQUEST_STATE_NAMES = {
+    ACCESS_REQUEST_STATE_GRANTED: "GRANTED",
+    ACCESS_REQUEST_STATE_DENIED: "DENIED",
+    ACCESS_REQUEST_STATE_UNREQUESTABLE: "UNREQUESTABLE",
+}
+
+
+def access_flag_names(flags: int) -> list[str]:
+    """``PREGRANTED|USER_DENIED`` as ``["PREGRANTED", "USER_DENIED"]``; unknown bits as numbers."""
+    names = [name for bit, name in ACCESS_FLAG_NAMES.items() if flags & bit]
+    rest = flags & ~ACCESS_FLAG_MASK_ALL
+    return names + ([str(rest)] if rest else [])
 
 
 class IAppFunctionManager(Protocol):
@@ -32,6 +68,28 @@ class IAppFunctionManager(Protocol):
 
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]: ...
 
+    def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int: ...
+
+    def get_access_flags(self, agent_package_name: str, target_package_name: str) -> int: ...
+
+    def update_access_flags(
+        self, agent_package_name: str, target_package_name: str, flag_mask: int, flags: int
+    ) -> bool: ...
+
+    def revoke_self_access(self, target_package_name: str) -> None: ...
+
+    def get_valid_agents(self) -> list[str]: ...
+
+    def get_valid_targets(self) -> list[str]: ...
+
+    def get_agent_allowlist(self) -> list[str]: ...
+
+    def get_access_history(self) -> list[AccessHistoryEntry]: ...
+
+    def clear_access_history(self) -> None: ...
+
+    def dump(self) -> str: ...
+
 
 class AppFunctionManager:
     """Execute, enable and discover AppFunctions as the calling package.
@@ -43,6 +101,18 @@ class AppFunctionManager:
     APP_FUNCTION_STATE_DEFAULT = APP_FUNCTION_STATE_DEFAULT
     APP_FUNCTION_STATE_ENABLED = APP_FUNCTION_STATE_ENABLED
     APP_FUNCTION_STATE_DISABLED = APP_FUNCTION_STATE_DISABLED
+
+    ACCESS_REQUEST_STATE_GRANTED = ACCESS_REQUEST_STATE_GRANTED
+    ACCESS_REQUEST_STATE_DENIED = ACCESS_REQUEST_STATE_DENIED
+    ACCESS_REQUEST_STATE_UNREQUESTABLE = ACCESS_REQUEST_STATE_UNREQUESTABLE
+    ACCESS_FLAG_PREGRANTED = ACCESS_FLAG_PREGRANTED
+    ACCESS_FLAG_OTHER_GRANTED = ACCESS_FLAG_OTHER_GRANTED
+    ACCESS_FLAG_OTHER_DENIED = ACCESS_FLAG_OTHER_DENIED
+    ACCESS_FLAG_USER_GRANTED = ACCESS_FLAG_USER_GRANTED
+    ACCESS_FLAG_USER_DENIED = ACCESS_FLAG_USER_DENIED
+    ACCESS_FLAG_MASK_OTHER = ACCESS_FLAG_MASK_OTHER
+    ACCESS_FLAG_MASK_USER = ACCESS_FLAG_MASK_USER
+    ACCESS_FLAG_MASK_ALL = ACCESS_FLAG_MASK_ALL
 
     def __init__(self, service: IAppFunctionManager) -> None:
         self._service = service
@@ -80,4 +150,57 @@ class AppFunctionManager:
     def search_app_functions(
         self, spec: AppFunctionSearchSpec | None = None
     ) -> list[AppFunctionPackageMetadata]:
+        """The functions the caller may call: its own, and others' allowed by its permissions
+        and by each function's access level (a grant is checked when executing)."""
         return self._service.search_app_functions(spec or AppFunctionSearchSpec())
+
+    # agent access
+    def get_access_request_state(self, *packages: str) -> int:
+        """``get_access_request_state(target)`` for the caller as agent, or, as on Android,
+        ``get_access_request_state(agent, target)``, which needs MANAGE_APP_FUNCTION_ACCESS
+        when the agent is another package. GRANTED, DENIED or UNREQUESTABLE."""
+        if len(packages) == 1:
+            return self._service.get_access_request_state("", packages[0])
+        if len(packages) == 2:
+            return self._service.get_access_request_state(packages[0], packages[1])
+        raise TypeError("get_access_request_state(target) or get_access_request_state(agent, target)")
+
+    def get_access_flags(self, agent_package_name: str, target_package_name: str) -> int:
+        """Needs MANAGE_APP_FUNCTION_ACCESS; 0 for a package that is not installed."""
+        return self._service.get_access_flags(agent_package_name, target_package_name)
+
+    def update_access_flags(
+        self, agent_package_name: str, target_package_name: str, flag_mask: int, flags: int
+    ) -> bool:
+        """Set the ``flag_mask`` bits to ``flags``; True if anything changed. Needs
+        MANAGE_APP_FUNCTION_ACCESS; IllegalArgumentException for an unknown bit, a flag outside
+        the mask, or a GRANTED/DENIED pair set together or without both halves in the mask."""
+        return self._service.update_access_flags(agent_package_name, target_package_name, flag_mask, flags)
+
+    def revoke_self_access(self, target_package_name: str) -> None:
+        """The caller gives up its access to the target (leaves OTHER_DENIED if any flag was set)."""
+        self._service.revoke_self_access(target_package_name)
+
+    def get_valid_agents(self) -> list[str]:
+        """Installed packages that request EXECUTE_APP_FUNCTIONS and are on the agent allowlist."""
+        return self._service.get_valid_agents()
+
+    def get_valid_targets(self) -> list[str]:
+        """Installed packages with an AppFunctionService."""
+        return self._service.get_valid_targets()
+
+    def get_agent_allowlist(self) -> list[str]:
+        return self._service.get_agent_allowlist()
+
+    def get_access_history(self) -> list[AccessHistoryEntry]:
+        """Every execution attempt the caller made, oldest first (all callers' with
+        MANAGE_APP_FUNCTION_ACCESS)."""
+        return self._service.get_access_history()
+
+    def clear_access_history(self) -> None:
+        self._service.clear_access_history()
+
+    def dump(self) -> str:
+        """The service's state as ``dumpsys app_function`` prints it (IBinder.dump; shell and
+        root only, as dumpsys needs android.permission.DUMP)."""
+        return self._service.dump()

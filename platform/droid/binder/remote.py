@@ -26,6 +26,8 @@ from droidsim.v1 import data_pb2
 from droidsim.v1 import package_manager_pb2 as pm_pb2
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
 from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
+from droidsim.v1 import settings_pb2
+from droidsim.v1 import settings_pb2_grpc as settings_grpc
 
 CREDENTIAL_KEY = "droidsim-credential"
 
@@ -36,6 +38,9 @@ class RemoteBinder:
     def __init__(self, channel: grpc.Channel, credential: str) -> None:
         self.channel = channel
         self.metadata = ((CREDENTIAL_KEY, credential),)
+        # Who the device says the credential belongs to, once asked (WhoAmI); sent as the
+        # claimed calling package of an execution, as Android's client sends opPackageName.
+        self.package_name = ""
 
     def call(self, method: Callable[..., Any], request: Any) -> Any:
         try:
@@ -53,6 +58,7 @@ class RemoteAppFunctionManager:
         self, request: ExecuteAppFunctionRequest, cancellation_signal: CancellationSignal | None
     ) -> ExecuteAppFunctionResponse:
         message = wire.request_to_proto(request)
+        message.calling_package = self._binder.package_name
         if cancellation_signal is None:
             result = self._binder.call(self._stub.ExecuteAppFunction, message)
         else:
@@ -96,6 +102,45 @@ class RemoteAppFunctionManager:
         response = self._binder.call(self._stub.SearchAppFunctions, wire.spec_to_proto(spec))
         return list(response.packages)
 
+    def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
+        pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)
+        return self._binder.call(self._stub.GetAccessRequestState, pair).state
+
+    def get_access_flags(self, agent_package_name: str, target_package_name: str) -> int:
+        pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)
+        return self._binder.call(self._stub.GetAccessFlags, pair).flags
+
+    def update_access_flags(
+        self, agent_package_name: str, target_package_name: str, flag_mask: int, flags: int
+    ) -> bool:
+        request = afm_pb2.UpdateAccessFlagsRequest(
+            agent_package_name=agent_package_name, target_package_name=target_package_name,
+            flag_mask=flag_mask, flags=flags,
+        )
+        return self._binder.call(self._stub.UpdateAccessFlags, request).changed
+
+    def revoke_self_access(self, target_package_name: str) -> None:
+        request = afm_pb2.RevokeSelfAccessRequest(target_package_name=target_package_name)
+        self._binder.call(self._stub.RevokeSelfAccess, request)
+
+    def get_valid_agents(self) -> list[str]:
+        return list(self._binder.call(self._stub.GetValidAgents, data_pb2.Empty()).package_names)
+
+    def get_valid_targets(self) -> list[str]:
+        return list(self._binder.call(self._stub.GetValidTargets, data_pb2.Empty()).package_names)
+
+    def get_agent_allowlist(self) -> list[str]:
+        return list(self._binder.call(self._stub.GetAgentAllowlist, data_pb2.Empty()).package_names)
+
+    def get_access_history(self) -> list[afm_pb2.AccessHistoryEntry]:
+        return list(self._binder.call(self._stub.GetAccessHistory, data_pb2.Empty()).entries)
+
+    def clear_access_history(self) -> None:
+        self._binder.call(self._stub.ClearAccessHistory, data_pb2.Empty())
+
+    def dump(self) -> str:
+        return self._binder.call(self._stub.Dump, data_pb2.Empty()).text
+
 
 class RemotePackageManager:
     def __init__(self, binder: RemoteBinder) -> None:
@@ -117,6 +162,54 @@ class RemotePackageManager:
         request = pm_pb2.ClearPackageDataRequest(package_name=package_name)
         self._binder.call(self._stub.ClearPackageData, request)
 
+    def list_permissions(self) -> list[pm_pb2.PermissionInfo]:
+        return list(self._binder.call(self._stub.ListPermissions, data_pb2.Empty()).permissions)
+
+    def check_permission(self, permission: str, package_name: str) -> int:
+        request = pm_pb2.PermissionRequest(package_name=package_name, permission=permission)
+        return self._binder.call(self._stub.CheckPermission, request).result
+
+    def grant_permission(self, package_name: str, permission: str) -> None:
+        request = pm_pb2.PermissionRequest(package_name=package_name, permission=permission)
+        self._binder.call(self._stub.GrantPermission, request)
+
+    def revoke_permission(self, package_name: str, permission: str) -> None:
+        request = pm_pb2.PermissionRequest(package_name=package_name, permission=permission)
+        self._binder.call(self._stub.RevokePermission, request)
+
+    def get_privileged_allowlist(self) -> list[str]:
+        return list(self._binder.call(self._stub.GetPrivilegedAllowlist, data_pb2.Empty()).package_names)
+
+    def set_privileged_allowlist(self, package_names: list[str]) -> None:
+        request = pm_pb2.PrivilegedAllowlist(package_names=package_names)
+        self._binder.call(self._stub.SetPrivilegedAllowlist, request)
+
+
+class RemoteSettings:
+    """The device's Secure settings and DeviceConfig, as ``settings`` and ``device_config`` see them."""
+
+    def __init__(self, binder: RemoteBinder) -> None:
+        self._binder = binder
+        self._stub = settings_grpc.SettingsStub(binder.channel)
+
+    def known(self) -> dict[tuple[str, str], str]:
+        response = self._binder.call(self._stub.ListSettings, data_pb2.Empty())
+        return {(s.key.table, s.key.name): s.description for s in response.settings}
+
+    def get_setting(self, table: str, name: str) -> str | None:
+        value = self._binder.call(self._stub.GetSetting, settings_pb2.SettingKey(table=table, name=name))
+        return value.value if value.present else None
+
+    def put_setting(self, table: str, name: str, value: str | None) -> None:
+        if value is None:
+            self.delete_setting(table, name)
+            return
+        key = settings_pb2.SettingKey(table=table, name=name)
+        self._binder.call(self._stub.PutSetting, settings_pb2.SettingValue(key=key, present=True, value=value))
+
+    def delete_setting(self, table: str, name: str) -> None:
+        self._binder.call(self._stub.DeleteSetting, settings_pb2.SettingKey(table=table, name=name))
+
 
 class RemoteServiceManager:
     """``ServiceManager.get_service(name)`` for a device in another process."""
@@ -124,6 +217,7 @@ class RemoteServiceManager:
     PROXIES: dict[str, Callable[[RemoteBinder], Any]] = {
         "app_function": RemoteAppFunctionManager,
         "package": RemotePackageManager,
+        "settings": RemoteSettings,
     }
 
     def __init__(self, channel: grpc.Channel, credential: str) -> None:
@@ -140,6 +234,7 @@ class RemoteServiceManager:
     def who_am_i(self) -> tuple[int, str]:
         stub = sm_grpc.ServiceManagerStub(self._binder.channel)
         info = self._binder.call(stub.WhoAmI, data_pb2.Empty())
+        self._binder.package_name = info.package_name
         return info.uid, info.package_name
 
     def close(self) -> None:

@@ -9,16 +9,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ExecuteAppFunctionRequest(_message.Message):
-    __slots__ = ("target_package_name", "function_identifier", "parameters", "extras")
+    __slots__ = ("target_package_name", "function_identifier", "parameters", "extras", "calling_package")
     TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     EXTRAS_FIELD_NUMBER: _ClassVar[int]
+    CALLING_PACKAGE_FIELD_NUMBER: _ClassVar[int]
     target_package_name: str
     function_identifier: str
     parameters: _data_pb2.AppFunctionData
     extras: _data_pb2.AppFunctionData
-    def __init__(self, target_package_name: _Optional[str] = ..., function_identifier: _Optional[str] = ..., parameters: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ..., extras: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ...) -> None: ...
+    calling_package: str
+    def __init__(self, target_package_name: _Optional[str] = ..., function_identifier: _Optional[str] = ..., parameters: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ..., extras: _Optional[_Union[_data_pb2.AppFunctionData, _Mapping]] = ..., calling_package: _Optional[str] = ...) -> None: ...
 
 class ExecuteAppFunctionResponse(_message.Message):
     __slots__ = ("result_document", "extras")
@@ -77,3 +79,87 @@ class SearchAppFunctionsResponse(_message.Message):
     PACKAGES_FIELD_NUMBER: _ClassVar[int]
     packages: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionPackageMetadata]
     def __init__(self, packages: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionPackageMetadata, _Mapping]]] = ...) -> None: ...
+
+class AccessPair(_message.Message):
+    __slots__ = ("agent_package_name", "target_package_name")
+    AGENT_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    agent_package_name: str
+    target_package_name: str
+    def __init__(self, agent_package_name: _Optional[str] = ..., target_package_name: _Optional[str] = ...) -> None: ...
+
+class AccessRequestState(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: int
+    def __init__(self, state: _Optional[int] = ...) -> None: ...
+
+class AccessFlags(_message.Message):
+    __slots__ = ("flags",)
+    FLAGS_FIELD_NUMBER: _ClassVar[int]
+    flags: int
+    def __init__(self, flags: _Optional[int] = ...) -> None: ...
+
+class UpdateAccessFlagsRequest(_message.Message):
+    __slots__ = ("agent_package_name", "target_package_name", "flag_mask", "flags")
+    AGENT_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    FLAG_MASK_FIELD_NUMBER: _ClassVar[int]
+    FLAGS_FIELD_NUMBER: _ClassVar[int]
+    agent_package_name: str
+    target_package_name: str
+    flag_mask: int
+    flags: int
+    def __init__(self, agent_package_name: _Optional[str] = ..., target_package_name: _Optional[str] = ..., flag_mask: _Optional[int] = ..., flags: _Optional[int] = ...) -> None: ...
+
+class UpdateAccessFlagsResponse(_message.Message):
+    __slots__ = ("changed",)
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    changed: bool
+    def __init__(self, changed: _Optional[bool] = ...) -> None: ...
+
+class RevokeSelfAccessRequest(_message.Message):
+    __slots__ = ("target_package_name",)
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    target_package_name: str
+    def __init__(self, target_package_name: _Optional[str] = ...) -> None: ...
+
+class PackageNameList(_message.Message):
+    __slots__ = ("package_names",)
+    PACKAGE_NAMES_FIELD_NUMBER: _ClassVar[int]
+    package_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, package_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AccessHistoryEntry(_message.Message):
+    __slots__ = ("id", "agent_package_name", "agent_uid", "target_package_name", "function_identifier", "access_time_millis", "duration_millis", "result_code", "result_message")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    AGENT_UID_FIELD_NUMBER: _ClassVar[int]
+    TARGET_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    ACCESS_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    DURATION_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_CODE_FIELD_NUMBER: _ClassVar[int]
+    RESULT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    agent_package_name: str
+    agent_uid: int
+    target_package_name: str
+    function_identifier: str
+    access_time_millis: int
+    duration_millis: int
+    result_code: int
+    result_message: str
+    def __init__(self, id: _Optional[int] = ..., agent_package_name: _Optional[str] = ..., agent_uid: _Optional[int] = ..., target_package_name: _Optional[str] = ..., function_identifier: _Optional[str] = ..., access_time_millis: _Optional[int] = ..., duration_millis: _Optional[int] = ..., result_code: _Optional[int] = ..., result_message: _Optional[str] = ...) -> None: ...
+
+class AccessHistory(_message.Message):
+    __slots__ = ("entries",)
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[AccessHistoryEntry]
+    def __init__(self, entries: _Optional[_Iterable[_Union[AccessHistoryEntry, _Mapping]]] = ...) -> None: ...
+
+class DumpResponse(_message.Message):
+    __slots__ = ("text",)
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    def __init__(self, text: _Optional[str] = ...) -> None: ...

@@ -55,6 +55,56 @@ class AppFunctionManagerStub:
                 request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionSearchSpec.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.SearchAppFunctionsResponse.FromString,
                 _registered_method=True)
+        self.GetAccessRequestState = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetAccessRequestState',
+                request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessRequestState.FromString,
+                _registered_method=True)
+        self.GetAccessFlags = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetAccessFlags',
+                request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessFlags.FromString,
+                _registered_method=True)
+        self.UpdateAccessFlags = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/UpdateAccessFlags',
+                request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.UpdateAccessFlagsRequest.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.UpdateAccessFlagsResponse.FromString,
+                _registered_method=True)
+        self.RevokeSelfAccess = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/RevokeSelfAccess',
+                request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.RevokeSelfAccessRequest.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                _registered_method=True)
+        self.GetValidAgents = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetValidAgents',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+                _registered_method=True)
+        self.GetValidTargets = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetValidTargets',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+                _registered_method=True)
+        self.GetAgentAllowlist = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetAgentAllowlist',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+                _registered_method=True)
+        self.GetAccessHistory = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetAccessHistory',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessHistory.FromString,
+                _registered_method=True)
+        self.ClearAccessHistory = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/ClearAccessHistory',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                _registered_method=True)
+        self.Dump = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/Dump',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.DumpResponse.FromString,
+                _registered_method=True)
 
 
 class AppFunctionManagerServicer:
@@ -84,6 +134,76 @@ class AppFunctionManagerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetAccessRequestState(self, request, context):
+        """Agent access. The calls marked MANAGE need MANAGE_APP_FUNCTION_ACCESS (SecurityException).
+        GetAccessRequestState needs it only when the agent is not the caller.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAccessFlags(self, request, context):
+        """MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateAccessFlags(self, request, context):
+        """MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeSelfAccess(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetValidAgents(self, request, context):
+        """MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetValidTargets(self, request, context):
+        """MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAgentAllowlist(self, request, context):
+        """MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAccessHistory(self, request, context):
+        """The caller's own attempts; every caller's with MANAGE.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ClearAccessHistory(self, request, context):
+        """MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Dump(self, request, context):
+        """Shell and root only, as dumpsys needs android.permission.DUMP.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AppFunctionManagerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -106,6 +226,56 @@ def add_AppFunctionManagerServicer_to_server(servicer, server):
                     servicer.SearchAppFunctions,
                     request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionSearchSpec.FromString,
                     response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.SearchAppFunctionsResponse.SerializeToString,
+            ),
+            'GetAccessRequestState': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAccessRequestState,
+                    request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessRequestState.SerializeToString,
+            ),
+            'GetAccessFlags': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAccessFlags,
+                    request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessFlags.SerializeToString,
+            ),
+            'UpdateAccessFlags': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateAccessFlags,
+                    request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.UpdateAccessFlagsRequest.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.UpdateAccessFlagsResponse.SerializeToString,
+            ),
+            'RevokeSelfAccess': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeSelfAccess,
+                    request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.RevokeSelfAccessRequest.FromString,
+                    response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            ),
+            'GetValidAgents': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetValidAgents,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.SerializeToString,
+            ),
+            'GetValidTargets': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetValidTargets,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.SerializeToString,
+            ),
+            'GetAgentAllowlist': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAgentAllowlist,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.SerializeToString,
+            ),
+            'GetAccessHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAccessHistory,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessHistory.SerializeToString,
+            ),
+            'ClearAccessHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ClearAccessHistory,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            ),
+            'Dump': grpc.unary_unary_rpc_method_handler(
+                    servicer.Dump,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.DumpResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -216,6 +386,276 @@ class AppFunctionManager:
             '/droidsim.v1.AppFunctionManager/SearchAppFunctions',
             droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionSearchSpec.SerializeToString,
             droidsim_dot_v1_dot_app__function__manager__pb2.SearchAppFunctionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAccessRequestState(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetAccessRequestState',
+            droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.AccessRequestState.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAccessFlags(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetAccessFlags',
+            droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.AccessFlags.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateAccessFlags(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/UpdateAccessFlags',
+            droidsim_dot_v1_dot_app__function__manager__pb2.UpdateAccessFlagsRequest.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.UpdateAccessFlagsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeSelfAccess(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/RevokeSelfAccess',
+            droidsim_dot_v1_dot_app__function__manager__pb2.RevokeSelfAccessRequest.SerializeToString,
+            droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetValidAgents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetValidAgents',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetValidTargets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetValidTargets',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAgentAllowlist(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetAgentAllowlist',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAccessHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetAccessHistory',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.AccessHistory.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ClearAccessHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/ClearAccessHistory',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Dump(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/Dump',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.DumpResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -16,20 +16,60 @@ class InstallPackageRequest(_message.Message):
     def __init__(self, app_dir: _Optional[str] = ..., system: _Optional[bool] = ...) -> None: ...
 
 class PackageInfo(_message.Message):
-    __slots__ = ("package_name", "uid", "system", "requested_permissions", "function_ids", "warnings")
+    __slots__ = ("package_name", "uid", "system", "requested_permissions", "function_ids", "warnings", "privileged", "granted_permissions")
     PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     UID_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_FIELD_NUMBER: _ClassVar[int]
     REQUESTED_PERMISSIONS_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_IDS_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    PRIVILEGED_FIELD_NUMBER: _ClassVar[int]
+    GRANTED_PERMISSIONS_FIELD_NUMBER: _ClassVar[int]
     package_name: str
     uid: int
     system: bool
     requested_permissions: _containers.RepeatedScalarFieldContainer[str]
     function_ids: _containers.RepeatedScalarFieldContainer[str]
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, package_name: _Optional[str] = ..., uid: _Optional[int] = ..., system: _Optional[bool] = ..., requested_permissions: _Optional[_Iterable[str]] = ..., function_ids: _Optional[_Iterable[str]] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    privileged: bool
+    granted_permissions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, package_name: _Optional[str] = ..., uid: _Optional[int] = ..., system: _Optional[bool] = ..., requested_permissions: _Optional[_Iterable[str]] = ..., function_ids: _Optional[_Iterable[str]] = ..., warnings: _Optional[_Iterable[str]] = ..., privileged: _Optional[bool] = ..., granted_permissions: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PermissionInfo(_message.Message):
+    __slots__ = ("name", "protection_level", "package_name")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PROTECTION_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    protection_level: str
+    package_name: str
+    def __init__(self, name: _Optional[str] = ..., protection_level: _Optional[str] = ..., package_name: _Optional[str] = ...) -> None: ...
+
+class ListPermissionsResponse(_message.Message):
+    __slots__ = ("permissions",)
+    PERMISSIONS_FIELD_NUMBER: _ClassVar[int]
+    permissions: _containers.RepeatedCompositeFieldContainer[PermissionInfo]
+    def __init__(self, permissions: _Optional[_Iterable[_Union[PermissionInfo, _Mapping]]] = ...) -> None: ...
+
+class PermissionRequest(_message.Message):
+    __slots__ = ("package_name", "permission")
+    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    PERMISSION_FIELD_NUMBER: _ClassVar[int]
+    package_name: str
+    permission: str
+    def __init__(self, package_name: _Optional[str] = ..., permission: _Optional[str] = ...) -> None: ...
+
+class CheckPermissionResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: int
+    def __init__(self, result: _Optional[int] = ...) -> None: ...
+
+class PrivilegedAllowlist(_message.Message):
+    __slots__ = ("package_names",)
+    PACKAGE_NAMES_FIELD_NUMBER: _ClassVar[int]
+    package_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, package_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UninstallPackageRequest(_message.Message):
     __slots__ = ("package_name",)

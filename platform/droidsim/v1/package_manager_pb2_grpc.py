@@ -55,6 +55,36 @@ class PackageManagerStub:
                 request_serializer=droidsim_dot_v1_dot_package__manager__pb2.ClearPackageDataRequest.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                 _registered_method=True)
+        self.ListPermissions = channel.unary_unary(
+                '/droidsim.v1.PackageManager/ListPermissions',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_package__manager__pb2.ListPermissionsResponse.FromString,
+                _registered_method=True)
+        self.CheckPermission = channel.unary_unary(
+                '/droidsim.v1.PackageManager/CheckPermission',
+                request_serializer=droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_package__manager__pb2.CheckPermissionResponse.FromString,
+                _registered_method=True)
+        self.GrantPermission = channel.unary_unary(
+                '/droidsim.v1.PackageManager/GrantPermission',
+                request_serializer=droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                _registered_method=True)
+        self.RevokePermission = channel.unary_unary(
+                '/droidsim.v1.PackageManager/RevokePermission',
+                request_serializer=droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                _registered_method=True)
+        self.GetPrivilegedAllowlist = channel.unary_unary(
+                '/droidsim.v1.PackageManager/GetPrivilegedAllowlist',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.FromString,
+                _registered_method=True)
+        self.SetPrivilegedAllowlist = channel.unary_unary(
+                '/droidsim.v1.PackageManager/SetPrivilegedAllowlist',
+                request_serializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                _registered_method=True)
 
 
 class PackageManagerServicer:
@@ -84,6 +114,44 @@ class PackageManagerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListPermissions(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CheckPermission(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GrantPermission(self, request, context):
+        """Runtime (dangerous) permissions only; shell or root. Anything else is a SecurityException.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokePermission(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetPrivilegedAllowlist(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetPrivilegedAllowlist(self, request, context):
+        """Shell or root: stands in for a system image's privapp-permissions files.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PackageManagerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -105,6 +173,36 @@ def add_PackageManagerServicer_to_server(servicer, server):
             'ClearPackageData': grpc.unary_unary_rpc_method_handler(
                     servicer.ClearPackageData,
                     request_deserializer=droidsim_dot_v1_dot_package__manager__pb2.ClearPackageDataRequest.FromString,
+                    response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            ),
+            'ListPermissions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPermissions,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_package__manager__pb2.ListPermissionsResponse.SerializeToString,
+            ),
+            'CheckPermission': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckPermission,
+                    request_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.FromString,
+                    response_serializer=droidsim_dot_v1_dot_package__manager__pb2.CheckPermissionResponse.SerializeToString,
+            ),
+            'GrantPermission': grpc.unary_unary_rpc_method_handler(
+                    servicer.GrantPermission,
+                    request_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.FromString,
+                    response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            ),
+            'RevokePermission': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokePermission,
+                    request_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.FromString,
+                    response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            ),
+            'GetPrivilegedAllowlist': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPrivilegedAllowlist,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.SerializeToString,
+            ),
+            'SetPrivilegedAllowlist': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetPrivilegedAllowlist,
+                    request_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.FromString,
                     response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
             ),
     }
@@ -215,6 +313,168 @@ class PackageManager:
             target,
             '/droidsim.v1.PackageManager/ClearPackageData',
             droidsim_dot_v1_dot_package__manager__pb2.ClearPackageDataRequest.SerializeToString,
+            droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPermissions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.PackageManager/ListPermissions',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_package__manager__pb2.ListPermissionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckPermission(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.PackageManager/CheckPermission',
+            droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.SerializeToString,
+            droidsim_dot_v1_dot_package__manager__pb2.CheckPermissionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GrantPermission(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.PackageManager/GrantPermission',
+            droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.SerializeToString,
+            droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokePermission(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.PackageManager/RevokePermission',
+            droidsim_dot_v1_dot_package__manager__pb2.PermissionRequest.SerializeToString,
+            droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPrivilegedAllowlist(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.PackageManager/GetPrivilegedAllowlist',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetPrivilegedAllowlist(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.PackageManager/SetPrivilegedAllowlist',
+            droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.SerializeToString,
             droidsim_dot_v1_dot_data__pb2.Empty.FromString,
             options,
             channel_credentials,

@@ -1,5 +1,12 @@
 """Stand-in for CTS's TestAppFunctionService: a platform-layer service that
-routes by function id, as the Java original does."""
+routes by function id, as the Java original does.
+
+It leaves lifecycle traces in the app's data folder (``events.log``), as CTS's
+TestAppFunctionServiceLifecycleReceiver does with broadcasts: ``created pid=N``
+when the service is created, ``started F`` when a function that never answers
+begins, ``cancelled longRunningFunction`` when its cancel listener fires. The
+conformance suite reads them (sim/conformance).
+"""
 
 from __future__ import annotations
 
@@ -21,6 +28,9 @@ class TestAppFunctionService(AppFunctionService):
     @classmethod
     def implemented_function_ids(cls) -> frozenset[str]:
         return cls.FUNCTION_IDS
+
+    def on_create(self) -> None:
+        self._record(f"created pid={os.getpid()}")
 
     def on_execute_function(self, request, calling_package, cancellation_signal, callback):
         fid = request.function_identifier
@@ -44,8 +54,9 @@ class TestAppFunctionService(AppFunctionService):
             os.kill(os.getpid(), signal.SIGKILL)
         elif fid == "longRunningFunction":
             cancellation_signal.set_on_cancel_listener(lambda: self._record("cancelled longRunningFunction"))
+            self._record(f"started {fid}")
         elif fid == "notInvokeCallback":
-            pass
+            self._record(f"started {fid}")
         elif fid == "echoBytes":
             callback.on_result(ExecuteAppFunctionResponse.of(params.get_bytes("data")))
         else:

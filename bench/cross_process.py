@@ -1,0 +1,167 @@
+"""Figures across processes: an agent process calls the device process, which calls the app process.
+
+The bench process plays the agent: it connects to a device process
+(bench.device_process) over its Unix socket with the shell's credential, as
+``droidsim shell`` does, so access checks cannot fail for reasons other than
+performance. Every figure is sampled alternately with its bare-transport
+baseline (bench.transport) served by another process over the same kind of socket.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Callable
+
+from bench import appgen
+from bench.child import ChildProcess
+from bench.cpu import process_cpu_ns, tree_cpu_ns
+from bench.grpc_app_hop import GrpcAppHop
+from bench.report import Report, Row, Target
+from bench.stats import Summary
+from bench.timing import concurrent_throughput, interleaved
+from bench.transport import BareTransports
+from bench.workspace import SEARCH_SIZES, Workspace, search_packages
+from droid.binder import wire
+from droidsim.v1 import app_function_manager_pb2 as afm_pb2
+
+EXECUTE_P50_TARGET = 1.5
+THROUGHPUT_8_TARGET = 0.6
+SEARCH_5000_TARGET = 2.0
+
+
+def check(call: Callable[[], object], expected_sum: int) -> None:
+    """A figure of a failing call would be meaningless: check the answer before timing it."""
+    outcome = call()
+    value = outcome.return_value if hasattr(outcome, "return_value") else outcome
+    if value != expected_sum:
+        raise RuntimeError(f"the bench call returned {value!r}, expected {expected_sum}")
+
+
+def samples_per_round(call: Callable[[], object], seconds: float, low: int, high: int) -> int:
+    """How many samples of ``call`` fit in ``seconds``, within [low, high]."""
+    start = time.perf_counter_ns()
+    call()
+    single = max(time.perf_counter_ns() - start, 1)
+    return max(low, min(high, int(seconds * 1e9 / single)))
+
+
+def prepare(workspace: Workspace, app_dir: Path, search_apps: list[Path]) -> None:
+    """The device these figures call: one generated app, and the search apps."""
+    from sim.device import Device
+
+    with Device(workspace.device_data) as device:
+        for app in (app_dir, *search_apps):
+            device.install(app)
+
+
+def run(report: Report, workspace: Workspace, transports: BareTransports, *,
+        rounds: int, per_round: int, throughput_seconds: float) -> None:
+    from droid.content.context import connect
+
+    package = appgen.package_name(0)
+    request, expected = appgen.sum_request(package)
+    with ChildProcess("bench.device_process", "--data", str(workspace.device_data)) as device:
+        credential = (workspace.device_data / "shell.credential").read_text().strip()
+        with connect(device.ready["address"], credential) as context:
+            manager = context.app_function_manager
+            execute = lambda: manager.execute_app_function(request)  # noqa: E731
+            check(execute, expected)
+            echo = transports.grpc_echo(wire.request_to_proto(request).SerializeToString())
+            _latency(report, echo, execute, rounds, per_round)
+            _throughput(report, echo, execute, transports.server.process.pid, device.process.pid,
+                        throughput_seconds)
+            _search(report, transports, manager, rounds)
+
+
+def _latency(report: Report, echo, execute, rounds: int, per_round: int) -> None:
+    samples = interleaved({"echo": echo, "execute": execute}, warmup=per_round, rounds=rounds, per_round=per_round)
+    bare, device = Summary.of(samples["echo"]), Summary.of(samples["execute"])
+    p50 = report.baseline("gRPC echo p50", bare.p50, "ns")
+    p99 = report.baseline("gRPC echo p99", bare.p99, "ns")
+    report.add(Row("cross-process execute p50", device.p50, "ns", p50,
+                   Target("ratio_at_most", EXECUTE_P50_TARGET), detail={"samples": device.count}))
+    report.add(Row("cross-process execute p99", device.p99, "ns", p99, detail={"samples": device.count}))
+
+
+def _throughput(report: Report, echo, execute, echo_pid: int, device_pid: int, seconds: float,
+                rounds: int = 3) -> None:
+    """Calls per second, and what each side spent in CPU per call (the limit on 2 cores)."""
+    for callers in (8, 32):
+        runs: dict[str, list[dict]] = {"echo": [], "device": []}
+        for _ in range(rounds):
+            runs["echo"].append(_measured_run(echo, callers, seconds, echo_pid))
+            runs["device"].append(_measured_run(execute, callers, seconds, device_pid))
+        bare, device = ({key: _median(r, key) for key in r[0]} for r in (runs["echo"], runs["device"]))
+        baseline = report.baseline(f"gRPC echo, {callers} callers", bare["per_second"], "calls/s")
+        target = Target("ratio_at_least", THROUGHPUT_8_TARGET) if callers == 8 else None
+        detail = {"rounds": rounds, "seconds_per_round": seconds,
+                  "server_cpu_ns_per_call": {"device_and_app": device["server_cpu_ns"], "echo_server": bare["server_cpu_ns"]},
+                  "client_cpu_ns_per_call": {"device": device["client_cpu_ns"], "echo": bare["client_cpu_ns"]}}
+        report.add(Row(f"throughput, {callers} callers", device["per_second"], "calls/s", baseline, target, detail))
+
+
+def _measured_run(call, callers: int, seconds: float, server_pid: int) -> dict:
+    client_before, server_before = process_cpu_ns(os.getpid()), tree_cpu_ns(server_pid)
+    result = concurrent_throughput(call, callers, seconds)
+    client_after, server_after = process_cpu_ns(os.getpid()), tree_cpu_ns(server_pid)
+    cpu = lambda before, after: None if before is None or after is None else result.cost_per_call_ns(after - before)  # noqa: E731
+    return {"per_second": result.per_second, "server_cpu_ns": cpu(server_before, server_after),
+            "client_cpu_ns": cpu(client_before, client_after)}
+
+
+def _median(runs: list[dict], key: str) -> float | None:
+    values = [r[key] for r in runs if r[key] is not None]
+    return statistics.median(values) if values else None
+
+
+def _search(report: Report, transports: BareTransports, manager, rounds: int) -> None:
+    from droid.appfunctions.requests import AppFunctionSearchSpec
+
+    for size in SEARCH_SIZES:
+        spec = AppFunctionSearchSpec(package_names=search_packages(size))
+        search = lambda spec=spec: manager.search_app_functions(spec)  # noqa: E731
+        packages = search()
+        found = sum(len(p.app_functions) for p in packages)
+        if found != size:
+            raise RuntimeError(f"search returned {found} functions, expected {size}")
+        payload = afm_pb2.SearchAppFunctionsResponse(packages=packages).SerializeToString()
+        fetch = transports.grpc_fetch(payload, afm_pb2.SearchAppFunctionsResponse)
+        count = samples_per_round(search, 0.4, low=5, high=200)
+        samples = interleaved({"fetch": fetch, "search": search}, warmup=2, rounds=rounds, per_round=count)
+        bare, device = Summary.of(samples["fetch"]), Summary.of(samples["search"])
+        baseline = report.baseline(f"gRPC call returning {len(payload):,} bytes p50", bare.p50, "ns")
+        target = Target("ratio_at_most", SEARCH_5000_TARGET) if size == max(SEARCH_SIZES) else None
+        report.add(Row(f"search returning {size:,} functions p50", device.p50, "ns", baseline, target,
+                       detail={"payload_bytes": len(payload), "samples": device.count}))
+
+
+def app_hop(report: Report, workspace: Workspace, transports: BareTransports, *, rounds: int, per_round: int) -> None:
+    """The device <-> app hop alone, framed (shipped) against the gRPC prototype, from this process."""
+    from droid.os.cancellation import CancellationSignal
+    from sim.zygote.hosts import ProcessAppHost
+
+    package = appgen.package_name(0)
+    app_dir = workspace.apps / package
+    service = f"{package}.{appgen.SERVICE_CLASS}"
+    request, expected = appgen.sum_request(package)
+    framed_host = ProcessAppHost(package, app_dir, {}, cancellation_timeout=5.0)
+    grpc_hop = GrpcAppHop(workspace.root, package, app_dir)
+    try:
+        framed = lambda: framed_host.execute(request, "com.android.shell", service, CancellationSignal())  # noqa: E731
+        grpc_call = grpc_hop.execute_call(request, "com.android.shell", service)
+        check(framed, expected)
+        check(grpc_call, expected)
+        raw = transports.raw_round_trip(wire.request_to_proto(request).SerializeToString())
+        samples = interleaved({"raw": raw, "framed": framed, "grpc": grpc_call},
+                              warmup=per_round, rounds=rounds, per_round=per_round)
+    finally:
+        framed_host.stop()
+        grpc_hop.close()
+    baseline = report.baseline("raw Unix socket round trip p50", Summary.of(samples["raw"]).p50, "ns")
+    for name, figure in (("framed", "device→app hop, framed socketpair (shipped) p50"),
+                         ("grpc", "device→app hop, gRPC prototype p50")):
+        summary = Summary.of(samples[name])
+        report.add(Row(figure, summary.p50, "ns", baseline, detail={"p99": summary.p99, "samples": summary.count}))

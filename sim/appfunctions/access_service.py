@@ -1,0 +1,161 @@
+"""AppFunctionAccessService: agent access grants, per (agent, target) pair.
+
+Modelled on QPR2's AppFunctionAccessService and AppIdAppFunctionAccessPolicy. A pair is valid
+when the agent is installed, requests EXECUTE_APP_FUNCTIONS and is on the agent allowlist, and
+the target is installed with an AppFunctionService; an invalid pair is UNREQUESTABLE, reads as
+flags 0 and ignores updates. Flags live in SQLite; each update is one read-modify-write
+transaction, so concurrent updates never lose each other.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from droid.appfunctions.manager import (
+    ACCESS_FLAG_MASK_OTHER,
+    ACCESS_FLAG_MASK_USER,
+    ACCESS_FLAG_OTHER_DENIED,
+    ACCESS_REQUEST_STATE_DENIED,
+    ACCESS_REQUEST_STATE_GRANTED,
+    ACCESS_REQUEST_STATE_UNREQUESTABLE,
+)
+from droid.appfunctions.service import SERVICE_INTERFACE
+from droid.os.binder import Binder
+from sim.appfunctions.access_flags import apply_update, is_access_granted, validate_update
+from sim.appfunctions.agent_allowlist import AgentAllowlist
+from sim.data.store import DeviceStore
+from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, MANAGE_APP_FUNCTION_ACCESS
+from sim.permissions.service import PermissionManagerService
+from sim.pm.registry import InstalledPackage, PackageRegistry
+
+Pair = tuple[str, str]
+
+
+class AppFunctionAccessService:
+    def __init__(
+        self,
+        store: DeviceStore,
+        registry: PackageRegistry,
+        permissions: PermissionManagerService,
+        allowlist: AgentAllowlist,
+    ) -> None:
+        self._store = store
+        self._registry = registry
+        self._permissions = permissions
+        self._allowlist = allowlist
+        self._lock = threading.Lock()
+        self._flags: dict[Pair, int] = {
+            (agent, target): flags
+            for agent, target, flags in store.query("SELECT agent_package, target_package, flags FROM access_flags")
+        }
+        allowlist.add_listener(self._on_allowlist_changed)
+
+    # validity
+    def is_valid_agent(self, package: InstalledPackage) -> bool:
+        return package.requests_permission(EXECUTE_APP_FUNCTIONS) and package.package_name in self._allowlist.packages()
+
+    @staticmethod
+    def is_valid_target(package: InstalledPackage) -> bool:
+        return any(SERVICE_INTERFACE in service.actions for service in package.manifest.services)
+
+    def _valid_pair(self, agent_name: str, target_name: str) -> bool:
+        agent, target = self._registry.get(agent_name), self._registry.get(target_name)
+        return agent is not None and target is not None and self.is_valid_agent(agent) and self.is_valid_target(target)
+
+    # state, unchecked: what the execution pipeline asks
+    def access_request_state(self, agent_name: str, target_name: str) -> int:
+        if not self._valid_pair(agent_name, target_name):
+            return ACCESS_REQUEST_STATE_UNREQUESTABLE
+        granted = is_access_granted(self._flags.get((agent_name, target_name), 0))
+        return ACCESS_REQUEST_STATE_GRANTED if granted else ACCESS_REQUEST_STATE_DENIED
+
+    def access_flags(self, agent_name: str, target_name: str) -> int:
+        if self._registry.get(agent_name) is None or self._registry.get(target_name) is None:
+            return 0
+        return self._flags.get((agent_name, target_name), 0)
+
+    def pairs(self) -> dict[Pair, int]:
+        with self._lock:
+            return dict(sorted(self._flags.items()))
+
+    def _update(self, agent_name: str, target_name: str, flag_mask: int, flags: int) -> bool:
+        validate_update(flag_mask, flags)
+        if not self._valid_pair(agent_name, target_name):
+            return False
+        key = (agent_name, target_name)
+        with self._store.transaction() as db:
+            row = db.execute(
+                "SELECT flags FROM access_flags WHERE agent_package = ? AND target_package = ?", key
+            ).fetchone()
+            old = row[0] if row else 0
+            new = apply_update(old, flag_mask, flags)
+            if new == old:
+                return False
+            if new:
+                db.execute("INSERT OR REPLACE INTO access_flags VALUES (?, ?, ?)", (*key, new))
+            else:
+                db.execute("DELETE FROM access_flags WHERE agent_package = ? AND target_package = ?", key)
+            with self._lock:
+                if new:
+                    self._flags[key] = new
+                else:
+                    self._flags.pop(key, None)
+        return True
+
+    # binder methods
+    def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
+        """An empty agent is the caller; naming another agent needs MANAGE_APP_FUNCTION_ACCESS,
+        checked before anything is looked up, so the answer reveals nothing to others."""
+        caller = Binder.get_calling_identity()
+        agent = agent_package_name or caller.package_name
+        if agent != caller.package_name:
+            self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "getAccessRequestState")
+        return self.access_request_state(agent, target_package_name)
+
+    def get_access_flags(self, agent_package_name: str, target_package_name: str) -> int:
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "getAccessFlags")
+        return self.access_flags(agent_package_name, target_package_name)
+
+    def update_access_flags(self, agent_package_name: str, target_package_name: str, flag_mask: int, flags: int) -> bool:
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "updateAccessFlags")
+        return self._update(agent_package_name, target_package_name, flag_mask, flags)
+
+    def revoke_self_access(self, target_package_name: str) -> None:
+        """OTHER_DENIED replaces every USER and OTHER flag, so a PREGRANTED one no longer
+        counts; nothing happens for a pair without flags."""
+        agent = Binder.get_calling_identity().package_name
+        if self.access_flags(agent, target_package_name) == 0:
+            return
+        self._update(agent, target_package_name, ACCESS_FLAG_MASK_USER | ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_DENIED)
+
+    def get_valid_agents(self) -> list[str]:
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "getValidAgents")
+        return [p.package_name for p in self._registry.all() if self.is_valid_agent(p)]
+
+    def get_valid_targets(self) -> list[str]:
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "getValidTargets")
+        return [p.package_name for p in self._registry.all() if self.is_valid_target(p)]
+
+    def get_agent_allowlist(self) -> list[str]:
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "getAgentAllowlist")
+        return sorted(self._allowlist.packages())
+
+    # lifecycle
+    def forget_package(self, package_name: str) -> None:
+        """Uninstall: every pair it is part of goes, so a reinstall starts ungranted."""
+        with self._store.transaction() as db:
+            db.execute(
+                "DELETE FROM access_flags WHERE agent_package = ? OR target_package = ?", (package_name, package_name)
+            )
+            with self._lock:
+                for key in [k for k in self._flags if package_name in k]:
+                    del self._flags[key]
+
+    def _on_allowlist_changed(self, allowlist: frozenset[str]) -> None:
+        """An agent taken off the allowlist loses its flags, as onAgentAllowlistChanged does."""
+        with self._store.transaction() as db:
+            with self._lock:
+                dropped = [k for k in self._flags if k[0] not in allowlist]
+                for key in dropped:
+                    db.execute("DELETE FROM access_flags WHERE agent_package = ? AND target_package = ?", key)
+                    del self._flags[key]

@@ -1,0 +1,53 @@
+"""``droidsim lint APP_DIR... [--json] [--device ADDRESS] [--show-suppressed]``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli.connection import open_context, resolve
+from sim.cli.output import console, print_json
+from sim.lint import lint_apps, peers_from_device
+from sim.lint.report import print_report, report_json
+from sim.lint.runner import EXIT_UNREADABLE, app_folders
+
+
+@click.command("lint")
+@click.argument("app_dirs", nargs=-1, required=True, metavar="APP_DIR...",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@click.option("--device", metavar="ADDRESS",
+              help="Also compare with every package installed on this device (data directory, unix:PATH or "
+                   "HOST:PORT).")
+@click.option("--show-suppressed", is_flag=True, help="List suppressed findings too, with their reasons.")
+@click.pass_context
+def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, device: str | None,
+                 show_suppressed: bool) -> None:
+    """Check apps against the AppFunctions quality guidelines (docs/lint-rules.md).
+
+    APP_DIR is an app folder, or a folder of app folders. Exit status: 0 clean or
+    warnings only, 1 errors, 2 an app or the device could not be read.
+
+    Silence one finding, with the reason, in a comment above the function (Python)
+    or inside its <appfunction> (XML):
+
+    \b
+        # droidsim-lint: disable=RULE reason
+        <!-- droidsim-lint: disable=RULE reason -->
+    """
+    peers = []
+    if device:
+        data = (ctx.obj or {}).get("data")
+        try:
+            with open_context(resolve(device, data)) as context:
+                peers = peers_from_device(context.app_function_manager)
+        except click.ClickException as error:
+            error.exit_code = EXIT_UNREADABLE
+            raise
+    report = lint_apps(app_folders(app_dirs), device_peers=peers)
+    if as_json:
+        print_json(report_json(report, show_suppressed))
+    else:
+        print_report(report, show_suppressed, console())
+    ctx.exit(report.exit_code)

@@ -1,0 +1,112 @@
+"""``droidsim shell pm``: packages, permissions and the privileged allowlist, as adb's ``pm``."""
+
+from __future__ import annotations
+
+import click
+
+from sim.cli.connection import context_from
+from sim.cli.output import fail_with, print_json, print_table
+
+
+def _package_manager_call(ctx: click.Context, method: str, *args):
+    with context_from(ctx) as context:
+        try:
+            return getattr(context.get_system_service("package"), method)(*args)
+        except Exception as error:
+            fail_with(error)
+
+
+@click.group()
+def pm() -> None:
+    """The package manager: list, grant, revoke, clear."""
+
+
+@pm.group("list")
+def pm_list() -> None:
+    """List packages or permissions."""
+
+
+@pm_list.command("packages")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_packages(ctx: click.Context, as_json: bool) -> None:
+    """Installed packages, their uid, status and granted permissions."""
+    packages = [
+        {"package": p.package_name, "uid": p.uid, "system": p.system, "privileged": p.privileged,
+         "requested_permissions": list(p.requested_permissions), "granted_permissions": list(p.granted_permissions)}
+        for p in _package_manager_call(ctx, "list_packages")
+    ]
+    if as_json:
+        print_json(packages)
+        return
+    rows = [
+        (p["package"], p["uid"], "system" if p["system"] else "", "yes" if p["privileged"] else "no",
+         "\n".join(p["granted_permissions"]) or "-")
+        for p in packages
+    ]
+    print_table(f"{len(rows)} packages", ["package", "uid", "system", "privileged", "granted permissions"], rows)
+
+
+@pm_list.command("permissions")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_permissions(ctx: click.Context, as_json: bool) -> None:
+    """Defined permissions: the platform's and the apps'."""
+    permissions = [
+        {"name": p.name, "protection_level": p.protection_level, "package": p.package_name}
+        for p in _package_manager_call(ctx, "list_permissions")
+    ]
+    if as_json:
+        print_json(permissions)
+        return
+    rows = [(p["name"], p["protection_level"], p["package"]) for p in permissions]
+    print_table(f"{len(rows)} permissions", ["permission", "protection level", "defined by"], rows)
+
+
+@pm.command("grant")
+@click.argument("package")
+@click.argument("permission")
+@click.pass_context
+def grant(ctx: click.Context, package: str, permission: str) -> None:
+    """Grant a runtime (dangerous) permission; nothing else can be granted."""
+    _package_manager_call(ctx, "grant_permission", package, permission)
+    click.echo(f"Granted {permission} to {package}")
+
+
+@pm.command("revoke")
+@click.argument("package")
+@click.argument("permission")
+@click.pass_context
+def revoke(ctx: click.Context, package: str, permission: str) -> None:
+    """Revoke a runtime (dangerous) permission."""
+    _package_manager_call(ctx, "revoke_permission", package, permission)
+    click.echo(f"Revoked {permission} from {package}")
+
+
+@pm.command("clear")
+@click.argument("package")
+@click.pass_context
+def clear(ctx: click.Context, package: str) -> None:
+    """Stop the app, delete its data and reset its functions' enabled states."""
+    _package_manager_call(ctx, "clear_package_data", package)
+    click.echo("Success")
+
+
+@pm.command("set-privileged-allowlist")
+@click.argument("packages", nargs=-1)
+@click.pass_context
+def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Make these packages privileged apps (replaces the list; none clears it).
+
+    The stand-in for a system image's privapp-permissions files: a listed package is
+    granted the privileged permissions it requests, as a system app is.
+    """
+    _package_manager_call(ctx, "set_privileged_allowlist", list(packages))
+    click.echo(f"Privileged allowlist: [{', '.join(sorted(set(packages)))}]")
+
+
+@pm.command("get-privileged-allowlist")
+@click.pass_context
+def get_privileged_allowlist(ctx: click.Context) -> None:
+    """Print the privileged allowlist."""
+    click.echo(f"Privileged allowlist: [{', '.join(_package_manager_call(ctx, 'get_privileged_allowlist'))}]")

@@ -1,0 +1,11 @@
+"""Every conformance case; importing this package registers them, in this order."""
+
+from sim.conformance.cases import (  # noqa: F401 - imported to register
+    execution,
+    cancellation,
+    enabled_state,
+    packages,
+    shell_commands,
+    parcel,
+    access_matrix,
+)

@@ -1,0 +1,72 @@
+"""isAppFunctionEnabled and setAppFunctionEnabled: states, defaults and refusals."""
+
+from __future__ import annotations
+
+from droid.appfunctions.requests import (
+    APP_FUNCTION_STATE_DEFAULT,
+    APP_FUNCTION_STATE_DISABLED,
+    APP_FUNCTION_STATE_ENABLED,
+)
+from droid.os.exceptions import IllegalArgumentException
+from sim.conformance.expect import attempt, equal, raises, returns
+from sim.conformance.checklist import ACCESS_API
+from sim.conformance.registry import Case, case, register
+from sim.conformance.target import CALLER_PACKAGE
+
+UNKNOWN_ID = "nonExistentFunction"
+
+
+@case("is-enabled", "ae.is-enabled")
+def is_enabled(t) -> None:
+    """isEnabled on the caller's own functions: add is true, add_disabledByDefault false."""
+    manager = t.caller.app_function_manager
+    returns(attempt(lambda: manager.is_app_function_enabled("add")), True)
+    returns(attempt(lambda: manager.is_app_function_enabled("add_disabledByDefault")), False)
+
+
+# Holding EXECUTE_APP_FUNCTIONS is the permission model's to grant (pm grant, privileged
+# allowlists), which arrives with the access API; the body is then the line above with
+# is_app_function_enabled("add", HELPER_PACKAGE).
+register(Case(
+    "is-enabled-other-package-with-permission", "ae.is-enabled",
+    "isEnabled on the helper's add, by a caller holding EXECUTE_APP_FUNCTIONS, is true.", body=None, pending=ACCESS_API,
+))
+
+
+@case("enabled-state-of-unknown-id", "ae.illegal-argument")
+def enabled_state_of_unknown_id(t) -> None:
+    """isEnabled and setEnabled on an id the package does not declare throw IllegalArgumentException."""
+    manager = t.caller.app_function_manager
+    raises(attempt(lambda: manager.is_app_function_enabled(UNKNOWN_ID)), IllegalArgumentException)
+    raises(
+        attempt(lambda: manager.set_app_function_enabled(UNKNOWN_ID, APP_FUNCTION_STATE_ENABLED)),
+        IllegalArgumentException,
+        f"Function {UNKNOWN_ID} does not exist",
+    )
+
+
+@case("is-enabled-other-package-without-permission", "ae.illegal-argument")
+def is_enabled_other_package_without_permission(t) -> None:
+    """isEnabled on another package's function without EXECUTE_APP_FUNCTIONS throws
+    IllegalArgumentException: the function is invisible to the caller."""
+    manager = t.helper.app_function_manager
+    raises(attempt(lambda: manager.is_app_function_enabled("add", CALLER_PACKAGE)), IllegalArgumentException)
+
+
+@case("set-enabled-sequence", "ae.set-enabled-sequence")
+def set_enabled_sequence(t) -> None:
+    """DISABLED turns a function off, ENABLED on, and DEFAULT returns it to the XML's enabledByDefault."""
+    manager = t.caller.app_function_manager
+    steps = (
+        ("add", APP_FUNCTION_STATE_DISABLED, False),
+        ("add", APP_FUNCTION_STATE_DEFAULT, True),
+        ("add_disabledByDefault", APP_FUNCTION_STATE_ENABLED, True),
+        ("add_disabledByDefault", APP_FUNCTION_STATE_DEFAULT, False),
+    )
+    try:
+        for function, state, enabled in steps:
+            manager.set_app_function_enabled(function, state)
+            equal(f"isEnabled({function}) after setEnabled({state})", enabled, manager.is_app_function_enabled(function))
+    finally:
+        for function in ("add", "add_disabledByDefault"):
+            manager.set_app_function_enabled(function, APP_FUNCTION_STATE_DEFAULT)

@@ -1,0 +1,142 @@
+"""The CTS checklist of spec/platform-android.md §4 (and the shell commands of §5), row by row.
+
+Each row says what the platform does and how droidsim answers for it: by the cases that name
+the row (``sim.conformance.cases``), by a ``pending`` note when the cases wait for an API the
+device does not have yet, or by a ``not_applicable`` note when droidsim does not model the
+feature at all (then docs/conformance.md lists it). A row can be partly covered and partly
+pending: the part that needs the missing API is what ``pending`` describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ACCESS_API = "the access API (agent access grants and flags, issue 4)"
+ALLOWLIST_API = "the permission-v2 allowlist (issue 4)"
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    section: str  # "§4" or "§5"
+    source: str  # the CTS class (§4) or the shell command (§5)
+    setup: str
+    expected: str
+    pending: str | None = None
+    not_applicable: str | None = None
+
+    @property
+    def reference(self) -> str:
+        return f"platform-android.md {self.section} {self.source}: {self.setup}"
+
+
+def _ae(key: str, setup: str, expected: str, **status: str) -> Row:
+    return Row(f"ae.{key}", "§4", "AccessEnabledTest", setup, expected, **status)
+
+
+def _v2(key: str, setup: str, expected: str, **status: str) -> Row:
+    return Row(f"v2.{key}", "§4", "V2Test", setup, expected, **status)
+
+
+def _access(key: str, setup: str, expected: str) -> Row:
+    return Row(f"access.{key}", "§4", "AppFunctionAccessTest", setup, expected, pending=ACCESS_API)
+
+
+ROWS: tuple[Row, ...] = (
+    # AppFunctionManagerAccessEnabledTest
+    _ae("permission-no-grant", "permission, no grant, helper noOp",
+        'ERROR_DENIED, message contains "does not have permission to execute the appfunction", '
+        "service never created", pending=ACCESS_API),
+    _ae("grant-without-permission", "grant without permission; neither", "ERROR_DENIED",
+        pending=f"the grant half needs {ACCESS_API}; 'neither' is case other-package-without-permission"),
+    _ae("permission-and-grant", "permission + grant, helper add(1,2)", "success, return value 3, service then destroyed",
+        pending=ACCESS_API),
+    _ae("own-package", "own package, any combination of permission/grant", "success",
+        pending=f"the combinations with a grant need {ACCESS_API}"),
+    _ae("uncaught-client-exception", "uncaughtClientException", 'ERROR_INVALID_ARGUMENT "Function does not exist"'),
+    _ae("invoke-callback-twice", "add_invokeCallbackTwice", "exactly one callback"),
+    _ae("calling-package", "noOp", "result reports calling package == caller; with a grant the target also sees the caller",
+        pending=f"the grant half needs {ACCESS_API}"),
+    _ae("cross-user", "cross-user with INTERACT_ACROSS_USERS_FULL", "ERROR_DENIED",
+        not_applicable="droidsim has one user"),
+    _ae("manager-as-other-user", "creating a manager as another user without the permission", "SecurityException",
+        not_applicable="droidsim has one user"),
+    _ae("other-package-no-permission", "other package, nonexistent or existing, no permission",
+        "ERROR_DENIED with the same message suffix"),
+    _ae("throw-and-kill", "throwException; kill (process dies, not re-created)", "ERROR_APP_UNKNOWN_ERROR"),
+    _ae("async-and-empty-package", "addAsync; empty package name", "success (3); ERROR_INVALID_ARGUMENT"),
+    _ae("profiles", "run in a work or private profile, or target one", "ERROR_DENIED",
+        not_applicable="droidsim has no work or private profiles"),
+    _ae("disabled", "add_disabledByDefault, or add after setEnabled(DISABLED)", "ERROR_DISABLED, service not created"),
+    _ae("enterprise-policy", "device owner without policy; DPM APP_FUNCTIONS_DISABLED",
+        "success; ERROR_ENTERPRISE_POLICY_DISALLOWED", not_applicable="droidsim has no DevicePolicyManager"),
+    _ae("large-payloads", "1 MB parameter; 5 MB echoBytes", "success; bytes round-trip"),
+    _ae("unknown-function", "unknown function id (own package, or helper with grant)",
+        'ERROR_FUNCTION_NOT_FOUND, message contains "App function not found."',
+        pending=f"the helper-with-grant half needs {ACCESS_API}"),
+    _ae("cancel-long-running", "cancel during longRunningFunction",
+        "the app's cancel listener fires, service destroyed, no callback"),
+    _ae("cancel-not-invoke-callback", "cancel while notInvokeCallback is running",
+        "the same, after the cancellation timeout"),
+    _ae("is-enabled", "isEnabled: add / add_disabledByDefault / helper add with permission", "true / false / true",
+        pending=f"holding EXECUTE_APP_FUNCTIONS for the helper half needs {ACCESS_API}"),
+    _ae("illegal-argument", "isEnabled or setEnabled on an unknown id; isEnabled on another package without permission",
+        "IllegalArgumentException"),
+    _ae("set-enabled-sequence", "setEnabled DISABLED -> DEFAULT -> ENABLED", "false -> default -> true"),
+    _ae("foreground-binding", "run own function without permission / with permission + grant", "process not BFGS / BFGS",
+        not_applicable="droidsim does not model process importance (foreground service binding)"),
+    _ae("pm-clear", "cmd app_function set-enabled then pm clear", "state back to default"),
+    _ae("uris", "getUris", "the caller gets read/write access exactly as granted",
+        not_applicable="droidsim has no content URI grants"),
+    # AppFunctionManagerV2Test: the same matrix with the allowlist instead of grants.
+    _v2("denied", "no permission, or permission without allowlisting, or neither", "ERROR_DENIED",
+        pending=ALLOWLIST_API),
+    _v2("allowlisted", "permission + allowlisted", "success", pending=ALLOWLIST_API),
+    _v2("system-permission", "EXECUTE_APP_FUNCTIONS_SYSTEM + allowlisted", "success", pending=ALLOWLIST_API),
+    _v2("nonexistent-package", "nonexistent package, permission + allowlisted", "ERROR_FUNCTION_NOT_FOUND",
+        pending=ALLOWLIST_API),
+    _v2("attribution", "attribution does not reach the target", "the target sees no attribution",
+        not_applicable="droidsim requests carry no attribution (QPR2 setAttribution is not modelled)"),
+    # AppFunctionAccessTest: the access API itself.
+    _access("flags", "USER/OTHER/PREGRANTED flags on a fresh or flagged pair",
+            "fresh, USER_DENIED, OTHER_DENIED, PREGRANTED+USER_DENIED: denied; PREGRANTED, USER_GRANTED, OTHER_GRANTED: granted"),
+    _access("other-overrides-user", "OTHER_DENIED + USER_GRANTED", "denied (conflicts with the code, §2)"),
+    _access("unrequestable", "missing agent or target", "UNREQUESTABLE and flags 0"),
+    _access("system-api-permission", "two-argument getAccessRequestState, getAccessFlags, updateAccessFlags, "
+            "getValidAgents/Targets without permission", "SecurityException"),
+    _access("one-argument-form", "one-argument getAccessRequestState", "uses the context's opPackageName"),
+    _access("invalid-flags", "invalid or opposing flags", "IllegalArgumentException"),
+    _access("revoke-self", "revokeSelfAccess", "leaves exactly OTHER_DENIED (0 if nothing was set)"),
+    _access("validity", "agents and targets", "agents must request the permission, targets must have the service"),
+    # AppFunctionServiceTest
+    Row("service.v2-off", "§4", "AppFunctionServiceTest", "v2 off",
+        "the service sees the real calling package and signing info"),
+    Row("service.v2-on", "§4", "AppFunctionServiceTest", "v2 on", 'the service sees "" and no signing info',
+        pending=ALLOWLIST_API),
+    # AppFunctionRegistrationTest
+    Row("registration", "§4", "AppFunctionRegistrationTest", "dynamic registration",
+        "the registration rules of §1; an unregistered id gives ERROR_DISABLED",
+        not_applicable="droidsim has no runtime registration of functions"),
+    # AppFunctionMetadataTest
+    Row("metadata", "§4", "AppFunctionMetadataTest", "installing, updating or uninstalling an APK",
+        "adds, replaces or removes its runtime documents"),
+    # ExecuteAppFunctionRequestTest / ResponseTest / ExceptionTest
+    Row("parcel", "§4", "ExecuteAppFunctionRequestTest / ResponseTest / ExceptionTest",
+        "round-trips, including the empty defaults", "equal objects"),
+    # §5 the shell command
+    Row("shell.list", "§5", "cmd app_function list-app-functions", "list-app-functions",
+        "a JSON object mapping each package to its functions"),
+    Row("shell.execute", "§5", "cmd app_function execute-app-function", "execute-app-function --package P --function F "
+        "--parameters JSON", "the result printed as JSON; the caller is com.android.shell"),
+    Row("shell.set-enabled", "§5", "cmd app_function set-enabled", "set-enabled --package P --function F "
+        "--state enable|disable|default", "the state changes"),
+)
+
+_BY_KEY = {r.key: r for r in ROWS}
+
+
+def row(key: str) -> Row:
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise KeyError(f"no checklist row {key!r}") from None

@@ -1,0 +1,153 @@
+"""Runs the checks over app folders and settles each finding.
+
+A finding gets its rule's severity unless the check says otherwise, points at
+the scope's file:line unless the check names a more precise line, and is
+suppressed when a directive in its scope names its rule with a reason.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from sim.lint.checks import APP_CHECKS, CROSS_CHECKS
+from sim.lint.findings import Finding, Issue
+from sim.lint.model import App
+from sim.lint.peers import Peer, peers_for, peers_from_apps
+from sim.lint.reader import LintInputError, read_app
+from sim.lint.rules import ERROR, RULES, WARNING
+from sim.lint.source import ModuleCache
+
+EXIT_CLEAN = 0
+EXIT_ERRORS = 1
+EXIT_UNREADABLE = 2
+
+
+@dataclass
+class AppReport:
+    app_dir: Path
+    package: str | None = None
+    findings: list[Finding] = field(default_factory=list)  # suppressed ones included
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None  # the app could not be read
+
+    @property
+    def active(self) -> list[Finding]:
+        return [f for f in self.findings if f.suppressed_by is None]
+
+    @property
+    def suppressed(self) -> list[Finding]:
+        return [f for f in self.findings if f.suppressed_by is not None]
+
+
+@dataclass
+class LintReport:
+    apps: list[AppReport]
+
+    def count(self, severity: str) -> int:
+        return sum(1 for app in self.apps for f in app.active if f.severity == severity)
+
+    @property
+    def errors(self) -> int:
+        return self.count(ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return self.count(WARNING)
+
+    @property
+    def suppressed(self) -> int:
+        return sum(len(app.suppressed) for app in self.apps)
+
+    @property
+    def unreadable(self) -> int:
+        return sum(1 for app in self.apps if app.error)
+
+    @property
+    def exit_code(self) -> int:
+        """2 when an app could not be read, else 1 when there is an error, else 0."""
+        if self.unreadable:
+            return EXIT_UNREADABLE
+        return EXIT_ERRORS if self.errors else EXIT_CLEAN
+
+
+def app_folders(paths: Iterable[Path]) -> list[Path]:
+    """Each path as an app folder; a folder without a manifest stands for the app
+    folders in it (``*/AndroidManifest.xml``, as ``Device.install_all`` reads them)."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        children = sorted(p.parent for p in path.glob("*/AndroidManifest.xml"))
+        found.extend(children if children and not (path / "AndroidManifest.xml").exists() else [path])
+    return found
+
+
+def lint_apps(
+    app_dirs: Iterable[Path | str], *, device_peers: Sequence[Peer] = (), import_code: bool = True
+) -> LintReport:
+    """Lint app folders together: cross-function rules compare each app with the
+    others and with ``device_peers`` (every function on a device)."""
+    cache = ModuleCache()
+    reports: list[AppReport] = []
+    read: list[tuple[App, AppReport]] = []
+    for app_dir in map(Path, app_dirs):
+        try:
+            app = read_app(app_dir, import_code=import_code, cache=cache)
+        except LintInputError as e:
+            reports.append(AppReport(app_dir, error=str(e)))
+            continue
+        report = AppReport(app_dir, app.package, notes=app.notes)
+        reports.append(report)
+        read.append((app, report))
+    all_peers = peers_from_apps(app for app, _ in read) + list(device_peers)
+    for app, report in read:
+        report.findings = lint_app(app, peers_for(app, all_peers))
+    return LintReport(reports)
+
+
+def lint_app(app: App, peers: Sequence[Peer] = ()) -> list[Finding]:
+    issues = [i for check in APP_CHECKS for i in check(app)]
+    issues += [i for check in CROSS_CHECKS for i in check(app, peers)]
+    findings: dict[tuple, Finding] = {}
+    for issue in issues:
+        finding = _settle(app, issue)
+        findings.setdefault((finding.rule, finding.file, finding.line, finding.function_id, finding.message), finding)
+    return sorted(findings.values(), key=lambda f: (f.file, f.line, f.rule))
+
+
+def lint_installed_app(app_dir: Path) -> list[Finding]:
+    """The findings to log when ``app_dir`` is installed, unsuppressed ones only.
+
+    Reads the XML and the source without importing or running app code, and
+    compares with nothing else (install does not refuse an app over lint
+    findings). Raises ``LintInputError`` only for an app install would refuse
+    anyway (missing manifest, invalid XML)."""
+    app = read_app(Path(app_dir), import_code=False)
+    return [f for f in lint_app(app) if f.suppressed_by is None]
+
+
+def _settle(app: App, issue: Issue) -> Finding:
+    directive = next((d for d in issue.scope.directives if d.silences(issue.rule)), None)
+    return Finding(
+        rule=issue.rule,
+        severity=issue.severity or RULES[issue.rule].severity,
+        package=app.package,
+        function_id=issue.scope.function_id,
+        file=display_path(issue.file or issue.scope.file),
+        line=issue.line or issue.scope.line,
+        message=issue.message,
+        fix=issue.fix,
+        suppressed_by=directive,
+    )
+
+
+def display_path(path: str) -> str:
+    """Relative to the working directory when inside it, as compilers print paths."""
+    if not path:
+        return path
+    resolved = Path(path).resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd()))
+    except ValueError:
+        return os.path.normpath(path) if not Path(path).is_absolute() else str(resolved)

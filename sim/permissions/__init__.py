@@ -1,0 +1,1 @@
+"""The permission manager: protection levels, grants and the privileged allowlist."""

@@ -1,0 +1,109 @@
+"""Permission definitions: names, protection levels, and the ones the platform defines.
+
+A protection level is a base (normal, dangerous, signature, internal) plus flags, written as
+Android writes ``android:protectionLevel`` ("signature|privileged"). The flag this device acts
+on is ``privileged``: such a permission is granted at install to privileged packages only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
+
+PLATFORM_PACKAGE = "android"
+
+EXECUTE_APP_FUNCTIONS = "android.permission.EXECUTE_APP_FUNCTIONS"
+EXECUTE_APP_FUNCTIONS_SYSTEM = "android.permission.EXECUTE_APP_FUNCTIONS_SYSTEM"
+MANAGE_APP_FUNCTION_ACCESS = "android.permission.MANAGE_APP_FUNCTION_ACCESS"
+
+NORMAL = "normal"
+DANGEROUS = "dangerous"
+SIGNATURE = "signature"
+INTERNAL = "internal"
+PRIVILEGED = "privileged"
+
+BASES = (NORMAL, DANGEROUS, SIGNATURE, INTERNAL)
+# Flags Android defines that this device accepts in a manifest but does not act on.
+INERT_FLAGS = frozenset({
+    "development", "appop", "pre23", "installer", "verifier", "preinstalled", "setup", "instant",
+    "runtime", "oem", "vendorPrivileged", "textClassifier", "configurator", "incidentReportApprover",
+    "appPredictor", "companion", "retailDemo", "recents", "role", "knownSigner", "module",
+})
+# Old spellings: "signatureOrSystem" is signature|privileged, as Android reads it.
+ALIASES = {"signatureOrSystem": (SIGNATURE, PRIVILEGED)}
+
+
+@dataclass(frozen=True)
+class ProtectionLevel:
+    base: str
+    flags: frozenset[str] = frozenset()
+
+    @classmethod
+    def parse(cls, text: str) -> "ProtectionLevel":
+        """Android's ``protectionLevel`` syntax; an unknown word is an error naming it."""
+        base: str | None = None
+        flags: set[str] = set()
+        for word in (w.strip() for w in text.split("|")):
+            words = ALIASES.get(word, (word,))
+            for part in words:
+                if part in BASES:
+                    if base is not None and base != part:
+                        raise ValueError(f"protection level {text!r} names two bases: {base} and {part}")
+                    base = part
+                elif part == PRIVILEGED or part in INERT_FLAGS:
+                    flags.add(part)
+                else:
+                    raise ValueError(
+                        f"protection level {text!r}: unknown value {part!r} "
+                        f"(bases: {', '.join(BASES)}; flags include {PRIVILEGED})"
+                    )
+        return cls(base or NORMAL, frozenset(flags))
+
+    @property
+    def is_runtime(self) -> bool:
+        """Dangerous permissions are granted at runtime (``pm grant``), never at install."""
+        return self.base == DANGEROUS
+
+    @property
+    def is_privileged(self) -> bool:
+        return PRIVILEGED in self.flags
+
+    def __str__(self) -> str:
+        return "|".join([self.base, *sorted(self.flags)])
+
+
+@dataclass(frozen=True)
+class PermissionInfo:
+    """One defined permission and the package that defines it ("android" for the platform)."""
+
+    name: str
+    protection_level: ProtectionLevel
+    package_name: str = PLATFORM_PACKAGE
+
+
+def _platform(name: str, level: str) -> PermissionInfo:
+    return PermissionInfo(name, ProtectionLevel.parse(level))
+
+
+# What core/res/AndroidManifest.xml defines, as far as this device needs. The AppFunctions
+# levels are the choices of docs/access-control.md (the sources do not show the literal XML).
+PLATFORM_PERMISSIONS: dict[str, PermissionInfo] = {
+    p.name: p
+    for p in (
+        _platform(EXECUTE_APP_FUNCTIONS, "internal|privileged"),
+        _platform(EXECUTE_APP_FUNCTIONS_SYSTEM, "internal|privileged"),
+        _platform(MANAGE_APP_FUNCTION_ACCESS, "internal|privileged"),
+        _platform(BIND_APP_FUNCTION_SERVICE, "signature"),
+        _platform("android.permission.INTERNET", "normal"),
+        _platform("android.permission.ACCESS_NETWORK_STATE", "normal"),
+        _platform("android.permission.POST_NOTIFICATIONS", "dangerous"),
+        _platform("android.permission.READ_CONTACTS", "dangerous"),
+        _platform("android.permission.READ_CALENDAR", "dangerous"),
+        _platform("android.permission.ACCESS_FINE_LOCATION", "dangerous"),
+    )
+}
+
+# The shell is platform-signed on Android and its manifest requests what adb needs; here it
+# holds the AppFunctions permissions a developer's shell needs to test and manage access.
+SHELL_PERMISSIONS = frozenset({EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM, MANAGE_APP_FUNCTION_ACCESS})

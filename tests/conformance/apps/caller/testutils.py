@@ -1,0 +1,1 @@
+../helper/testutils.py

@@ -1,0 +1,109 @@
+"""The shell's access commands against a device process, as the shell and `--as PKG`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import DeviceProcess, droidsim
+from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, make_app
+
+AGENT = "com.test.agent"
+TARGET = "com.test.target"
+
+
+@pytest.fixture(scope="module")
+def device(tmp_path_factory):
+    root = tmp_path_factory.mktemp("access-cli")
+    make_app(root / "apps", AGENT, (EXECUTE_APP_FUNCTIONS,))
+    make_app(root / "apps", TARGET)
+    process = DeviceProcess(root / "data", root / "apps")
+    yield process
+    process.stop()
+
+
+def run(device, *args, as_package=None):
+    prefix = ("--as", as_package) if as_package else ()
+    return droidsim(*prefix, "shell", *args, data=device.data)
+
+
+def error_text(result) -> str:
+    return " ".join(result.stderr.split())
+
+
+def test_pm_grant_of_a_privileged_permission_fails_with_a_clear_error(device):
+    result = run(device, "pm", "grant", AGENT, EXECUTE_APP_FUNCTIONS)
+    assert result.returncode == 1
+    assert (f"SecurityException: Permission {EXECUTE_APP_FUNCTIONS} requested by {AGENT} is not a changeable "
+            "permission type: it is internal|privileged, granted at install to privileged packages only") in error_text(result)
+
+
+def test_the_privileged_allowlist_makes_the_agent_valid(device):
+    assert run(device, "pm", "set-privileged-allowlist").stdout == "Privileged allowlist: []\n"
+    listed = json.loads(run(device, "pm", "list", "packages", "--json").stdout)
+    assert next(p for p in listed if p["package"] == AGENT)["granted_permissions"] == []
+    assert run(device, "pm", "set-privileged-allowlist", AGENT).returncode == 0
+    assert run(device, "cmd", "app_function", "set-additional-allowlisted-agents", AGENT).returncode == 0
+    listed = json.loads(run(device, "pm", "list", "packages", "--json").stdout)
+    assert next(p for p in listed if p["package"] == AGENT)["granted_permissions"] == [EXECUTE_APP_FUNCTIONS]
+    assert run(device, "cmd", "app_function", "list-valid-agents").stdout == f"Valid agents: [{AGENT}]\n"
+    assert json.loads(run(device, "cmd", "app_function", "list-valid-targets", "--json").stdout) == [AGENT, TARGET]
+
+
+def test_an_agent_runs_as_itself_with_as(device):
+    run(device, "pm", "set-privileged-allowlist", AGENT)
+    run(device, "cmd", "app_function", "set-additional-allowlisted-agents", AGENT)
+    noop = ("cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp")
+    denied = run(device, *noop, as_package=AGENT)
+    assert denied.returncode == 1 and "ERROR_DENIED (1000)" in denied.stderr
+    granted = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", AGENT,
+                  "--target-package", TARGET)
+    assert granted.stdout == "Access granted successfully.\n"
+    assert json.loads(run(device, *noop, as_package=AGENT).stdout) == AGENT
+    assert json.loads(run(device, *noop).stdout) == "com.android.shell"
+
+
+def test_a_grant_for_an_invalid_pair_explains_why(device):
+    result = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", TARGET,
+                 "--target-package", AGENT)
+    assert result.returncode == 1
+    assert f"Failed to grant the app function access: {TARGET} -> {AGENT} is not a valid pair" in error_text(result)
+
+
+@pytest.mark.parametrize("command", [
+    ("pm", "grant", AGENT, "android.permission.READ_CONTACTS"),
+    ("pm", "set-privileged-allowlist", AGENT),
+    ("cmd", "app_function", "set-additional-allowlisted-agents", AGENT),
+    ("dumpsys", "app_function"),
+    ("cmd", "app_function", "grant-app-function-access", "--agent-package", AGENT, "--target-package", TARGET),
+])
+def test_a_package_cannot_run_the_shells_privileged_commands(device, command):
+    result = run(device, *command, as_package=AGENT)
+    assert result.returncode == 1
+    assert "SecurityException" in result.stderr and AGENT in result.stderr
+
+
+def test_as_needs_the_packages_credential(device):
+    result = run(device, "cmd", "app_function", "list-app-functions", as_package="com.nobody")
+    assert result.returncode == 1
+    assert "no credential for com.nobody" in error_text(result)
+
+
+def test_device_config_and_settings_hold_the_keys_the_device_reads(device):
+    key = ("machine_learning", "allowlisted_app_functions_agents")
+    assert run(device, "device_config", "put", *key, f"{AGENT};com.test.other").returncode == 0
+    assert run(device, "device_config", "get", *key).stdout == f"{AGENT};com.test.other\n"
+    assert "com.test.other" in run(device, "dumpsys", "app_function").stdout
+    assert run(device, "device_config", "delete", *key).returncode == 0
+    assert run(device, "device_config", "get", *key).stdout == "null\n"
+    unknown = run(device, "settings", "put", "secure", "no_such_key", "1")
+    assert unknown.returncode == 1 and "unknown setting: secure no_such_key" in error_text(unknown)
+
+
+def test_a_public_tcp_listener_is_reported(tmp_path):
+    device = DeviceProcess(tmp_path / "data", extra=("--listen", "0.0.0.0:0"))
+    try:
+        assert any("reachable from other machines, not only this one" in line for line in device.output)
+    finally:
+        device.stop()

@@ -1,0 +1,40 @@
+"""`--as PKG` acts as a package only with that package's credential, read from the data directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+
+from sim.cli.connection import DeviceAddress
+
+
+@pytest.fixture
+def address(tmp_path):
+    (tmp_path / "data" / "com.test.app").mkdir(parents=True)
+    (tmp_path / "data" / "com.test.app" / "credential").write_text("secret\n")
+    return DeviceAddress("unix:/nowhere/device.sock", tmp_path)
+
+
+def test_the_credential_is_read_from_the_packages_data_folder(address):
+    assert address.credential_for("com.test.app") == "secret"
+
+
+def test_a_package_without_a_credential_is_a_clear_error(address):
+    with pytest.raises(click.ClickException, match=r"no credential for com.nobody at .* \(is it installed on this device\?\)"):
+        address.credential_for("com.nobody")
+
+
+def test_an_unreadable_credential_is_a_clear_error(address, monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_text", refuse)
+    with pytest.raises(click.ClickException, match="acting as another package needs access to the device's data"):
+        address.credential_for("com.test.app")
+
+
+def test_a_tcp_address_without_a_data_directory_cannot_act_as_anyone():
+    with pytest.raises(click.ClickException, match="pass --data DIR"):
+        DeviceAddress("127.0.0.1:5555", None).credential_for("com.test.app")

@@ -1,0 +1,48 @@
+"""The corpus: one small bad app per rule, each triggering its own rule and no other.
+
+A corpus folder is named ``<rule id>_<what is wrong>``. Python apps are linted
+from their declarations (``droidsim lint``) and from their XML and source
+(the install-time lint); XML-only apps from their XML both ways.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from droid.appfunctions.compiler import check
+from sim.lint import RULES, lint_apps, lint_installed_app
+from tests.unit.lint.conftest import CORPUS
+
+CASES = sorted(p for p in CORPUS.iterdir() if (p / "AndroidManifest.xml").is_file())
+
+
+def expected_rule(app_dir: Path) -> str:
+    return app_dir.name.split("_", 1)[0].upper()
+
+
+@pytest.mark.parametrize("app_dir", CASES, ids=lambda p: p.name)
+def test_each_corpus_app_triggers_its_own_rule_and_no_other(app_dir: Path) -> None:
+    report = lint_apps([app_dir])
+    (app,) = report.apps
+    assert app.error is None and app.notes == []
+    assert {f.rule for f in app.findings} == {expected_rule(app_dir)}, [f.one_line() for f in app.findings]
+    assert all(f.suppressed_by is None for f in app.findings)
+
+
+@pytest.mark.parametrize("app_dir", CASES, ids=lambda p: p.name)
+def test_the_install_time_lint_finds_the_same_rule(app_dir: Path) -> None:
+    assert {f.rule for f in lint_installed_app(app_dir)} == {expected_rule(app_dir)}
+
+
+def test_the_corpus_has_an_app_for_every_rule() -> None:
+    assert {expected_rule(d) for d in CASES} == set(RULES)
+
+
+@pytest.mark.parametrize(
+    "app_dir", [d for d in CASES if list(d.glob("*.py")) and (d / "assets").is_dir()], ids=lambda p: p.name
+)
+def test_python_corpus_apps_ship_their_generated_xml(app_dir: Path) -> None:
+    """The install-time lint reads the XML, so it must say what the code declares."""
+    assert check(app_dir) == [], f"regenerate it: droidsim appfunctions generate {app_dir}"

@@ -1,0 +1,31 @@
+"""Every sample app under apps/ lints clean: `make test` runs the lint over apps/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli.lint import lint_command
+from sim.lint import lint_installed_app
+from tests.helpers import SAMPLE_APPS
+
+APPS = sorted(p.parent for p in SAMPLE_APPS.glob("*/AndroidManifest.xml"))
+
+
+def test_the_sample_apps_lint_clean_together() -> None:
+    """Linted as `droidsim lint apps`: each app, and the cross-app rules between them."""
+    result = CliRunner().invoke(lint_command, [str(SAMPLE_APPS), "--json", "--show-suppressed"])
+    report = json.loads(result.output)
+    findings = [f"{f['rule']} {f['file']}:{f['line']} {f['message']}" for a in report["apps"] for f in a["findings"]]
+    assert findings == []
+    assert [a["app_dir"] for a in report["apps"]] == [str(p) for p in APPS]
+    assert all(a["error"] is None and a["notes"] == [] for a in report["apps"])
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize("app_dir", APPS, ids=lambda p: p.name)
+def test_installing_a_sample_app_logs_no_lint_findings(app_dir: Path) -> None:
+    assert [f.one_line() for f in lint_installed_app(app_dir)] == []
