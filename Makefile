@@ -14,9 +14,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-## make sim: boot the device with every sample app under apps/
+## make sim: boot the device with the sample apps under apps/ and, as its system image, the
+## preinstalled agent under apps/system (allowlisted, with access pregranted to every target)
 sim: $(STAMP)
-	$(VENV)/bin/droidsim device start --data $(DATA) --apps apps
+	$(VENV)/bin/droidsim device start --data $(DATA) --system-apps apps/system --apps apps \
+		--pregrant-agent com.example.assistant
 
 ## make test: the whole suite (unit, e2e, conformance in-process)
 test: $(STAMP) proto-check

@@ -151,3 +151,13 @@ def sum_request(package: str, index: int = 0, a: int = 1, b: int = 2):
     from droid.appfunctions.requests import ExecuteAppFunctionRequest
 
     return ExecuteAppFunctionRequest(package, function_id(package, index), AppFunctionData(a=a, b=b)), a + b
+
+
+def check_sum(outcome: object, expected: int) -> None:
+    """A timing of a failing call would be meaningless: check an answer before timing its call.
+
+    ``outcome`` is a response, or what a host hands back (a response or an
+    AppFunctionException)."""
+    value = getattr(outcome, "return_value", outcome)
+    if value != expected:
+        raise RuntimeError(f"the bench call returned {value!r}, expected {expected}")

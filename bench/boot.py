@@ -106,5 +106,5 @@ def run(report: Report, workspace: Workspace, installs: tuple[list[int], list[in
     first, rest = installs
     summary = Summary.of(rest)
     detail = {"apps": summary.count, "first_install_after_boot_ns": statistics.median(first)}
-    report.add(Row("install, per app p50", summary.p50, "ns", detail=detail))
-    report.add(Row("install, per app p99", summary.p99, "ns", detail=detail))
+    report.add(Row("install per app p50", summary.p50, "ns", detail=detail))
+    report.add(Row("install per app p99", summary.p99, "ns", detail=detail))

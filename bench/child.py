@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 READY_TIMEOUT = 60.0
+# Children run ``python -m bench...`` from the checkout, wherever the bench was started from.
+REPO = Path(__file__).resolve().parents[1]
 
 
 class ChildProcess:
@@ -29,6 +31,7 @@ class ChildProcess:
             stdout=subprocess.PIPE,
             stderr=self._log,
             env={**os.environ, **(env or {})},
+            cwd=REPO,
         )
         self.module = module
         self.ready: dict[str, Any] = self._read_ready_line()
@@ -40,13 +43,16 @@ class ChildProcess:
         with selectors.DefaultSelector() as selector:
             selector.register(self.process.stdout, selectors.EVENT_READ)
             if not selector.select(READY_TIMEOUT):
-                self.stop()
-                raise TimeoutError(f"{self.module} was not ready within {READY_TIMEOUT:g}s:\n{self.log()}")
+                self._fail(TimeoutError, f"was not ready within {READY_TIMEOUT:g}s")
         line = self.process.stdout.readline()
         if not line:
-            self.stop()
-            raise RuntimeError(f"{self.module} exited before it was ready:\n{self.log()}")
+            self._fail(RuntimeError, "exited before it was ready")
         return json.loads(line)
+
+    def _fail(self, error: type[Exception], what: str) -> None:
+        log = self.log()
+        self.stop()
+        raise error(f"{self.module} {what}; its output:\n{log}")
 
     def log(self) -> str:
         self._log.seek(0)

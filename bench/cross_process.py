@@ -18,7 +18,6 @@ from typing import Callable
 from bench import appgen
 from bench.child import ChildProcess
 from bench.cpu import process_cpu_ns, tree_cpu_ns
-from bench.grpc_app_hop import GrpcAppHop
 from bench.report import Report, Row, Target
 from bench.stats import Summary
 from bench.timing import concurrent_throughput, interleaved
@@ -30,14 +29,6 @@ from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 EXECUTE_P50_TARGET = 1.5
 THROUGHPUT_8_TARGET = 0.6
 SEARCH_5000_TARGET = 2.0
-
-
-def check(call: Callable[[], object], expected_sum: int) -> None:
-    """A figure of a failing call would be meaningless: check the answer before timing it."""
-    outcome = call()
-    value = outcome.return_value if hasattr(outcome, "return_value") else outcome
-    if value != expected_sum:
-        raise RuntimeError(f"the bench call returned {value!r}, expected {expected_sum}")
 
 
 def samples_per_round(call: Callable[[], object], seconds: float, low: int, high: int) -> int:
@@ -68,7 +59,7 @@ def run(report: Report, workspace: Workspace, transports: BareTransports, *,
         with connect(device.ready["address"], credential) as context:
             manager = context.app_function_manager
             execute = lambda: manager.execute_app_function(request)  # noqa: E731
-            check(execute, expected)
+            appgen.check_sum(execute(), expected)
             echo = transports.grpc_echo(wire.request_to_proto(request).SerializeToString())
             _latency(report, echo, execute, rounds, per_round)
             _throughput(report, echo, execute, transports.server.process.pid, device.process.pid,
@@ -81,9 +72,9 @@ def _latency(report: Report, echo, execute, rounds: int, per_round: int) -> None
     bare, device = Summary.of(samples["echo"]), Summary.of(samples["execute"])
     p50 = report.baseline("gRPC echo p50", bare.p50, "ns")
     p99 = report.baseline("gRPC echo p99", bare.p99, "ns")
-    report.add(Row("cross-process execute p50", device.p50, "ns", p50,
+    report.add(Row("execute, cross-process p50", device.p50, "ns", p50,
                    Target("ratio_at_most", EXECUTE_P50_TARGET), detail={"samples": device.count}))
-    report.add(Row("cross-process execute p99", device.p99, "ns", p99, detail={"samples": device.count}))
+    report.add(Row("execute, cross-process p99", device.p99, "ns", p99, detail={"samples": device.count}))
 
 
 def _throughput(report: Report, echo, execute, echo_pid: int, device_pid: int, seconds: float,
@@ -132,36 +123,7 @@ def _search(report: Report, transports: BareTransports, manager, rounds: int) ->
         count = samples_per_round(search, 0.4, low=5, high=200)
         samples = interleaved({"fetch": fetch, "search": search}, warmup=2, rounds=rounds, per_round=count)
         bare, device = Summary.of(samples["fetch"]), Summary.of(samples["search"])
-        baseline = report.baseline(f"gRPC call returning {len(payload):,} bytes p50", bare.p50, "ns")
+        baseline = report.baseline(f"gRPC reply of {len(payload):,} B p50", bare.p50, "ns")
         target = Target("ratio_at_most", SEARCH_5000_TARGET) if size == max(SEARCH_SIZES) else None
-        report.add(Row(f"search returning {size:,} functions p50", device.p50, "ns", baseline, target,
+        report.add(Row(f"search, {size:,} functions p50", device.p50, "ns", baseline, target,
                        detail={"payload_bytes": len(payload), "samples": device.count}))
-
-
-def app_hop(report: Report, workspace: Workspace, transports: BareTransports, *, rounds: int, per_round: int) -> None:
-    """The device <-> app hop alone, framed (shipped) against the gRPC prototype, from this process."""
-    from droid.os.cancellation import CancellationSignal
-    from sim.zygote.hosts import ProcessAppHost
-
-    package = appgen.package_name(0)
-    app_dir = workspace.apps / package
-    service = f"{package}.{appgen.SERVICE_CLASS}"
-    request, expected = appgen.sum_request(package)
-    framed_host = ProcessAppHost(package, app_dir, {}, cancellation_timeout=5.0)
-    grpc_hop = GrpcAppHop(workspace.root, package, app_dir)
-    try:
-        framed = lambda: framed_host.execute(request, "com.android.shell", service, CancellationSignal())  # noqa: E731
-        grpc_call = grpc_hop.execute_call(request, "com.android.shell", service)
-        check(framed, expected)
-        check(grpc_call, expected)
-        raw = transports.raw_round_trip(wire.request_to_proto(request).SerializeToString())
-        samples = interleaved({"raw": raw, "framed": framed, "grpc": grpc_call},
-                              warmup=per_round, rounds=rounds, per_round=per_round)
-    finally:
-        framed_host.stop()
-        grpc_hop.close()
-    baseline = report.baseline("raw Unix socket round trip p50", Summary.of(samples["raw"]).p50, "ns")
-    for name, figure in (("framed", "device→app hop, framed socketpair (shipped) p50"),
-                         ("grpc", "device→app hop, gRPC prototype p50")):
-        summary = Summary.of(samples[name])
-        report.add(Row(figure, summary.p50, "ns", baseline, detail={"p99": summary.p99, "samples": summary.count}))

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Callable
 
 from bench.child import ChildProcess, announce_ready, socket_path, wait_for_parent
+from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from droid.binder import wire
 from droid.binder.channel import CHANNEL_OPTIONS, open_channel
-from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from droidsim.v1 import app_function_service_pb2 as app_pb2
 from droidsim.v1 import app_function_service_pb2_grpc as app_grpc
 

@@ -48,28 +48,27 @@ def run(report: Report, data_dir: Path, app_dir: Path, *, rounds: int, per_round
 
     package = appgen.package_name(0)
     request, expected = appgen.sum_request(package)
-    loop_thread = LoopThread()
     with Device(data_dir, isolated_apps=False) as device:
         device.install(app_dir)
         manager = device.shell_context().app_function_manager
         execute = lambda: manager.execute_app_function(request)  # noqa: E731
         response = execute()
-        if response.return_value != expected:
-            raise RuntimeError(f"in-process execute returned {response.return_value!r}, expected {expected}")
+        appgen.check_sum(response, expected)
         protobuf = protobuf_round_trip(wire.request_to_proto(request), wire.result_to_proto(response))
-        samples = interleaved({"protobuf": protobuf, "hop": loop_thread.round_trip, "execute": execute},
-                              warmup=per_round, rounds=rounds, per_round=per_round)
-        loop_thread.close()
-        floor = report.baseline("protobuf encode+decode, request and response p50",
-                                Summary.of(samples["protobuf"]).p50, "ns")
-        hop = report.baseline("thread hop to an event loop and back p50", Summary.of(samples["hop"]).p50, "ns")
+        loop_thread = LoopThread()
+        try:
+            samples = interleaved({"protobuf": protobuf, "hop": loop_thread.round_trip, "execute": execute},
+                                  warmup=per_round, rounds=rounds, per_round=per_round)
+        finally:
+            loop_thread.close()
+        floor = report.baseline("protobuf round trip p50", Summary.of(samples["protobuf"]).p50, "ns")
+        hop = report.baseline("thread hop p50", Summary.of(samples["hop"]).p50, "ns")
         inproc = Summary.of(samples["execute"])
-        report.add(Row("in-process execute p50", inproc.p50, "ns", floor,
+        report.add(Row("execute, in-process p50", inproc.p50, "ns", floor,
                        Target("ratio_at_most", EXECUTE_P50_TARGET), detail={"samples": inproc.count}))
-        report.add(Row("in-process execute p50, against the thread hop", inproc.p50, "ns", hop,
-                       detail={"samples": inproc.count}))
-        _agent_loop(report, device, request, expected, report.baseline(
-            "in-process execute p50", inproc.p50, "ns"), agent_runs)
+        report.add(Row("execute, in-process p50 (vs hop)", inproc.p50, "ns", hop, detail={"samples": inproc.count}))
+        execute_p50 = report.baseline("execute, in-process p50", inproc.p50, "ns")
+        _agent_loop(report, device, request, expected, execute_p50, agent_runs)
 
 
 def _agent_loop(report: Report, device, request, expected: int, execute_p50: Baseline, runs: int) -> None:
@@ -104,5 +103,5 @@ def _agent_loop(report: Report, device, request, expected: int, execute_p50: Bas
                           warmup=3, rounds=4, per_round=max(runs // 4, 1))
     loop.close()
     per_turn = (statistics.median(samples["long"]) - statistics.median(samples["short"])) / (long - short)
-    report.add(Row("agent loop overhead per tool turn", per_turn - execute_p50.value, "ns", execute_p50,
+    report.add(Row("agent loop overhead per turn", per_turn - execute_p50.value, "ns", execute_p50,
                    detail={"per_turn_ns": per_turn, "runs": len(samples["long"])}))

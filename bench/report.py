@@ -20,6 +20,10 @@ TargetKind = Literal["ratio_at_most", "ratio_at_least", "value_at_most"]
 
 PASS, MISS, INFO = "pass", "miss", "info"
 
+# The figures table, in the printed and the Markdown form: (heading, alignment).
+COLUMNS = (("figure", "left"), ("value", "right"), ("baseline", "left"), ("baseline value", "right"),
+           ("ratio", "right"), ("target", "right"), ("result", "left"))
+
 
 @dataclass(frozen=True)
 class Target:
@@ -166,7 +170,15 @@ class Report:
             for row in self.rows
         ]
 
+    def markdown(self) -> str:
+        """The figures as a Markdown table, for docs/performance.md."""
+        lines = ["| " + " | ".join(name for name, _ in COLUMNS) + " |",
+                 "|" + "".join("---:|" if align == "right" else "---|" for _, align in COLUMNS)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in self.table_rows()]
+        return "\n".join(lines) + "\n"
+
     def render(self, console: Any) -> None:
+        """The baselines, then the figures, as rich tables on ``console``."""
         from rich.table import Table
 
         baselines = Table(title="Baselines (measured in this run)", title_justify="left")
@@ -177,9 +189,7 @@ class Report:
         console.print(baselines)
 
         table = Table(title="droidsim bench", title_justify="left")
-        for column, justify in (("figure", "left"), ("value", "right"), ("baseline", "left"),
-                                ("baseline value", "right"), ("ratio", "right"), ("target", "right"),
-                                ("result", "left")):
+        for column, justify in COLUMNS:
             table.add_column(column, justify=justify)
         styles = {PASS: "green", MISS: "bold red", INFO: "dim"}
         for row, cells in zip(self.rows, self.table_rows()):
@@ -190,8 +200,10 @@ class Report:
 
 
 def machine() -> dict[str, Any]:
+    """What the figures were measured on; the load average tells a busy machine from a slow device."""
     return {
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
     }

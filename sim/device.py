@@ -21,10 +21,12 @@ from sim.appfunctions.agent_allowlist import AgentAllowlist
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.dump import dump_app_functions
 from sim.appfunctions.index import FunctionIndex
+from sim.appfunctions.pregrants import AgentPregrants
 from sim.appfunctions.service_impl import AppFunctionManagerServiceImpl
 from sim.data.settings import SettingsProvider
 from sim.data.store import DeviceStore
 from sim.identity import Authenticator, ensure_shell_credential
+from sim.limits import CallLimits
 from sim.permissions.service import PermissionManagerService
 from sim.pm.code_verifier import CodeVerifier
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
@@ -76,8 +78,10 @@ class Device:
         *,
         isolated_apps: bool = True,
         cancellation_timeout: float = DEFAULT_CANCELLATION_TIMEOUT,
+        limits: CallLimits = CallLimits(),
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
+        self.limits = limits
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.address: str | None = None
         self._server = None
@@ -98,13 +102,14 @@ class Device:
         self.agent_allowlist = AgentAllowlist(self.settings)
         self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist)
         self.access_history = AccessHistory(self.store)
+        self.pregrants = AgentPregrants(self.registry, self.access, self.settings)
         self.package_manager = PackageManagerService(
             self.registry, self.index, self.installer, self.authenticator, self.permissions,
-            self.processes.stop, self._package_removed,
+            self.processes.stop, self.pregrants.package_added, self._package_removed,
         )
         self.app_functions = AppFunctionManagerServiceImpl(
             self.registry, self.index, CallerValidator(self.registry, self.permissions, self.access),
-            self.processes, self.permissions, self.access, self.access_history, self._dump,
+            self.processes, self.permissions, self.access, self.access_history, self._dump, limits,
         )
         self.shell_credential_file = ensure_shell_credential(self.data_dir, self.authenticator)
         self._restore()
@@ -142,13 +147,20 @@ class Device:
         return self.package_manager.install(Path(app_dir), system)
 
     def install_all(self, apps_root: Path, system: bool = False) -> list[InstalledPackage]:
-        """Every app folder under ``apps_root``; unchanged apps are kept as installed."""
-        installed = {p.source_hash: p for p in self.registry.all()}
+        """Every app folder directly under ``apps_root``; an app installed unchanged, and as
+        ``system`` asks, is kept (an app moved into the system image is installed again)."""
+        installed = {(p.source_hash, p.system): p for p in self.registry.all()}
         packages = []
         for app_dir in sorted(p.parent for p in Path(apps_root).glob("*/AndroidManifest.xml")):
-            current = installed.get(source_hash(app_dir))
+            current = installed.get((source_hash(app_dir), system))
             packages.append(current or self.install(app_dir, system))
         return packages
+
+    def pregrant_agent(self, package_name: str) -> list[str]:
+        """Make an installed system app the device's preinstalled agent: on the DeviceConfig
+        agent allowlist, with PREGRANTED access to every target, later installs included
+        (docs/access-control.md). Returns the targets pregranted now."""
+        return self.pregrants.pregrant_agent(package_name)
 
     # contexts
     def create_context(self, package_name: str) -> Context:

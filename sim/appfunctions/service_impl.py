@@ -2,6 +2,7 @@
 
 spec/platform-android.md §2 "Execution pipeline", with access levels (docs/access-control.md):
 
+0. the parameters and extras must fit the device's CallLimits (else ERROR_LIMIT_EXCEEDED);
 1. the claimed calling package must belong to the caller's uid (else ERROR_DENIED, its reason);
 2. (enterprise policy: this device has no device policy, so nothing to refuse);
 3. an empty target package is ERROR_INVALID_ARGUMENT;
@@ -9,7 +10,8 @@ spec/platform-android.md §2 "Execution pipeline", with access levels (docs/acce
    whether or not the package or function exists;
 5. an unknown function is ERROR_FUNCTION_NOT_FOUND; one below the caller's reach is
    ERROR_DENIED (same message); a disabled one is ERROR_DISABLED;
-6. no service is ERROR_SYSTEM_ERROR; 7. bind; 8. call.
+6. no service is ERROR_SYSTEM_ERROR; 7. bind; 8. call, ended by the device's execution
+   timeout if one is set (docs/reliability.md).
 
 Every attempt, whatever its outcome, goes to the access history.
 """
@@ -17,11 +19,13 @@ Every attempt, whatever its outcome, goes to the access history.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Callable
 
 from droid.appfunctions.exceptions import (
     AppFunctionDeniedException,
+    AppFunctionCancelledException,
     AppFunctionDisabledException,
     AppFunctionException,
     AppFunctionFunctionNotFoundException,
@@ -42,11 +46,14 @@ from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.index import VALID_STATES, FunctionIndex
+from sim.limits import CallLimits, shape_violation
 from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import PackageRegistry
+from sim.zygote.hosts import AppHost
 from sim.zygote.process_manager import AppLaunch, ProcessManager
+from sim.zygote.runtime import Outcome
 
 log = logging.getLogger("droidsim.app_function")
 
@@ -69,6 +76,7 @@ class AppFunctionManagerServiceImpl:
         access: AppFunctionAccessService,
         history: AccessHistory,
         dump: Callable[[], str],
+        limits: CallLimits = CallLimits(),
     ) -> None:
         self._packages = packages
         self._index = index
@@ -78,6 +86,7 @@ class AppFunctionManagerServiceImpl:
         self._access = access
         self._history = history
         self._dump = dump
+        self._limits = limits
 
     def execute_app_function(
         self,
@@ -107,6 +116,11 @@ class AppFunctionManagerServiceImpl:
         request: ExecuteAppFunctionRequest,
         signal: CancellationSignal,
     ) -> ExecuteAppFunctionResponse | AppFunctionException:
+        refusal = shape_violation(request.parameters, self._limits, "parameters") or shape_violation(
+            request.extras, self._limits, "extras"
+        )
+        if refusal is not None:
+            return refusal
         try:
             self._validate_calling_package(caller, calling_package)
         except SecurityException as error:
@@ -134,7 +148,38 @@ class AppFunctionManagerServiceImpl:
         except OSError as error:
             log.error("binding %s failed: %s", target, error)
             return AppFunctionSystemUnknownException(f"Failed to bind the target service: {error}")
-        return host.execute(request, caller.package_name, indexed.service_name, signal)
+        return self._call(host, request, caller.package_name, indexed.service_name, signal)
+
+    def _call(
+        self, host: AppHost, request: ExecuteAppFunctionRequest, calling_package: str, service_name: str,
+        signal: CancellationSignal,
+    ) -> Outcome:
+        """The app call; with an execution timeout, cancelled as if by the caller when it passes."""
+        timeout = self._limits.execution_timeout
+        if timeout is None:
+            return host.execute(request, calling_package, service_name, signal)
+        call_signal = CancellationSignal()
+        signal.set_on_cancel_listener(call_signal.cancel)
+        expired = threading.Event()
+
+        def expire() -> None:
+            if not call_signal.is_canceled:
+                expired.set()
+                call_signal.cancel()
+
+        timer = threading.Timer(timeout, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            outcome = host.execute(request, calling_package, service_name, call_signal)
+        finally:
+            timer.cancel()
+        if expired.is_set() and isinstance(outcome, AppFunctionCancelledException):
+            return AppFunctionCancelledException(
+                f"The call ran longer than this device's execution timeout of {timeout:g} s "
+                "(droidsim device start --execution-timeout) and was cancelled."
+            )
+        return outcome
 
     def _validate_calling_package(self, caller: CallingIdentity, claimed: str) -> None:
         """validateCallingPackage: a claimed package must be the caller's own (root is exempt)."""

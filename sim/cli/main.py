@@ -16,6 +16,7 @@ from sim.cli.agent import agent_command
 from sim.cli.conformance import conformance_command
 from sim.cli.lint import lint_command
 from sim.cli.shell import shell
+from sim import limits as call_limits
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 
 
@@ -51,12 +52,30 @@ def device() -> None:
               help="Install every app folder under DIR (repeatable).")
 @click.option("--system-apps", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Install every app folder under DIR as a privileged system app (repeatable).")
+@click.option("--pregrant-agent", "pregrant_agents", multiple=True, metavar="PKG",
+              help="Make this system app the preinstalled agent: allowlisted, with pregranted access to every "
+                   "target, apps installed later included (repeatable).")
 @click.option("--listen", metavar="unix:PATH|HOST:PORT", help="Default: a Unix socket in the data directory.")
 @click.option("--cancellation-timeout", type=click.FloatRange(min=0.01), default=DEFAULT_CANCELLATION_TIMEOUT,
               show_default=True, metavar="SECONDS",
               help="How long a cancelled call may keep running before its app process is killed.")
-def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...], listen: str | None,
-                 cancellation_timeout: float) -> None:
+@click.option("--execution-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="End a call that runs longer with ERROR_CANCELLED (default: no timeout, as on Android).")
+@click.option("--max-parameters-bytes", type=click.IntRange(1, call_limits.MAX_PARAMETERS_BYTES_CEILING),
+              default=call_limits.DEFAULT_MAX_PARAMETERS_BYTES, show_default=True, metavar="BYTES",
+              help="Refuse a call whose encoded parameters and extras are larger (ERROR_LIMIT_EXCEEDED).")
+@click.option("--max-data-depth", "max_depth", type=click.IntRange(1, call_limits.MAX_DEPTH_CEILING),
+              default=call_limits.DEFAULT_MAX_DEPTH, show_default=True, metavar="LEVELS",
+              help="Refuse parameters whose documents nest deeper (ERROR_LIMIT_EXCEEDED).")
+@click.option("--max-list-length", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_LIST_LENGTH,
+              show_default=True, metavar="ITEMS",
+              help="Refuse parameters with a longer list, or a document with more properties (ERROR_LIMIT_EXCEEDED).")
+@click.option("--max-string-length", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_STRING_LENGTH,
+              show_default=True, metavar="CHARS",
+              help="Refuse parameters with a longer string or bytes value (ERROR_LIMIT_EXCEEDED).")
+def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...],
+                 pregrant_agents: tuple[str, ...], listen: str | None, cancellation_timeout: float,
+                 **limits: int | float | None) -> None:
     """Boot system_server, install apps, and serve until Ctrl-C."""
     from sim.device import Device
     from sim.logcat import configure_device_logging
@@ -66,12 +85,14 @@ def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     configure_device_logging(data_dir)
-    device = Device(data_dir, cancellation_timeout=cancellation_timeout)
+    device = Device(data_dir, cancellation_timeout=cancellation_timeout, limits=call_limits.CallLimits(**limits))
     try:
         for root in system_apps:
             device.install_all(root, system=True)
         for root in apps:
             device.install_all(root)
+        for agent in pregrant_agents:
+            device.pregrant_agent(agent)
     except Exception as error:
         device.shutdown()
         fail_with(error)
@@ -84,14 +105,18 @@ def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path
 
 
 def _print_boot(device, address: str, elapsed_ms: float) -> None:
-    rows = [
-        (p.package_name, p.uid, f.id.rsplit("#", 1)[-1], "yes" if device.index.is_enabled(p.package_name, f) else "no")
-        for p in device.registry.all()
-        for f in p.metadata.app_functions
-    ]
+    rows = []
+    for p in device.registry.all():
+        if not p.metadata.app_functions:  # an agent app declares none; list it all the same
+            rows.append((p.package_name, p.uid, "-", "-"))
+        for f in p.metadata.app_functions:
+            enabled = "yes" if device.index.is_enabled(p.package_name, f) else "no"
+            rows.append((p.package_name, p.uid, f.id.rsplit("#", 1)[-1], enabled))
     print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
     click.echo(f"device ready in {elapsed_ms:.0f} ms, listening on {address}")
     click.echo(f"try: droidsim --device {device.data_dir} shell cmd app_function list-app-functions")
+    for agent in device.pregrants.agents():
+        click.echo(f'try: droidsim --device {device.data_dir} agent --as {agent} "PROMPT"')
     click.echo("Ctrl-C to stop")
 
 

@@ -32,12 +32,13 @@ def print_table(title: str, columns: Iterable[str], rows: Iterable[Iterable[Any]
 
 
 def fail_with(error: BaseException) -> None:
-    """Print an error as ``NAME (code): message`` on stderr and exit non-zero."""
+    """Print an error as ``NAME (code): message`` on stderr and exit non-zero. The line is
+    never wrapped (a script greps it whole); colour only on a terminal."""
     if isinstance(error, AppFunctionException):
         text = f"{error.error_name} ({error.error_code}): {error.error_message}"
     else:
         text = f"{type(error).__name__}: {error}"
     from rich.text import Text
 
-    console(stderr=True).print(Text.assemble(("Error: ", "bold red"), text))
+    console(stderr=True).print(Text.assemble(("Error: ", "bold red"), text), soft_wrap=True)
     raise SystemExit(1)

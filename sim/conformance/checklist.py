@@ -1,28 +1,23 @@
 """The CTS checklist of spec/platform-android.md §4 (and the shell commands of §5), row by row.
 
 Each row says what the platform does and how droidsim answers for it: by the cases that name
-the row (``sim.conformance.cases``), by a ``pending`` note when the cases wait for an API the
-device does not have yet, or by a ``not_applicable`` note when droidsim does not model the
-feature at all (then docs/conformance.md lists it). A row can be partly covered and partly
-pending: the part that needs the missing API is what ``pending`` describes.
+the row (``sim.conformance.cases``), or by a ``not_applicable`` note when droidsim does not
+model the feature at all (then docs/conformance.md lists it). Besides the CTS rows, a few rows
+hold the device to rules of §1 and §2 that no CTS class of §4 checks (Android 17's access
+levels, setAppFunctionEnabled's own-package rule), so that every access rule has a case.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-ACCESS_API = "the access API (agent access grants and flags, issue 4)"
-ALLOWLIST_API = "the permission-v2 allowlist (issue 4)"
-
-
 @dataclass(frozen=True)
 class Row:
     key: str
-    section: str  # "§4" or "§5"
-    source: str  # the CTS class (§4) or the shell command (§5)
+    section: str  # "§1", "§2", "§4" or "§5"
+    source: str  # the CTS class (§4), the shell command (§5), or the API or rule (§1, §2)
     setup: str
     expected: str
-    pending: str | None = None
     not_applicable: str | None = None
 
     @property
@@ -39,24 +34,24 @@ def _v2(key: str, setup: str, expected: str, **status: str) -> Row:
 
 
 def _access(key: str, setup: str, expected: str) -> Row:
-    return Row(f"access.{key}", "§4", "AppFunctionAccessTest", setup, expected, pending=ACCESS_API)
+    return Row(f"access.{key}", "§4", "AppFunctionAccessTest", setup, expected)
+
+
+def _level(key: str, setup: str, expected: str) -> Row:
+    return Row(f"levels.{key}", "§2", "Access levels (Android 17)", setup, expected)
 
 
 ROWS: tuple[Row, ...] = (
     # AppFunctionManagerAccessEnabledTest
     _ae("permission-no-grant", "permission, no grant, helper noOp",
         'ERROR_DENIED, message contains "does not have permission to execute the appfunction", '
-        "service never created", pending=ACCESS_API),
-    _ae("grant-without-permission", "grant without permission; neither", "ERROR_DENIED",
-        pending=f"the grant half needs {ACCESS_API}; 'neither' is case other-package-without-permission"),
-    _ae("permission-and-grant", "permission + grant, helper add(1,2)", "success, return value 3, service then destroyed",
-        pending=ACCESS_API),
-    _ae("own-package", "own package, any combination of permission/grant", "success",
-        pending=f"the combinations with a grant need {ACCESS_API}"),
+        "service never created"),
+    _ae("grant-without-permission", "grant without permission; neither", "ERROR_DENIED"),
+    _ae("permission-and-grant", "permission + grant, helper add(1,2)", "success, return value 3, service then destroyed"),
+    _ae("own-package", "own package, any combination of permission/grant", "success"),
     _ae("uncaught-client-exception", "uncaughtClientException", 'ERROR_INVALID_ARGUMENT "Function does not exist"'),
     _ae("invoke-callback-twice", "add_invokeCallbackTwice", "exactly one callback"),
-    _ae("calling-package", "noOp", "result reports calling package == caller; with a grant the target also sees the caller",
-        pending=f"the grant half needs {ACCESS_API}"),
+    _ae("calling-package", "noOp", "result reports calling package == caller; with a grant the target also sees the caller"),
     _ae("cross-user", "cross-user with INTERACT_ACROSS_USERS_FULL", "ERROR_DENIED",
         not_applicable="droidsim has one user"),
     _ae("manager-as-other-user", "creating a manager as another user without the permission", "SecurityException",
@@ -72,14 +67,12 @@ ROWS: tuple[Row, ...] = (
         "success; ERROR_ENTERPRISE_POLICY_DISALLOWED", not_applicable="droidsim has no DevicePolicyManager"),
     _ae("large-payloads", "1 MB parameter; 5 MB echoBytes", "success; bytes round-trip"),
     _ae("unknown-function", "unknown function id (own package, or helper with grant)",
-        'ERROR_FUNCTION_NOT_FOUND, message contains "App function not found."',
-        pending=f"the helper-with-grant half needs {ACCESS_API}"),
+        'ERROR_FUNCTION_NOT_FOUND, message contains "App function not found."'),
     _ae("cancel-long-running", "cancel during longRunningFunction",
         "the app's cancel listener fires, service destroyed, no callback"),
     _ae("cancel-not-invoke-callback", "cancel while notInvokeCallback is running",
         "the same, after the cancellation timeout"),
-    _ae("is-enabled", "isEnabled: add / add_disabledByDefault / helper add with permission", "true / false / true",
-        pending=f"holding EXECUTE_APP_FUNCTIONS for the helper half needs {ACCESS_API}"),
+    _ae("is-enabled", "isEnabled: add / add_disabledByDefault / helper add with permission", "true / false / true"),
     _ae("illegal-argument", "isEnabled or setEnabled on an unknown id; isEnabled on another package without permission",
         "IllegalArgumentException"),
     _ae("set-enabled-sequence", "setEnabled DISABLED -> DEFAULT -> ENABLED", "false -> default -> true"),
@@ -89,12 +82,10 @@ ROWS: tuple[Row, ...] = (
     _ae("uris", "getUris", "the caller gets read/write access exactly as granted",
         not_applicable="droidsim has no content URI grants"),
     # AppFunctionManagerV2Test: the same matrix with the allowlist instead of grants.
-    _v2("denied", "no permission, or permission without allowlisting, or neither", "ERROR_DENIED",
-        pending=ALLOWLIST_API),
-    _v2("allowlisted", "permission + allowlisted", "success", pending=ALLOWLIST_API),
-    _v2("system-permission", "EXECUTE_APP_FUNCTIONS_SYSTEM + allowlisted", "success", pending=ALLOWLIST_API),
-    _v2("nonexistent-package", "nonexistent package, permission + allowlisted", "ERROR_FUNCTION_NOT_FOUND",
-        pending=ALLOWLIST_API),
+    _v2("denied", "no permission, or permission without allowlisting, or neither", "ERROR_DENIED"),
+    _v2("allowlisted", "permission + allowlisted", "success"),
+    _v2("system-permission", "EXECUTE_APP_FUNCTIONS_SYSTEM + allowlisted", "success"),
+    _v2("nonexistent-package", "nonexistent package, permission + allowlisted", "ERROR_FUNCTION_NOT_FOUND"),
     _v2("attribution", "attribution does not reach the target", "the target sees no attribution",
         not_applicable="droidsim requests carry no attribution (QPR2 setAttribution is not modelled)"),
     # AppFunctionAccessTest: the access API itself.
@@ -108,11 +99,22 @@ ROWS: tuple[Row, ...] = (
     _access("invalid-flags", "invalid or opposing flags", "IllegalArgumentException"),
     _access("revoke-self", "revokeSelfAccess", "leaves exactly OTHER_DENIED (0 if nothing was set)"),
     _access("validity", "agents and targets", "agents must request the permission, targets must have the service"),
+    # Android 17 access levels (§2); no CTS class in the sources checks them yet.
+    _level("self", "a function at ACCESS_LEVEL_SELF",
+           "its own package runs and sees it; anyone else, EXECUTE_APP_FUNCTIONS_SYSTEM included, gets ERROR_DENIED "
+           "and does not see it"),
+    _level("system", "a function at ACCESS_LEVEL_SYSTEM",
+           "a holder of EXECUTE_APP_FUNCTIONS_SYSTEM runs and sees it; EXECUTE_APP_FUNCTIONS with a grant gets "
+           "ERROR_DENIED and does not see it"),
+    _level("android-trusted", "a function at ACCESS_LEVEL_ANDROID_TRUSTED (the default)",
+           "EXECUTE_APP_FUNCTIONS sees it, and runs it once the pair is granted"),
+    # §1: setAppFunctionEnabled takes no target package on Android.
+    Row("api.set-enabled-own-package", "§1", "AppFunctionManager.setAppFunctionEnabled",
+        "an app sets the state of another package's function", "SecurityException; own package only"),
     # AppFunctionServiceTest
     Row("service.v2-off", "§4", "AppFunctionServiceTest", "v2 off",
         "the service sees the real calling package and signing info"),
-    Row("service.v2-on", "§4", "AppFunctionServiceTest", "v2 on", 'the service sees "" and no signing info',
-        pending=ALLOWLIST_API),
+    Row("service.v2-on", "§4", "AppFunctionServiceTest", "v2 on", 'the service sees "" and no signing info'),
     # AppFunctionRegistrationTest
     Row("registration", "§4", "AppFunctionRegistrationTest", "dynamic registration",
         "the registration rules of §1; an unregistered id gives ERROR_DISABLED",
@@ -130,6 +132,10 @@ ROWS: tuple[Row, ...] = (
         "--parameters JSON", "the result printed as JSON; the caller is com.android.shell"),
     Row("shell.set-enabled", "§5", "cmd app_function set-enabled", "set-enabled --package P --function F "
         "--state enable|disable|default", "the state changes"),
+    Row("shell.grant-access", "§5", "cmd app_function grant-app-function-access / revoke-app-function-access",
+        "--agent-package A --target-package T", "OTHER_GRANTED / OTHER_DENIED set under the OTHER mask"),
+    Row("shell.list-valid", "§5", "cmd app_function list-valid-agents / list-valid-targets", "list-valid-agents, "
+        "list-valid-targets", "the valid agents; the valid targets"),
 )
 
 _BY_KEY = {r.key: r for r in ROWS}

@@ -57,13 +57,21 @@ def returns(outcome: Outcome, expected: Any) -> Any:
     return outcome.value
 
 
-def fails_with(outcome: Outcome, code: int, contains: str | None = None) -> AppFunctionException:
-    """The call raised the AppFunctionException ``code``, its message containing ``contains``."""
-    expected = f"{error_name(code)} ({code})" + (f" with a message containing {contains!r}" if contains else "")
+def fails_with(
+    outcome: Outcome, code: int, contains: str | None = None, *, message: str | None = None
+) -> AppFunctionException:
+    """The call raised the AppFunctionException ``code``, its message containing ``contains``
+    or, when the spec gives the whole text, being exactly ``message``."""
+    expected = f"{error_name(code)} ({code})"
+    if contains is not None:
+        expected += f" with a message containing {contains!r}"
+    if message is not None:
+        expected += f" with the message {message!r}"
     error = outcome.error
     if not isinstance(error, AppFunctionException) or error.error_code != code:
         raise Mismatch(expected, outcome.describe())
-    if contains is not None and contains not in (error.error_message or ""):
+    text = error.error_message or ""
+    if (contains is not None and contains not in text) or (message is not None and text != message):
         raise Mismatch(expected, outcome.describe())
     return error
 

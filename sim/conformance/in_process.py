@@ -18,14 +18,21 @@ from sim.device import Device
 IN_PROCESS_CANCELLATION_TIMEOUT = 0.5
 
 
+def device_handle(device: Device, cancellation_timeout: float) -> DeviceHandle:
+    """A served in-process Device as the cases reach it: Contexts straight to its services."""
+    if device.address is None:
+        raise ValueError("serve the device first: its apps and the shell command reach it at its address")
+
+    def open_context(package: str | None):
+        return device.shell_context() if package is None else device.create_context(package)
+
+    return DeviceHandle(device.address, device.data_dir, cancellation_timeout, open_context)
+
+
 @contextlib.contextmanager
 def in_process_device(
     data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT
 ) -> Iterator[DeviceHandle]:
     with Device(data_dir, isolated_apps=True, cancellation_timeout=cancellation_timeout) as device:
-        address = device.serve()
-
-        def open_context(package: str | None):
-            return device.shell_context() if package is None else device.create_context(package)
-
-        yield DeviceHandle(address, device.data_dir, cancellation_timeout, open_context)
+        device.serve()
+        yield device_handle(device, cancellation_timeout)

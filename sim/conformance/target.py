@@ -1,10 +1,15 @@
 """ConformanceTarget: the device under test, as the cases see it.
 
-A case gets Contexts (the shell, the caller app, the helper app), the package manager to
-install, clear and uninstall, the apps' data folders (where the CTS-like apps leave lifecycle
-traces and where credentials live, as adb reads them), and the device's shell command.
-:func:`open_target` installs the helper apps shipped under tests/conformance/apps through the
-PackageManager as the shell, as CTS installs its helper APKs, and removes them afterwards.
+A case gets Contexts (the shell and each conformance app), the package manager to install,
+clear and uninstall, the apps' data folders (where the CTS-like apps leave lifecycle traces and
+where credentials live, as adb reads them), the device's shell command, and the access set-up
+CTS makes with shell permissions: who holds EXECUTE_APP_FUNCTIONS, who is on the agent
+allowlist, and which (agent, target) pairs are granted.
+
+:func:`open_target` installs the apps shipped under tests/conformance/apps through the
+PackageManager as the shell, as CTS installs its helper APKs; it makes the caller a privileged,
+allowlisted agent through the same public calls a developer makes (docs/access-control.md,
+"Making an agent app work"), and undoes all of it afterwards.
 """
 
 from __future__ import annotations
@@ -18,15 +23,41 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL
 from droid.content.context import Context
+from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
+from sim.device import SETTINGS_SERVICE
 
 CALLER_PACKAGE = "android.app.appfunctions.cts"
 HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
+SYSTEM_CALLER_PACKAGE = "android.app.appfunctions.cts.systemcaller"
+LEVELED_PACKAGE = "android.app.appfunctions.cts.leveled"
 # A package no test installs: "other package, nonexistent".
 NONEXISTENT_PACKAGE = "android.app.appfunctions.cts.nonexistent"
 
-# Folder under the apps root -> the package it holds.
-CONFORMANCE_APPS = {"helper": HELPER_PACKAGE, "caller": CALLER_PACKAGE}
+
+@dataclass(frozen=True)
+class ConformanceApp:
+    folder: str  # under the apps root
+    package: str
+    system: bool = False  # installed as a system app, so its privileged permissions are granted
+
+
+CONFORMANCE_APPS = (
+    # The CTS helper: functions, no permissions.
+    ConformanceApp("helper", HELPER_PACKAGE),
+    # The CTS package: requests EXECUTE_APP_FUNCTIONS (held while on the privileged allowlist)
+    # and has the helper's functions.
+    ConformanceApp("caller", CALLER_PACKAGE),
+    # V2Test's EXECUTE_APP_FUNCTIONS_SYSTEM holder: an agent without an AppFunctionService.
+    ConformanceApp("system_caller", SYSTEM_CALLER_PACKAGE, system=True),
+    # One function per Android 17 access level.
+    ConformanceApp("leveled", LEVELED_PACKAGE),
+)
+_APPS = {app.package: app for app in CONFORMANCE_APPS}
+
+# The agents the run puts on the agent allowlist (CTS sets it to its own package).
+AGENTS = (CALLER_PACKAGE, SYSTEM_CALLER_PACKAGE)
 
 SHELL_COMMAND_TIMEOUT = 60.0
 _CREATED = re.compile(r"created pid=(\d+)")
@@ -62,14 +93,15 @@ class ConformanceTarget:
     @property
     def caller(self) -> Context:
         """android.app.appfunctions.cts: holds EXECUTE_APP_FUNCTIONS, has functions of its own."""
-        return self._context(CALLER_PACKAGE)
+        return self.context(CALLER_PACKAGE)
 
     @property
     def helper(self) -> Context:
         """android.app.appfunctions.cts.helper: no EXECUTE_APP_FUNCTIONS."""
-        return self._context(HELPER_PACKAGE)
+        return self.context(HELPER_PACKAGE)
 
-    def _context(self, package: str) -> Context:
+    def context(self, package: str) -> Context:
+        """A Context acting as an installed conformance app."""
         if package not in self._contexts:
             self._contexts[package] = self.device.open_context(package)
         return self._contexts[package]
@@ -94,11 +126,11 @@ class ConformanceTarget:
 
     def install(self, package: str):
         """Install (or update) a conformance app from the apps root, as the shell; its Context
-        is opened anew, since an install after an uninstall gives the package a new identity."""
-        folder = next(name for name, p in CONFORMANCE_APPS.items() if p == package)
-        info = self.package_manager.install_package(str((self.apps_root / folder).resolve()), False)
+        is opened anew, since an install gives the package a new credential."""
+        app = _APPS[package]
+        info = self.package_manager.install_package(str((self.apps_root / app.folder).resolve()), app.system)
         if info.package_name != package:
-            raise ValueError(f"{self.apps_root / folder} holds {info.package_name}, expected {package}")
+            raise ValueError(f"{self.apps_root / app.folder} holds {info.package_name}, expected {package}")
         self._forget_context(package)
         return info
 
@@ -110,6 +142,57 @@ class ConformanceTarget:
         stale = self._contexts.pop(package, None)
         if stale is not None:
             stale.close()
+
+    # access set-up, each undone when its block ends
+    @contextlib.contextmanager
+    def holding_permission(self, package: str, held: bool) -> Iterator[None]:
+        """``package`` (not a system app) holds the privileged permissions it requests, or not,
+        by being on the privileged allowlist (``pm set-privileged-allowlist``): what CTS gets by
+        adopting the shell's permission identity, or not."""
+        before = list(self.package_manager.get_privileged_allowlist())
+        wanted = sorted(set(before) | {package}) if held else [p for p in before if p != package]
+        self.package_manager.set_privileged_allowlist(wanted)
+        try:
+            yield
+        finally:
+            self.package_manager.set_privileged_allowlist(before)
+
+    @contextlib.contextmanager
+    def agent_allowlisted(self, package: str, allowlisted: bool) -> Iterator[None]:
+        """``package`` on the agent allowlist or not, through the Secure setting that
+        ``cmd app_function set-additional-allowlisted-agents`` writes. Leaving the allowlist
+        drops the agent's access flags, as on Android."""
+        before = self._additional_agents()
+        agents = set(parse_agent_list(before or ""))
+        self._set_additional_agents(sorted(agents | {package} if allowlisted else agents - {package}))
+        try:
+            yield
+        finally:
+            self._set_additional_agents(before)
+
+    @contextlib.contextmanager
+    def access_flags(self, agent: str, target: str, flags: int) -> Iterator[bool]:
+        """The pair's access flags set to ``flags`` by the shell (``updateAccessFlags`` under
+        the whole mask); yields whether the device took them. The old flags come back after."""
+        manager = self.shell.app_function_manager
+        before = manager.get_access_flags(agent, target)
+        manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_ALL, flags)
+        try:
+            yield manager.get_access_flags(agent, target) == flags
+        finally:
+            manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_ALL, before)
+
+    @property
+    def _settings(self):
+        return self.shell.get_system_service(SETTINGS_SERVICE)
+
+    def _additional_agents(self) -> str | None:
+        return self._settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST)
+
+    def _set_additional_agents(self, value: list[str] | str | None) -> None:
+        if isinstance(value, list):
+            value = serialize_agent_list(value) or None
+        self._settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, value)
 
     # what the CTS-like apps leave in their data folders (testutils.py)
     def app_data_dir(self, package: str) -> Path:
@@ -152,10 +235,12 @@ def process_alive(pid: int) -> bool:
 
 @contextlib.contextmanager
 def open_target(device: DeviceHandle, apps_root: Path | None = None) -> Iterator[ConformanceTarget]:
-    """Install the conformance apps, start them from a clean state, yield the target, and
-    uninstall what this call installed (packages that were there before stay installed)."""
+    """Install the conformance apps, start them from a clean state, make the caller a
+    privileged agent and put the agents on the agent allowlist; yield the target; then undo
+    it all: the allowlists as they were, and uninstall what this call installed (packages that
+    were there before stay installed)."""
     apps_root = Path(apps_root or default_apps_root())
-    missing = [name for name in CONFORMANCE_APPS if not (apps_root / name / "AndroidManifest.xml").is_file()]
+    missing = [app.folder for app in CONFORMANCE_APPS if not (apps_root / app.folder / "AndroidManifest.xml").is_file()]
     if missing:
         raise FileNotFoundError(
             f"{apps_root} lacks the conformance app {missing[0]!r}: point at tests/conformance/apps of a droidsim checkout"
@@ -166,10 +251,13 @@ def open_target(device: DeviceHandle, apps_root: Path | None = None) -> Iterator
         target = ConformanceTarget(device, shell, apps_root)
         package_manager = target.package_manager
         before = {p.package_name for p in package_manager.list_packages()}
-        for package in CONFORMANCE_APPS.values():
-            target.install(package)
-            if package not in before:
-                cleanup.callback(package_manager.uninstall_package, package)
-            target.clear_package_data(package)
+        for app in CONFORMANCE_APPS:
+            target.install(app.package)
+            if app.package not in before:
+                cleanup.callback(package_manager.uninstall_package, app.package)
+            target.clear_package_data(app.package)
+        cleanup.enter_context(target.holding_permission(CALLER_PACKAGE, True))
+        for agent in AGENTS:
+            cleanup.enter_context(target.agent_allowlisted(agent, True))
         cleanup.callback(target.close)
         yield target

@@ -65,6 +65,15 @@ CREATE TABLE IF NOT EXISTS access_history (
 """
 
 
+# The tables besides ``packages`` whose rows belong to a package, by their package columns.
+PACKAGE_COLUMNS = {
+    "enabled_overrides": ("package_name",),
+    "runtime_permissions": ("package_name",),
+    "access_flags": ("agent_package", "target_package"),
+    "access_history": ("agent_package", "target_package"),
+}
+
+
 @dataclass(frozen=True)
 class PackageRow:
     package_name: str
@@ -118,6 +127,14 @@ class DeviceStore:
             (row.package_name, row.uid, row.app_dir, int(row.system), row.source_hash,
              row.credential_hash, row.manifest, row.metadata, row.installed_at),
         )
+
+    def delete_package(self, db: sqlite3.Connection, package_name: str) -> None:
+        """Every row about a package, in the caller's transaction: an uninstall cut short by a
+        crash leaves no grant, flag or history for a later install of the name to inherit."""
+        db.execute("DELETE FROM packages WHERE package_name = ?", (package_name,))
+        for table, columns in PACKAGE_COLUMNS.items():
+            where = " OR ".join(f"{column} = ?" for column in columns)
+            db.execute(f"DELETE FROM {table} WHERE {where}", (package_name,) * len(columns))
 
     def next_uid(self, db: sqlite3.Connection, first: int) -> int:
         (highest,) = db.execute("SELECT MAX(uid) FROM packages").fetchone()

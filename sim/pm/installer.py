@@ -12,6 +12,7 @@ import logging
 import os
 import secrets
 import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,10 @@ from sim.xmlsafe import XmlError
 log = logging.getLogger("droidsim.pm")
 
 IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".DS_Store"}
+# An install's new credential waits here until its transaction commits (see install()).
+PENDING_CREDENTIAL = "credential.pending"
+# An app folder is read whole (hashed, then copied), so it must be bounded, as an APK is.
+MAX_APP_BYTES = 256 * 1024 * 1024
 
 
 class InstallError(IllegalArgumentException):
@@ -60,15 +65,40 @@ def source_hash(app_dir: Path) -> str:
 
 
 def _app_files(app_dir: Path) -> list[Path]:
-    files = []
+    """Every file of the app, each a regular file (a link to one is followed, as the copy
+    does), all of them together within MAX_APP_BYTES: a link to /dev/zero, a FIFO or a huge
+    sparse file would otherwise be read without end."""
+    files, total = [], 0
     for root, dirs, names in os.walk(app_dir):
         dirs[:] = [d for d in dirs if d not in IGNORED_NAMES]
-        files.extend(Path(root) / n for n in names if n not in IGNORED_NAMES and not n.endswith(".pyc"))
+        for name in dirs:
+            if os.path.islink(os.path.join(root, name)):
+                raise InstallError("INSTALL_FAILED_INVALID_APK", f"{Path(root) / name} links to a folder")
+        for name in names:
+            if name in IGNORED_NAMES or name.endswith(".pyc"):
+                continue
+            path = Path(root) / name
+            try:
+                status = path.stat()
+            except OSError as error:
+                raise InstallError("INSTALL_FAILED_INVALID_APK", f"{path} cannot be read: {error.strerror}") from None
+            if not stat.S_ISREG(status.st_mode):
+                raise InstallError("INSTALL_FAILED_INVALID_APK", f"{path} is not a regular file")
+            total += status.st_size
+            if total > MAX_APP_BYTES:
+                raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} holds more than {MAX_APP_BYTES} bytes")
+            files.append(path)
     return files
 
 
-def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
-    """Everything install checks, with each refusal naming the file, line or function."""
+# Refuses a manifest the device cannot take as it stands (PermissionManagerService's
+# check_new_definitions: a ``<permission>`` someone else owns, an unknown protection level).
+ManifestCheck = Callable[[ManifestFacts], None]
+
+
+def parse_app(app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck) -> ParsedApp:
+    """Everything install checks, with each refusal naming the file, line or function. The
+    manifest is parsed once; ``check_manifest`` sees it before the costlier checks run."""
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
@@ -76,9 +106,22 @@ def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
         manifest = parse_manifest(manifest_path)
     except XmlError as error:
         raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+    facts = ManifestFacts(
+        package=manifest.package,
+        uses_permissions=list(manifest.uses_permissions),
+        permissions=[PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions],
+        services=[
+            ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=list(s.actions))
+            for s in manifest.services
+        ],
+    )
+    check_manifest(facts)
 
     metadata = AppFunctionPackageMetadata(package_name=manifest.package)
-    app_metadata_file = resolve_app_metadata(manifest, app_dir)
+    try:
+        app_metadata_file = resolve_app_metadata(manifest, app_dir)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
     if app_metadata_file is not None:
         try:
             metadata.app_metadata.CopyFrom(parse_app_metadata(app_metadata_file))
@@ -94,10 +137,13 @@ def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
                 f"{manifest_path}: service {service.name} must declare "
                 f'android:permission="{BIND_APP_FUNCTION_SERVICE}" (found {service.permission!r})',
             )
-        asset = manifest.function_xml_asset(service, first_service=index == 0)
+        try:
+            asset = manifest.function_xml_asset(service, first_service=index == 0)
+        except XmlError as error:
+            raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
         if asset is None:
             continue
-        xml_path = app_dir / "assets" / asset.path
+        xml_path = _asset_path(app_dir, asset.path, manifest_path, service.name)
         if not xml_path.is_file():
             raise InstallError(
                 "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
@@ -106,7 +152,8 @@ def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
         try:
             document = parse_function_xml(xml_path, manifest.package, service.name, format=asset.format)
             if asset.schema is not None:
-                _check_custom_documents(document, app_dir / "assets" / asset.schema, manifest_path)
+                xsd = _asset_path(app_dir, asset.schema, manifest_path, service.name)
+                _check_custom_documents(document, xsd, manifest_path)
         except XmlError as error:
             raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
         for function in document.functions:
@@ -119,17 +166,18 @@ def parse_app(app_dir: Path, verifier: CodeVerifier) -> ParsedApp:
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
         _check_code(app_dir, service.name, {f.id for f in document.functions}, xml_path, verifier)
-
-    facts = ManifestFacts(
-        package=manifest.package,
-        uses_permissions=list(manifest.uses_permissions),
-        permissions=[PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions],
-        services=[
-            ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=list(s.actions))
-            for s in manifest.services
-        ],
-    )
     return ParsedApp(facts, metadata)
+
+
+def _asset_path(app_dir: Path, name: str, manifest_path: Path, service_name: str) -> Path:
+    """``assets/<name>``; a name that leads out of the assets folder is refused, never read."""
+    normal = os.path.normpath(name)
+    if os.path.isabs(normal) or normal == ".." or normal.startswith("../"):
+        raise InstallError(
+            "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
+            f"{manifest_path}: service {service_name} names assets/{name}, which is outside the app's assets",
+        )
+    return app_dir / "assets" / normal
 
 
 def _check_custom_documents(document: FunctionDocument, xsd: Path, manifest_path: Path) -> None:
@@ -175,14 +223,18 @@ class PackageInstaller:
         return self._data_root / package_name
 
     def install(
-        self, app_dir: Path, system: bool, installed: Callable[[str], InstalledPackage | None]
+        self,
+        app_dir: Path,
+        system: bool,
+        installed: Callable[[str], InstalledPackage | None],
+        check_manifest: ManifestCheck,
     ) -> tuple[InstalledPackage, str]:
         """Install or update; returns the package and its new credential secret."""
         app_dir = app_dir.resolve()
         if not app_dir.is_dir():
             raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
         digest = source_hash(app_dir)
-        parsed = parse_app(app_dir, self._verifier)
+        parsed = parse_app(app_dir, self._verifier, check_manifest)
         package_name = parsed.manifest.package
         previous = installed(package_name)
 
@@ -190,7 +242,11 @@ class PackageInstaller:
         _copy_app(app_dir, target)
         secret = new_secret()
         data_dir = self.data_dir_for(package_name)
+        pending = data_dir / PENDING_CREDENTIAL
         try:
+            # The old credential stays valid until the commit; a crash between the commit and
+            # the rename below is settled at boot by the hash the commit stored.
+            write_secret(pending, secret)
             with self._store.transaction() as db:
                 uid = previous.uid if previous else self._store.next_uid(db, FIRST_APPLICATION_UID)
                 row = PackageRow(
@@ -199,11 +255,14 @@ class PackageInstaller:
                     time.time(),
                 )
                 self._store.put_package(db, row)
-                # Written inside the transaction: if it fails, nothing is committed.
-                write_secret(data_dir / "credential", secret)
         except BaseException:
             shutil.rmtree(target, ignore_errors=True)
+            if previous is None:
+                shutil.rmtree(data_dir, ignore_errors=True)
+            else:
+                pending.unlink(missing_ok=True)
             raise
+        os.replace(pending, data_dir / "credential")
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
@@ -211,8 +270,7 @@ class PackageInstaller:
 
     def uninstall(self, package: InstalledPackage) -> None:
         with self._store.transaction() as db:
-            db.execute("DELETE FROM packages WHERE package_name = ?", (package.package_name,))
-            db.execute("DELETE FROM enabled_overrides WHERE package_name = ?", (package.package_name,))
+            self._store.delete_package(db, package.package_name)
         shutil.rmtree(package.app_dir, ignore_errors=True)
         shutil.rmtree(package.data_dir, ignore_errors=True)
 
@@ -227,19 +285,47 @@ class PackageInstaller:
                 child.unlink(missing_ok=True)
 
     def collect_garbage(self, installed: list[InstalledPackage]) -> None:
-        """Remove app copies that no committed install refers to (left by a crash)."""
-        keep = {p.app_dir.resolve() for p in installed}
-        if self._apps_root.exists():
-            for child in self._apps_root.iterdir():
-                if child.resolve() not in keep:
-                    shutil.rmtree(child, ignore_errors=True)
+        """At boot, finish what a crash interrupted: remove app copies and data folders that
+        no committed install refers to, and settle each staged credential by its commit."""
+        copies = {p.app_dir.resolve() for p in installed}
+        _remove_children(self._apps_root, lambda child: child.resolve() not in copies)
+        names = {p.package_name for p in installed}
+        _remove_children(self._data_root, lambda child: child.name not in names)
+        committed = dict(self._store.query("SELECT package_name, credential_hash FROM packages"))
+        for package in installed:
+            _settle_credential(package.data_dir, committed[package.package_name])
+
+
+def _remove_children(folder: Path, unwanted: Callable[[Path], bool]) -> None:
+    for child in folder.iterdir() if folder.exists() else ():
+        if unwanted(child):
+            shutil.rmtree(child, ignore_errors=True)
+
+
+def _settle_credential(data_dir: Path, committed_hash: str) -> None:
+    """A staged credential becomes the credential if its install committed, else it goes;
+    so do files a crash left half-written."""
+    pending = data_dir / PENDING_CREDENTIAL
+    if pending.exists():
+        if hash_secret(pending.read_text().strip()) == committed_hash:
+            os.replace(pending, data_dir / "credential")
+        else:
+            pending.unlink()
+    for half_written in data_dir.glob(".credential*.tmp"):
+        half_written.unlink()
 
 
 def _log_lint_warnings(app_dir: Path, package_name: str) -> None:
-    """Quality findings are advice: logged at install, never a reason to refuse."""
+    """Quality findings are advice: logged at install, never a reason to refuse; this runs
+    after the commit, so a lint that fails must not fail the install."""
     from sim.lint.runner import lint_installed_app
 
-    for finding in lint_installed_app(app_dir):
+    try:
+        findings = lint_installed_app(app_dir)
+    except Exception as error:  # lint is advice; whatever stops it, the install stands
+        log.warning("%s lint could not run: %s", package_name, error)
+        return
+    for finding in findings:
         log.warning("%s lint: %s", package_name, finding.one_line())
 
 

@@ -18,9 +18,7 @@ from sim.identity import Authenticator, hash_secret
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
 from sim.pm.installer import PackageInstaller, identity_of
-from sim.pm.manifest import parse_manifest
-from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry, PermissionFacts
-from sim.xmlsafe import XmlError
+from sim.pm.registry import InstalledPackage, PackageRegistry
 
 log = logging.getLogger("droidsim.pm")
 
@@ -34,6 +32,7 @@ class PackageManagerService:
         authenticator: Authenticator,
         permissions: PermissionManagerService,
         stop_app: Callable[[str], None],
+        package_added: Callable[[InstalledPackage], None],
         package_removed: Callable[[str], None],
     ) -> None:
         self._registry = registry
@@ -42,6 +41,8 @@ class PackageManagerService:
         self._authenticator = authenticator
         self._permissions = permissions
         self._stop_app = stop_app
+        # Told after an install, so pregranted agents reach a new target.
+        self._package_added = package_added
         # Told after an uninstall, so grants, flags and history of the package go too.
         self._package_removed = package_removed
         # Installs of one package never interleave; different packages may.
@@ -91,27 +92,15 @@ class PackageManagerService:
     # device-side API
     def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
         with self._install_lock:
-            self._check_permission_declarations(app_dir)
-            package, secret = self._installer.install(app_dir, system, self._registry.get)
+            package, secret = self._installer.install(
+                app_dir, system, self._registry.get, self._permissions.check_new_definitions
+            )
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))
             log.info("installed %s (uid %d, %d functions)", package.package_name, package.uid,
                      len(package.metadata.app_functions))
+            self._package_added(package)
             return package
-
-    def _check_permission_declarations(self, app_dir: Path) -> None:
-        """Refuse a taken or malformed ``<permission>`` before anything is copied. A manifest
-        that does not parse is left to the installer, which names its problem."""
-        try:
-            manifest = parse_manifest(Path(app_dir) / "AndroidManifest.xml")
-        except (XmlError, OSError):
-            return
-        self._permissions.check_new_definitions(
-            ManifestFacts(
-                package=manifest.package,
-                permissions=[PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions],
-            )
-        )
 
     def adopt(self, package: InstalledPackage, credential_hash: str) -> None:
         """Make an installed package live: registry, index, identity."""

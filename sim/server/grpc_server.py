@@ -17,6 +17,7 @@ from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
 from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
 from droidsim.v1 import settings_pb2_grpc as settings_grpc
+from sim.server.decode_guard import UndecodableRequestGuard
 from sim.server.servicers import (
     AppFunctionManagerServicer,
     PackageManagerServicer,
@@ -60,10 +61,12 @@ class DeviceServer:
         address, public = parse_listen(listen)
         if public:
             log.warning("listening on %s: reachable from other machines, not only this one", address)
-        self._server = grpc.server(ThreadPoolExecutor(max_workers=MAX_WORKERS), options=CHANNEL_OPTIONS)
+        self._server = grpc.server(
+            ThreadPoolExecutor(max_workers=MAX_WORKERS), interceptors=[UndecodableRequestGuard()], options=CHANNEL_OPTIONS
+        )
         auth = device.authenticator
         afm_grpc.add_AppFunctionManagerServicer_to_server(
-            AppFunctionManagerServicer(auth, device.app_functions), self._server
+            AppFunctionManagerServicer(auth, device.app_functions, device.limits), self._server
         )
         pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, device.package_manager), self._server)
         settings_grpc.add_SettingsServicer_to_server(SettingsServicer(auth, device.settings), self._server)

@@ -12,12 +12,13 @@ from typing import Any, Callable
 
 import grpc
 
-from droid.appfunctions.exceptions import AppFunctionException
+from droid.appfunctions.exceptions import AppFunctionException, AppFunctionInvalidArgumentException
 from droid.binder import wire
-from droid.binder.errors import is_binder_exception, to_status
+from droid.binder.errors import to_status
 from droid.binder.remote import CREDENTIAL_KEY
 from droid.os.binder import Binder, CallingIdentity
 from droid.os.cancellation import CancellationSignal
+from droid.os.exceptions import BINDER_EXCEPTIONS
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
 from droidsim.v1 import data_pb2
@@ -28,6 +29,7 @@ from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
 from droidsim.v1 import settings_pb2
 from droidsim.v1 import settings_pb2_grpc as settings_grpc
 from sim.identity import Authenticator
+from sim.limits import CallLimits, oversized_request
 
 UNAUTHENTICATED = "missing or unknown credential: present the package's credential as 'droidsim-credential'"
 
@@ -42,13 +44,26 @@ def binder_call(method: Callable[..., Any]) -> Callable[..., Any]:
             with Binder.calling_as(identity):
                 return method(self, request, context)
         except Exception as error:
-            if not is_binder_exception(error):
+            parcelled = _as_parcelled(error)
+            if parcelled is None:
                 raise
-            code, details, trailers = to_status(error)
+            code, details, trailers = to_status(parcelled)
             context.set_trailing_metadata(trailers)
             context.abort(code, details)
 
     return handler
+
+
+def _as_parcelled(error: Exception) -> Exception | None:
+    """The exception a binder reply carries, as Parcel.writeException picks it by instanceof:
+    an AppFunctionException as it is, a subclass of a platform exception as that platform
+    class (an installer's InstallError is an IllegalArgumentException), anything else None."""
+    if isinstance(error, AppFunctionException):
+        return error
+    for platform_class in BINDER_EXCEPTIONS.values():
+        if isinstance(error, platform_class):
+            return error if type(error) is platform_class else platform_class(str(error))
+    return None
 
 
 class _Servicer:
@@ -68,20 +83,27 @@ class _Servicer:
 
 
 class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer):
-    def __init__(self, authenticator: Authenticator, service: Any) -> None:
+    def __init__(self, authenticator: Authenticator, service: Any, limits: CallLimits) -> None:
         super().__init__(authenticator)
         self._service = service
+        self._limits = limits
 
     @binder_call
     def ExecuteAppFunction(self, request, context):  # noqa: N802 - gRPC's name
+        # Refused before decoding: an oversized or malformed request costs the device nothing more.
+        refusal = oversized_request(request, self._limits)
+        if refusal is not None:
+            return wire.result_to_proto(refusal)
+        try:
+            decoded = wire.request_from_proto(request)
+        except wire.MalformedDataError as error:
+            return wire.result_to_proto(AppFunctionInvalidArgumentException(f"Malformed request: {error}"))
         signal = CancellationSignal()
         finished = threading.Event()
         # Fires when the RPC ends for any reason; only a caller that left cancels.
         context.add_callback(lambda: finished.is_set() or signal.cancel())
         try:
-            outcome = self._service.execute_app_function(
-                wire.request_from_proto(request), signal, request.calling_package
-            )
+            outcome = self._service.execute_app_function(decoded, signal, request.calling_package)
         except AppFunctionException as error:
             outcome = error
         finally:

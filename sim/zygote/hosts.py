@@ -102,9 +102,15 @@ class LocalAppHost:
         self._runtime = runtime
         self._loop = asyncio.new_event_loop()
         self._tracker = _CallTracker(cancellation_timeout, self._abandon)
-        self._thread = threading.Thread(target=self._loop.run_forever, name=f"app:{self.package_name}", daemon=True)
+        self._thread = threading.Thread(target=self._run_loop, name=f"app:{self.package_name}", daemon=True)
         self._thread.start()
         self._alive = True
+
+    def _run_loop(self) -> None:
+        try:
+            self._loop.run_forever()
+        finally:
+            self._loop.close()
 
     @property
     def alive(self) -> bool:
@@ -198,7 +204,7 @@ class ProcessAppHost:
                 return AppFunctionAppUnknownException("Failed to connect to AppFunctionService")
             self._pending[call_id] = app_call
         frame = app_pb2.AppCall(call_id=call_id)
-        frame.execute.request.CopyFrom(wire.request_to_proto(request))
+        wire.request_to_proto(request, frame.execute.request)
         frame.execute.calling_package = calling_package
         frame.execute.service_name = service_name
         try:

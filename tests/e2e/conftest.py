@@ -1,34 +1,48 @@
 from __future__ import annotations
 
+import shlex
+import subprocess
+from pathlib import Path
+
 import pytest
 
-from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED
-from droid.content import connect
-from tests.helpers import HELPER_APP, SAMPLE_APPS, DeviceProcess
+from tests.helpers import HELPER_APP, REPO, DeviceProcess
 
 pytestmark = pytest.mark.e2e
 
-SAMPLE_AGENT = "com.example.assistant"
+
+def make_sim_options(data: Path) -> tuple[str, ...]:
+    """The options `make sim` gives `droidsim device start`, read from the Makefile itself
+    (`make -n`), so these devices boot as a newcomer's does. The data directory is the test's;
+    paths are made absolute, as make runs in the repository and the tests may not."""
+    stamp = "/nonexistent/.installed"  # never build the venv: the tests already run in one
+    recipe = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-s", "-o", stamp, "sim", f"VENV={Path(stamp).parent}", f"DATA={data}"],
+        cwd=REPO, capture_output=True, text=True, check=True,
+    ).stdout
+    words = shlex.split(recipe.replace("\\\n", " "))  # the recipe's line continuations, as sh reads them
+    assert words[:3] == [f"{Path(stamp).parent}/bin/droidsim", "device", "start"], recipe
+    options = words[3:]
+    at = options.index("--data")
+    assert options[at + 1] == str(data), recipe
+    del options[at:at + 2]  # DeviceProcess passes --data itself
+    return tuple(str(REPO / word) if (REPO / word).exists() else word for word in options)
 
 
-def trust_agent(data, agent: str) -> None:
-    """What a developer does for an agent app under test, as on a userdebug device, here through
-    the shell's binder calls: make it a privileged app, allowlist it as an agent, and grant it
-    every target (docs/access-control.md; the CLI commands are tested in test_access_cli.py)."""
-    with connect(f"unix:{data / 'device.sock'}", (data / "shell.credential").read_text()) as shell:
-        shell.get_system_service("package").set_privileged_allowlist([agent])
-        shell.get_system_service("settings").put_setting("secure", "app_function_additional_agent_allowlist", agent)
-        manager = shell.app_function_manager
-        for target in manager.get_valid_targets():
-            assert manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED)
+@pytest.fixture(scope="module")
+def make_sim_device(tmp_path_factory):
+    """A device process booted exactly as `make sim` boots one, in a fresh data directory."""
+    data = tmp_path_factory.mktemp("make-sim") / "data"
+    device = DeviceProcess(data, extra=make_sim_options(data))
+    yield device
+    device.stop()
 
 
 @pytest.fixture(scope="module")
 def device_process(tmp_path_factory):
-    """A real device process with the sample apps and the CTS helper installed; the sample
-    assistant is a trusted agent of every target."""
+    """`make sim`'s device plus the CTS helper app: the sample assistant is the preinstalled
+    agent, pregranted every target, by the same options as `make sim`."""
     data = tmp_path_factory.mktemp("device") / "data"
-    device = DeviceProcess(data, SAMPLE_APPS, HELPER_APP.parent)
-    trust_agent(data, SAMPLE_AGENT)
+    device = DeviceProcess(data, HELPER_APP.parent, extra=make_sim_options(data))
     yield device
     device.stop()

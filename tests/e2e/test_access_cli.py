@@ -28,15 +28,12 @@ def run(device, *args, as_package=None):
     return droidsim(*prefix, "shell", *args, data=device.data)
 
 
-def error_text(result) -> str:
-    return " ".join(result.stderr.split())
-
-
 def test_pm_grant_of_a_privileged_permission_fails_with_a_clear_error(device):
     result = run(device, "pm", "grant", AGENT, EXECUTE_APP_FUNCTIONS)
     assert result.returncode == 1
-    assert (f"SecurityException: Permission {EXECUTE_APP_FUNCTIONS} requested by {AGENT} is not a changeable "
-            "permission type: it is internal|privileged, granted at install to privileged packages only") in error_text(result)
+    assert result.stderr == (f"Error: SecurityException: Permission {EXECUTE_APP_FUNCTIONS} requested by {AGENT} is not "
+                             "a changeable permission type: it is internal|privileged, granted at install to privileged "
+                             "packages only (system apps and the device's privileged allowlist)\n")
 
 
 def test_the_privileged_allowlist_makes_the_agent_valid(device):
@@ -68,7 +65,9 @@ def test_a_grant_for_an_invalid_pair_explains_why(device):
     result = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", TARGET,
                  "--target-package", AGENT)
     assert result.returncode == 1
-    assert f"Failed to grant the app function access: {TARGET} -> {AGENT} is not a valid pair" in error_text(result)
+    assert result.stderr.startswith(f"Error: Failed to grant the app function access: {TARGET} -> {AGENT} is not a "
+                                    "valid pair")
+    assert result.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize("command", [
@@ -87,7 +86,7 @@ def test_a_package_cannot_run_the_shells_privileged_commands(device, command):
 def test_as_needs_the_packages_credential(device):
     result = run(device, "cmd", "app_function", "list-app-functions", as_package="com.nobody")
     assert result.returncode == 1
-    assert "no credential for com.nobody" in error_text(result)
+    assert "no credential for com.nobody" in result.stderr
 
 
 def test_device_config_and_settings_hold_the_keys_the_device_reads(device):
@@ -98,7 +97,7 @@ def test_device_config_and_settings_hold_the_keys_the_device_reads(device):
     assert run(device, "device_config", "delete", *key).returncode == 0
     assert run(device, "device_config", "get", *key).stdout == "null\n"
     unknown = run(device, "settings", "put", "secure", "no_such_key", "1")
-    assert unknown.returncode == 1 and "unknown setting: secure no_such_key" in error_text(unknown)
+    assert unknown.returncode == 1 and "unknown setting: secure no_such_key" in unknown.stderr
 
 
 def test_a_public_tcp_listener_is_reported(tmp_path):

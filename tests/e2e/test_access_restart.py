@@ -23,11 +23,6 @@ def ok(result):
     return result.stdout
 
 
-def error_text(result) -> str:
-    """stderr with line wrapping undone (the CLI wraps long errors at the console width)."""
-    return " ".join(result.stderr.split())
-
-
 def run_add(data, target):
     return shell(data, "cmd", "app_function", "execute-app-function", "--package", target, "--function", "add",
                  "--parameters", '{"a": 1, "b": 2}', as_package=AGENT)
@@ -59,9 +54,9 @@ def test_grant_disable_and_revoke_survive_sigkill(tmp_path):
         assert ok(run_add(data, TARGET)).strip() == "3"
         denied = run_add(data, REVOKED)
         assert denied.returncode == 1
-        assert "ERROR_DENIED (1000): Caller does not have permission to execute the appfunction" in error_text(denied)
+        assert denied.stderr == "Error: ERROR_DENIED (1000): Caller does not have permission to execute the appfunction\n"
         disabled = shell(data, "cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp")
-        assert disabled.returncode == 1 and "ERROR_DISABLED (1002): The app function is disabled" in error_text(disabled)
+        assert disabled.returncode == 1 and disabled.stderr == "Error: ERROR_DISABLED (1002): The app function is disabled\n"
         packages = {p["package"]: p for p in json.loads(ok(shell(data, "pm", "list", "packages", "--json")))}
         assert packages[AGENT]["granted_permissions"] == [EXECUTE_APP_FUNCTIONS, READ_CONTACTS]
         dump = ok(shell(data, "dumpsys", "app_function"))

@@ -1,4 +1,5 @@
-"""The sample assistant in its own process, against a device process (issue 5)."""
+"""The sample assistant in its own process, against a device process (issue 5); the device
+preinstalls and pregrants it as `make sim` does (conftest.py)."""
 
 from __future__ import annotations
 

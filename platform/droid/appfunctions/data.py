@@ -9,7 +9,7 @@ an explicit null), so nothing is lost between processes: an int stays an int.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any, ItemsView, Iterator, KeysView, Mapping, ValuesView
 
 # ExecuteAppFunctionResponse.PROPERTY_RETURN_VALUE
 PROPERTY_RETURN_VALUE = "androidAppfunctionsReturnValue"
@@ -65,7 +65,19 @@ class AppFunctionData(Mapping[str, Any]):
 
     EMPTY: "AppFunctionData"
 
-    # Mapping protocol: data["orderId"], "orderId" in data, len(data), iteration.
+    @classmethod
+    def _of_checked(cls, values: dict[str, Any], qualified_name: str, id: str) -> "AppFunctionData":
+        """A document from values already known to be valid (decoded from the binder's
+        protobuf, where every property has one kind); skips the per-value checks."""
+        data = cls.__new__(cls)
+        data.qualified_name = qualified_name
+        data.id = id
+        data._values = values
+        return data
+
+    # Mapping protocol: data["orderId"], "orderId" in data, len(data), iteration. The
+    # methods Mapping would derive from __getitem__ go straight to the dict: the
+    # binder reads every property of every document it carries.
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
 
@@ -74,6 +86,21 @@ class AppFunctionData(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._values)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._values.get(key, default)
+
+    def keys(self) -> KeysView[str]:
+        return self._values.keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._values.items()
+
+    def values(self) -> ValuesView[Any]:
+        return self._values.values()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AppFunctionData):

@@ -14,6 +14,8 @@ from droid.appfunctions.requests import (
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import data_pb2
 
+# Every call converts each parameter and result twice per hop, so the lookups below go by
+# exact type (bool is its own type, not an int) and fall back to isinstance for subclasses.
 _FIELD_BY_KIND = {
     bool: "booleans",
     int: "longs",
@@ -26,21 +28,26 @@ _FIELD_BY_KIND = {
 
 def data_to_proto(data: AppFunctionData, out: data_pb2.AppFunctionData | None = None) -> data_pb2.AppFunctionData:
     message = out if out is not None else data_pb2.AppFunctionData()
-    message.qualified_name = data.qualified_name
-    message.id = data.id
+    if data.qualified_name:
+        message.qualified_name = data.qualified_name
+    if data.id:
+        message.id = data.id
+    properties = message.properties
     for name, value in data.items():
-        prop = message.properties.add(name=name)
+        prop = properties.add(name=name)
         if value is None:
             prop.null_value = True
             continue
-        values = value if isinstance(value, list) else [value]
-        prop.repeated = isinstance(value, list)
-        if not values:
-            prop.strings.SetInParent()
-            continue
-        kind = _kind(values[0])
-        target = getattr(prop, _FIELD_BY_KIND[kind])
-        if kind is AppFunctionData:
+        repeated = type(value) is list
+        values = value if repeated else (value,)
+        if repeated:
+            prop.repeated = True
+            if not values:
+                prop.strings.SetInParent()
+                continue
+        field = _FIELD_BY_KIND.get(type(values[0])) or _FIELD_BY_KIND[_kind(values[0])]
+        target = getattr(prop, field)
+        if field == "documents":
             for item in values:
                 data_to_proto(item, target.values.add())
         else:
@@ -55,20 +62,60 @@ def _kind(value: Any) -> type:
     return AppFunctionData
 
 
+class MalformedDataError(ValueError):
+    """Protobuf that parses but is no AppFunctionData: a property given twice, or a single
+    value that is not exactly one. ``path`` locates the document (``notes[2].author``)."""
+
+    def __init__(self, problem: str, path: str = "") -> None:
+        super().__init__(f"{path}: {problem}" if path else problem)
+        self.problem = problem
+        self.path = path
+
+    def inside(self, name: str) -> "MalformedDataError":
+        return MalformedDataError(self.problem, f"{name}.{self.path}" if self.path else name)
+
+
 def data_from_proto(message: data_pb2.AppFunctionData) -> AppFunctionData:
     values: dict[str, Any] = {}
     for prop in message.properties:
+        name = prop.name
+        if name in values:
+            raise MalformedDataError(f"property {name!r} is given more than once")
         which = prop.WhichOneof("values")
         if which is None or which == "null_value":
-            values[prop.name] = None
+            values[name] = None
             continue
         items = getattr(prop, which).values
+        if not prop.repeated and len(items) != 1:
+            raise MalformedDataError(f"property {name!r} is a single value but carries {len(items)}")
         if which == "documents":
-            decoded = [data_from_proto(item) for item in items]
+            decoded = _documents_from_proto(items, name, prop.repeated)
         else:
             decoded = list(items)
-        values[prop.name] = decoded if prop.repeated else (decoded[0] if decoded else None)
-    return AppFunctionData(values, qualified_name=message.qualified_name, id=message.id)
+        values[name] = decoded if prop.repeated else decoded[0]
+    # Decoded values are valid by construction (one kind per property), so the
+    # constructor's per-value checks are skipped.
+    return AppFunctionData._of_checked(values, message.qualified_name, message.id)
+
+
+def _documents_from_proto(items: Any, name: str, repeated: bool) -> list[AppFunctionData]:
+    decoded = []
+    for index, item in enumerate(items):
+        try:
+            decoded.append(data_from_proto(item))
+        except MalformedDataError as error:
+            raise error.inside(f"{name}[{index}]" if repeated else name) from None
+    return decoded
+
+
+def _optional_data(message: Any, field: str) -> AppFunctionData:
+    """An optional document field: decoded when set, else the shared empty document."""
+    if not message.HasField(field):
+        return AppFunctionData.EMPTY
+    try:
+        return data_from_proto(getattr(message, field))
+    except MalformedDataError as error:
+        raise error.inside(field) from None
 
 
 def error_to_proto(error: AppFunctionException) -> data_pb2.AppFunctionError:
@@ -86,11 +133,13 @@ def error_from_proto(message: data_pb2.AppFunctionError) -> AppFunctionException
     return AppFunctionException(message.error_code, message.error_message, extras=extras)
 
 
-def request_to_proto(request: ExecuteAppFunctionRequest) -> afm_pb2.ExecuteAppFunctionRequest:
-    message = afm_pb2.ExecuteAppFunctionRequest(
-        target_package_name=request.target_package_name,
-        function_identifier=request.function_identifier,
-    )
+def request_to_proto(
+    request: ExecuteAppFunctionRequest, out: afm_pb2.ExecuteAppFunctionRequest | None = None
+) -> afm_pb2.ExecuteAppFunctionRequest:
+    """``out``: a message to fill (e.g. the field of an enclosing frame), saving a copy."""
+    message = out if out is not None else afm_pb2.ExecuteAppFunctionRequest()
+    message.target_package_name = request.target_package_name
+    message.function_identifier = request.function_identifier
     data_to_proto(request.parameters, message.parameters)
     if request.extras:
         data_to_proto(request.extras, message.extras)
@@ -101,8 +150,8 @@ def request_from_proto(message: afm_pb2.ExecuteAppFunctionRequest) -> ExecuteApp
     return ExecuteAppFunctionRequest(
         target_package_name=message.target_package_name,
         function_identifier=message.function_identifier,
-        parameters=data_from_proto(message.parameters),
-        extras=data_from_proto(message.extras),
+        parameters=_optional_data(message, "parameters"),
+        extras=_optional_data(message, "extras"),
     )
 
 
@@ -123,9 +172,8 @@ def result_from_proto(
 ) -> ExecuteAppFunctionResponse | AppFunctionException:
     if message.WhichOneof("outcome") == "error":
         return error_from_proto(message.error)
-    return ExecuteAppFunctionResponse(
-        data_from_proto(message.response.result_document), data_from_proto(message.response.extras)
-    )
+    response = message.response
+    return ExecuteAppFunctionResponse(data_from_proto(response.result_document), _optional_data(response, "extras"))
 
 
 def spec_to_proto(spec: AppFunctionSearchSpec) -> afm_pb2.AppFunctionSearchSpec:

@@ -8,4 +8,6 @@ from sim.conformance.cases import (  # noqa: F401 - imported to register
     shell_commands,
     parcel,
     access_matrix,
+    access_api,
+    access_levels,
 )

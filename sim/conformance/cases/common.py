@@ -1,12 +1,13 @@
-"""What many cases do: execute a function as some Context and keep the outcome."""
+"""What many cases do: execute a function as some Context and keep the outcome, list the
+functions a Context can see, and check that an app's service was never created."""
 
 from __future__ import annotations
 
 from droid.appfunctions.data import AppFunctionData
-from droid.appfunctions.requests import ExecuteAppFunctionRequest
+from droid.appfunctions.requests import AppFunctionSearchSpec, ExecuteAppFunctionRequest
 from droid.content.context import Context
 from droid.os.cancellation import CancellationSignal
-from sim.conformance.expect import Outcome, attempt
+from sim.conformance.expect import Outcome, attempt, equal
 from sim.conformance.registry import Mismatch
 
 # How long a case waits for something the device should do soon: a deadline for a broken
@@ -16,6 +17,8 @@ DEADLINE = 30.0
 # CTS's message fragments (spec/platform-android.md §2 and §4).
 DENIED_SUFFIX = "does not have permission to execute the appfunction"
 NOT_FOUND = "App function not found."
+# The whole ERROR_DENIED message of §2: the same whether or not the package or function exists.
+DENIED_MESSAGE = "Caller does not have permission to execute the appfunction"
 
 
 def execute(context: Context, package: str, function: str, signal: CancellationSignal | None = None, **params) -> Outcome:
@@ -23,6 +26,12 @@ def execute(context: Context, package: str, function: str, signal: CancellationS
     request = ExecuteAppFunctionRequest(package, function, AppFunctionData(params))
     manager = context.app_function_manager
     return attempt(lambda: manager.execute_app_function(request, signal).return_value)
+
+
+def listed_function_ids(context: Context, package: str) -> set[str]:
+    """The ids of ``package``'s functions that a search by ``context`` returns."""
+    spec = AppFunctionSearchSpec(package_names=frozenset({package}))
+    return {f.id for page in context.app_function_manager.search_app_functions(spec) for f in page.app_functions}
 
 
 def current_pid(target, package: str) -> int:
@@ -34,3 +43,9 @@ def current_pid(target, package: str) -> int:
             f"no creation recorded in {target.app_data_dir(package)}",
         )
     return pid
+
+
+def no_service_created(target, package: str) -> None:
+    """Since the app's last ``pm clear`` (which stops it), its service was never created."""
+    created = [line for line in target.events(package) if line.startswith("created")]
+    equal(f"service creations in {package}", [], created)

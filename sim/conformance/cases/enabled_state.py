@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from droid.appfunctions.manager import ACCESS_FLAG_OTHER_GRANTED
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
     APP_FUNCTION_STATE_ENABLED,
 )
-from droid.os.exceptions import IllegalArgumentException
+from droid.os.exceptions import IllegalArgumentException, SecurityException
 from sim.conformance.expect import attempt, equal, raises, returns
-from sim.conformance.checklist import ACCESS_API
-from sim.conformance.registry import Case, case, register
-from sim.conformance.target import CALLER_PACKAGE
+from sim.conformance.registry import case
+from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE
 
 UNKNOWN_ID = "nonExistentFunction"
 
@@ -24,13 +24,14 @@ def is_enabled(t) -> None:
     returns(attempt(lambda: manager.is_app_function_enabled("add_disabledByDefault")), False)
 
 
-# Holding EXECUTE_APP_FUNCTIONS is the permission model's to grant (pm grant, privileged
-# allowlists), which arrives with the access API; the body is then the line above with
-# is_app_function_enabled("add", HELPER_PACKAGE).
-register(Case(
-    "is-enabled-other-package-with-permission", "ae.is-enabled",
-    "isEnabled on the helper's add, by a caller holding EXECUTE_APP_FUNCTIONS, is true.", body=None, pending=ACCESS_API,
-))
+@case("is-enabled-other-package-with-permission", "ae.is-enabled")
+def is_enabled_other_package_with_permission(t) -> None:
+    """isEnabled on the helper's functions, by the caller holding EXECUTE_APP_FUNCTIONS without
+    a grant: add is true, add_disabledByDefault false (an agent sees a target before it asks
+    for access)."""
+    manager = t.caller.app_function_manager
+    returns(attempt(lambda: manager.is_app_function_enabled("add", HELPER_PACKAGE)), True)
+    returns(attempt(lambda: manager.is_app_function_enabled("add_disabledByDefault", HELPER_PACKAGE)), False)
 
 
 @case("enabled-state-of-unknown-id", "ae.illegal-argument")
@@ -70,3 +71,19 @@ def set_enabled_sequence(t) -> None:
     finally:
         for function in ("add", "add_disabledByDefault"):
             manager.set_app_function_enabled(function, APP_FUNCTION_STATE_DEFAULT)
+
+
+@case("set-enabled-other-package", "api.set-enabled-own-package")
+def set_enabled_other_package(t) -> None:
+    """setEnabled on another package's function is a SecurityException, even for an agent
+    holding EXECUTE_APP_FUNCTIONS and a grant for that package; the function stays enabled."""
+    manager = t.caller.app_function_manager
+    try:
+        with t.access_flags(CALLER_PACKAGE, HELPER_PACKAGE, ACCESS_FLAG_OTHER_GRANTED):
+            raises(
+                attempt(lambda: manager.set_app_function_enabled("add", APP_FUNCTION_STATE_DISABLED, HELPER_PACKAGE)),
+                SecurityException,
+            )
+        equal("the helper's isEnabled(add) afterwards", True, t.helper.app_function_manager.is_app_function_enabled("add"))
+    finally:  # a device that let it through must not leave the helper's add disabled
+        t.shell.app_function_manager.set_app_function_enabled("add", APP_FUNCTION_STATE_DEFAULT, HELPER_PACKAGE)

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.requests import APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_DISABLED
-from sim.conformance.cases.common import DEADLINE, DENIED_SUFFIX, NOT_FOUND, current_pid, execute
+from sim.conformance.cases.common import (
+    DEADLINE,
+    DENIED_SUFFIX,
+    NOT_FOUND,
+    current_pid,
+    execute,
+    no_service_created,
+)
 from sim.conformance.expect import equal, eventually, fails_with, returns
 from sim.conformance.registry import Mismatch, case
 from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE, NONEXISTENT_PACKAGE, process_alive
@@ -97,17 +104,12 @@ def kill(t) -> None:
         raise Mismatch("the call after the kill to create the service in a new process", f"the latest creation is still pid {pid}")
 
 
-def _no_service_created(t) -> None:
-    created = [line for line in t.events(CALLER_PACKAGE) if line.startswith("created")]
-    equal("service creations", [], created)
-
-
 @case("disabled-by-default", "ae.disabled")
 def disabled_by_default(t) -> None:
     """add_disabledByDefault is ERROR_DISABLED, and the app's service is not created."""
     t.clear_package_data(CALLER_PACKAGE)  # stops the app, so a creation would show
     fails_with(execute(t.caller, CALLER_PACKAGE, "add_disabledByDefault", a=1, b=2), AppFunctionException.ERROR_DISABLED)
-    _no_service_created(t)
+    no_service_created(t, CALLER_PACKAGE)
 
 
 @case("disabled-at-runtime", "ae.disabled")
@@ -118,7 +120,7 @@ def disabled_at_runtime(t) -> None:
     manager.set_app_function_enabled("add", APP_FUNCTION_STATE_DISABLED)
     try:
         fails_with(execute(t.caller, CALLER_PACKAGE, "add", a=1, b=2), AppFunctionException.ERROR_DISABLED)
-        _no_service_created(t)
+        no_service_created(t, CALLER_PACKAGE)
     finally:
         manager.set_app_function_enabled("add", APP_FUNCTION_STATE_DEFAULT)
 

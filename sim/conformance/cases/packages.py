@@ -3,8 +3,9 @@ uninstalling adds and removes a package's functions."""
 
 from __future__ import annotations
 
-from droid.appfunctions.requests import APP_FUNCTION_STATE_ENABLED, AppFunctionSearchSpec
+from droid.appfunctions.requests import APP_FUNCTION_STATE_ENABLED
 from droid.os.exceptions import IllegalArgumentException
+from sim.conformance.cases.common import listed_function_ids
 from sim.conformance.expect import attempt, equal, raises, returns
 from sim.conformance.registry import Mismatch, case
 from sim.conformance.target import HELPER_PACKAGE
@@ -23,27 +24,22 @@ def pm_clear_resets_enabled_state(t) -> None:
     equal("isEnabled(add) after pm clear", True, manager.is_app_function_enabled("add"))
 
 
-def _listed_function_ids(t) -> set[str]:
-    spec = AppFunctionSearchSpec(package_names=frozenset({HELPER_PACKAGE}))
-    return {f.id for page in t.shell.app_function_manager.search_app_functions(spec) for f in page.app_functions}
-
-
 @case("install-and-uninstall-index-functions", "metadata")
 def install_and_uninstall_index_functions(t) -> None:
     """Uninstalling a package removes its functions and their enabled state; installing it
     again brings back every function it declares, in its default state."""
     declared = set(t.install(HELPER_PACKAGE).function_ids)  # an update: everything stays
-    equal("the helper's functions after an update", declared, _listed_function_ids(t))
+    equal("the helper's functions after an update", declared, listed_function_ids(t.shell, HELPER_PACKAGE))
     t.helper.app_function_manager.set_app_function_enabled("add_disabledByDefault", APP_FUNCTION_STATE_ENABLED)
     shell = t.shell.app_function_manager
     t.uninstall(HELPER_PACKAGE)
     try:
-        equal("the helper's functions after uninstall", set(), _listed_function_ids(t))
+        equal("the helper's functions after uninstall", set(), listed_function_ids(t.shell, HELPER_PACKAGE))
         raises(attempt(lambda: shell.is_app_function_enabled("add", HELPER_PACKAGE)), IllegalArgumentException)
     finally:
         t.install(HELPER_PACKAGE)
     try:
-        equal("the helper's functions after installing again", declared, _listed_function_ids(t))
+        equal("the helper's functions after installing again", declared, listed_function_ids(t.shell, HELPER_PACKAGE))
         helper = t.helper.app_function_manager  # a new install: a new identity
         returns(attempt(lambda: helper.is_app_function_enabled("add_disabledByDefault")), False)
     finally:

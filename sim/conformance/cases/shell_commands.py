@@ -12,10 +12,16 @@ import json
 import subprocess
 from typing import Any
 
+from droid.appfunctions.manager import (
+    ACCESS_FLAG_OTHER_DENIED,
+    ACCESS_FLAG_OTHER_GRANTED,
+    ACCESS_FLAG_USER_GRANTED,
+    access_flag_names,
+)
 from sim.conformance.cases.common import NOT_FOUND
 from sim.conformance.expect import equal, show
 from sim.conformance.registry import Mismatch, case
-from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE
+from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE, LEVELED_PACKAGE, SYSTEM_CALLER_PACKAGE
 
 SHELL_PACKAGE = "com.android.shell"
 
@@ -94,3 +100,39 @@ def shell_set_enabled(t) -> None:
         _fails(set_enabled("nonExistentFunction", "enable"), "set-enabled of an unknown function", "does not exist")
     finally:
         t.clear_package_data(CALLER_PACKAGE)  # back to the XML's defaults
+
+
+@case("shell-grant-and-revoke-access", "shell.grant-access")
+def shell_grant_and_revoke_access(t) -> None:
+    """grant-app-function-access sets OTHER_GRANTED and revoke-app-function-access OTHER_DENIED,
+    leaving the USER flags alone; granting again changes nothing and succeeds (droidsim;
+    Android exits -1); an invalid pair exits non-zero saying why."""
+    shell = t.shell.app_function_manager
+    pair = ("--agent-package", CALLER_PACKAGE, "--target-package", HELPER_PACKAGE)
+
+    def flags_after(command: str, expected: int) -> None:
+        _succeeds(t.shell_command(command, *pair), command)
+        equal(f"the pair's flags after {command}", access_flag_names(expected),
+              access_flag_names(shell.get_access_flags(CALLER_PACKAGE, HELPER_PACKAGE)))
+
+    with t.access_flags(CALLER_PACKAGE, HELPER_PACKAGE, ACCESS_FLAG_USER_GRANTED):
+        flags_after("grant-app-function-access", ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_GRANTED)
+        flags_after("grant-app-function-access", ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_GRANTED)
+        flags_after("revoke-app-function-access", ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_DENIED)
+    invalid = t.shell_command("grant-app-function-access", "--agent-package", HELPER_PACKAGE,
+                              "--target-package", CALLER_PACKAGE)
+    _fails(invalid, "grant-app-function-access for an agent that does not request EXECUTE_APP_FUNCTIONS",
+           "not a valid pair")
+
+
+@case("shell-list-valid-agents-and-targets", "shell.list-valid")
+def shell_list_valid_agents_and_targets(t) -> None:
+    """list-valid-agents --json lists the allowlisted agents that request EXECUTE_APP_FUNCTIONS,
+    list-valid-targets --json the packages with an AppFunctionService."""
+    for command, present, absent in (
+        ("list-valid-agents", {CALLER_PACKAGE, SYSTEM_CALLER_PACKAGE}, {HELPER_PACKAGE, LEVELED_PACKAGE}),
+        ("list-valid-targets", {CALLER_PACKAGE, HELPER_PACKAGE, LEVELED_PACKAGE}, {SYSTEM_CALLER_PACKAGE}),
+    ):
+        listed = _json(t.shell_command(command, "--json"), f"{command} --json")
+        if not isinstance(listed, list) or not present <= set(listed) or absent & set(listed):
+            raise Mismatch(f"{command} --json to list {sorted(present)} and not {sorted(absent)}", show(listed))

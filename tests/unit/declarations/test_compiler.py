@@ -16,7 +16,10 @@ from droid.appfunctions.compiler import check, generate, manifest_services, run_
 
 REPO = Path(__file__).resolve().parents[3]
 APPS = REPO / "apps"
-SAMPLE_APPS = sorted(p for p in APPS.iterdir() if (p / "AndroidManifest.xml").is_file())
+# The ordinary sample apps, then the system image's (apps/system: the preinstalled agent).
+SAMPLE_APPS = [
+    p for root in (APPS, APPS / "system") for p in sorted(root.iterdir()) if (p / "AndroidManifest.xml").is_file()
+]
 
 
 def test_there_are_sample_apps():

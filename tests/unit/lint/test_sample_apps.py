@@ -1,4 +1,4 @@
-"""Every sample app under apps/ lints clean: `make test` runs the lint over apps/."""
+"""Every sample app under apps/ (apps/system included) lints clean, as `make lint` runs it."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from sim.cli.lint import lint_command
 from sim.lint import lint_installed_app
 from tests.helpers import SAMPLE_APPS
 
-APPS = sorted(p.parent for p in SAMPLE_APPS.glob("*/AndroidManifest.xml"))
+ROOTS = (SAMPLE_APPS, SAMPLE_APPS / "system")  # the system image holds the preinstalled agent
+APPS = [p.parent for root in ROOTS for p in sorted(root.glob("*/AndroidManifest.xml"))]
 
 
 def test_the_sample_apps_lint_clean_together() -> None:
-    """Linted as `droidsim lint apps`: each app, and the cross-app rules between them."""
-    result = CliRunner().invoke(lint_command, [str(SAMPLE_APPS), "--json", "--show-suppressed"])
+    """Linted as `droidsim lint apps apps/system`: each app, and the cross-app rules between them."""
+    result = CliRunner().invoke(lint_command, [*map(str, ROOTS), "--json", "--show-suppressed"])
     report = json.loads(result.output)
     findings = [f"{f['rule']} {f['file']}:{f['line']} {f['message']}" for a in report["apps"] for f in a["findings"]]
     assert findings == []
