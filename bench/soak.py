@@ -30,7 +30,6 @@ import time
 from pathlib import Path
 
 from bench.child import REPO, ChildProcess
-from bench.soak_agent import FAULTY, HELPER
 
 AGENT = "com.example.assistant"
 APPS = {

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -32,7 +33,10 @@ def droidsim(*args: str, data: Path | None = None, timeout: float = 60, input: s
 
 
 class DeviceProcess:
-    """``droidsim device start`` in its own process, stopped with SIGTERM (or killed)."""
+    """``droidsim device start`` in its own process, stopped with SIGTERM (or killed).
+
+    Its output is read all along: a device whose stdout pipe fills up (crashing apps
+    and install warnings log a lot) would block in the middle of a call."""
 
     def __init__(self, data: Path, *apps: Path, extra: tuple[str, ...] = ()) -> None:
         self.data = data
@@ -45,6 +49,8 @@ class DeviceProcess:
         )
         self.output: list[str] = []
         self._wait_ready()
+        self._drain = threading.Thread(target=self._read_output, daemon=True)
+        self._drain.start()
 
     def _wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -58,14 +64,19 @@ class DeviceProcess:
                 return
         raise TimeoutError("device not ready:\n" + "".join(self.output))
 
+    def _read_output(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
+
     def stop(self) -> int:
         self.process.terminate()
         try:
-            return self.process.wait(timeout=15)
+            return self.process.wait(timeout=30)
         finally:
-            if self.process.stdout:
-                self.output.append(self.process.stdout.read())
+            self._drain.join(30)
 
     def kill(self) -> None:
         self.process.kill()
         self.process.wait()
+        self._drain.join(30)

@@ -2,7 +2,8 @@
 
 Like CTS, the run installs its helper apps (tests/conformance/apps) through the package
 manager as the shell, acts as them with the credentials in the device's data folder (as adb
-does), and uninstalls them afterwards. It prints one row per case and exits 1 if any fails.
+does), makes its caller a privileged, allowlisted agent, and afterwards uninstalls the apps and
+puts the allowlists back as they were. It prints one row per case and exits 1 if any fails.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def conformance_command(ctx: click.Context, device_option: str | None, data_opti
 
 def _run(device: DeviceHandle, apps_root: Path, cases: list[Case]) -> list[CaseResult]:
     """Set the run up on the device and run the cases; a device that refuses the set-up
-    (install, pm clear, uninstall) fails the command with its error."""
+    (install, pm clear, the allowlists, uninstall) fails the command with its error."""
     out = console()
     spinner = out.status("installing the conformance apps") if out.is_terminal else contextlib.nullcontext()
     with spinner as status:

@@ -18,7 +18,7 @@ from sim.device import Device
 IN_PROCESS_CANCELLATION_TIMEOUT = 0.5
 
 
-def device_handle(device: Device, cancellation_timeout: float) -> DeviceHandle:
+def device_handle(device: Device) -> DeviceHandle:
     """A served in-process Device as the cases reach it: Contexts straight to its services."""
     if device.address is None:
         raise ValueError("serve the device first: its apps and the shell command reach it at its address")
@@ -26,13 +26,20 @@ def device_handle(device: Device, cancellation_timeout: float) -> DeviceHandle:
     def open_context(package: str | None):
         return device.shell_context() if package is None else device.create_context(package)
 
-    return DeviceHandle(device.address, device.data_dir, cancellation_timeout, open_context)
+    return DeviceHandle(device.address, device.data_dir, device.processes.cancellation_timeout, open_context)
+
+
+@contextlib.contextmanager
+def served_device(data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT) -> Iterator[Device]:
+    """A fresh Device in ``data_dir``, its apps in their own processes, serving on its socket."""
+    with Device(data_dir, isolated_apps=True, cancellation_timeout=cancellation_timeout) as device:
+        device.serve()
+        yield device
 
 
 @contextlib.contextmanager
 def in_process_device(
     data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT
 ) -> Iterator[DeviceHandle]:
-    with Device(data_dir, isolated_apps=True, cancellation_timeout=cancellation_timeout) as device:
-        device.serve()
-        yield device_handle(device, cancellation_timeout)
+    with served_device(data_dir, cancellation_timeout) as device:
+        yield device_handle(device)

@@ -184,6 +184,12 @@ class ProcessAppHost:
 
     @property
     def alive(self) -> bool:
+        """False from the moment the process has exited, even before the reply reader has
+        seen the socket close: the call that follows a kill starts a fresh process."""
+        if not self._alive or self.process.poll() is not None:
+            return False
+        # poll() also answers None while _died() holds the process's wait lock; _died()
+        # clears _alive before it takes that lock, so a second read tells the two apart.
         return self._alive
 
     @property
@@ -200,7 +206,7 @@ class ProcessAppHost:
         call_id = next(self._ids)
         app_call: concurrent.futures.Future = concurrent.futures.Future()
         with self._pending_lock:
-            if not self._alive:
+            if not self.alive:
                 return AppFunctionAppUnknownException("Failed to connect to AppFunctionService")
             self._pending[call_id] = app_call
         frame = app_pb2.AppCall(call_id=call_id)
@@ -232,8 +238,16 @@ class ProcessAppHost:
             with self._pending_lock:
                 future = self._pending.pop(reply.call_id, None)
             if future is not None:
-                future.set_result(wire.result_from_proto(reply.result))
+                future.set_result(self._outcome_of(reply))
         self._died()
+
+    def _outcome_of(self, reply: app_pb2.AppReply) -> Outcome:
+        """The app's result; one it cannot have meant (malformed data) fails that call only."""
+        try:
+            return wire.result_from_proto(reply.result)
+        except wire.MalformedDataError as error:
+            log.error("%s sent a malformed result: %s", self.package_name, error)
+            return AppFunctionAppUnknownException(f"The app sent a malformed result: {error}")
 
     def _pump_log(self) -> None:
         app_log = logging.getLogger(f"app.{self.package_name}")

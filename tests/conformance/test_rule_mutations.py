@@ -24,7 +24,9 @@ from droid.appfunctions.exceptions import (
 )
 from droid.appfunctions.manager import (
     ACCESS_FLAG_MASK_ALL,
+    ACCESS_FLAG_MASK_OTHER,
     ACCESS_FLAG_MASK_USER,
+    ACCESS_FLAG_OTHER_DENIED,
     ACCESS_FLAG_OTHER_GRANTED,
     ACCESS_FLAG_PREGRANTED,
     ACCESS_FLAG_USER_GRANTED,
@@ -39,7 +41,7 @@ from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.index import FunctionIndex
 from sim.appfunctions.service_impl import AppFunctionManagerServiceImpl
-from sim.conformance.in_process import device_handle
+from sim.conformance.in_process import device_handle, served_device
 from sim.conformance.registry import select
 from sim.conformance.runner import run_cases
 from sim.conformance.target import open_target
@@ -148,7 +150,7 @@ def _set_enabled_any_package(original):
 
 
 def _other_flags_first(flags: int) -> bool:
-    if flags & access_flags.ACCESS_FLAG_MASK_OTHER:
+    if flags & ACCESS_FLAG_MASK_OTHER:
         return bool(flags & ACCESS_FLAG_OTHER_GRANTED)
     if flags & ACCESS_FLAG_MASK_USER:
         return bool(flags & ACCESS_FLAG_USER_GRANTED)
@@ -189,8 +191,8 @@ def _revoke_untouched_pairs(original):
     def revoke(self, target):
         agent = Binder.get_calling_identity().package_name
         _as(SHELL, lambda: self.update_access_flags(
-            agent, target, access_flags.ACCESS_FLAG_MASK_OTHER | ACCESS_FLAG_MASK_USER,
-            access_flags.ACCESS_FLAG_OTHER_DENIED))
+            agent, target, ACCESS_FLAG_MASK_OTHER | ACCESS_FLAG_MASK_USER,
+            ACCESS_FLAG_OTHER_DENIED))
 
     return revoke
 
@@ -330,11 +332,10 @@ MUTATIONS = (
 
 @pytest.fixture(scope="module")
 def mutable_device(tmp_path_factory):
-    """One in-process device for every mutation; apps run on threads, as no case here needs
-    an app process of its own."""
-    with Device(tmp_path_factory.mktemp("mutations") / "data", isolated_apps=False) as device:
-        device.serve()
-        with open_target(device_handle(device, cancellation_timeout=0.5)) as target:
+    """One in-process device for every mutation, its apps in their own processes as in
+    test_conformance.py; the mutations patch only the services of this process."""
+    with served_device(tmp_path_factory.mktemp("mutations") / "data") as device:
+        with open_target(device_handle(device)) as target:
             yield device, target
 
 

@@ -1,13 +1,12 @@
-"""Shared by the fault tests: the faulty app, device processes, and waiting for what must happen."""
+"""Shared by the fault tests: the faulty app, device processes, and a client that must be served."""
 
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
@@ -53,22 +52,6 @@ def events(device: DeviceProcess, package: str) -> list[str]:
     """The lifecycle traces an app leaves in its data folder (events.log)."""
     path = device.data / "data" / package / "events.log"
     return path.read_text().splitlines() if path.exists() else []
-
-
-def eventually(what: str, condition: Callable[[], bool], deadline: float = DEADLINE) -> None:
-    end = time.monotonic() + deadline
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"{what}: not within {deadline:g} s")
-        time.sleep(0.02)
-
-
-def process_alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 @contextmanager

@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from droid.appfunctions import AppFunctionAppUnknownException, AppFunctionException
-from tests.faults.conftest import DEADLINE, FAULTY, execute, process_alive, shell
+from sim.conformance.target import process_alive
+from tests.faults.conftest import DEADLINE, FAULTY, execute, shell
 from tests.helpers import HELPER_PACKAGE
 
 pytestmark = pytest.mark.e2e

@@ -11,14 +11,15 @@ from typing import Callable
 import grpc
 import pytest
 
-from droid.appfunctions import AppFunctionCancelledException, AppFunctionException
+from droid.appfunctions import AppFunctionCancelledException, AppFunctionException, ExecuteAppFunctionRequest
 from droid.binder import wire
 from droid.binder.channel import open_channel
 from droid.binder.remote import CREDENTIAL_KEY
-from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from droid.os import CancellationSignal
 from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
-from tests.faults.conftest import DEADLINE, FAULTY, events, eventually, execute, process_alive, shell, start_device
+from sim.conformance.expect import eventually
+from sim.conformance.target import process_alive
+from tests.faults.conftest import DEADLINE, FAULTY, events, execute, shell, start_device
 from tests.helpers import HELPER_PACKAGE
 
 pytestmark = pytest.mark.e2e
@@ -46,7 +47,14 @@ def app_pid(device, package: str) -> int:
 
 
 def started(device, package: str, function: str, before: int) -> None:
-    eventually(f"{package} to start {function}", lambda: f"started {function}" in events(device, package)[before:])
+    eventually(f"{package} to start {function}", lambda: f"started {function}" in events(device, package)[before:],
+               DEADLINE, lambda: f"its events: {events(device, package)[before:]}")
+
+
+def stopped(pid: int) -> None:
+    """The app process ``pid`` goes, once the 1 s cancellation timeout has passed."""
+    eventually(f"pid {pid} to be stopped after the cancellation timeout", lambda: not process_alive(pid),
+               DEADLINE, lambda: f"pid {pid} still runs")
 
 
 def cancel_with_signal(device) -> tuple[Future, Callable[[], None]]:
@@ -87,9 +95,10 @@ def test_a_cancel_reaches_the_app_and_the_app_is_stopped(fault_device, cancel_ho
     pid = app_pid(fault_device, HELPER_PACKAGE)
     cancel()
     eventually("the app's cancel listener to fire",
-               lambda: "cancelled longRunningFunction" in events(fault_device, HELPER_PACKAGE)[before:])
+               lambda: "cancelled longRunningFunction" in events(fault_device, HELPER_PACKAGE)[before:],
+               DEADLINE, lambda: f"its events: {events(fault_device, HELPER_PACKAGE)[before:]}")
     # longRunningFunction never answers: after the 1 s cancellation timeout its process goes.
-    eventually(f"pid {pid} to be stopped after the cancellation timeout", lambda: not process_alive(pid))
+    stopped(pid)
     if cancel_how is cancel_with_signal:
         with pytest.raises(AppFunctionCancelledException) as caught:
             call.result(DEADLINE)
@@ -112,7 +121,7 @@ def test_an_app_that_ignores_the_cancel_is_killed_and_restarted(fault_device):
         signal.cancel()
         with pytest.raises(AppFunctionCancelledException):
             call.result(DEADLINE)
-        eventually(f"the hung pid {pid} to be killed after the cancellation timeout", lambda: not process_alive(pid))
+        stopped(pid)
         assert execute(context, FAULTY, "pid") != pid
 
 
@@ -135,7 +144,9 @@ def test_the_execution_timeout_cancels_a_long_call_with_a_clear_error(timed_devi
             in_background(lambda: execute(context, HELPER_PACKAGE, "longRunningFunction")).result(DEADLINE)
         assert caught.value.error_code == AppFunctionException.ERROR_CANCELLED
         assert caught.value.error_message == TIMED_OUT
-        assert "cancelled longRunningFunction" in events(timed_device, HELPER_PACKAGE)[before:]
+        eventually("the app's cancel listener to fire",
+                   lambda: "cancelled longRunningFunction" in events(timed_device, HELPER_PACKAGE)[before:],
+                   DEADLINE, lambda: f"its events: {events(timed_device, HELPER_PACKAGE)[before:]}")
         last = context.app_function_manager.get_access_history()[-1]
         assert (last.function_identifier, last.result_code, last.result_message) == (
             "longRunningFunction", AppFunctionException.ERROR_CANCELLED, TIMED_OUT)
@@ -147,5 +158,5 @@ def test_the_execution_timeout_ends_a_hung_app_which_is_then_killed(timed_device
         with pytest.raises(AppFunctionCancelledException) as caught:
             in_background(lambda: execute(context, FAULTY, "hang")).result(DEADLINE)
         assert caught.value.error_message == TIMED_OUT
-        eventually(f"the hung pid {pid} to be killed", lambda: not process_alive(pid))
+        stopped(pid)
         assert execute(context, FAULTY, "echo", text="back") == "back"

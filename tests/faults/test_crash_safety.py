@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from droid.appfunctions import AppFunctionException, ExecuteAppFunctionRequest
+from droid.appfunctions import ExecuteAppFunctionRequest
 from droid.appfunctions.requests import APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_DISABLED
 from droid.os.binder import SHELL, Binder
 from sim.device import Device
@@ -140,8 +140,8 @@ def restart_and_check(device_dir: Path, crash: dict, operation: str, hashes: dic
 
 
 class AcknowledgedState:
-    """What the client saw acknowledged, for the packages it manages: the source hash of each
-    installed one, runtime grants, and enabled overrides."""
+    """What the client saw acknowledged about the one package it manages (FAULTY, in two
+    versions): the installed version's source hash, its runtime grants, its enabled overrides."""
 
     PERMISSIONS = (GRANTED, TO_GRANT)
     FUNCTIONS = ("echo", "pid")

@@ -20,10 +20,6 @@ _STATUS_BY_TYPE = {
 }
 
 
-def is_binder_exception(error: BaseException) -> bool:
-    return isinstance(error, AppFunctionException) or type(error) in BINDER_EXCEPTIONS.values()
-
-
 def to_status(error: BaseException) -> tuple[grpc.StatusCode, str, tuple[tuple[str, bytes], ...]]:
     """The status, details and trailers that carry ``error`` to the client."""
     if isinstance(error, AppFunctionException):

@@ -4,6 +4,7 @@ every access mode: the caller's own functions, and callers without EXECUTE_APP_F
 from __future__ import annotations
 
 from droid.appfunctions.exceptions import AppFunctionException
+from droid.appfunctions.manager import ACCESS_FLAG_OTHER_GRANTED
 from droid.appfunctions.requests import APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_DISABLED
 from sim.conformance.cases.common import (
     DEADLINE,
@@ -146,3 +147,15 @@ def unknown_function_own_package(t) -> None:
         AppFunctionException.ERROR_FUNCTION_NOT_FOUND,
         NOT_FOUND,
     )
+
+
+@case("service-lives-on-after-a-call", "ae.permission-and-grant")
+def service_lives_on_after_a_call(t) -> None:
+    """The caller, with a grant, runs the helper's add(1, 2) and gets 3; the helper's service is
+    created once and stays created after the call (droidsim keeps it until the app stops; Android
+    unbinds, so CTS sees it destroyed)."""
+    t.clear_package_data(HELPER_PACKAGE)  # stops the app, so its creation shows
+    with t.access_flags(CALLER_PACKAGE, HELPER_PACKAGE, ACCESS_FLAG_OTHER_GRANTED):
+        returns(execute(t.caller, HELPER_PACKAGE, "add", a=1, b=2), 3)
+    lifecycle = [line.split(" ")[0] for line in t.events(HELPER_PACKAGE) if line.startswith(("created", "destroyed"))]
+    equal("the helper's service lifecycle after the call", ["created"], lifecycle)

@@ -3,9 +3,9 @@ routes by function id, as the Java original does.
 
 It leaves lifecycle traces in the app's data folder (``events.log``), as CTS's
 TestAppFunctionServiceLifecycleReceiver does with broadcasts: ``created pid=N``
-when the service is created, ``started F`` when a function that never answers
-begins, ``cancelled longRunningFunction`` when its cancel listener fires. The
-conformance suite reads them (sim/conformance).
+when the service is created, ``destroyed pid=N`` when it is destroyed, ``started F``
+when a function that never answers begins, ``cancelled longRunningFunction`` when
+its cancel listener fires. The conformance suite reads them (sim/conformance).
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ class TestAppFunctionService(AppFunctionService):
 
     def on_create(self) -> None:
         self._record(f"created pid={os.getpid()}")
+
+    def on_destroy(self) -> None:
+        self._record(f"destroyed pid={os.getpid()}")
 
     def on_execute_function(self, request, calling_package, cancellation_signal, callback):
         fid = request.function_identifier
