@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Iterable
 
-from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageMetadata
+from droid.appfunctions.metadata import ACCESS_LEVEL_ANDROID_TRUSTED, AppFunctionMetadata, AppFunctionPackageMetadata
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
@@ -28,6 +29,24 @@ class IndexedFunction:
     service_name: str
 
 
+@dataclass(frozen=True)
+class SearchPage:
+    """One package's matching functions with ``is_enabled`` filled in, as search hands them out.
+
+    Pages are cached and shared between searches: read-only, copy before changing one.
+    """
+
+    metadata: AppFunctionPackageMetadata
+    # The function with the lowest access level (0 counts as ANDROID_TRUSTED, as in
+    # CallerValidator.permits): a caller that may see it may see the whole page.
+    most_restricted: AppFunctionMetadata
+
+    @classmethod
+    def of(cls, metadata: AppFunctionPackageMetadata) -> SearchPage:
+        functions = metadata.app_functions
+        return cls(metadata, min(functions, key=lambda f: f.access_level or ACCESS_LEVEL_ANDROID_TRUSTED))
+
+
 class FunctionIndex:
     def __init__(self, store: DeviceStore) -> None:
         self._store = store
@@ -35,6 +54,10 @@ class FunctionIndex:
         self._packages: dict[str, AppFunctionPackageMetadata] = {}
         self._functions: dict[tuple[str, str], IndexedFunction] = {}
         self._overrides = store.enabled_overrides()
+        # Each package's whole search page, built on first search; dropped whenever the package
+        # or the enabled state of one of its functions changes (search of 5,000 functions spent
+        # 11 ms copying functions and filling in is_enabled on every call: docs/performance.md).
+        self._pages: dict[str, SearchPage] = {}
 
     def add_package(self, metadata: AppFunctionPackageMetadata) -> None:
         with self._lock:
@@ -51,6 +74,7 @@ class FunctionIndex:
     def remove_package(self, package_name: str, keep_overrides: bool = False) -> None:
         with self._lock:
             old = self._packages.pop(package_name, None)
+            self._pages.pop(package_name, None)
             if old is not None:
                 for function in old.app_functions:
                     self._functions.pop((package_name, function.id), None)
@@ -84,6 +108,7 @@ class FunctionIndex:
                     self._overrides.pop(key, None)
                 else:
                     self._overrides[key] = state
+                self._pages.pop(package_name, None)
 
     def clear_overrides(self, package_name: str, persist: bool = True) -> None:
         """``pm clear`` and uninstall: back to the XML's defaults."""
@@ -93,31 +118,56 @@ class FunctionIndex:
         with self._lock:
             for key in [k for k in self._overrides if k[0] == package_name]:
                 del self._overrides[key]
+            self._pages.pop(package_name, None)
 
     def packages(self) -> list[AppFunctionPackageMetadata]:
         with self._lock:
             return [self._packages[name] for name in sorted(self._packages)]
 
-    def search(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
-        """Matching functions per package, with ``is_enabled`` filled in."""
+    def search(self, spec: AppFunctionSearchSpec) -> list[SearchPage]:
+        """Matching functions per package, with ``is_enabled`` filled in; the cached page itself
+        when every function of the package matches, else a new page of those that do."""
+        filters_functions = (
+            spec.schema_name is not None or spec.schema_category is not None or bool(spec.min_schema_version)
+        )
         results = []
-        for package in self.packages():
-            if spec.package_names is not None and package.package_name not in spec.package_names:
-                continue
-            functions = [f for f in package.app_functions if _matches(f, spec)]
-            if not functions:
-                continue
-            page = AppFunctionPackageMetadata(
-                package_name=package.package_name,
-                components=package.components,
-                app_metadata=package.app_metadata,
-            )
-            for function in functions:
-                copy = page.app_functions.add()
-                copy.CopyFrom(function)
-                copy.is_enabled = self.is_enabled(package.package_name, function)
-            results.append(page)
+        with self._lock:
+            for name in sorted(self._packages):
+                if spec.package_names is not None and name not in spec.package_names:
+                    continue
+                package = self._packages[name]
+                if not package.app_functions:
+                    continue
+                page = self._pages.get(name) or self._build_page(package)
+                if not filters_functions:
+                    results.append(page)
+                    continue
+                functions = page.metadata.app_functions
+                matching = [f for f in functions if _matches(f, spec)]
+                if len(matching) == len(functions):
+                    results.append(page)
+                elif matching:
+                    results.append(SearchPage.of(page_with(page.metadata, matching)))
         return results
+
+    def _build_page(self, package: AppFunctionPackageMetadata) -> SearchPage:
+        """The package's page, cached; called with the lock held."""
+        metadata = page_with(package, package.app_functions)
+        for function in metadata.app_functions:
+            function.is_enabled = self.is_enabled(package.package_name, function)
+        page = self._pages[package.package_name] = SearchPage.of(metadata)
+        return page
+
+
+def page_with(package: AppFunctionPackageMetadata, functions: Iterable[AppFunctionMetadata]) -> AppFunctionPackageMetadata:
+    """A new page: the package's name, components and app metadata, with copies of ``functions``."""
+    page = AppFunctionPackageMetadata(
+        package_name=package.package_name,
+        components=package.components,
+        app_metadata=package.app_metadata,
+    )
+    page.app_functions.extend(functions)
+    return page
 
 
 def _matches(function: AppFunctionMetadata, spec: AppFunctionSearchSpec) -> bool:

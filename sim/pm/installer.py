@@ -108,12 +108,14 @@ def parse_app(app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestChe
         raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
     facts = ManifestFacts(
         package=manifest.package,
-        uses_permissions=list(manifest.uses_permissions),
-        permissions=[PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions],
-        services=[
-            ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=list(s.actions))
+        uses_permissions=tuple(manifest.uses_permissions),
+        permissions=tuple(
+            PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions
+        ),
+        services=tuple(
+            ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
             for s in manifest.services
-        ],
+        ),
     )
     check_manifest(facts)
 
@@ -251,7 +253,7 @@ class PackageInstaller:
                 uid = previous.uid if previous else self._store.next_uid(db, FIRST_APPLICATION_UID)
                 row = PackageRow(
                     package_name, uid, str(target), system, digest, hash_secret(secret),
-                    parsed.manifest.model_dump_json().encode(), parsed.metadata.SerializeToString(),
+                    parsed.manifest.to_json().encode(), parsed.metadata.SerializeToString(),
                     time.time(),
                 )
                 self._store.put_package(db, row)
@@ -336,7 +338,7 @@ def package_from_row(row: PackageRow, data_dir: Path) -> InstalledPackage:
         app_dir=Path(row.app_dir),
         data_dir=data_dir,
         system=row.system,
-        manifest=ManifestFacts.model_validate_json(row.manifest),
+        manifest=ManifestFacts.from_json(row.manifest),
         metadata=AppFunctionPackageMetadata.FromString(row.metadata),
         source_hash=row.source_hash,
     )

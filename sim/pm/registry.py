@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-
-from pydantic import BaseModel
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.os.exceptions import IllegalArgumentException
@@ -24,25 +23,72 @@ def require_package_names(names: list[str] | tuple[str, ...]) -> list[str]:
     return sorted(set(names))
 
 
-class ServiceFacts(BaseModel):
+# The manifest facts are plain dataclasses with a hand-written JSON form, not pydantic models:
+# importing pydantic was a sixth of the device's boot (docs/performance.md). The JSON shape is
+# the one pydantic wrote (field names as keys, compact), so existing data directories load.
+
+
+@dataclass(frozen=True)
+class ServiceFacts:
     name: str
     permission: str | None = None
     exported: bool = False
-    actions: list[str] = []
+    actions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "permission": self.permission, "exported": self.exported, "actions": list(self.actions)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ServiceFacts:
+        return cls(data["name"], data.get("permission"), data.get("exported", False), tuple(data.get("actions", ())))
 
 
-class PermissionFacts(BaseModel):
+@dataclass(frozen=True)
+class PermissionFacts:
     name: str
     protection_level: str = "normal"
 
+    def to_dict(self) -> dict:
+        return {"name": self.name, "protection_level": self.protection_level}
 
-class ManifestFacts(BaseModel):
+    @classmethod
+    def from_dict(cls, data: dict) -> PermissionFacts:
+        return cls(data["name"], data.get("protection_level", "normal"))
+
+
+@dataclass(frozen=True)
+class ManifestFacts:
     """What the device keeps of a manifest after install (stored as JSON)."""
 
     package: str
-    uses_permissions: list[str] = []
-    permissions: list[PermissionFacts] = []
-    services: list[ServiceFacts] = []
+    uses_permissions: tuple[str, ...] = ()
+    permissions: tuple[PermissionFacts, ...] = ()
+    services: tuple[ServiceFacts, ...] = ()
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "package": self.package,
+                "uses_permissions": list(self.uses_permissions),
+                "permissions": [p.to_dict() for p in self.permissions],
+                "services": [s.to_dict() for s in self.services],
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ManifestFacts:
+        """The stored form; a row that is not it is a corrupt data directory, named as such."""
+        try:
+            data = json.loads(text)
+            return cls(
+                data["package"],
+                tuple(data.get("uses_permissions", ())),
+                tuple(PermissionFacts.from_dict(p) for p in data.get("permissions", ())),
+                tuple(ServiceFacts.from_dict(s) for s in data.get("services", ())),
+            )
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise ValueError(f"stored manifest facts are not valid: {error!r}") from None
 
 
 @dataclass(frozen=True)

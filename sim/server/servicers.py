@@ -122,7 +122,8 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
 
     @binder_call
     def SearchAppFunctions(self, request, context):  # noqa: N802
-        packages = self._service.search_app_functions(wire.spec_from_proto(request))
+        # The response copies the pages as it serialises them: no need for search's own copies.
+        packages = self._service.visible_pages(wire.spec_from_proto(request))
         return afm_pb2.SearchAppFunctionsResponse(packages=packages)
 
     @binder_call

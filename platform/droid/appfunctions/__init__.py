@@ -1,4 +1,12 @@
-"""android.app.appfunctions (platform layer) and the Jetpack-style declaration layer."""
+"""android.app.appfunctions (platform layer) and the Jetpack-style declaration layer.
+
+The platform layer is imported eagerly: it is small and every user needs it. The declaration
+layer (decorators, entry point, codec, type analysis, docstring parser, loader) is exported
+lazily (PEP 562) because importing it costs most of a device's boot and the device never uses it:
+``from droid.appfunctions import app_function`` still works, and imports it on first use.
+"""
+
+from importlib import import_module
 
 from droid.appfunctions.data import PROPERTY_RETURN_VALUE, AppFunctionData
 from droid.appfunctions.exceptions import *  # noqa: F401,F403 - the exception family is public API
@@ -21,32 +29,81 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionResponse,
 )
 from droid.appfunctions.service import AppFunctionService
+from droid.appfunctions import exceptions as _exceptions
 
-# The declaration layer (the Jetpack analogue): see docs/declaring-functions.md.
-from droid.appfunctions.declarations import (
-    PATTERN_ADVANCED_GLOB,
-    PATTERN_LITERAL,
-    PATTERN_PREFIX,
-    PATTERN_SIMPLE_GLOB,
-    PATTERN_SUFFIX,
-    Float32,
-    Instant,
-    Instruction,
-    Int32,
-    IntValueConstraint,
-    PatternMatcher,
-    SerialName,
-    StringValueConstraint,
-    UriValueConstraint,
-    app_function,
-    app_function_access_level,
-    app_function_instruction,
-    app_function_schema_capability,
-    app_function_schema_definition,
-    app_function_serializable,
-    deprecated,
+# The declaration layer (the Jetpack analogue, docs/declaring-functions.md): name -> its module.
+_LAZY_EXPORTS = {
+    **dict.fromkeys(
+        (
+            "PATTERN_ADVANCED_GLOB",
+            "PATTERN_LITERAL",
+            "PATTERN_PREFIX",
+            "PATTERN_SIMPLE_GLOB",
+            "PATTERN_SUFFIX",
+            "Float32",
+            "Instant",
+            "Instruction",
+            "Int32",
+            "IntValueConstraint",
+            "PatternMatcher",
+            "SerialName",
+            "StringValueConstraint",
+            "UriValueConstraint",
+            "app_function",
+            "app_function_access_level",
+            "app_function_instruction",
+            "app_function_schema_capability",
+            "app_function_schema_definition",
+            "app_function_serializable",
+            "deprecated",
+        ),
+        "droid.appfunctions.declarations",
+    ),
+    "AppFunctionServiceEntryPoint": "droid.appfunctions.entry_point",
+    "AppLoadError": "droid.appfunctions.loader",
+    "load_app_service_class": "droid.appfunctions.loader",
+    "SetField": "droid.appfunctions.schema.types",
+    "AppFunctionCompileError": "droid.appfunctions.typeref",
+}
+
+# What the package exports: the platform layer above (not the helpers its modules import, such
+# as typing's) and the declaration layer; ``from droid.appfunctions import *`` imports the latter.
+__all__ = sorted(
+    [
+        "PROPERTY_RETURN_VALUE",
+        "AppFunctionData",
+        "AppFunctionManager",
+        "ACCESS_LEVEL_ANDROID_TRUSTED",
+        "ACCESS_LEVEL_SELF",
+        "ACCESS_LEVEL_SYSTEM",
+        "AppFunctionMetadata",
+        "AppFunctionPackageMetadata",
+        "DataType",
+        "APP_FUNCTION_STATE_DEFAULT",
+        "APP_FUNCTION_STATE_DISABLED",
+        "APP_FUNCTION_STATE_ENABLED",
+        "AppFunctionSearchSpec",
+        "ExecuteAppFunctionRequest",
+        "ExecuteAppFunctionResponse",
+        "AppFunctionService",
+        *(
+            name
+            for name, value in vars(_exceptions).items()
+            if not name.startswith("_") and getattr(value, "__module__", None) == _exceptions.__name__
+        ),
+        *_LAZY_EXPORTS,
+    ]
 )
-from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
-from droid.appfunctions.loader import AppLoadError, load_app_service_class
-from droid.appfunctions.schema.types import SetField
-from droid.appfunctions.typeref import AppFunctionCompileError
+
+
+def __getattr__(name: str):
+    module = _LAZY_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this hook
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_EXPORTS})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Protocol
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
@@ -128,6 +127,8 @@ class AppFunctionManager:
         self, request: ExecuteAppFunctionRequest
     ) -> ExecuteAppFunctionResponse:
         """Await a call; cancelling the awaiting task cancels the call on the device."""
+        import asyncio  # here, not at the top: asyncio is a large import the device's boot never needs
+
         signal = CancellationSignal()
         call = asyncio.ensure_future(asyncio.to_thread(self._service.execute_app_function, request, signal))
         try:
