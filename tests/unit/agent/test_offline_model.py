@@ -113,3 +113,18 @@ def test_asks_for_each_missing_required_argument(prompt):
 def test_without_tools_it_says_what_it_is():
     response = OfflineModel().respond(ModelRequest("", (Message.user("hello"),), ()))
     assert "offline stand-in" in response.text
+
+
+WEATHER = ToolDeclaration("get_current_weather", "Gets the current weather for a city.", {
+    "type": "object",
+    "properties": {"location": {"type": "string", "description": "The city"}},
+    "required": ["location"],
+})
+
+
+def test_a_place_after_a_preposition_fills_a_location():
+    (call,) = decide("What's the weather in Paris?", [WEATHER, BOOK]).tool_requests
+    assert call.args == {"location": "Paris"}
+    (call,) = decide("weather for San Francisco, CA please", [WEATHER]).tool_requests
+    assert call.args == {"location": "San Francisco, CA"}
+    assert decide("what's the weather like", [WEATHER]).tool_requests == []

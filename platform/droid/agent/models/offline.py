@@ -74,6 +74,9 @@ _ID = re.compile(r"#?\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]
 _NUMBER = re.compile(r"(?<![\w.-])-?\d+(?:\.\d+)?(?![\w-])")
 _WORD = re.compile(r"[A-Za-z]+")
 _AFTER_CUE = re.compile(r"\b(?:saying|says|called|named|titled|with (?:the )?text|to say)\s+(.+?)[.?!]*$", re.I)
+# A place named after a preposition: "weather in Paris", "tables near San Francisco, CA".
+_PLACE = re.compile(r"\b(?:in|at|near|for)\s+([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*)*)")
+_PLACE_WORDS = frozenset({"location", "city", "place", "where", "address", "destination", "town"})
 _STATE_FLAGS = frozenset({"on", "enabled", "enable", "active", "power", "powered", "state", "value", "flag"})
 _TRUE = ("yes", "true", "on", "enable", "enabled", "turn on", "switch on")
 _FALSE = ("no", "false", "off", "disable", "disabled", "turn off", "switch off")
@@ -247,6 +250,10 @@ class _Candidates:
             return _pop(self.ids) or _pop(self.quoted) or _pop(self.numbers)
         if self.quoted:
             return self.quoted.pop(0)
+        if _PLACE_WORDS & set(words):
+            place = _PLACE.search(self.text)
+            if place:
+                return place.group(1)
         cue = _AFTER_CUE.search(self.text)
         if cue and "_cue_used" not in self.__dict__:
             self._cue_used = True
