@@ -14,8 +14,6 @@ from typing import Any, ItemsView, Iterator, KeysView, Mapping, ValuesView
 # ExecuteAppFunctionResponse.PROPERTY_RETURN_VALUE
 PROPERTY_RETURN_VALUE = "androidAppfunctionsReturnValue"
 
-SCALAR_KINDS = (bool, int, float, str, bytes)
-
 
 def kind_of(value: Any) -> type:
     """The property kind of one value; bool before int, since bool is an int."""

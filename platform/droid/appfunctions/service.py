@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
@@ -51,14 +51,3 @@ class AppFunctionService:
         XML; None when the class routes ids at run time and cannot say."""
         return None
 
-
-class CallbackOutcomeReceiver:
-    """An OutcomeReceiver from two plain callables."""
-
-    def __init__(
-        self,
-        on_result: Callable[[ExecuteAppFunctionResponse], None],
-        on_error: Callable[[AppFunctionException], None],
-    ) -> None:
-        self.on_result = on_result
-        self.on_error = on_error
