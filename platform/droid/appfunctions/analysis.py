@@ -31,6 +31,7 @@ from droid.appfunctions.typeref import (
     AppFunctionCompileError,
     Kind,
     ObjectSpec,
+    PropertySpec,
     TypeResolver,
     TypeSpec,
     check_optional,
@@ -41,13 +42,8 @@ _SERVICE_NAME = re.compile(r"[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)+")
 _XML_FILE_NAME = re.compile(r"[a-z0-9_]+")
 
 
-@dataclass(eq=False)
-class ParameterSpec:
-    py_name: str
-    wire_name: str
-    type: TypeSpec
-    required: bool
-    description: str = ""
+# A parameter is described exactly as a serializable property is: a named, typed field.
+ParameterSpec = PropertySpec
 
 
 @dataclass(eq=False)

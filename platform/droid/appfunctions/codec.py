@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from droid.app.pending_intent import PendingIntent
 from droid.appfunctions import proxies
@@ -74,6 +74,35 @@ def _invalid(path: str, message: str) -> AppFunctionInvalidArgumentException:
     return AppFunctionInvalidArgumentException(f"Parameter {path} {message}")
 
 
+# --------------------------------------------------------------------------- primitives
+_NOT_PRIMITIVE = object()
+# What a primitive kind accepts, on either side of the binder (a bool is never a number).
+_PRIMITIVE_TYPES: dict[Kind, tuple[type, ...]] = {
+    Kind.LONG: (int,), Kind.INT: (int,), Kind.DOUBLE: (int, float), Kind.FLOAT: (int, float),
+    Kind.BOOLEAN: (bool,), Kind.STRING: (str,),
+}
+
+
+def _primitive(
+    spec: TypeSpec, value: Any, wrong: Callable[[], Exception], out_of_range: Callable[[int], Exception]
+) -> Any:
+    """``value`` checked for a primitive kind, or _NOT_PRIMITIVE for other kinds. Decoding and
+    encoding share the checks and differ only in the error they raise."""
+    kind = spec.kind
+    accepted = _PRIMITIVE_TYPES.get(kind)
+    if accepted is None:
+        return _NOT_PRIMITIVE
+    if not isinstance(value, accepted) or (isinstance(value, bool) and kind is not Kind.BOOLEAN):
+        raise wrong()
+    if kind in (Kind.DOUBLE, Kind.FLOAT):
+        return float(value)
+    if kind in (Kind.LONG, Kind.INT):
+        low, high = (INT32_MIN, INT32_MAX) if kind is Kind.INT else (INT64_MIN, INT64_MAX)
+        if not low <= value <= high:
+            raise out_of_range(32 if kind is Kind.INT else 64)
+    return value
+
+
 # --------------------------------------------------------------------------- decoding
 def decode_arguments(fn: FunctionSpec, data: AppFunctionData) -> dict[str, Any]:
     """Keyword arguments for ``fn`` from the request's parameters document."""
@@ -103,28 +132,17 @@ def decode_value(spec: TypeSpec, value: Any, path: str) -> Any:
             return None
         raise _invalid(path, "must not be null")
     kind = spec.kind
-    if kind in (Kind.LONG, Kind.INT):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _wrong(spec, value, path)
-        low, high = (INT32_MIN, INT32_MAX) if kind is Kind.INT else (INT64_MIN, INT64_MAX)
-        if not low <= value <= high:
-            raise _invalid(path, f"is out of range for a {'32' if kind is Kind.INT else '64'}-bit int: {value}")
-        if spec.int_enum and value not in spec.int_enum:
+    primitive = _primitive(
+        spec, value,
+        lambda: _wrong(spec, value, path),
+        lambda bits: _invalid(path, f"is out of range for a {bits}-bit int: {value}"),
+    )
+    if primitive is not _NOT_PRIMITIVE:
+        if kind in (Kind.LONG, Kind.INT) and spec.int_enum and value not in spec.int_enum:
             raise _invalid(path, f"must be one of {', '.join(map(str, spec.int_enum))}; got {value}")
-        return value
-    if kind in (Kind.DOUBLE, Kind.FLOAT):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _wrong(spec, value, path)
-        return float(value)
-    if kind is Kind.BOOLEAN:
-        if not isinstance(value, bool):
-            raise _wrong(spec, value, path)
-        return value
-    if kind is Kind.STRING:
-        if not isinstance(value, str):
-            raise _wrong(spec, value, path)
-        _check_string(spec, value, path)
-        return value
+        if kind is Kind.STRING:
+            _check_string(spec, value, path)
+        return primitive
     if kind is Kind.BYTES:
         if not isinstance(value, (bytes, bytearray)):
             raise _wrong(spec, value, path)
@@ -270,25 +288,13 @@ def encode_value(spec: TypeSpec, value: Any, path: str = "value") -> Any:
     kind = spec.kind
     if kind is Kind.UNIT:
         return None
-    if kind in (Kind.LONG, Kind.INT):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _bad_return(spec, value, path)
-        low, high = (INT32_MIN, INT32_MAX) if kind is Kind.INT else (INT64_MIN, INT64_MAX)
-        if not low <= value <= high:
-            raise EncodingError(f"{path} is out of range for {spec.label or kind.value}: {value}")
-        return value
-    if kind in (Kind.DOUBLE, Kind.FLOAT):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _bad_return(spec, value, path)
-        return float(value)
-    if kind is Kind.BOOLEAN:
-        if not isinstance(value, bool):
-            raise _bad_return(spec, value, path)
-        return value
-    if kind is Kind.STRING:
-        if not isinstance(value, str):
-            raise _bad_return(spec, value, path)
-        return value
+    primitive = _primitive(
+        spec, value,
+        lambda: _bad_return(spec, value, path),
+        lambda bits: EncodingError(f"{path} is out of range for {spec.label or kind.value}: {value}"),
+    )
+    if primitive is not _NOT_PRIMITIVE:
+        return primitive
     if kind is Kind.BYTES:
         if not isinstance(value, (bytes, bytearray, memoryview)):
             raise _bad_return(spec, value, path)
