@@ -114,11 +114,10 @@ def _search(report: Report, transports: BareTransports, manager, rounds: int) ->
     for size in SEARCH_SIZES:
         spec = AppFunctionSearchSpec(package_names=search_packages(size))
         search = lambda spec=spec: manager.search_app_functions(spec)  # noqa: E731
-        packages = search()
-        found = sum(len(p.app_functions) for p in packages)
-        if found != size:
-            raise RuntimeError(f"search returned {found} functions, expected {size}")
-        payload = afm_pb2.SearchAppFunctionsResponse(packages=packages).SerializeToString()
+        functions = search()
+        if len(functions) != size:
+            raise RuntimeError(f"search returned {len(functions)} functions, expected {size}")
+        payload = afm_pb2.SearchAppFunctionsResponse(app_functions=functions).SerializeToString()
         fetch = transports.grpc_fetch(payload, afm_pb2.SearchAppFunctionsResponse)
         count = samples_per_round(search, 0.4, low=5, high=200)
         samples = interleaved({"fetch": fetch, "search": search}, warmup=2, rounds=rounds, per_round=count)

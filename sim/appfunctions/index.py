@@ -16,6 +16,7 @@ from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
     APP_FUNCTION_STATE_ENABLED,
+    AppFunctionName,
     AppFunctionSearchSpec,
 )
 from sim.data.store import DeviceStore
@@ -31,20 +32,22 @@ class IndexedFunction:
 
 @dataclass(frozen=True)
 class SearchPage:
-    """One package's matching functions with ``is_enabled`` filled in, as search hands them out.
+    """One package's matching functions as search hands them out: ``is_enabled`` filled in and
+    each carrying the package's metadata (``package_metadata``, AppFunctionMetadata.getPackageMetadata).
 
     Pages are cached and shared between searches: read-only, copy before changing one.
     """
 
-    metadata: AppFunctionPackageMetadata
+    package_name: str
+    functions: tuple[AppFunctionMetadata, ...]
     # The function with the lowest access level (0 counts as ANDROID_TRUSTED, as in
     # CallerValidator.permits): a caller that may see it may see the whole page.
     most_restricted: AppFunctionMetadata
 
     @classmethod
-    def of(cls, metadata: AppFunctionPackageMetadata) -> SearchPage:
-        functions = metadata.app_functions
-        return cls(metadata, min(functions, key=lambda f: f.access_level or ACCESS_LEVEL_ANDROID_TRUSTED))
+    def of(cls, package_name: str, functions: Iterable[AppFunctionMetadata]) -> SearchPage:
+        functions = tuple(functions)
+        return cls(package_name, functions, min(functions, key=lambda f: f.access_level or ACCESS_LEVEL_ANDROID_TRUSTED))
 
 
 class FunctionIndex:
@@ -125,16 +128,16 @@ class FunctionIndex:
             return [self._packages[name] for name in sorted(self._packages)]
 
     def search(self, spec: AppFunctionSearchSpec) -> list[SearchPage]:
-        """Matching functions per package, with ``is_enabled`` filled in; the cached page itself
-        when every function of the package matches, else a new page of those that do."""
+        """Matching functions per package, in package order; the cached page itself when every
+        function of the package matches, else a new page of those that do."""
         filters_functions = (
             spec.schema_name is not None or spec.schema_category is not None or bool(spec.min_schema_version)
+            or spec.function_names is not None or spec.scopes is not None
         )
+        packages = _searched_packages(spec)
         results = []
         with self._lock:
-            for name in sorted(self._packages):
-                if spec.package_names is not None and name not in spec.package_names:
-                    continue
+            for name in sorted(self._packages if packages is None else packages & self._packages.keys()):
                 package = self._packages[name]
                 if not package.app_functions:
                     continue
@@ -142,35 +145,43 @@ class FunctionIndex:
                 if not filters_functions:
                     results.append(page)
                     continue
-                functions = page.metadata.app_functions
-                matching = [f for f in functions if _matches(f, spec)]
-                if len(matching) == len(functions):
+                matching = [f for f in page.functions if _matches(f, spec)]
+                if len(matching) == len(page.functions):
                     results.append(page)
                 elif matching:
-                    results.append(SearchPage.of(page_with(page.metadata, matching)))
+                    results.append(SearchPage.of(name, matching))
         return results
 
     def _build_page(self, package: AppFunctionPackageMetadata) -> SearchPage:
         """The package's page, cached; called with the lock held."""
-        metadata = page_with(package, package.app_functions)
-        for function in metadata.app_functions:
+        package_only = AppFunctionPackageMetadata(
+            package_name=package.package_name, components=package.components, app_metadata=package.app_metadata
+        )
+        functions = []
+        for declared in package.app_functions:
+            function = AppFunctionMetadata()
+            function.CopyFrom(declared)
             function.is_enabled = self.is_enabled(package.package_name, function)
-        page = self._pages[package.package_name] = SearchPage.of(metadata)
+            function.package_metadata.CopyFrom(package_only)
+            functions.append(function)
+        page = self._pages[package.package_name] = SearchPage.of(package.package_name, functions)
         return page
 
 
-def page_with(package: AppFunctionPackageMetadata, functions: Iterable[AppFunctionMetadata]) -> AppFunctionPackageMetadata:
-    """A new page: the package's name, components and app metadata, with copies of ``functions``."""
-    page = AppFunctionPackageMetadata(
-        package_name=package.package_name,
-        components=package.components,
-        app_metadata=package.app_metadata,
-    )
-    page.app_functions.extend(functions)
-    return page
+def _searched_packages(spec: AppFunctionSearchSpec) -> frozenset[str] | None:
+    """The packages a spec can match, None for all: its package names, narrowed to the
+    packages of its function names when it has both."""
+    by_name = None if spec.function_names is None else frozenset(n.package_name for n in spec.function_names)
+    if spec.package_names is None:
+        return by_name
+    return spec.package_names if by_name is None else spec.package_names & by_name
 
 
 def _matches(function: AppFunctionMetadata, spec: AppFunctionSearchSpec) -> bool:
+    if spec.function_names is not None and AppFunctionName(function.package_name, function.id) not in spec.function_names:
+        return False
+    if spec.scopes is not None and function.scope not in spec.scopes:
+        return False
     schema = function.schema if function.HasField("schema") else None
     if spec.schema_name is not None and (schema is None or schema.name != spec.schema_name):
         return False

@@ -32,7 +32,7 @@ from droid.appfunctions.exceptions import (
     AppFunctionInvalidArgumentException,
     AppFunctionSystemUnknownException,
 )
-from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.metadata import AppFunctionMetadata
 from droid.appfunctions.requests import (
     AppFunctionSearchSpec,
     ExecuteAppFunctionRequest,
@@ -45,7 +45,7 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
-from sim.appfunctions.index import VALID_STATES, FunctionIndex, page_with
+from sim.appfunctions.index import VALID_STATES, FunctionIndex
 from sim.limits import CallLimits, shape_violation
 from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.enforcement import require_shell_or_root
@@ -212,33 +212,32 @@ class AppFunctionManagerServiceImpl:
             raise IllegalArgumentException(f"Function {function_identifier} does not exist")
         self._index.set_state(target, function_identifier, state)
 
-    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
-        """Only what the caller may see: its own functions, and others' its reach allows.
+    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:
+        """Only what the caller may see: its own functions, and others' its reach allows; one
+        flat list, as AppFunctionManager.searchAppFunctions returns.
 
-        The pages are the caller's own to change: copies of ``visible_pages``.
+        The functions are the caller's own to change: copies of ``visible_functions``.
         """
         copies = []
-        for page in self.visible_pages(spec):
-            copy = AppFunctionPackageMetadata()
-            copy.CopyFrom(page)
+        for function in self.visible_functions(spec):
+            copy = AppFunctionMetadata()
+            copy.CopyFrom(function)
             copies.append(copy)
         return copies
 
-    def visible_pages(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
-        """``search_app_functions`` without the copies: a page whose functions the caller may all
-        see is the index's cached page itself, shared and read-only, so only a caller that just
-        serialises the pages may use this (copying 5,000 functions costs about 4 ms)."""
+    def visible_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:
+        """``search_app_functions`` without the copies: the index's cached functions themselves,
+        shared and read-only, so only a caller that just serialises them may use this (copying
+        5,000 functions costs about 4 ms)."""
         caller = Binder.get_calling_identity()
-        pages = []
+        functions: list[AppFunctionMetadata] = []
         for page in self._index.search(spec):
-            reach = self._validator.discovery_reach(caller, page.metadata.package_name)
+            reach = self._validator.discovery_reach(caller, page.package_name)
             if self._validator.permits(reach, page.most_restricted):
-                pages.append(page.metadata)
-                continue
-            visible = [f for f in page.metadata.app_functions if self._validator.permits(reach, f)]
-            if visible:
-                pages.append(page_with(page.metadata, visible))
-        return pages
+                functions.extend(page.functions)
+            else:
+                functions.extend(f for f in page.functions if self._validator.permits(reach, f))
+        return functions
 
     # agent access: AppFunctionAccessService checks the caller's permissions
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:

@@ -14,7 +14,7 @@ import click
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
-from droid.appfunctions.metadata import AppFunctionPackageMetadata, type_label
+from droid.appfunctions.metadata import AppFunctionMetadata, type_label
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
@@ -53,10 +53,11 @@ for _group in (pm, settings, device_config, dumpsys):
     shell.add_command(_group)
 
 
-def functions_as_json(packages: list[AppFunctionPackageMetadata]) -> dict:
+def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
     """The list-app-functions object: each package mapped to its functions."""
-    return {
-        package.package_name: [
+    listing: dict[str, list[dict]] = {}
+    for f in functions:
+        listing.setdefault(f.package_name, []).append(
             {
                 "id": f.id,
                 "enabled": f.is_enabled,
@@ -69,10 +70,8 @@ def functions_as_json(packages: list[AppFunctionPackageMetadata]) -> dict:
                 "response": {"type": type_label(f.response.value_type), "description": f.response.description}
                 if f.HasField("response") else None,
             }
-            for f in package.app_functions
-        ]
-        for package in packages
-    }
+        )
+    return listing
 
 
 @app_function.command("list-app-functions")
@@ -81,8 +80,8 @@ def functions_as_json(packages: list[AppFunctionPackageMetadata]) -> dict:
 def list_app_functions(ctx: click.Context, as_json: bool) -> None:
     """List every function on the device, by package."""
     with context_from(ctx) as context:
-        packages = context.app_function_manager.search_app_functions()
-    listing = functions_as_json(packages)
+        functions = context.app_function_manager.search_app_functions()
+    listing = functions_as_json(functions)
     if as_json:
         print_json(listing)
         return
@@ -141,10 +140,9 @@ def _find_function(manager, package_name: str, function_id: str):
     if not package_name:
         return None, None
     spec = AppFunctionSearchSpec(package_names=frozenset({package_name}))
-    for package in manager.search_app_functions(spec):
-        for function in package.app_functions:
-            if function_id in (function.id, function.id.rsplit("#", 1)[-1]):
-                return function, package.components
+    for function in manager.search_app_functions(spec):
+        if function_id in (function.id, function.id.rsplit("#", 1)[-1]):
+            return function, function.package_metadata.components
     return None, None
 
 

@@ -33,9 +33,8 @@ def peers_from_apps(apps: Iterable[App]) -> list[Peer]:
 def peers_from_device(manager: AppFunctionManager) -> list[Peer]:
     """Every function on the device the caller (the shell) can see."""
     return [
-        Peer(package.package_name, f.id, function_name(f), f.description, "device")
-        for package in manager.search_app_functions()
-        for f in package.app_functions
+        Peer(f.package_name, f.id, function_name(f), f.description, "device")
+        for f in manager.search_app_functions()
     ]
 
 

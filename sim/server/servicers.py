@@ -122,9 +122,9 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
 
     @binder_call
     def SearchAppFunctions(self, request, context):  # noqa: N802
-        # The response copies the pages as it serialises them: no need for search's own copies.
-        packages = self._service.visible_pages(wire.spec_from_proto(request))
-        return afm_pb2.SearchAppFunctionsResponse(packages=packages)
+        # The response copies the functions as it serialises them: no need for search's own copies.
+        functions = self._service.visible_functions(wire.spec_from_proto(request))
+        return afm_pb2.SearchAppFunctionsResponse(app_functions=functions)
 
     @binder_call
     def GetAccessRequestState(self, request, context):  # noqa: N802

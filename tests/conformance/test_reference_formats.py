@@ -206,8 +206,8 @@ def test_reference_app_installs_with_stand_in_code(reference_dir, device, tmp_pa
     for service, ids in app.services.items():
         assert {i for i, f in functions.items() if f.service_name == service} == ids
     manager = device.create_context(package.package_name).app_function_manager
-    pages = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({package.package_name})))
-    assert {f.id for page in pages for f in page.app_functions if not f.is_enabled} == app.disabled
+    listed = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({package.package_name})))
+    assert {f.id for f in listed if not f.is_enabled} == app.disabled
     for service, ids in app.services.items():  # each service answers its own functions
         function = sorted(ids - app.disabled)[0]
         request = ExecuteAppFunctionRequest(package.package_name, function)
@@ -221,10 +221,10 @@ def test_sample_app_metadata_reaches_agents(reference_dir, device, tmp_path, nam
     metadata_file = reference_dir / app.res / "xml" / "app_metadata.xml"
     description = etree.parse(str(metadata_file)).getroot().get(f"{{{APPFN_NS}}}description")
     package = device.install(build_app(reference_dir, app, tmp_path / name))
-    (page,) = device.create_context(package.package_name).app_function_manager.search_app_functions(
+    listed = device.create_context(package.package_name).app_function_manager.search_app_functions(
         AppFunctionSearchSpec(package_names=frozenset({package.package_name}))
     )
-    assert description and page.app_metadata.description == description
+    assert description and {f.package_metadata.app_metadata.description for f in listed} == {description}
 
 
 @pytest.mark.parametrize("name", REFUSED)
@@ -314,7 +314,7 @@ def test_every_function_xml_installs_as_an_app_asset(reference_dir, device, tmp_
     listed = device.create_context(package).app_function_manager.search_app_functions(
         AppFunctionSearchSpec(package_names=frozenset({package}))
     )  # the app itself sees every function, whatever its access level
-    assert [f.id for page in listed for f in page.app_functions] == ids
+    assert [f.id for f in listed] == ids
 
 
 @pytest.mark.parametrize("relative", DIALECT_XSD)

@@ -108,16 +108,15 @@ class AppFunctionAgentTools:
         wanted = None if enabled_app_function_ids is None else list(dict.fromkeys(enabled_app_function_ids))
         found: list[tuple[AppFunctionMetadata, AppFunctionComponentsMetadata]] = []
         matched: set[str] = set()
-        for package in manager.search_app_functions(spec):
-            for function in package.app_functions:
-                if not include_disabled and not function.is_enabled:
+        for function in manager.search_app_functions(spec):
+            if not include_disabled and not function.is_enabled:
+                continue
+            if wanted is not None:
+                hits = {function.id, function_name(function)} & set(wanted)
+                if not hits:
                     continue
-                if wanted is not None:
-                    hits = {function.id, function_name(function)} & set(wanted)
-                    if not hits:
-                        continue
-                    matched |= hits
-                found.append((function, package.components))
+                matched |= hits
+            found.append((function, function.package_metadata.components))
         for missing in [i for i in wanted or [] if i not in matched]:
             log.warning("AppFunction id %r matches no enabled function visible to this app", missing)
         names = _unique_names([f for f, _ in found])

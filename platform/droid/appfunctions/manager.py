@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.metadata import AppFunctionMetadata
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
@@ -65,7 +65,7 @@ class IAppFunctionManager(Protocol):
         self, function_identifier: str, state: int, target_package_name: str = ""
     ) -> None: ...
 
-    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]: ...
+    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]: ...
 
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int: ...
 
@@ -148,11 +148,10 @@ class AppFunctionManager:
         set-enabled`` does); IllegalArgumentException for an unknown id or state."""
         self._service.set_app_function_enabled(function_identifier, state, target_package_name)
 
-    def search_app_functions(
-        self, spec: AppFunctionSearchSpec | None = None
-    ) -> list[AppFunctionPackageMetadata]:
-        """The functions the caller may call: its own, and others' allowed by its permissions
-        and by each function's access level (a grant is checked when executing)."""
+    def search_app_functions(self, spec: AppFunctionSearchSpec | None = None) -> list[AppFunctionMetadata]:
+        """The functions the caller may call, one flat list in package order: its own, and
+        others' allowed by its permissions and by each function's access level (a grant is
+        checked when executing). Each carries its package's metadata in ``package_metadata``."""
         return self._service.search_app_functions(spec or AppFunctionSearchSpec())
 
     # agent access

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import grpc
 
 from droid.appfunctions.exceptions import AppFunctionCancelledException, AppFunctionException
-from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.metadata import AppFunctionMetadata
 from droid.appfunctions.requests import (
     AppFunctionSearchSpec,
     ExecuteAppFunctionRequest,
@@ -98,9 +98,9 @@ class RemoteAppFunctionManager:
         )
         self._binder.call(self._stub.SetAppFunctionEnabled, request)
 
-    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionPackageMetadata]:
+    def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:
         response = self._binder.call(self._stub.SearchAppFunctions, wire.spec_to_proto(spec))
-        return list(response.packages)
+        return list(response.app_functions)
 
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
         pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)

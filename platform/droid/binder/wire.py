@@ -7,12 +7,13 @@ from typing import Any
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException, category_of
 from droid.appfunctions.requests import (
+    AppFunctionName,
     AppFunctionSearchSpec,
     ExecuteAppFunctionRequest,
     ExecuteAppFunctionResponse,
 )
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
-from droidsim.v1 import data_pb2
+from droidsim.v1 import data_pb2, metadata_pb2
 
 # Every call converts each parameter and result twice per hop, so the lookups below go by
 # exact type (bool is its own type, not an int) and fall back to isinstance for subclasses.
@@ -182,6 +183,8 @@ def spec_to_proto(spec: AppFunctionSearchSpec) -> afm_pb2.AppFunctionSearchSpec:
         schema_category=spec.schema_category or "",
         schema_name=spec.schema_name or "",
         min_schema_version=spec.min_schema_version,
+        function_names=names_to_proto(spec.function_names or ()),
+        scopes=sorted(spec.scopes or ()),
     )
 
 
@@ -191,4 +194,18 @@ def spec_from_proto(message: afm_pb2.AppFunctionSearchSpec) -> AppFunctionSearch
         schema_category=message.schema_category or None,
         schema_name=message.schema_name or None,
         min_schema_version=message.min_schema_version,
+        function_names=frozenset(names_from_proto(message.function_names)) or None,
+        scopes=frozenset(message.scopes) or None,
     )
+
+
+def names_to_proto(names) -> list[metadata_pb2.AppFunctionName]:
+    """Sorted, so that the same set always makes the same bytes."""
+    return [
+        metadata_pb2.AppFunctionName(package_name=n.package_name, function_identifier=n.function_identifier)
+        for n in sorted(names, key=lambda n: (n.package_name, n.function_identifier))
+    ]
+
+
+def names_from_proto(messages) -> list[AppFunctionName]:
+    return [AppFunctionName(m.package_name, m.function_identifier) for m in messages]

@@ -63,22 +63,26 @@ class SetAppFunctionEnabledRequest(_message.Message):
     def __init__(self, function_identifier: _Optional[str] = ..., state: _Optional[int] = ..., target_package_name: _Optional[str] = ...) -> None: ...
 
 class AppFunctionSearchSpec(_message.Message):
-    __slots__ = ("package_names", "schema_category", "schema_name", "min_schema_version")
+    __slots__ = ("package_names", "schema_category", "schema_name", "min_schema_version", "function_names", "scopes")
     PACKAGE_NAMES_FIELD_NUMBER: _ClassVar[int]
     SCHEMA_CATEGORY_FIELD_NUMBER: _ClassVar[int]
     SCHEMA_NAME_FIELD_NUMBER: _ClassVar[int]
     MIN_SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_NAMES_FIELD_NUMBER: _ClassVar[int]
+    SCOPES_FIELD_NUMBER: _ClassVar[int]
     package_names: _containers.RepeatedScalarFieldContainer[str]
     schema_category: str
     schema_name: str
     min_schema_version: int
-    def __init__(self, package_names: _Optional[_Iterable[str]] = ..., schema_category: _Optional[str] = ..., schema_name: _Optional[str] = ..., min_schema_version: _Optional[int] = ...) -> None: ...
+    function_names: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionName]
+    scopes: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, package_names: _Optional[_Iterable[str]] = ..., schema_category: _Optional[str] = ..., schema_name: _Optional[str] = ..., min_schema_version: _Optional[int] = ..., function_names: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionName, _Mapping]]] = ..., scopes: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SearchAppFunctionsResponse(_message.Message):
-    __slots__ = ("packages",)
-    PACKAGES_FIELD_NUMBER: _ClassVar[int]
-    packages: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionPackageMetadata]
-    def __init__(self, packages: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionPackageMetadata, _Mapping]]] = ...) -> None: ...
+    __slots__ = ("app_functions",)
+    APP_FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
+    app_functions: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionMetadata]
+    def __init__(self, app_functions: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionMetadata, _Mapping]]] = ...) -> None: ...
 
 class AccessPair(_message.Message):
     __slots__ = ("agent_package_name", "target_package_name")

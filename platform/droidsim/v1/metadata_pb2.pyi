@@ -95,7 +95,7 @@ class AppFunctionComponentsMetadata(_message.Message):
     def __init__(self, data_types: _Optional[_Iterable[_Union[AppFunctionNamedDataTypeMetadata, _Mapping]]] = ...) -> None: ...
 
 class AppFunctionMetadata(_message.Message):
-    __slots__ = ("id", "package_name", "enabled_by_default", "scope", "description", "parameters", "response", "schema", "deprecation", "access_level", "is_compat_enforcement_enabled", "restrict_callers_with_execute_app_functions", "display_name_string_res", "is_enabled", "service_name", "is_destructive")
+    __slots__ = ("id", "package_name", "enabled_by_default", "scope", "description", "parameters", "response", "schema", "deprecation", "access_level", "is_compat_enforcement_enabled", "restrict_callers_with_execute_app_functions", "display_name_string_res", "is_enabled", "service_name", "is_destructive", "package_metadata")
     ID_FIELD_NUMBER: _ClassVar[int]
     PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     ENABLED_BY_DEFAULT_FIELD_NUMBER: _ClassVar[int]
@@ -112,6 +112,7 @@ class AppFunctionMetadata(_message.Message):
     IS_ENABLED_FIELD_NUMBER: _ClassVar[int]
     SERVICE_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_DESTRUCTIVE_FIELD_NUMBER: _ClassVar[int]
+    PACKAGE_METADATA_FIELD_NUMBER: _ClassVar[int]
     id: str
     package_name: str
     enabled_by_default: bool
@@ -128,7 +129,16 @@ class AppFunctionMetadata(_message.Message):
     is_enabled: bool
     service_name: str
     is_destructive: bool
-    def __init__(self, id: _Optional[str] = ..., package_name: _Optional[str] = ..., enabled_by_default: _Optional[bool] = ..., scope: _Optional[int] = ..., description: _Optional[str] = ..., parameters: _Optional[_Iterable[_Union[AppFunctionParameterMetadata, _Mapping]]] = ..., response: _Optional[_Union[AppFunctionResponseMetadata, _Mapping]] = ..., schema: _Optional[_Union[AppFunctionSchemaMetadata, _Mapping]] = ..., deprecation: _Optional[_Union[AppFunctionDeprecationMetadata, _Mapping]] = ..., access_level: _Optional[int] = ..., is_compat_enforcement_enabled: _Optional[bool] = ..., restrict_callers_with_execute_app_functions: _Optional[bool] = ..., display_name_string_res: _Optional[int] = ..., is_enabled: _Optional[bool] = ..., service_name: _Optional[str] = ..., is_destructive: _Optional[bool] = ...) -> None: ...
+    package_metadata: AppFunctionPackageMetadata
+    def __init__(self, id: _Optional[str] = ..., package_name: _Optional[str] = ..., enabled_by_default: _Optional[bool] = ..., scope: _Optional[int] = ..., description: _Optional[str] = ..., parameters: _Optional[_Iterable[_Union[AppFunctionParameterMetadata, _Mapping]]] = ..., response: _Optional[_Union[AppFunctionResponseMetadata, _Mapping]] = ..., schema: _Optional[_Union[AppFunctionSchemaMetadata, _Mapping]] = ..., deprecation: _Optional[_Union[AppFunctionDeprecationMetadata, _Mapping]] = ..., access_level: _Optional[int] = ..., is_compat_enforcement_enabled: _Optional[bool] = ..., restrict_callers_with_execute_app_functions: _Optional[bool] = ..., display_name_string_res: _Optional[int] = ..., is_enabled: _Optional[bool] = ..., service_name: _Optional[str] = ..., is_destructive: _Optional[bool] = ..., package_metadata: _Optional[_Union[AppFunctionPackageMetadata, _Mapping]] = ...) -> None: ...
+
+class AppFunctionName(_message.Message):
+    __slots__ = ("package_name", "function_identifier")
+    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    package_name: str
+    function_identifier: str
+    def __init__(self, package_name: _Optional[str] = ..., function_identifier: _Optional[str] = ...) -> None: ...
 
 class AppFunctionAppMetadata(_message.Message):
     __slots__ = ("description", "display_description")

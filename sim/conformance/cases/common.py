@@ -31,7 +31,7 @@ def execute(context: Context, package: str, function: str, signal: CancellationS
 def listed_function_ids(context: Context, package: str) -> set[str]:
     """The ids of ``package``'s functions that a search by ``context`` returns."""
     spec = AppFunctionSearchSpec(package_names=frozenset({package}))
-    return {f.id for page in context.app_function_manager.search_app_functions(spec) for f in page.app_functions}
+    return {f.id for f in context.app_function_manager.search_app_functions(spec)}
 
 
 def current_pid(target, package: str) -> int:

@@ -36,8 +36,7 @@ def device(access_device, make):
 
 
 def visible(manager) -> set[str]:
-    pages = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({TARGET})))
-    return {f.id for page in pages for f in page.app_functions}
+    return {f.id for f in manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({TARGET})))}
 
 
 @pytest.mark.parametrize(("caller", "expected"), [

@@ -116,10 +116,22 @@ class FakeAppFunctionService:
             raise AppFunctionFunctionNotFoundException(f"No function {request.function_identifier}")
         return ExecuteAppFunctionResponse.of(handler(request.parameters))
 
-    def search_app_functions(self, spec) -> list[AppFunctionPackageMetadata]:
-        if spec.package_names is None:
-            return list(self.packages)
-        return [p for p in self.packages if p.package_name in spec.package_names]
+    def search_app_functions(self, spec) -> list[AppFunctionMetadata]:
+        """The device's flat list: each function carries its package's metadata."""
+        found = []
+        for package in self.packages:
+            if spec.package_names is not None and package.package_name not in spec.package_names:
+                continue
+            package_only = AppFunctionPackageMetadata(
+                package_name=package.package_name, components=package.components, app_metadata=package.app_metadata
+            )
+            for declared in package.app_functions:
+                function = AppFunctionMetadata()
+                function.CopyFrom(declared)
+                function.package_name = package.package_name
+                function.package_metadata.CopyFrom(package_only)
+                found.append(function)
+        return found
 
     def is_app_function_enabled(self, function_identifier, target_package_name):
         return True

@@ -13,10 +13,12 @@ from droid.appfunctions import (
     AppFunctionException,
     AppFunctionFunctionNotFoundException,
     AppFunctionInvalidArgumentException,
+    AppFunctionName,
     AppFunctionSearchSpec,
     ExecuteAppFunctionRequest,
 )
 from droid.appfunctions.data import AppFunctionData
+from droid.appfunctions.metadata import SCOPE_ACTIVITY, SCOPE_GLOBAL
 from droid.os import IllegalArgumentException, SecurityException
 from tests.helpers import HELPER_PACKAGE
 
@@ -115,18 +117,40 @@ def test_an_app_cannot_set_another_packages_state(device, tmp_path):
 
 def test_search_filters_by_package_and_reports_enabled_state(device):
     manager = device.shell_context().app_function_manager
-    pages = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({HELPER_PACKAGE})))
-    assert [p.package_name for p in pages] == [HELPER_PACKAGE]
-    enabled = {f.id: f.is_enabled for f in pages[0].app_functions}
+    functions = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({HELPER_PACKAGE})))
+    assert {f.package_name for f in functions} == {HELPER_PACKAGE}
+    assert {f.package_metadata.package_name for f in functions} == {HELPER_PACKAGE}
+    enabled = {f.id: f.is_enabled for f in functions}
     assert enabled["add"] is True and enabled["add_disabledByDefault"] is False
     assert manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({"com.nobody"}))) == []
 
 
-def test_search_spec_refuses_empty_package_set_and_negative_version():
-    with pytest.raises(IllegalArgumentException):
+def test_search_spec_refuses_empty_name_sets_unknown_scopes_and_negative_version():
+    with pytest.raises(IllegalArgumentException, match="Package names can not be an empty list."):
         AppFunctionSearchSpec(package_names=frozenset())
+    with pytest.raises(IllegalArgumentException, match="AppFunction names can not be an empty list."):
+        AppFunctionSearchSpec(function_names=frozenset())
+    with pytest.raises(IllegalArgumentException, match="must hold AppFunctionName"):
+        AppFunctionSearchSpec(function_names=frozenset({"add"}))
+    with pytest.raises(IllegalArgumentException, match="Unknown scope 7"):
+        AppFunctionSearchSpec(scopes=frozenset({7}))
     with pytest.raises(IllegalArgumentException):
         AppFunctionSearchSpec(min_schema_version=-1)
+    assert AppFunctionSearchSpec(scopes=frozenset()).scopes is None  # empty: no filter, as on Android
+
+
+def test_search_by_function_names_and_scopes(device):
+    """AppFunctionSearchSpec.setFunctionNames/setScopes: every filter given must match."""
+    manager = device.shell_context().app_function_manager
+    add, nothing = AppFunctionName(HELPER_PACKAGE, "add"), AppFunctionName("com.nobody", "add")
+    found = manager.search_app_functions(AppFunctionSearchSpec(function_names=frozenset({add, nothing})))
+    assert [(f.package_name, f.id) for f in found] == [(HELPER_PACKAGE, "add")]
+    both = AppFunctionSearchSpec(package_names=frozenset({"com.nobody"}), function_names=frozenset({add}))
+    assert manager.search_app_functions(both) == []
+    everything = {f.id for f in manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({HELPER_PACKAGE})))}
+    global_scope = manager.search_app_functions(AppFunctionSearchSpec(scopes=frozenset({SCOPE_GLOBAL})))
+    assert {f.id for f in global_scope if f.package_name == HELPER_PACKAGE} == everything
+    assert manager.search_app_functions(AppFunctionSearchSpec(scopes=frozenset({SCOPE_ACTIVITY}))) == []
 
 
 def test_uninstall_removes_the_functions(device):

@@ -26,8 +26,7 @@ def device(tmp_path: Path):
 
 
 def enabled_states(device) -> dict[str, bool]:
-    pages = device.shell_context().app_function_manager.search_app_functions(HELPER_ONLY)
-    return {f.id: f.is_enabled for page in pages for f in page.app_functions}
+    return {f.id: f.is_enabled for f in device.shell_context().app_function_manager.search_app_functions(HELPER_ONLY)}
 
 
 def test_search_shows_each_enabled_state_change(device):
@@ -55,9 +54,9 @@ def test_search_shows_pm_clear_and_reinstall(device):
 
 def test_a_caller_changing_its_search_results_changes_no_later_search(device):
     manager = device.shell_context().app_function_manager
-    (page,) = manager.search_app_functions(HELPER_ONLY)
-    page.app_functions[0].is_enabled = not page.app_functions[0].is_enabled
-    del page.app_functions[1:]
-    (again,) = manager.search_app_functions(HELPER_ONLY)
-    assert len(again.app_functions) > 1
-    assert again.app_functions[0].is_enabled != page.app_functions[0].is_enabled
+    functions = manager.search_app_functions(HELPER_ONLY)
+    functions[0].is_enabled = not functions[0].is_enabled
+    functions[0].package_metadata.package_name = "changed"
+    again = manager.search_app_functions(HELPER_ONLY)
+    assert again[0].is_enabled != functions[0].is_enabled
+    assert again[0].package_metadata.package_name == HELPER_PACKAGE
