@@ -13,6 +13,7 @@ from droid.appfunctions.codec import decode_value, encode_arguments
 from droid.appfunctions.loader import load_app_service_class
 from droid.content import connect
 from droid.net import Uri
+from droid.os import Bundle
 from sim.device import Device
 from tests.helpers import REPO, DeviceProcess, copy_app
 
@@ -44,6 +45,7 @@ VALUES = {
     "set_field": SetField(None),           # present, holding null: "set the field to null"
     "optional_set_field": None,            # absent: "leave the field unchanged"
     "derived": Derived("d-1", 7),
+    "bundle": Bundle({"id": 1, "name": "x", "tags": ["a", "b"], "blob": b"\x00"}),  # any Parcelable (issue 16)
 }
 
 

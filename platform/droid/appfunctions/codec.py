@@ -14,7 +14,6 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from droid.app.pending_intent import PendingIntent
 from droid.appfunctions import proxies
 from droid.appfunctions.analysis import FunctionSpec
 from droid.appfunctions.data import AppFunctionData
@@ -29,7 +28,7 @@ from droid.appfunctions.declarations import (
 from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
 from droid.appfunctions.metadata import DataType
 from droid.appfunctions.typeref import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, Kind, ObjectSpec, TypeSpec
-from droid.net.uri import has_scheme
+from droid.net.uri import Uri, has_scheme
 
 _WIRE_KIND = {
     Kind.BOOLEAN: "a boolean",
@@ -42,7 +41,8 @@ _WIRE_KIND = {
     Kind.LIST: "a list",
     Kind.OBJECT: "a document",
     Kind.PROXY: "a document",
-    Kind.PARCELABLE: "a PendingIntent document",
+    Kind.URI: "a uri string",
+    Kind.PARCELABLE: "a Parcelable document",
 }
 
 
@@ -159,13 +159,16 @@ def decode_value(spec: TypeSpec, value: Any, path: str) -> Any:
         return decode_object(spec.obj, value, path)
     if kind is Kind.PROXY:
         return _decode_proxy(spec, value, path)
+    if kind is Kind.URI:
+        return _decode_uri(spec, value, path)
     if kind is Kind.PARCELABLE:
         if not isinstance(value, AppFunctionData):
             raise _wrong(spec, value, path)
+        assert spec.parcelable is not None
         try:
-            return proxies.pending_intent_from_data(value)
-        except ValueError as e:
-            raise _invalid(path, f"is not a valid PendingIntent: {e}") from None
+            return proxies.parcelable_from_data(spec.parcelable, value)
+        except (ValueError, TypeError, KeyError) as e:
+            raise _invalid(path, f"is not a valid {spec.parcelable.__name__}: {e}") from None
     raise _invalid(path, f"has a type this device cannot read ({kind.value})")
 
 
@@ -193,11 +196,23 @@ def decode_object(obj: ObjectSpec, doc: AppFunctionData, path: str) -> Any:
         raise _invalid(path, f"is not a valid {obj.cls.__name__}: {e}") from None
 
 
+def _decode_uri(spec: TypeSpec, value: Any, path: str) -> Uri:
+    if isinstance(value, AppFunctionData) and isinstance(value.get("uri"), str):
+        value = value["uri"]  # the {uri} document of androidx before format "uri"
+    if not isinstance(value, str):
+        raise _wrong(spec, value, path)
+    uri = Uri.parse(value)
+    if spec.uri_schemes and not has_scheme(uri, spec.uri_schemes):
+        raise _invalid(
+            path,
+            f"must use the scheme {' or '.join(spec.uri_schemes)}; got {uri.scheme or 'no scheme'} ({uri})",
+        )
+    return uri
+
+
 def _decode_proxy(spec: TypeSpec, value: Any, path: str) -> Any:
     proxy = spec.proxy
     assert proxy is not None
-    if proxy is proxies.URI and isinstance(value, str):
-        value = AppFunctionData({"uri": value})  # androidx also reads a uri-formatted STRING
     if not isinstance(value, AppFunctionData):
         raise _wrong(spec, value, path)
     fields: dict[str, Any] = {}
@@ -213,16 +228,9 @@ def _decode_proxy(spec: TypeSpec, value: Any, path: str) -> Any:
             raise _invalid(sub, f"must be an integer, not {_describe(item)}")
         fields[name] = item
     try:
-        result = proxy.from_fields(fields)
+        return proxy.from_fields(fields)
     except (ValueError, OverflowError) as e:
         raise _invalid(path, f"is not a valid {proxy.label}: {e}") from None
-    if spec.uri_schemes and not has_scheme(result, spec.uri_schemes):
-        raise _invalid(
-            path,
-            f"must use the scheme {' or '.join(spec.uri_schemes)}; got {result.scheme or 'no scheme'} "
-            f"({result})",
-        )
-    return result
 
 
 def _wrong(spec: TypeSpec, value: Any, path: str) -> AppFunctionInvalidArgumentException:
@@ -328,10 +336,17 @@ def encode_value(spec: TypeSpec, value: Any, path: str = "value") -> Any:
             return AppFunctionData(proxy.to_fields(value), qualified_name=proxy.qualified_name)
         except ValueError as e:
             raise EncodingError(f"{path}: {e}") from None
-    if kind is Kind.PARCELABLE:
-        if not isinstance(value, PendingIntent):
+    if kind is Kind.URI:
+        if not isinstance(value, Uri):
             raise _bad_return(spec, value, path)
-        return proxies.pending_intent_to_data(value)
+        return str(value)
+    if kind is Kind.PARCELABLE:
+        if not isinstance(value, spec.parcelable):  # type: ignore[arg-type]
+            raise _bad_return(spec, value, path)
+        try:
+            return proxies.parcelable_to_data(value)
+        except TypeError as e:
+            raise EncodingError(f"{path}: {e}") from None
     raise EncodingError(f"{path}: cannot encode {kind.value}")
 
 

@@ -299,17 +299,22 @@ class IntValueConstraint:
 
 @dataclass(frozen=True)
 class UriValueConstraint:
-    """Accept only Uris with one of ``allowed_schemes`` (``@AppFunctionUriValueConstraint``).
-    Checked when the function is called; like the androidx compiler, it is not
-    written to the XML."""
+    """Accept only Uris with one of ``allowed_schemes`` (``@AppFunctionUriValueConstraint``);
+    none given allows any scheme. Written to the XML as the pattern androidx writes
+    (``^\\Qcontent\\E:.*``) and checked when the function is called."""
 
     allowed_schemes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         schemes = _tuple_of(str, self.allowed_schemes, "allowed_schemes")
-        if not schemes:
-            raise ValueError("UriValueConstraint needs at least one scheme")
+        bad = [s for s in schemes if not _URI_SCHEME.fullmatch(s)]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is not a URI scheme (a letter, then letters, digits, +, - or .)")
         object.__setattr__(self, "allowed_schemes", schemes)
+
+
+# RFC 3986 scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+_URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 
 
 class _TypeMarker:

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from droid.appfunctions import metadata as md
 from droid.appfunctions.analysis import EntryPointSpec, FunctionSpec
-from droid.appfunctions.metadata import ACCESS_LEVEL_XML, DataType
+from droid.appfunctions.metadata import ACCESS_LEVEL_XML, FORMAT_URI, DataType
 from droid.appfunctions.proxies import ProxySpec
 from droid.appfunctions.typeref import CapabilitySpec, Kind, ObjectSpec, PropertySpec, TypeSpec
 
@@ -139,7 +139,11 @@ def data_type_meta(spec: TypeSpec, description: str = "") -> DataTypeMeta:
     elif spec.kind in (Kind.OBJECT, Kind.PROXY):
         meta.data_type_reference = spec.reference_name
     elif spec.kind is Kind.PARCELABLE:
-        meta.object_qualified_name = "android.app.PendingIntent"
+        assert spec.parcelable is not None
+        meta.object_qualified_name = spec.parcelable.QUALIFIED_NAME
+    elif spec.kind is Kind.URI:
+        meta.format = FORMAT_URI
+        meta.pattern = scheme_pattern(spec.uri_schemes)
     constraint = spec.string_constraint
     if constraint is not None:
         meta.enum_values = list(constraint.enum_values)
@@ -149,6 +153,16 @@ def data_type_meta(spec: TypeSpec, description: str = "") -> DataTypeMeta:
     if spec.int_enum:
         meta.enum_values = [str(v) for v in spec.int_enum]
     return meta
+
+
+def scheme_pattern(schemes: Sequence[str]) -> str | None:
+    """The regular expression androidx writes for allowed Uri schemes (golden
+    valid_uri_service.xml): Java-quoted, ``^\\Qcontent\\E:.*`` or
+    ``^(\\Qcontent\\E|\\Qfile\\E):.*``; none when any scheme is allowed."""
+    quoted = [f"\\Q{scheme}\\E" for scheme in schemes]
+    if not quoted:
+        return None
+    return f"^{quoted[0]}:.*" if len(quoted) == 1 else f"^({'|'.join(quoted)}):.*"
 
 
 def _object(name: str, properties: Iterable[PropertySpec], description: str = "") -> DataTypeMeta:

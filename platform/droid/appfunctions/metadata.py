@@ -34,6 +34,9 @@ ACCESS_LEVEL_XML = {
     ACCESS_LEVEL_ANDROID_TRUSTED: "androidTrusted",
 }
 
+# AppFunctionStringTypeMetadata.FORMAT_URI: an android.net.Uri is a STRING of this format.
+FORMAT_URI = "uri"
+
 SCOPE_GLOBAL = 0
 SCOPE_ACTIVITY = 1
 
@@ -93,6 +96,7 @@ __all__ = [
     "AppFunctionSchemaMetadata",
     "AppFunctionStringPattern",
     "DataType",
+    "FORMAT_URI",
     "SCOPE_ACTIVITY",
     "SCOPE_GLOBAL",
     "function_name",

@@ -8,14 +8,15 @@ Python type               qualified name        fields on the wire
 ``datetime.datetime``     java.time.LocalDateTime  year .. nanoOfSecond (INT), naive only
 ``Instant`` (aware dt)    java.time.Instant     epochSecond (LONG), nanoAdjustment (INT)
 ``zoneinfo.ZoneInfo``     java.time.ZoneId      zoneID (STRING)
-``droid.net.Uri``         android.net.Uri       uri (STRING)
 ========================  ====================  ==============================================
 
 Python keeps microseconds: ``nanoOfSecond`` / ``nanoAdjustment`` are multiples of
 1000 when sent, and truncated to microseconds when received.
 
-``droid.app.PendingIntent`` is not a proxy but a PARCELABLE (13); its wire form,
-a document named ``android.app.PendingIntent``, is defined here too.
+``droid.net.Uri`` is not a proxy: it is a STRING of format ``uri`` (see typeref).
+A Parcelable (13) crosses as a document named by its Java class: its own
+``write_to_parcel`` properties, or for ``droid.app.PendingIntent`` the form
+defined here.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from droid.app.pending_intent import ComponentName, Intent, PendingIntent
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.metadata import DataType
 from droid.net.uri import Uri
+from droid.os.parcelable import Parcelable
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -156,25 +158,34 @@ ZONE_ID = ProxySpec(
     lambda v: {"zoneID": v.key},
     _zone,
 )
-URI = ProxySpec(
-    "android.net.Uri",
-    "droid.net.Uri",
-    (("uri", DataType.STRING),),
-    lambda v: isinstance(v, Uri),
-    lambda v: {"uri": str(v)},
-    lambda f: Uri.parse(f["uri"]),
-)
 
 PROXY_BY_TYPE: dict[Any, ProxySpec] = {
     date: LOCAL_DATE,
     time: LOCAL_TIME,
     datetime: LOCAL_DATE_TIME,
     ZoneInfo: ZONE_ID,
-    Uri: URI,
 }
 
-# --------------------------------------------------------------------------- PendingIntent
+# --------------------------------------------------------------------------- Parcelables
 PENDING_INTENT_NAME = PendingIntent.QUALIFIED_NAME
+Parcelable.register(PendingIntent)
+
+
+def parcelable_to_data(value: Parcelable) -> AppFunctionData:
+    """The document a Parcelable crosses the binder as; TypeError when its
+    properties are not ones a document can hold."""
+    if isinstance(value, PendingIntent):
+        return pending_intent_to_data(value)
+    return AppFunctionData(value.write_to_parcel(), qualified_name=type(value).QUALIFIED_NAME)
+
+
+def parcelable_from_data(cls: type, doc: AppFunctionData) -> Any:
+    """``cls`` back from its document; ValueError or TypeError names what is wrong."""
+    if cls is PendingIntent:
+        return pending_intent_from_data(doc)
+    if doc.qualified_name and doc.qualified_name != cls.QUALIFIED_NAME:
+        raise ValueError(f"a {doc.qualified_name} document is not a {cls.QUALIFIED_NAME}")
+    return cls.create_from_parcel(doc)
 
 
 def pending_intent_to_data(value: PendingIntent) -> AppFunctionData:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import re
 import types
 import typing
@@ -21,7 +22,6 @@ from decimal import Decimal
 from enum import Enum
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from droid.app.pending_intent import PendingIntent
 from droid.appfunctions import proxies
 from droid.appfunctions.declarations import (
     CAPABILITY_ATTR,
@@ -40,6 +40,8 @@ from droid.appfunctions.declarations import (
 from droid.appfunctions.docstrings import class_docs
 from droid.appfunctions.metadata import DataType
 from droid.appfunctions.proxies import ProxySpec
+from droid.net.uri import Uri
+from droid.os.parcelable import Parcelable
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -62,6 +64,7 @@ class Kind(enum.Enum):
     LIST = "list"
     OBJECT = "object"
     PROXY = "proxy"
+    URI = "Uri"
     PARCELABLE = "parcelable"
 
 
@@ -77,6 +80,7 @@ TYPE_CODES = {
     Kind.LIST: DataType.ARRAY,
     Kind.OBJECT: DataType.REFERENCE,
     Kind.PROXY: DataType.REFERENCE,
+    Kind.URI: DataType.STRING,  # format "uri" (AppFunctionUriValueConstraint.kt)
     Kind.PARCELABLE: DataType.PARCELABLE,
 }
 
@@ -90,7 +94,7 @@ _KOTLIN = {
     Kind.LONG: "kotlin.Long",
     Kind.INT: "kotlin.Int",
     Kind.STRING: "kotlin.String",
-    Kind.PARCELABLE: PendingIntent.QUALIFIED_NAME,
+    Kind.URI: "android.net.Uri",
 }
 _KOTLIN_ARRAY = {
     Kind.BOOLEAN: "kotlin.BooleanArray",
@@ -102,7 +106,7 @@ _KOTLIN_ARRAY = {
 
 SUPPORTED = (
     "bool, int, Int32, float, Float32, str, bytes, list[...], an @app_function_serializable "
-    "dataclass, date, time, datetime, Instant, ZoneInfo, Uri or PendingIntent"
+    "dataclass, date, time, datetime, Instant, ZoneInfo, Uri or a Parcelable (PendingIntent, Bundle)"
 )
 
 
@@ -118,6 +122,7 @@ class TypeSpec:
     string_constraint: StringValueConstraint | None = None
     int_enum: tuple[int, ...] = ()
     uri_schemes: tuple[str, ...] = ()
+    parcelable: type | None = None
     label: str = ""
 
     @property
@@ -142,6 +147,9 @@ class TypeSpec:
                 name = f"kotlin.collections.List<{self.item.kotlin_name()}>"
         elif self.kind in (Kind.OBJECT, Kind.PROXY):
             name = self.reference_name
+        elif self.kind is Kind.PARCELABLE:
+            assert self.parcelable is not None
+            name = self.parcelable.QUALIFIED_NAME
         else:
             name = _KOTLIN[self.kind]
         return name + ("?" if self.nullable else "")
@@ -255,6 +263,11 @@ def is_capability(tp: Any) -> bool:
     return isinstance(tp, type) and CAPABILITY_ATTR in vars(tp)
 
 
+def _is_type_alias(meta: Any) -> bool:
+    """``Int32`` or ``Float32`` used as metadata: an Annotated alias of type markers."""
+    return get_origin(meta) is Annotated and all(isinstance(m, _TypeMarker) for m in meta.__metadata__)
+
+
 def _is_union(tp: Any) -> bool:
     return get_origin(tp) in (Union, types.UnionType)
 
@@ -302,6 +315,8 @@ class TypeResolver:
                         meta, (StringValueConstraint, IntValueConstraint, UriValueConstraint, _TypeMarker)
                     ):
                         type_markers.append(meta)
+                    elif _is_type_alias(meta):  # Annotated[Literal[0, 1], Int32]
+                        type_markers.extend(meta.__metadata__)
                     # Other metadata (e.g. pydantic's) is not ours to judge.
                 tp = tp.__origin__
                 continue
@@ -328,6 +343,14 @@ class TypeResolver:
         spec.nullable = nullable or spec.nullable
         spec.label = label
         self._apply_markers(spec, type_markers, where, label)
+        if spec.int_enum and spec.kind is Kind.LONG:
+            # androidx writes enum values on INT only (AppFunctionIntTypeMetadata); on a
+            # Long the constraint would vanish from the XML while the app still checked it.
+            raise AppFunctionCompileError(
+                f"{where}: int enum values need Int32 (a Kotlin Int): AppFunctions describe enum values "
+                f"only on INT, LONG has none; write Annotated[Literal[...], Int32] or "
+                f"Annotated[Int32, IntValueConstraint([...])]"
+            )
         return spec, FieldMarkers(instruction, serial)
 
     def _base(
@@ -356,10 +379,12 @@ class TypeResolver:
             return TypeSpec(Kind.OBJECT, obj=self.object_spec(tp, (), where, typevars))
         if origin is not None and is_serializable(origin):
             return TypeSpec(Kind.OBJECT, obj=self.object_spec(origin, get_args(tp), where, typevars))
+        if tp is Uri:
+            return TypeSpec(Kind.URI)
         if tp in proxies.PROXY_BY_TYPE:
             return TypeSpec(Kind.PROXY, proxy=proxies.PROXY_BY_TYPE[tp])
-        if tp is PendingIntent:
-            return TypeSpec(Kind.PARCELABLE)
+        if isinstance(tp, type) and issubclass(tp, Parcelable):
+            return TypeSpec(Kind.PARCELABLE, parcelable=_concrete_parcelable(tp, where, label))
         raise AppFunctionCompileError(f"{where}: {_unsupported(tp, label)}")
 
     def _literal(self, tp: Any, where: str, label: str) -> TypeSpec:
@@ -426,7 +451,7 @@ class TypeResolver:
                 if bad:
                     raise AppFunctionCompileError(f"{where}: enum values {bad} are out of range")
             elif isinstance(marker, UriValueConstraint):
-                if spec.proxy is not proxies.URI:
+                if spec.kind is not Kind.URI:
                     raise AppFunctionCompileError(
                         f"{where}: UriValueConstraint applies to Uri, not {label}"
                     )
@@ -561,6 +586,21 @@ class TypeResolver:
                 PropertySpec(name, markers.serial_name or wire_name(name), type_spec, True, markers.instruction or "")
             )
         return capability
+
+
+def _concrete_parcelable(tp: type, where: str, label: str) -> type:
+    """Like androidx, only an implementation of Parcelable: the base type says
+    nothing about what crosses."""
+    if tp is Parcelable or inspect.isabstract(tp):
+        raise AppFunctionCompileError(
+            f"{where}: use an implementation of Parcelable (e.g. Bundle); {label} is abstract"
+        )
+    if not getattr(tp, "QUALIFIED_NAME", ""):
+        raise AppFunctionCompileError(
+            f"{where}: {label} is a Parcelable without QUALIFIED_NAME; name its Java class, "
+            f"e.g. QUALIFIED_NAME = \"com.example.Photo\""
+        )
+    return tp
 
 
 def check_optional(spec: TypeSpec, where: str) -> None:

@@ -1,4 +1,4 @@
-"""android.os: binder identity, cancellation and the exceptions binder calls throw."""
+"""android.os: binder identity, cancellation, parcelables and the exceptions binder calls throw."""
 
 from droid.os.binder import Binder, CallingIdentity
 from droid.os.cancellation import CancellationSignal
@@ -9,14 +9,17 @@ from droid.os.exceptions import (
     SecurityException,
     UnsupportedOperationException,
 )
+from droid.os.parcelable import Bundle, Parcelable
 
 __all__ = [
     "Binder",
+    "Bundle",
     "CallingIdentity",
     "CancellationSignal",
     "IllegalArgumentException",
     "IllegalStateException",
     "OperationCanceledException",
+    "Parcelable",
     "SecurityException",
     "UnsupportedOperationException",
 ]

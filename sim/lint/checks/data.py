@@ -10,7 +10,7 @@ import ast
 import re
 from typing import Iterator
 
-from droid.appfunctions.metadata import AppFunctionDataTypeMetadata, DataType
+from droid.appfunctions.metadata import FORMAT_URI, AppFunctionDataTypeMetadata, DataType
 from sim.lint.findings import Issue
 from sim.lint.model import App, Function, Scope, TypeInfo
 from sim.lint.source import CodeModule, body_nodes, reachable
@@ -129,8 +129,8 @@ def _context_name(scope: Scope, what: str, name: str, line: int) -> Iterator[Iss
 def _string_dates(
     scope: Scope, what: str, name: str, dt: AppFunctionDataTypeMetadata, description: str, line: int
 ) -> Iterator[Issue]:
-    if dt.type != DataType.STRING or dt.enum_values:
-        return
+    if dt.type != DataType.STRING or dt.enum_values or dt.format == FORMAT_URI:
+        return  # a uri-formatted STRING is the platform Uri (androidx AppFunctionUriValueConstraint)
     words = name_words(name)
     if set(words) & _LINK_WORDS:
         kind, use = "a link", "Uri (droid.net.Uri)"

@@ -2,7 +2,9 @@
 
 Each port is compiled and its XML must be structurally equal to the androidx
 golden (same elements, order and text, whitespace aside). The goldens are read
-in place from the shared reference folder (``reference_dir``), never copied.
+in place from the shared reference folder (``reference_dir``), never copied;
+goldens that are not there, or are there in an older version
+(valid_uri_service.xml), are ported in test_upstream_goldens.py.
 Python ``int`` is LONG, so the ports spell Kotlin ``Int`` as ``Int32`` and
 ``Float`` as ``Float32``; Kotlin names are kept as Python names (``simpleFunction``).
 """
@@ -24,7 +26,6 @@ from droid.appfunctions import (
     Instruction,
     Int32,
     StringValueConstraint,
-    UriValueConstraint,
     app_function,
     app_function_access_level,
     app_function_instruction,
@@ -34,7 +35,6 @@ from droid.appfunctions import (
     deprecated,
 )
 from droid.appfunctions.compiler import render_entry_points
-from droid.net import Uri
 
 from .xmltree import assert_same_tree
 
@@ -88,41 +88,6 @@ class AccessLevelEntryPoint(AppFunctionServiceEntryPoint):
     @app_function_access_level(ACCESS_LEVEL_SYSTEM, compat_enforcement=True)
     @app_function
     def systemFunction(self) -> None: ...
-
-
-@app_function_serializable
-@dataclass
-class SerializableWithValueConstraints:
-    content_uri: Annotated[Uri, UriValueConstraint(["content"])]
-    numeric_string: Annotated[str, StringValueConstraint(pattern="^[0-9]+$", format="numeric")]
-
-
-class ValidUriConstraintService(AppFunctionServiceEntryPoint):
-    service_name = "com.testdata.ValidUriConstraintService"
-    xml_file_name = "valid_uri_service"
-
-    @app_function
-    def functionWithContentUri(self, file_uri: Annotated[Uri, UriValueConstraint(["content"])]) -> None: ...
-
-    @app_function
-    def functionWithMultiSchemeUri(
-        self, multi_uri: Annotated[Uri, UriValueConstraint(["content", "file"])]
-    ) -> None: ...
-
-    @app_function
-    def functionWithUnconstrainedUri(self, plain_uri: Uri) -> None: ...
-
-    @app_function
-    def functionWithStringConstraintNoEnumValues(
-        self, string_param: Annotated[str, StringValueConstraint(pattern="^[a-z]+$", format="custom")]
-    ) -> None: ...
-
-    @app_function
-    def functionWithSerializableValueConstraints(self, param: SerializableWithValueConstraints) -> None: ...
-
-    @app_function
-    def functionWithUriReturn(self) -> Annotated[Uri, UriValueConstraint(["content"])]:
-        return Uri.parse("content://x/y")
 
 
 @app_function_serializable(described_by_docstring=True)
@@ -190,7 +155,6 @@ ENTRY_POINT_PORTS = [
     ("entrypoints/my_simple_service.xml", SimpleEntryPoint),
     ("entrypoints/my_extension_service.xml", ExtensionEntryPoint),
     ("entrypoints/my_access_level_service.xml", AccessLevelEntryPoint),
-    ("entrypoints/valid_uri_service.xml", ValidUriConstraintService),
     ("xml/property_doc_priority.xml", PropertyDocPriorityService),
 ]
 

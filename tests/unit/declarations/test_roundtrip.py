@@ -25,6 +25,7 @@ from droid.appfunctions import (
 )
 from droid.appfunctions.codec import EncodingError, decode_value, encode_arguments, encode_value
 from droid.net import Uri
+from droid.os import Bundle, Parcelable
 
 from .calls import fails, returns
 
@@ -58,6 +59,27 @@ class Base:
 class Derived(Base):
     extra: Int32
 
+
+class Photo(Parcelable):
+    """An app's own Parcelable: any concrete one may cross (androidx AppFunctionTypeReference)."""
+
+    QUALIFIED_NAME = "com.example.echo.Photo"
+
+    def __init__(self, path: str, width: int) -> None:
+        self.path, self.width = path, width
+
+    def write_to_parcel(self):
+        return {"path": self.path, "width": self.width}
+
+    @classmethod
+    def create_from_parcel(cls, values):
+        return cls(values["path"], values["width"])
+
+    def __eq__(self, other):
+        return isinstance(other, Photo) and (self.path, self.width) == (other.path, other.width)
+
+
+BUNDLE = Bundle({"id": 1, "name": "x", "tags": ["a", "b"], "blob": b"\x00\x01", "score": 0.5, "on": True})
 
 PENDING = PendingIntent.get_activity(
     None,
@@ -94,6 +116,9 @@ CASES = [
     ("uri", Uri, Uri.parse("content://com.example/items/1?x=y#z")),
     ("pending_intent", PendingIntent, PENDING),
     ("pending_intents", list[PendingIntent], [PENDING]),
+    ("bundle", Bundle, BUNDLE),
+    ("bundles", list[Bundle] | None, [BUNDLE, Bundle()]),
+    ("photo", Photo, Photo("/p/1.png", 640)),
     ("nested", Node, Node("root", [Node("a"), Node("b", [Node("b1")])], Node("up"))),
     ("generic", Wrapper[Int32], Wrapper(1, [2, 3])),
     ("generic_nested", SetField[list[Node]], SetField([Node("x"), Node("y")])),
@@ -144,12 +169,34 @@ def test_wire_shapes():
     plus2 = timezone(timedelta(hours=2))
     assert wire("instant", datetime(1970, 1, 1, 2, 0, 0, tzinfo=plus2)).to_python()["epochSecond"] == 0
     assert wire("zone", ZoneInfo("Europe/Paris")).to_python() == {"zoneID": "Europe/Paris"}
-    assert wire("uri", Uri.parse("https://a/b")).qualified_name == "android.net.Uri"
+    assert wire("uri", Uri.parse("https://a/b")) == "https://a/b"  # a STRING of format uri
     assert wire("set_field", SetField("x")).qualified_name == "androidx.appfunctions.schema.types.SetField<kotlin.String?>"
     assert wire("nullable", None) is None
     intent = wire("pending_intent", PENDING)
     assert intent.qualified_name == "android.app.PendingIntent"
     assert intent["intent"]["extras"].to_python() == {"id": 1, "name": "x", "flag": True, "score": 0.5}
+
+
+def test_a_parcelable_crosses_as_a_document_named_by_its_java_class():
+    spec = EchoService.app_function_spec()
+    bundle = encode_value(spec.function(f"{S}#echo_bundle").returns, BUNDLE)
+    assert bundle.qualified_name == "android.os.Bundle" and bundle.to_python()["tags"] == ["a", "b"]
+    assert encode_value(spec.function(f"{S}#echo_photo").returns, Photo("p", 1)).qualified_name == "com.example.echo.Photo"
+
+
+def test_a_parcelable_of_another_class_or_shape_is_invalid_argument():
+    photo = f"{S}#echo_photo"
+    wrong_class = AppFunctionData({"id": 1}, qualified_name="android.os.Bundle")
+    error = asyncio.run(fails(EchoService(), photo, {"value": wrong_class}))
+    assert error.error_message == "Parameter value is not a valid Photo: a android.os.Bundle document is not a com.example.echo.Photo"
+    missing = asyncio.run(fails(EchoService(), photo, {"value": AppFunctionData(path="p")}))
+    assert missing.error_message == "Parameter value is not a valid Photo: 'width'"
+
+
+def test_a_bundle_holding_what_a_document_cannot_does_not_encode():
+    spec = EchoService.app_function_spec().function(f"{S}#echo_bundle")
+    with pytest.raises(EncodingError, match="value: dict cannot go in AppFunctionData"):
+        encode_value(spec.returns, Bundle({"nested": {"a": 1}}))
 
 
 def test_null_and_absent_are_different_for_nullable_generics():
@@ -168,7 +215,8 @@ def test_null_and_absent_are_different_for_nullable_generics():
         ("date", AppFunctionData(year=2025, month=1), "Parameter value.dayOfMonth is required"),
         ("time", AppFunctionData(hour=1, minute=2, second=3, nanoOfSecond=10**9), "nanoseconds must be in 0..999999999"),
         ("zone", AppFunctionData(zoneID="Mars/Olympus"), "unknown time zone 'Mars/Olympus'"),
-        ("uri", AppFunctionData(uri=5), "Parameter value.uri must be a string, not an integer"),
+        ("uri", AppFunctionData(uri=5), "Parameter value must be a uri string, not a document"),
+        ("uri", 5, "Parameter value must be a uri string, not an integer"),
         ("pending_intent", AppFunctionData(intent=AppFunctionData(action="x")), "not a valid PendingIntent"),
         ("derived", AppFunctionData(extra=1), "Parameter value.id is required"),
     ],
@@ -179,8 +227,10 @@ def test_malformed_proxy_documents_are_invalid_argument(name, value, message):
     assert message in error.error_message
 
 
-def test_a_uri_may_also_arrive_as_a_string():
-    assert asyncio.run(returns(EchoService(), f"{S}#echo_uri", {"value": "tel:123"}))["uri"] == "tel:123"
+def test_a_uri_is_a_string_and_may_still_arrive_as_the_older_uri_document():
+    # androidx before format "uri" sent {uri: "..."} (the $UriFactory proxy); both decode.
+    assert asyncio.run(returns(EchoService(), f"{S}#echo_uri", {"value": "tel:123"})) == "tel:123"
+    assert asyncio.run(returns(EchoService(), f"{S}#echo_uri", {"value": AppFunctionData(uri="tel:1")})) == "tel:1"
 
 
 def test_a_pending_intent_must_stay_explicit_and_immutable_on_the_wire():

@@ -118,7 +118,7 @@ class RuntimeService(AppFunctionServiceEntryPoint):
             ),
         ]
         | None = None,
-        level: Annotated[int, IntValueConstraint([1, 2, 3])] | None = None,
+        level: Annotated[Int32, IntValueConstraint([1, 2, 3])] | None = None,
         link: Annotated[Uri, UriValueConstraint(["content", "https"])] | None = None,
     ) -> str:
         return "ok"

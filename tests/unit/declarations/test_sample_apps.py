@@ -88,12 +88,12 @@ def test_create_note_resolves_omitted_optionals_in_the_body():
 
 
 def test_create_note_with_attachments():
-    attachment = AppFunctionData(uri=AppFunctionData(uri="content://files/7"), mimeType="image/png")
+    attachment = AppFunctionData(uri="content://files/7", mimeType="image/png")
     note = run(
         returns(service("notes", NOTES), f"{NOTES}#create_note", {"title": "Trip", "attachments": [attachment], "owner": "ana"})
     )
-    assert note["attachments"][0].to_python() == {"uri": {"uri": "content://files/7"}, "mimeType": "image/png"}
-    assert note["attachments"][0]["uri"].qualified_name == "android.net.Uri"
+    # A Uri is a string of format uri (androidx AppFunctionUriValueConstraint.kt).
+    assert note["attachments"][0].to_python() == {"uri": "content://files/7", "mimeType": "image/png"}
     assert note["owner"] == "ana"
 
 

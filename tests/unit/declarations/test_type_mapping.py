@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from droid.app import PendingIntent
+from droid.os import Bundle, Parcelable
 from droid.appfunctions import (
     AppFunctionCompileError,
     AppFunctionServiceEntryPoint,
@@ -115,7 +116,7 @@ TABLE = [
     (datetime, DataType.REFERENCE, False, None, "java.time.LocalDateTime"),
     (Instant, DataType.REFERENCE, False, None, "java.time.Instant"),
     (ZoneInfo, DataType.REFERENCE, False, None, "java.time.ZoneId"),
-    (Uri, DataType.REFERENCE, False, None, "android.net.Uri"),
+    (Uri, DataType.STRING, False, None, None),
     (PendingIntent, DataType.PARCELABLE, False, None, None),
     (list[PendingIntent], DataType.ARRAY, False, DataType.PARCELABLE, None),
 ]
@@ -131,6 +132,27 @@ def test_type_table(annotation, code, nullable, item, reference):
     assert meta.data_type_reference == reference
 
 
+def test_any_concrete_parcelable_is_an_inline_parcelable_named_by_its_class():
+    # androidx AppFunctionTypeReference.isParcelableType: an implementation of Parcelable.
+    param, components = compile_param(Bundle)
+    assert (param.data_type.type, param.data_type.object_qualified_name) == (DataType.PARCELABLE, "android.os.Bundle")
+    assert components == {}
+    param, _ = compile_param(list[Bundle] | None)
+    item = param.data_type.item_type
+    assert (param.data_type.is_nullable, item.type, item.object_qualified_name) == (True, DataType.PARCELABLE, "android.os.Bundle")
+
+
+def test_the_base_parcelable_or_one_without_a_java_name_is_refused():
+    with pytest.raises(AppFunctionCompileError, match=r"use an implementation of Parcelable \(e.g. Bundle\); Parcelable is abstract"):
+        compile_param(Parcelable)
+
+    class Nameless(Bundle):
+        QUALIFIED_NAME = ""
+
+    with pytest.raises(AppFunctionCompileError, match="Nameless is a Parcelable without QUALIFIED_NAME"):
+        compile_param(Nameless)
+
+
 def test_pending_intent_is_an_inline_parcelable():
     param, components = compile_param(PendingIntent)
     assert param.data_type.object_qualified_name == "android.app.PendingIntent"
@@ -144,7 +166,6 @@ def test_pending_intent_is_an_inline_parcelable():
         (time, "java.time.LocalTime", {"hour": 7, "minute": 7, "second": 7, "nanoOfSecond": 7}),
         (Instant, "java.time.Instant", {"epochSecond": 6, "nanoAdjustment": 7}),
         (ZoneInfo, "java.time.ZoneId", {"zoneID": 8}),
-        (Uri, "android.net.Uri", {"uri": 8}),
     ],
 )
 def test_proxies_are_shared_component_objects(annotation, name, fields):
@@ -177,10 +198,18 @@ def test_string_and_int_enum_values():
     assert (param.data_type.type, param.data_type.enum_values) == (DataType.STRING, ["ON", "OFF"])
     param, _ = compile_param(Annotated[str, StringValueConstraint(enum_values=["A"], format="letter")])
     assert (param.data_type.enum_values, param.data_type.format) == (["A"], "letter")
-    param, _ = compile_param(Literal[1, 2])
-    assert (param.data_type.type, param.data_type.enum_values) == (DataType.LONG, ["1", "2"])
+    param, _ = compile_param(Annotated[Literal[1, 2], Int32])
+    assert (param.data_type.type, param.data_type.enum_values) == (DataType.INT, ["1", "2"])
     param, _ = compile_param(Annotated[Int32, IntValueConstraint([10, 20])])
     assert (param.data_type.type, param.data_type.enum_values) == (DataType.INT, ["10", "20"])
+
+
+@pytest.mark.parametrize("annotation", [Literal[0, 1], Annotated[int, IntValueConstraint([0, 1])], list[Literal[0, 1]]])
+def test_int_enum_values_on_a_long_are_refused_naming_int32(annotation):
+    # androidx writes enum values on INT only: the LONG type has none (golden
+    # intEnumValueFunctions_app_functions_v2.xml; AppFunctionLongTypeMetadata).
+    with pytest.raises(AppFunctionCompileError, match=r"int enum values need Int32 .* LONG has none; write Annotated\[Literal\[\.\.\.\], Int32\]"):
+        compile_param(annotation)
 
 
 def test_names_snake_case_to_camel_case_unless_overridden():

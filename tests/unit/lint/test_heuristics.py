@@ -321,3 +321,26 @@ def test_parameter_names(write_app, parameter: str, rule: str | None) -> None:
         return {name}
 ''', description="Inbox: count the messages in the inbox.")
     assert [r for r, _, _ in findings(app_dir)] == ([rule] if rule else [])
+
+
+@pytest.mark.parametrize("annotation", ["Uri", 'Annotated[Uri, UriValueConstraint(["content"])]'])
+def test_p3_does_not_fire_on_a_uri(write_app, annotation: str) -> None:
+    # A Uri is written as a STRING of format uri (androidx valid_uri_service.xml); it is the
+    # platform type P3 asks for, not a link in a format of the app's own.
+    app_dir = write_app("files", f'''
+from typing import Annotated
+from droid.net import Uri
+''' + SERVICE_HEAD + f'''
+    @app_function(described_by_docstring=True)
+    def count_lines(self, file_uri: {annotation}) -> int:
+        """Counts the lines of a file.
+
+        Args:
+            file_uri: The file to count the lines of.
+
+        Returns:
+            How many lines the file has.
+        """
+        return len(str(file_uri))
+''', description="Files: count the lines of a file.")
+    assert findings(app_dir) == []

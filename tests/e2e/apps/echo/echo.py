@@ -20,6 +20,7 @@ from droid.appfunctions import (
     app_function_serializable,
 )
 from droid.net import Uri
+from droid.os import Bundle
 
 T = TypeVar("T")
 
@@ -65,7 +66,7 @@ CASES = {
     "datetime": datetime, "instant": Instant, "zone": ZoneInfo, "uri": Uri,
     "pending_intent": PendingIntent, "nested": Node, "generic": Wrapper[Int32],
     "set_field": SetField[str | None], "optional_set_field": SetField[str | None] | None,
-    "derived": Derived,
+    "derived": Derived, "bundle": Bundle,
 }
 
 
