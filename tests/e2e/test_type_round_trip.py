@@ -24,6 +24,7 @@ SERVICE = "com.example.echo.EchoService"
 echo = load_app_service_class(ECHO_APP, SERVICE)
 module = __import__(echo.__module__, fromlist=["Node"])
 Node, Wrapper, Derived = module.Node, module.Wrapper, module.Derived
+Circle, Square = module.Circle, module.Square
 
 PENDING = PendingIntent.get_activity(
     None, 3,
@@ -46,6 +47,8 @@ VALUES = {
     "optional_set_field": None,            # absent: "leave the field unchanged"
     "derived": Derived("d-1", 7),
     "bundle": Bundle({"id": 1, "name": "x", "tags": ["a", "b"], "blob": b"\x00"}),  # any Parcelable (issue 16)
+    "shape": Square(2.5, "sq"),  # a sealed class's case keeps its own fields (issue 16)
+    "either": Circle(1.0),  # a union A | B
 }
 
 

@@ -31,6 +31,7 @@ from droid.appfunctions.typeref import (
     AppFunctionCompileError,
     Kind,
     ObjectSpec,
+    OneOfSpec,
     PropertySpec,
     TypeResolver,
     TypeSpec,
@@ -77,7 +78,7 @@ class EntryPointSpec:
     namespace: str
     functions: list[FunctionSpec]
     # Shared types (serializables and proxies), sorted by qualified name.
-    components: list[ObjectSpec | ProxySpec] = field(default_factory=list)
+    components: list[ObjectSpec | OneOfSpec | ProxySpec] = field(default_factory=list)
 
     def function(self, function_id: str) -> FunctionSpec | None:
         for f in self.functions:
@@ -293,8 +294,8 @@ def _schema(cls: type, name: str) -> tuple[SchemaDefinition | None, set[str]]:
     return found, defaults
 
 
-def _components(functions: list[FunctionSpec]) -> list[ObjectSpec | ProxySpec]:
-    found: dict[str, ObjectSpec | ProxySpec] = {}
+def _components(functions: list[FunctionSpec]) -> list[ObjectSpec | OneOfSpec | ProxySpec]:
+    found: dict[str, ObjectSpec | OneOfSpec | ProxySpec] = {}
 
     def visit(spec: TypeSpec | None) -> None:
         if spec is None:
@@ -305,6 +306,11 @@ def _components(functions: list[FunctionSpec]) -> list[ObjectSpec | ProxySpec]:
             found.setdefault(spec.proxy.qualified_name, spec.proxy)
         elif spec.obj is not None:
             visit_object(spec.obj)
+        elif spec.one_of is not None:
+            if spec.one_of.qualified_name:
+                found.setdefault(spec.one_of.qualified_name, spec.one_of)
+            for case in spec.one_of.cases:
+                visit_object(case)
 
     def visit_object(obj: ObjectSpec) -> None:
         if obj.qualified_name in found:

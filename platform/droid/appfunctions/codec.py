@@ -40,6 +40,7 @@ _WIRE_KIND = {
     Kind.BYTES: "bytes",
     Kind.LIST: "a list",
     Kind.OBJECT: "a document",
+    Kind.ONE_OF: "a document",
     Kind.PROXY: "a document",
     Kind.URI: "a uri string",
     Kind.PARCELABLE: "a Parcelable document",
@@ -157,6 +158,10 @@ def decode_value(spec: TypeSpec, value: Any, path: str) -> Any:
             raise _wrong(spec, value, path)
         assert spec.obj is not None
         return decode_object(spec.obj, value, path)
+    if kind is Kind.ONE_OF:
+        if not isinstance(value, AppFunctionData):
+            raise _wrong(spec, value, path)
+        return decode_object(_case_named(spec, value, path), value, path)
     if kind is Kind.PROXY:
         return _decode_proxy(spec, value, path)
     if kind is Kind.URI:
@@ -194,6 +199,19 @@ def decode_object(obj: ObjectSpec, doc: AppFunctionData, path: str) -> Any:
         return obj.cls(**kwargs)
     except Exception as e:  # the dataclass's own validation (__post_init__)
         raise _invalid(path, f"is not a valid {obj.cls.__name__}: {e}") from None
+
+
+def _case_named(spec: TypeSpec, doc: AppFunctionData, path: str) -> ObjectSpec:
+    """The case a ONE_OF document is, by its qualified name (the androidx factory's
+    ``when (appFunctionData.qualifiedName)``)."""
+    assert spec.one_of is not None
+    case = spec.one_of.case_named(doc.qualified_name)
+    if case is None:
+        cases = ", ".join(c.qualified_name for c in spec.one_of.cases)
+        raise _invalid(
+            path, f"must be a document whose qualified name is one of {cases}; got {doc.qualified_name or 'none'!r}"
+        )
+    return case
 
 
 def _decode_uri(spec: TypeSpec, value: Any, path: str) -> Uri:
@@ -320,13 +338,19 @@ def encode_value(spec: TypeSpec, value: Any, path: str = "value") -> Any:
         assert obj is not None
         if not isinstance(value, obj.cls):
             raise _bad_return(spec, value, path)
-        return AppFunctionData(
-            {
-                p.wire_name: encode_value(p.type, getattr(value, p.py_name), f"{path}.{p.wire_name}")
-                for p in obj.properties
-            },
-            qualified_name=obj.qualified_name,
-        )
+        if type(value) is not obj.cls:
+            raise EncodingError(
+                f"{path} is a {type(value).__name__}, a subclass of the declared {obj.cls.__name__}, whose "
+                f"own fields would be lost; declare {type(value).__name__}, or make "
+                f"{obj.cls.__name__}'s cases a sealed serializable"
+            )
+        return _encode_object(obj, value, path)
+    if kind is Kind.ONE_OF:
+        assert spec.one_of is not None
+        case = spec.one_of.case_of(value)
+        if case is None:
+            raise _bad_return(spec, value, path)
+        return _encode_object(case, value, path)
     if kind is Kind.PROXY:
         proxy = spec.proxy
         assert proxy is not None
@@ -348,6 +372,13 @@ def encode_value(spec: TypeSpec, value: Any, path: str = "value") -> Any:
         except TypeError as e:
             raise EncodingError(f"{path}: {e}") from None
     raise EncodingError(f"{path}: cannot encode {kind.value}")
+
+
+def _encode_object(obj: ObjectSpec, value: Any, path: str) -> AppFunctionData:
+    return AppFunctionData(
+        {p.wire_name: encode_value(p.type, getattr(value, p.py_name), f"{path}.{p.wire_name}") for p in obj.properties},
+        qualified_name=obj.qualified_name,
+    )
 
 
 def encode_arguments(fn: FunctionSpec, **arguments: Any) -> AppFunctionData:

@@ -11,7 +11,9 @@
   ``@app_function_schema_definition(name=, version=, category=)``
 - ``@AppFunctionSchemaCapability`` → ``@app_function_schema_capability``
 - ``@AppFunctionSerializable(isDescribedByKDoc)`` →
-  ``@app_function_serializable(described_by_docstring=)`` on a ``@dataclass``
+  ``@app_function_serializable(described_by_docstring=)`` on a ``@dataclass``; on a
+  ``sealed class`` / ``sealed interface`` → ``@app_function_serializable(sealed=True)``
+  on a plain base class (or a union ``A | B`` of serializables at the use site)
 - ``@Deprecated("message")`` → ``@deprecated("message")`` (PEP 702 ``__deprecated__``)
 - ``@AppFunctionStringValueConstraint`` → ``Annotated[str, StringValueConstraint(...)]`` or
   ``Literal["A", "B"]``; ``@AppFunctionIntValueConstraint`` → ``IntValueConstraint`` or
@@ -140,6 +142,7 @@ def deprecated(message: str) -> Callable[[F], F]:
 class SerializableOptions:
     described_by_docstring: bool = False
     qualified_name: str | None = None
+    sealed: bool = False
 
 
 def app_function_serializable(
@@ -147,6 +150,7 @@ def app_function_serializable(
     *,
     described_by_docstring: bool = False,
     qualified_name: str | None = None,
+    sealed: bool = False,
 ) -> Any:
     """Make a ``@dataclass`` usable as an AppFunction parameter, return value or property.
 
@@ -157,11 +161,21 @@ def app_function_serializable(
     is the package of the entry point's ``service_name``; pass ``qualified_name``
     to fix it. Generic dataclasses (``class Box(Generic[T])``) are allowed and are
     named with their type arguments, e.g. ``com.example.Box<kotlin.String>``.
+
+    With ``sealed`` the class is a Kotlin ``sealed class``: not a dataclass itself
+    but the union of its decorated direct subclasses, described as ONE_OF (14).
+    A value is always one of those subclasses and crosses with all its fields.
     """
 
     def mark(target: C) -> C:
-        if not isinstance(target, type) or not dataclasses.is_dataclass(target):
-            name = getattr(target, "__name__", repr(target))
+        name = getattr(target, "__name__", repr(target))
+        if sealed:
+            if not isinstance(target, type) or dataclasses.is_dataclass(target):
+                raise TypeError(
+                    f"a sealed @app_function_serializable is a plain base class, not a dataclass: "
+                    f"remove @dataclass from {name} and declare the fields on its subclasses"
+                )
+        elif not isinstance(target, type) or not dataclasses.is_dataclass(target):
             raise TypeError(
                 f"@app_function_serializable needs a dataclass: put @dataclass under it on {name}"
             )
@@ -170,7 +184,7 @@ def app_function_serializable(
         setattr(
             target,
             SERIALIZABLE_ATTR,
-            SerializableOptions(bool(described_by_docstring), qualified_name),
+            SerializableOptions(bool(described_by_docstring), qualified_name, bool(sealed)),
         )
         return target
 
@@ -202,12 +216,20 @@ def app_function_schema_definition(*, name: str, version: int, category: str) ->
     return mark
 
 
-def app_function_schema_capability(cls: C) -> C:
+def app_function_schema_capability(cls: C | None = None, *, qualified_name: str | None = None) -> Any:
     """Mark a base class whose annotated attributes a serializable dataclass
     implements (``@AppFunctionSchemaCapability``); it appears as an inline object in
-    the implementing class's ALL_OF."""
-    setattr(cls, CAPABILITY_ATTR, True)
-    return cls
+    the implementing class's ALL_OF, named ``<namespace>.<ClassName>`` unless
+    ``qualified_name`` fixes it (a library's capability, e.g.
+    ``androidx.appfunctions.AppFunctionResourceContainer``)."""
+    if qualified_name is not None:
+        _check_qualified_name(qualified_name)
+
+    def mark(target: C) -> C:
+        setattr(target, CAPABILITY_ATTR, qualified_name or "")
+        return target
+
+    return mark(cls) if cls is not None else mark
 
 
 # --------------------------------------------------------------------------- markers

@@ -7,7 +7,8 @@ under androidx-compiler-output/): for each ``<appfunction>`` ``id``,
 ``schemaName?``, ``schemaVersion?``, ``deprecation?``, ``isDestructive?``
 (droidsim's only addition, written only when true) and ``functionId``; then one
 ``<AppFunctionComponentMetadataDocument>`` with the shared types sorted by name.
-A data type's children are ``allOf*``, ``oneOf*``, ``dataTypeReference?``, ``id``,
+A sealed class is a ONE_OF definition referring to its cases; an unnamed
+union ``A | B`` is a ONE_OF at its use site. A data type's children are ``allOf*``, ``oneOf*``, ``dataTypeReference?``, ``id``,
 ``isNullable``, ``itemType?``, ``objectQualifiedName?``, ``description?``,
 ``properties*``, ``required*``, ``enumValues*``, ``patterns*``, ``pattern?``,
 ``format?``, ``type``. Every nested document carries ``<id>unused</id>``.
@@ -22,7 +23,7 @@ from droid.appfunctions import metadata as md
 from droid.appfunctions.analysis import EntryPointSpec, FunctionSpec
 from droid.appfunctions.metadata import ACCESS_LEVEL_XML, FORMAT_URI, DataType
 from droid.appfunctions.proxies import ProxySpec
-from droid.appfunctions.typeref import CapabilitySpec, Kind, ObjectSpec, PropertySpec, TypeSpec
+from droid.appfunctions.typeref import Kind, ObjectSpec, OneOfSpec, PropertySpec, TypeSpec
 
 UNUSED = "unused"
 # A flat <pattern> is a regular expression, which PatternMatcher has no type for;
@@ -136,7 +137,9 @@ def data_type_meta(spec: TypeSpec, description: str = "") -> DataTypeMeta:
     if spec.kind is Kind.LIST:
         assert spec.item is not None
         meta.item_type = data_type_meta(spec.item)
-    elif spec.kind in (Kind.OBJECT, Kind.PROXY):
+    elif spec.one_of is not None and not spec.one_of.qualified_name:
+        meta.one_of = [_case_reference(case) for case in spec.one_of.cases]
+    elif spec.kind in (Kind.OBJECT, Kind.ONE_OF, Kind.PROXY):
         meta.data_type_reference = spec.reference_name
     elif spec.kind is Kind.PARCELABLE:
         assert spec.parcelable is not None
@@ -177,9 +180,24 @@ def _object(name: str, properties: Iterable[PropertySpec], description: str = ""
     )
 
 
-def component_meta(component: ObjectSpec | ProxySpec) -> NamedDataTypeMeta:
-    """A shared type's definition: OBJECT, or ALL_OF for a subclass or a class
-    implementing capabilities. Definitions are nullable; use sites say otherwise."""
+def _case_reference(case: ObjectSpec) -> DataTypeMeta:
+    # Nullable: whether a value may be null is the use site's to say (androidx).
+    return DataTypeMeta(int(DataType.REFERENCE), True, data_type_reference=case.qualified_name)
+
+
+def component_meta(component: ObjectSpec | OneOfSpec | ProxySpec) -> NamedDataTypeMeta:
+    """A shared type's definition: OBJECT, ALL_OF for a subclass or a class
+    implementing capabilities, ONE_OF for a sealed class. Definitions are nullable;
+    use sites say otherwise."""
+    if isinstance(component, OneOfSpec):
+        meta = DataTypeMeta(
+            int(DataType.ONE_OF),
+            True,
+            one_of=[_case_reference(case) for case in component.cases],
+            object_qualified_name=component.qualified_name,
+            description=component.description,
+        )
+        return NamedDataTypeMeta(component.qualified_name, meta)
     if isinstance(component, ProxySpec):
         meta = DataTypeMeta(
             int(DataType.OBJECT),
@@ -198,7 +216,8 @@ def component_meta(component: ObjectSpec | ProxySpec) -> NamedDataTypeMeta:
     for parent in obj.parents:
         all_of.append(DataTypeMeta(int(DataType.REFERENCE), True, data_type_reference=parent.qualified_name))
     for capability in obj.capabilities:
-        all_of.append(_capability(capability))
+        # The class's own description, as androidx writes it (golden oneOfFunctions…).
+        all_of.append(_object(capability.qualified_name, capability.properties, obj.description))
     if obj.own_properties:
         all_of.append(_object(obj.qualified_name, obj.own_properties, obj.description))
     meta = DataTypeMeta(
@@ -209,10 +228,6 @@ def component_meta(component: ObjectSpec | ProxySpec) -> NamedDataTypeMeta:
         description=obj.description,
     )
     return NamedDataTypeMeta(obj.qualified_name, meta)
-
-
-def _capability(capability: CapabilitySpec) -> DataTypeMeta:
-    return _object(capability.qualified_name, capability.properties)
 
 
 # --------------------------------------------------------------------------- model → XML

@@ -111,6 +111,8 @@ def _convert(value: Any, data_type: AppFunctionDataTypeMetadata, path: str, type
         return [_convert(v, item, f"{path}[{i}]", types) for i, v in enumerate(value)]
     if kind in (DataType.OBJECT, DataType.ALL_OF) and isinstance(value, Mapping):
         return _object(value, data_type, path, types)
+    if kind == DataType.ONE_OF and isinstance(value, Mapping):
+        return _one_of(value, data_type, path, types)
     if kind == DataType.PARCELABLE and isinstance(value, Mapping):
         return AppFunctionData({k: _infer(v, f"{path}.{k}") for k, v in value.items()})
     raise AppFunctionInvalidArgumentException(
@@ -132,6 +134,18 @@ def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, t
         if name in value
     }
     return AppFunctionData(document, qualified_name=data_type.object_qualified_name)
+
+
+def _one_of(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> AppFunctionData:
+    """The first case the object fits, as JSON Schema's anyOf reads; the document
+    carries that case's qualified name, which is how the app tells the cases apart."""
+    misfits = []
+    for case in data_type.one_of:
+        try:
+            return _convert(value, case, path, types)
+        except AppFunctionInvalidArgumentException as e:
+            misfits.append(f"{case.data_type_reference or 'case'}: {e.error_message}")
+    raise AppFunctionInvalidArgumentException(f"Parameter {path} fits none of its cases ({'; '.join(misfits)})")
 
 
 def _check_string_enum(value: str, data_type: AppFunctionDataTypeMetadata, path: str) -> str:
@@ -187,6 +201,7 @@ def _describe(kind: int) -> str:
         DataType.ARRAY: "a list",
         DataType.OBJECT: "an object",
         DataType.ALL_OF: "an object",
+        DataType.ONE_OF: "an object",
         DataType.PARCELABLE: "an object",
         DataType.UNIT: "nothing",
     }

@@ -63,6 +63,7 @@ class Kind(enum.Enum):
     STRING = "str"
     LIST = "list"
     OBJECT = "object"
+    ONE_OF = "one of"
     PROXY = "proxy"
     URI = "Uri"
     PARCELABLE = "parcelable"
@@ -79,6 +80,7 @@ TYPE_CODES = {
     Kind.STRING: DataType.STRING,
     Kind.LIST: DataType.ARRAY,
     Kind.OBJECT: DataType.REFERENCE,
+    Kind.ONE_OF: DataType.REFERENCE,  # ONE_OF itself when the union has no name (A | B)
     Kind.PROXY: DataType.REFERENCE,
     Kind.URI: DataType.STRING,  # format "uri" (AppFunctionUriValueConstraint.kt)
     Kind.PARCELABLE: DataType.PARCELABLE,
@@ -118,6 +120,7 @@ class TypeSpec:
     nullable: bool = False
     item: "TypeSpec | None" = None
     obj: "ObjectSpec | None" = None
+    one_of: "OneOfSpec | None" = None
     proxy: ProxySpec | None = None
     string_constraint: StringValueConstraint | None = None
     int_enum: tuple[int, ...] = ()
@@ -127,12 +130,16 @@ class TypeSpec:
 
     @property
     def type_code(self) -> DataType:
+        if self.one_of is not None and not self.one_of.qualified_name:
+            return DataType.ONE_OF
         return TYPE_CODES[self.kind]
 
     @property
     def reference_name(self) -> str:
         if self.obj is not None:
             return self.obj.qualified_name
+        if self.one_of is not None:
+            return self.one_of.qualified_name or " | ".join(c.qualified_name for c in self.one_of.cases)
         if self.proxy is not None:
             return self.proxy.qualified_name
         return ""
@@ -145,7 +152,7 @@ class TypeSpec:
                 name = _KOTLIN_ARRAY[self.item.kind]
             else:
                 name = f"kotlin.collections.List<{self.item.kotlin_name()}>"
-        elif self.kind in (Kind.OBJECT, Kind.PROXY):
+        elif self.kind in (Kind.OBJECT, Kind.ONE_OF, Kind.PROXY):
             name = self.reference_name
         elif self.kind is Kind.PARCELABLE:
             assert self.parcelable is not None
@@ -214,6 +221,24 @@ class ObjectSpec:
         return bool(self.parents or self.capabilities)
 
 
+@dataclass(eq=False)
+class OneOfSpec:
+    """A sealed serializable (named) or a union ``A | B`` of serializables (no name):
+    a value is exactly one of ``cases``, told apart by its qualified name."""
+
+    qualified_name: str
+    cases: list[ObjectSpec]
+    description: str = ""
+
+    def case_named(self, name: str) -> ObjectSpec | None:
+        return next((c for c in self.cases if c.qualified_name == name), None)
+
+    def case_of(self, value: Any) -> ObjectSpec | None:
+        """The case ``value`` is: its own class first, else the first it is an instance of."""
+        exact = next((c for c in self.cases if type(value) is c.cls), None)
+        return exact or next((c for c in self.cases if isinstance(value, c.cls)), None)
+
+
 @dataclass(frozen=True)
 class FieldMarkers:
     """What an annotation says about the parameter or property it is on."""
@@ -259,6 +284,10 @@ def is_serializable(tp: Any) -> bool:
     return isinstance(tp, type) and SERIALIZABLE_ATTR in vars(tp)
 
 
+def is_sealed(tp: Any) -> bool:
+    return is_serializable(tp) and vars(tp)[SERIALIZABLE_ATTR].sealed
+
+
 def is_capability(tp: Any) -> bool:
     return isinstance(tp, type) and CAPABILITY_ATTR in vars(tp)
 
@@ -278,6 +307,7 @@ class TypeResolver:
     def __init__(self, namespace: str) -> None:
         self.namespace = namespace
         self.objects: dict[str, ObjectSpec] = {}
+        self.one_ofs: dict[str, OneOfSpec] = {}
 
     # ------------------------------------------------------------------ annotations
     def resolve(
@@ -295,6 +325,7 @@ class TypeResolver:
         nullable = False
         label = type_label(annotation)
         tp = annotation
+        union: list[Any] = []
         while True:
             if isinstance(tp, TypeVar):
                 bound = typevars.get(tp)
@@ -325,11 +356,9 @@ class TypeResolver:
                 others = [a for a in args if a is not type(None)]
                 if len(others) < len(args):
                     nullable = True
-                if len(others) != 1:
-                    raise AppFunctionCompileError(
-                        f"{where}: {label} is a union of several types, which AppFunctions cannot "
-                        f"describe; use one type, or a serializable dataclass with a field per case"
-                    )
+                if len(others) > 1:
+                    union = others
+                    break
                 tp = others[0]
                 continue
             if isinstance(tp, (str, typing.ForwardRef)):
@@ -339,7 +368,10 @@ class TypeResolver:
                 )
             break
 
-        spec = self._base(tp, where, label, typevars, allow_unit)
+        if union:
+            spec = self._union(union, where, label, typevars)
+        else:
+            spec = self._base(tp, where, label, typevars, allow_unit)
         spec.nullable = nullable or spec.nullable
         spec.label = label
         self._apply_markers(spec, type_markers, where, label)
@@ -375,6 +407,8 @@ class TypeResolver:
             return self._literal(tp, where, label)
         if tp is list or origin is list:
             return self._list(tp, where, label, typevars)
+        if is_sealed(tp):
+            return TypeSpec(Kind.ONE_OF, one_of=self.sealed_spec(tp, where))
         if is_serializable(tp):
             return TypeSpec(Kind.OBJECT, obj=self.object_spec(tp, (), where, typevars))
         if origin is not None and is_serializable(origin):
@@ -386,6 +420,42 @@ class TypeResolver:
         if isinstance(tp, type) and issubclass(tp, Parcelable):
             return TypeSpec(Kind.PARCELABLE, parcelable=_concrete_parcelable(tp, where, label))
         raise AppFunctionCompileError(f"{where}: {_unsupported(tp, label)}")
+
+    def _union(self, members: list[Any], where: str, label: str, typevars: dict[Any, _Bound]) -> TypeSpec:
+        """``A | B`` of serializable dataclasses: an unnamed ONE_OF of them."""
+        cases = []
+        for member in members:
+            origin = get_origin(member) or member
+            if not is_serializable(origin) or is_sealed(origin):
+                raise AppFunctionCompileError(
+                    f"{where}: {label} is a union of several types, which AppFunctions describe only "
+                    f"for @app_function_serializable dataclasses (ONE_OF) and {type_label(member)} is "
+                    f"not one; use one type, or a union of serializables"
+                )
+            cases.append(self.object_spec(origin, get_args(member), where, typevars))
+        return TypeSpec(Kind.ONE_OF, one_of=OneOfSpec("", cases))
+
+    def sealed_spec(self, cls: type, where: str) -> OneOfSpec:
+        """A sealed serializable: ONE_OF its decorated direct subclasses, in definition order."""
+        options = vars(cls)[SERIALIZABLE_ATTR]
+        name = options.qualified_name or f"{self.namespace}.{clean_qualname(cls)}"
+        known = self.one_ofs.get(name)
+        if known is not None:
+            return known
+        if getattr(cls, "__parameters__", ()):
+            raise AppFunctionCompileError(f"{where}: the sealed {cls.__name__} cannot be generic")
+        subclasses = [sub for sub in cls.__subclasses__() if is_serializable(sub)]
+        if not subclasses:
+            raise AppFunctionCompileError(
+                f"{where}: the sealed {cls.__name__} has no @app_function_serializable subclass; "
+                f"declare its cases as decorated dataclasses that subclass it"
+            )
+        docs = class_docs(cls) if options.described_by_docstring else None
+        spec = OneOfSpec(name, [], vars(cls).get(INSTRUCTION_ATTR) or (docs.description if docs else ""))
+        self.one_ofs[name] = spec  # before the cases: a case may hold its sealed parent
+        context = f"{clean_qualname(cls)} (used by {where})"
+        spec.cases = [self.object_spec(sub, (), context, {}) for sub in subclasses]
+        return spec
 
     def _literal(self, tp: Any, where: str, label: str) -> TypeSpec:
         values = get_args(tp)
@@ -548,6 +618,8 @@ class TypeResolver:
         origin = get_origin(base_tp) or base_tp
         if origin in (object, typing.Generic) or not isinstance(origin, type):
             return
+        if is_sealed(origin):
+            return  # a case of a sealed class is described on its own, not as ALL_OF it
         if is_serializable(origin):
             parent = self.object_spec(origin, get_args(base_tp), context, typevars)
             if origin is not base_tp:
@@ -577,7 +649,8 @@ class TypeResolver:
             hints = typing.get_type_hints(cls, include_extras=True)
         except Exception as e:
             raise AppFunctionCompileError(f"{context}: cannot resolve the hints of {cls.__name__}: {e}") from e
-        capability = CapabilitySpec(cls, f"{self.namespace}.{clean_qualname(cls)}")
+        name = vars(cls)[CAPABILITY_ATTR] or f"{self.namespace}.{clean_qualname(cls)}"
+        capability = CapabilitySpec(cls, name)
         for name, annotation in hints.items():
             if typing.get_origin(annotation) is typing.ClassVar:
                 continue
@@ -690,6 +763,7 @@ __all__ = [
     "FieldMarkers",
     "Kind",
     "ObjectSpec",
+    "OneOfSpec",
     "PropertySpec",
     "TypeResolver",
     "TypeSpec",

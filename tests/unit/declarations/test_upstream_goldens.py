@@ -2,7 +2,8 @@
 
 Each test names the golden's path in androidx/androidx and the commit it was read
 at; its structure is restated in ``expected`` form (no fetched file is committed)
-and the port's XML must equal it, whitespace aside. Kotlin ``Int`` is ``Int32``.
+and the port's XML must equal it, whitespace aside. Kotlin ``Int`` is ``Int32``;
+ports declare their functions in id order, the order the goldens list them in.
 """
 
 from __future__ import annotations
@@ -168,3 +169,143 @@ def test_an_expectation_that_differs_is_reported():
 
     difference = first_difference(render_entry_points([One], component_id="unused"), golden)
     assert difference == "/appfunctions/appfunction[0]/response[2]/valueType[1]/enumValues[3]: text '1' != expected '2'"
+
+
+# --------------------------------------------------------------------------- sealed types (row 2)
+# androidx/androidx OUTPUT + oneofserializable/oneOfFunctions_app_function_dynamic_schema.xml and its
+# inputs (test-data/input/oneofserializable/OneOfFunctions.KT, OneOfSealedClass.KT,
+# OneOfSealedInterface.KT) at a9b06aaf32dbcf83aa12e3f8185a109d14fbe8e9. A Kotlin sealed class
+# or interface is ONE_OF (14) its subclasses; a subclass is described on its own (not as
+# ALL_OF its sealed parent), with the parent's abstract properties as its own. That golden
+# predates the generator's sorting of shared types by name (every xml/ golden since
+# ad855b05 is sorted), so the expectation lists them sorted.
+ONE_OF = "com.testdata.oneofserializable."
+TEXT_RESOURCE = "androidx.appfunctions.AppFunctionTextResource"
+
+
+@app_function_serializable(qualified_name=TEXT_RESOURCE)
+@dataclass
+class AppFunctionTextResource:
+    mime_type: str
+    content: str
+
+
+@app_function_schema_capability(qualified_name="androidx.appfunctions.AppFunctionResourceContainer")
+class AppFunctionResourceContainer:
+    resources: list[AppFunctionTextResource]
+
+
+@app_function_serializable(described_by_docstring=True, sealed=True)
+class OneOfSealedClass:
+    """I am a KDoc for OneOfSealedClass"""
+
+    interface_property: str
+
+
+@app_function_serializable(described_by_docstring=True, qualified_name=ONE_OF + "OneOfSealedClass$ASubclass")
+@dataclass
+class SealedClassA(OneOfSealedClass, AppFunctionResourceContainer):
+    """I am a KDoc for OneOfSealedClass.ASubclass"""
+
+    interface_property: str
+    str_: str
+    resources: list[AppFunctionTextResource] = field(default_factory=list)
+
+
+@app_function_serializable(described_by_docstring=True, qualified_name=ONE_OF + "OneOfSealedClass$BSubclass")
+@dataclass
+class SealedClassB(OneOfSealedClass):
+    """I am a KDoc for OneOfSealedClass.BSubclass"""
+
+    interface_property: str
+    integer: Int32
+
+
+@app_function_serializable(sealed=True)
+class OneOfSealedInterface:
+    interface_property: str
+
+
+@app_function_serializable
+@dataclass
+class ASubclass(OneOfSealedInterface):
+    interface_property: str
+    str_: str
+
+
+@app_function_serializable
+@dataclass
+class BSubclass(OneOfSealedInterface):
+    interface_property: str
+    integer: Int32
+
+
+@app_function_serializable
+@dataclass
+class OneOfSealedNestedSerializable:
+    sealed_interface: OneOfSealedInterface
+
+
+class OneOfFunctions(AppFunctionServiceEntryPoint):
+    service_name = ONE_OF + "OneOfFunctions"
+    xml_file_name = "one_of"
+
+    @app_function
+    def oneOfSealedListReturn(self) -> list[OneOfSealedClass]:
+        return []
+
+    @app_function
+    def oneOfSealedNestedSerializable(
+        self, one_of_sealed_nested_serializable: OneOfSealedNestedSerializable
+    ) -> OneOfSealedNestedSerializable:
+        return OneOfSealedNestedSerializable(BSubclass("", 0))
+
+    @app_function
+    def oneOfSealedParam(
+        self, one_of_sealed_interface: OneOfSealedInterface, one_of_sealed_interface_list: list[OneOfSealedInterface]
+    ) -> None: ...
+
+    @app_function
+    def oneOfSealedReturn(self) -> OneOfSealedClass:
+        return SealedClassA("", "")
+
+
+def test_one_of_functions():
+    fn = ONE_OF + "OneOfFunctions#"
+    sealed_class, sealed_interface, nested = (ONE_OF + n for n in ("OneOfSealedClass", "OneOfSealedInterface", "OneOfSealedNestedSerializable"))
+    a_doc, b_doc = "I am a KDoc for OneOfSealedClass.ASubclass", "I am a KDoc for OneOfSealedClass.BSubclass"
+    a_props = {"interfaceProperty": x.string(), "str": x.string()}
+    b_props = {"interfaceProperty": x.string(), "integer": x.int32()}
+    golden = x.document(
+        [
+            x.function(fn + "oneOfSealedListReturn", returns=x.array(x.ref(sealed_class))),
+            x.function(fn + "oneOfSealedNestedSerializable", [("oneOfSealedNestedSerializable", x.ref(nested))], x.ref(nested)),
+            x.function(
+                fn + "oneOfSealedParam",
+                [("oneOfSealedInterface", x.ref(sealed_interface)), ("oneOfSealedInterfaceList", x.array(x.ref(sealed_interface)))],
+            ),
+            x.function(fn + "oneOfSealedReturn", returns=x.ref(sealed_class)),
+        ],
+        {
+            TEXT_RESOURCE: x.obj(TEXT_RESOURCE, {"mimeType": x.string(), "content": x.string()}, ["mimeType", "content"]),
+            ONE_OF + "ASubclass": x.obj(ONE_OF + "ASubclass", a_props, ["interfaceProperty", "str"]),
+            ONE_OF + "BSubclass": x.obj(ONE_OF + "BSubclass", b_props, ["interfaceProperty", "integer"]),
+            sealed_class: x.one_of(
+                sealed_class, [sealed_class + "$ASubclass", sealed_class + "$BSubclass"], "I am a KDoc for OneOfSealedClass"
+            ),
+            sealed_class + "$ASubclass": x.all_of(
+                sealed_class + "$ASubclass",
+                [
+                    x.obj("androidx.appfunctions.AppFunctionResourceContainer", {"resources": x.array(x.ref(TEXT_RESOURCE))}, [], a_doc),
+                    x.obj(sealed_class + "$ASubclass", a_props, ["interfaceProperty", "str"], a_doc),
+                ],
+                a_doc,
+            ),
+            sealed_class + "$BSubclass": x.obj(sealed_class + "$BSubclass", b_props, ["interfaceProperty", "integer"], b_doc),
+            sealed_interface: x.one_of(sealed_interface, [ONE_OF + "ASubclass", ONE_OF + "BSubclass"]),
+            nested: x.obj(nested, {"sealedInterface": x.ref(sealed_interface)}, ["sealedInterface"]),
+        },
+        component_id="unused",
+    )
+    actual = render_entry_points([OneOfFunctions], component_id="unused")
+    assert_matches(actual, golden, "oneofserializable/oneOfFunctions_app_function_dynamic_schema.xml")

@@ -60,13 +60,35 @@ class Derived(Base):
     extra: Int32
 
 
+@app_function_serializable(sealed=True)
+class Shape:
+    """A shape: one of its cases (a Kotlin sealed class)."""
+
+
+@app_function_serializable
+@dataclass
+class Circle(Shape):
+    """A circle."""
+
+    radius: float
+
+
+@app_function_serializable
+@dataclass
+class Square(Shape):
+    """A square."""
+
+    side: float
+    label: str | None = None
+
+
 CASES = {
     "boolean": bool, "long": int, "int": Int32, "double": float, "string": str, "bytes": bytes,
     "nullable": str | None, "strings": list[str], "longs": list[int], "date": date, "time": time,
     "datetime": datetime, "instant": Instant, "zone": ZoneInfo, "uri": Uri,
     "pending_intent": PendingIntent, "nested": Node, "generic": Wrapper[Int32],
     "set_field": SetField[str | None], "optional_set_field": SetField[str | None] | None,
-    "derived": Derived, "bundle": Bundle,
+    "derived": Derived, "bundle": Bundle, "shape": Shape, "either": Circle | Square | None,
 }
 
 

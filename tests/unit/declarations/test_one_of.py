@@ -1,0 +1,163 @@
+"""Sealed serializables and unions of serializables: ONE_OF (14), issue 16 row 2.
+
+A value is exactly one case and crosses with all of its fields; the document's
+qualified name says which case it is (androidx's one-of factory dispatches on it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pytest
+
+from droid.appfunctions import (
+    AppFunctionData,
+    AppFunctionInvalidArgumentException,
+    AppFunctionServiceEntryPoint,
+    app_function,
+    app_function_serializable,
+)
+from droid.appfunctions.codec import EncodingError, decode_value, encode_value
+from droid.appfunctions.compiler import render_entry_points
+from droid.appfunctions.function_xml import build_document, to_proto
+from droid.appfunctions.json_codec import parameters_from_json
+from droid.appfunctions.metadata import DataType
+from droid.appfunctions.typeref import AppFunctionCompileError
+
+from .calls import fails, returns
+
+S = "com.example.shapes.ShapeService"
+
+
+@app_function_serializable(sealed=True, described_by_docstring=True)
+class Shape:
+    """Either case."""
+
+
+@app_function_serializable
+@dataclass
+class Circle(Shape):
+    radius: float
+
+
+@app_function_serializable
+@dataclass
+class Square(Shape):
+    side: float
+    label: str
+
+
+@app_function_serializable
+@dataclass
+class Base:
+    id: str
+
+
+@app_function_serializable
+@dataclass
+class Derived(Base):
+    extra: str
+
+
+class ShapeService(AppFunctionServiceEntryPoint):
+    service_name = S
+    xml_file_name = "shapes"
+
+    @app_function
+    def largest(self, shapes: list[Shape]) -> Shape:
+        return max(shapes, key=lambda s: s.radius if isinstance(s, Circle) else s.side)
+
+    @app_function
+    def either(self, value: Circle | Square | None) -> str:
+        return type(value).__name__
+
+    @app_function
+    def base(self, derived: bool) -> Base:
+        return Derived("d", "lost") if derived else Base("b")
+
+
+def spec(name: str):
+    return ShapeService.app_function_spec().function(f"{S}#{name}")
+
+
+def test_a_sealed_class_is_a_one_of_component_and_a_union_is_one_of_at_its_use():
+    functions, components = to_proto(build_document([ShapeService.app_function_spec()]))
+    by_name = {c.name: c.data_type for c in components.data_types}
+    shape = by_name["com.example.shapes.Shape"]
+    assert shape.type == DataType.ONE_OF and shape.description == "Either case."
+    assert [(c.type, c.data_type_reference) for c in shape.one_of] == [
+        (DataType.REFERENCE, "com.example.shapes.Circle"),
+        (DataType.REFERENCE, "com.example.shapes.Square"),
+    ]
+    # A case is described on its own, not as ALL_OF the sealed class.
+    assert by_name["com.example.shapes.Square"].type == DataType.OBJECT
+    either = {f.id: f for f in functions}[f"{S}#either"].parameters[0].data_type
+    assert (either.type, either.is_nullable, len(either.one_of)) == (DataType.ONE_OF, True, 2)
+
+
+def test_a_returned_case_keeps_its_own_fields_and_name():
+    returned = asyncio.run(
+        returns(ShapeService(), f"{S}#largest", {"shapes": [AppFunctionData({"radius": 1.0}, qualified_name="com.example.shapes.Circle"),
+                                                            AppFunctionData({"side": 3.0, "label": "big"}, qualified_name="com.example.shapes.Square")]})
+    )
+    assert returned.qualified_name == "com.example.shapes.Square"
+    assert returned.to_python() == {"side": 3.0, "label": "big"}
+    assert decode_value(spec("largest").returns, returned, "value") == Square(3.0, "big")
+
+
+def test_a_case_is_chosen_by_the_documents_qualified_name():
+    circle = AppFunctionData({"radius": 2.0}, qualified_name="com.example.shapes.Circle")
+    assert asyncio.run(returns(ShapeService(), f"{S}#either", {"value": circle})) == "Circle"
+    nameless = asyncio.run(fails(ShapeService(), f"{S}#either", {"value": AppFunctionData({"radius": 2.0})}))
+    assert type(nameless) is AppFunctionInvalidArgumentException
+    assert nameless.error_message == (
+        "Parameter value must be a document whose qualified name is one of com.example.shapes.Circle, "
+        "com.example.shapes.Square; got 'none'"
+    )
+
+
+def test_json_picks_the_first_case_the_object_fits():
+    functions, components = to_proto(build_document([ShapeService.app_function_spec()]))
+    either = {f.id: f for f in functions}[f"{S}#either"]
+    square = parameters_from_json(either, {"value": {"side": 1, "label": "s"}}, components)["value"]
+    assert (square.qualified_name, square["side"]) == ("com.example.shapes.Square", 1.0)
+    with pytest.raises(AppFunctionInvalidArgumentException, match="Parameter value fits none of its cases"):
+        parameters_from_json(either, {"value": {"sides": 4}}, components)
+
+
+def test_a_subclass_returned_for_a_plain_serializable_is_refused_not_cut_down():
+    assert encode_value(spec("base").returns, Base("b")).to_python() == {"id": "b"}
+    with pytest.raises(EncodingError, match="value is a Derived, a subclass of the declared Base, whose own fields would be lost"):
+        encode_value(spec("base").returns, Derived("d", "x"))
+
+
+@app_function_serializable(sealed=True)
+class Empty:
+    """A sealed class with no case."""
+
+
+def test_a_sealed_class_needs_cases_and_is_no_dataclass():
+    class Service(AppFunctionServiceEntryPoint):
+        service_name = S
+        xml_file_name = "empty"
+
+        @app_function
+        def f(self, value: Empty) -> None: ...
+
+    with pytest.raises(AppFunctionCompileError, match="the sealed Empty has no @app_function_serializable subclass"):
+        render_entry_points([Service])
+    with pytest.raises(TypeError, match="a sealed @app_function_serializable is a plain base class, not a dataclass"):
+        app_function_serializable(sealed=True)(dataclass(type("D", (), {})))
+
+
+def test_a_union_with_a_non_serializable_member_is_refused():
+    class Service(AppFunctionServiceEntryPoint):
+        service_name = S
+        xml_file_name = "bad"
+
+        @app_function
+        def f(self, value: Circle | str) -> None: ...
+
+    with pytest.raises(AppFunctionCompileError, match="str is not one; use one type, or a union of serializables"):
+        render_entry_points([Service])
