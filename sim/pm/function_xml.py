@@ -18,6 +18,7 @@ from lxml import etree
 from droid.appfunctions.metadata import (
     ACCESS_LEVEL_ANDROID_TRUSTED,
     ACCESS_LEVEL_XML,
+    IS_DESTRUCTIVE_TAG,
     SCOPE_ACTIVITY,
     SCOPE_GLOBAL,
     AppFunctionComponentsMetadata,
@@ -155,7 +156,9 @@ def _function_v2(element: etree._Element) -> AppFunctionMetadata:
         function.access_level = _ACCESS_LEVELS[_token(access_level)]
     if (compat := _single(element, "isCompatEnforcementEnabled")) is not None:
         function.is_compat_enforcement_enabled = _bool(compat)
-    if (destructive := _single(element, "isDestructive")) is not None:
+    # droidsim's own property, namespaced (schemas/droidsim_appfunctions.xsd); a plain
+    # <isDestructive> is no property of the platform's and is skipped, as AppSearch does.
+    if (destructive := _single(element, IS_DESTRUCTIVE_TAG)) is not None:
         function.is_destructive = _bool(destructive)
     return function
 

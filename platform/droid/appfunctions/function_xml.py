@@ -4,8 +4,9 @@ The element order is the androidx compiler's (CMP core/XmlUtils.kt, the goldens
 under androidx-compiler-output/): for each ``<appfunction>`` ``id``,
 ``enabledByDefault``, ``description?``, ``parameters*``, ``response``,
 ``accessLevel?``/``isCompatEnforcementEnabled?``, ``schemaCategory?``,
-``schemaName?``, ``schemaVersion?``, ``deprecation?``, ``isDestructive?``
-(droidsim's only addition, written only when true) and ``functionId``; then one
+``schemaName?``, ``schemaVersion?``, ``deprecation?``, ``droidsim:isDestructive?``
+(droidsim's only addition, in its own namespace and written only when true) and
+``functionId``; then one
 ``<AppFunctionComponentMetadataDocument>`` with the shared types sorted by name.
 A sealed class is a ONE_OF definition referring to its cases; an unnamed
 union ``A | B`` is a ONE_OF at its use site. A data type's children are ``allOf*``, ``oneOf*``, ``dataTypeReference?``, ``id``,
@@ -21,7 +22,7 @@ from typing import Iterable, Sequence
 
 from droid.appfunctions import metadata as md
 from droid.appfunctions.analysis import EntryPointSpec, FunctionSpec
-from droid.appfunctions.metadata import ACCESS_LEVEL_XML, FORMAT_URI, DataType
+from droid.appfunctions.metadata import ACCESS_LEVEL_XML, DROIDSIM_XML_NAMESPACE, FORMAT_URI, DataType
 from droid.appfunctions.proxies import ProxySpec
 from droid.appfunctions.typeref import Kind, ObjectSpec, OneOfSpec, PropertySpec, TypeSpec
 
@@ -287,7 +288,9 @@ def _function(out: "_Writer", fn: FunctionMeta, depth: int) -> None:
         out.leaf("message", fn.deprecation, d + 1)
         out.close("deprecation", d)
     if fn.is_destructive:
-        out.leaf("isDestructive", True, d)
+        out.line(
+            f'<droidsim:isDestructive xmlns:droidsim="{DROIDSIM_XML_NAMESPACE}">true</droidsim:isDestructive>', d
+        )
     out.leaf("functionId", fn.id, d)
     out.close("appfunction", depth)
 

@@ -37,6 +37,11 @@ ACCESS_LEVEL_XML = {
 # AppFunctionStringTypeMetadata.FORMAT_URI: an android.net.Uri is a STRING of this format.
 FORMAT_URI = "uri"
 
+# droidsim's own function XML properties live in this namespace (schemas/droidsim_appfunctions.xsd):
+# no platform reader takes them for its own, and the platform's skips them.
+DROIDSIM_XML_NAMESPACE = "urn:droidsim:appfunctions"
+IS_DESTRUCTIVE_TAG = f"{{{DROIDSIM_XML_NAMESPACE}}}isDestructive"
+
 SCOPE_GLOBAL = 0
 SCOPE_ACTIVITY = 1
 
@@ -95,8 +100,10 @@ __all__ = [
     "AppFunctionResponseMetadata",
     "AppFunctionSchemaMetadata",
     "AppFunctionStringPattern",
+    "DROIDSIM_XML_NAMESPACE",
     "DataType",
     "FORMAT_URI",
+    "IS_DESTRUCTIVE_TAG",
     "SCOPE_ACTIVITY",
     "SCOPE_GLOBAL",
     "function_name",

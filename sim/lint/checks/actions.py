@@ -12,6 +12,7 @@ import builtins
 import re
 from typing import Iterator
 
+from droid.appfunctions.metadata import DROIDSIM_XML_NAMESPACE
 from sim.lint.findings import Issue
 from sim.lint.model import App, Code, Function
 from sim.lint.source import CodeModule, body_nodes, local_names, reachable, root_name
@@ -42,7 +43,8 @@ def _destructive_marked(function: Function) -> Iterator[Issue]:
     how = (
         "declare it with @app_function(..., destructive=True)"
         if function.code is not None
-        else "add <isDestructive>true</isDestructive> to its <appfunction>"
+        else f'add <droidsim:isDestructive xmlns:droidsim="{DROIDSIM_XML_NAMESPACE}">true</droidsim:isDestructive> '
+        f"to its <appfunction>"
     )
     yield Issue(
         "D1", function.scope,
