@@ -71,15 +71,20 @@ def one_of(name: str, cases: list[str], description: str = "") -> DataTypeMeta:
 
 
 def function(
-    id: str, parameters: list[tuple[str, DataTypeMeta]] = (), returns: DataTypeMeta = UNIT  # type: ignore[assignment]
+    id: str,
+    parameters: list[tuple[str, DataTypeMeta]] = (),  # type: ignore[assignment]
+    returns: DataTypeMeta = UNIT,
+    **schema,
 ) -> FunctionMeta:
-    """A function whose parameters are all required and undescribed, as in these goldens."""
+    """A function whose parameters are all required and undescribed, as in these goldens;
+    ``schema`` gives schema_category, schema_name and schema_version."""
     return FunctionMeta(
         id=id,
         enabled_by_default=True,
         description="",
         parameters=[ParameterMeta(name, True, data_type) for name, data_type in parameters],
         value_type=returns,
+        **schema,
     )
 
 

@@ -18,12 +18,15 @@ from droid.appfunctions import (
     UriValueConstraint,
     app_function,
     app_function_schema_capability,
+    app_function_schema_definition,
     app_function_serializable,
 )
 from droid.appfunctions.compiler import render_entry_points
+from droid.appfunctions.metadata import DataType
 from droid.net import Uri
 
 from . import expected as x
+from .test_more_golden_ports import AnotherDiffPackageSerializable, DiffPackageSerializable
 from .xmltree import first_difference
 
 OUTPUT = "appfunctions/appfunctions-compiler/src/test/test-data/output/"
@@ -309,3 +312,118 @@ def test_one_of_functions():
     )
     actual = render_entry_points([OneOfFunctions], component_id="unused")
     assert_matches(actual, golden, "oneofserializable/oneOfFunctions_app_function_dynamic_schema.xml")
+
+
+# --------------------------------------------------------------------------- output/ goldens at 31adf48a and a9b06aaf
+# androidx/androidx OUTPUT + recursiveSerializableInputFunctions_app_function_dynamic_schema.xml at
+# a9b06aaf32dbcf83aa12e3f8185a109d14fbe8e9: a class that holds itself is one shared type.
+@app_function_serializable
+@dataclass
+class RecursiveSerializable:
+    nested: RecursiveSerializable | None
+
+
+class RecursiveSerializableInputFunctions(AppFunctionServiceEntryPoint):
+    service_name = "com.testdata.RecursiveSerializableInputFunctions"
+    xml_file_name = "recursive"
+
+    @app_function
+    def simpleFunction(self, serializable: RecursiveSerializable) -> None: ...
+
+    @app_function
+    def simpleFunctionNullableSerializable(self, serializable: RecursiveSerializable | None) -> None: ...
+
+    @app_function
+    def simpleFunctionNullableSerializableList(self, serializable: list[RecursiveSerializable] | None) -> None: ...
+
+    @app_function
+    def simpleFunctionSerializableList(self, serializable: list[RecursiveSerializable]) -> None: ...
+
+
+def test_recursive_serializable_input_functions():
+    fn, recursive = "com.testdata.RecursiveSerializableInputFunctions#", "com.testdata.RecursiveSerializable"
+    golden = x.document(
+        [
+            x.function(fn + "simpleFunction", [("serializable", x.ref(recursive))]),
+            x.function(fn + "simpleFunctionNullableSerializable", [("serializable", x.ref(recursive, nullable=True))]),
+            x.function(fn + "simpleFunctionNullableSerializableList", [("serializable", x.array(x.ref(recursive), nullable=True))]),
+            x.function(fn + "simpleFunctionSerializableList", [("serializable", x.array(x.ref(recursive)))]),
+        ],
+        {recursive: x.obj(recursive, {"nested": x.ref(recursive, nullable=True)}, ["nested"])},
+        component_id="unused",
+    )
+    actual = render_entry_points([RecursiveSerializableInputFunctions], component_id="unused")
+    assert_matches(actual, golden, "recursiveSerializableInputFunctions_app_function_dynamic_schema.xml")
+
+
+# androidx/androidx OUTPUT + functionWithEmptySerializable_app_function_dynamic_schema.xml at
+# 31adf48a5ba261a6d7abf653f74a38d1623fd319: a serializable without properties.
+@app_function_serializable
+@dataclass
+class Empty:
+    pass
+
+
+class FunctionWithEmptySerializable(AppFunctionServiceEntryPoint):
+    service_name = "com.testdata.FunctionWithEmptySerializable"
+    xml_file_name = "empty"
+
+    @app_function
+    def simpleFunctionWithEmptySerializable(self, empty: Empty) -> None: ...
+
+
+def test_function_with_empty_serializable():
+    golden = x.document(
+        [
+            x.function(
+                "com.testdata.FunctionWithEmptySerializable#simpleFunctionWithEmptySerializable",
+                [("empty", x.ref("com.testdata.Empty"))],
+            )
+        ],
+        {"com.testdata.Empty": x.obj("com.testdata.Empty", {}, [])},
+        component_id="unused",
+    )
+    actual = render_entry_points([FunctionWithEmptySerializable], component_id="unused")
+    assert_matches(actual, golden, "functionWithEmptySerializable_app_function_dynamic_schema.xml")
+
+
+# androidx/androidx OUTPUT + appFunctionWithOutputFromDifferentPackage_app_function_dynamic_schema.xml at
+# 31adf48a5ba261a6d7abf653f74a38d1623fd319: results whose classes live in other packages.
+@app_function_schema_definition(name="diffPackageOutputSchemas", version=1, category="diff_package_schemas_category")
+class DiffPackageOutputSchemas:
+    def functionWithAnotherDiffPackageOutput(self) -> None: ...
+
+    def functionWithDiffPackageOutput(self) -> None: ...
+
+
+class AppFunctionWithOutputFromDifferentPackage(AppFunctionServiceEntryPoint, DiffPackageOutputSchemas):
+    service_name = "com.testdata.AppFunctionWithOutputFromDifferentPackage"
+    xml_file_name = "diff_output"
+
+    @app_function
+    def functionWithAnotherDiffPackageOutput(self) -> list[AnotherDiffPackageSerializable]:
+        return []
+
+    @app_function
+    def functionWithDiffPackageOutput(self) -> DiffPackageSerializable:
+        return DiffPackageSerializable(0)
+
+
+def test_app_function_with_output_from_different_package():
+    fn = "com.testdata.AppFunctionWithOutputFromDifferentPackage#"
+    another = "com.testdata.anotherDifferentPackage.AnotherDiffPackageSerializable"
+    diff = "com.testdata.differentPackage.DiffPackageSerializable"
+    schema = {"schema_category": "diff_package_schemas_category", "schema_name": "diffPackageOutputSchemas", "schema_version": 1}
+    golden = x.document(
+        [
+            x.function(fn + "functionWithAnotherDiffPackageOutput", returns=x.array(x.ref(another)), **schema),
+            x.function(fn + "functionWithDiffPackageOutput", returns=x.ref(diff), **schema),
+        ],
+        {
+            another: x.obj(another, {"stringParam": x.string()}, ["stringParam"]),
+            diff: x.obj(diff, {"longParam": x.scalar(DataType.LONG)}, ["longParam"]),
+        },
+        component_id="unused",
+    )
+    actual = render_entry_points([AppFunctionWithOutputFromDifferentPackage], component_id="unused")
+    assert_matches(actual, golden, "appFunctionWithOutputFromDifferentPackage_app_function_dynamic_schema.xml")
