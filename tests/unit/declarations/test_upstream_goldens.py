@@ -32,7 +32,10 @@ from .xmltree import first_difference
 OUTPUT = "appfunctions/appfunctions-compiler/src/test/test-data/output/"
 
 
-def assert_matches(actual: bytes, expected: bytes, golden: str) -> None:
+def assert_matches(entry_points: list[type], expected: bytes, golden: str, component_id: str | None = "unused") -> None:
+    """The ports' XML equals the restated golden (aggregate files name their component
+    document "unused"; an entry-point file names it after the service)."""
+    actual = render_entry_points(entry_points, component_id=component_id)
     difference = first_difference(actual, expected)
     assert difference is None, f"differs from androidx {golden}: {difference}\n{actual.decode()}"
 
@@ -107,7 +110,7 @@ def test_valid_uri_service():
         },
         component_id="com.testdata.ValidUriConstraintService",
     )
-    assert_matches(render_entry_points([ValidUriConstraintService]), golden, "entrypoints/valid_uri_service.xml")
+    assert_matches([ValidUriConstraintService], golden, "entrypoints/valid_uri_service.xml", component_id=None)
 
 
 # --------------------------------------------------------------------------- int enums (row 8)
@@ -152,8 +155,7 @@ def test_int_enum_value_functions():
         },
         component_id="unused",
     )
-    actual = render_entry_points([IntEnumValueFunctions], component_id="unused")
-    assert_matches(actual, golden, "intEnumValueFunctions_app_functions_v2.xml")
+    assert_matches([IntEnumValueFunctions], golden, "intEnumValueFunctions_app_functions_v2.xml")
 
 
 def test_an_expectation_that_differs_is_reported():
@@ -310,8 +312,7 @@ def test_one_of_functions():
         },
         component_id="unused",
     )
-    actual = render_entry_points([OneOfFunctions], component_id="unused")
-    assert_matches(actual, golden, "oneofserializable/oneOfFunctions_app_function_dynamic_schema.xml")
+    assert_matches([OneOfFunctions], golden, "oneofserializable/oneOfFunctions_app_function_dynamic_schema.xml")
 
 
 # --------------------------------------------------------------------------- output/ goldens at 31adf48a and a9b06aaf
@@ -352,8 +353,7 @@ def test_recursive_serializable_input_functions():
         {recursive: x.obj(recursive, {"nested": x.ref(recursive, nullable=True)}, ["nested"])},
         component_id="unused",
     )
-    actual = render_entry_points([RecursiveSerializableInputFunctions], component_id="unused")
-    assert_matches(actual, golden, "recursiveSerializableInputFunctions_app_function_dynamic_schema.xml")
+    assert_matches([RecursiveSerializableInputFunctions], golden, "recursiveSerializableInputFunctions_app_function_dynamic_schema.xml")
 
 
 # androidx/androidx OUTPUT + functionWithEmptySerializable_app_function_dynamic_schema.xml at
@@ -383,8 +383,7 @@ def test_function_with_empty_serializable():
         {"com.testdata.Empty": x.obj("com.testdata.Empty", {}, [])},
         component_id="unused",
     )
-    actual = render_entry_points([FunctionWithEmptySerializable], component_id="unused")
-    assert_matches(actual, golden, "functionWithEmptySerializable_app_function_dynamic_schema.xml")
+    assert_matches([FunctionWithEmptySerializable], golden, "functionWithEmptySerializable_app_function_dynamic_schema.xml")
 
 
 # androidx/androidx OUTPUT + appFunctionWithOutputFromDifferentPackage_app_function_dynamic_schema.xml at
@@ -425,5 +424,4 @@ def test_app_function_with_output_from_different_package():
         },
         component_id="unused",
     )
-    actual = render_entry_points([AppFunctionWithOutputFromDifferentPackage], component_id="unused")
-    assert_matches(actual, golden, "appFunctionWithOutputFromDifferentPackage_app_function_dynamic_schema.xml")
+    assert_matches([AppFunctionWithOutputFromDifferentPackage], golden, "appFunctionWithOutputFromDifferentPackage_app_function_dynamic_schema.xml")
