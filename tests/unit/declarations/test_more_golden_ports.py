@@ -9,7 +9,6 @@ droidsim's compiler writes the v2 format of service entry points only.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Generic, TypeVar
@@ -42,8 +41,10 @@ def golden(reference_dir):
     return lambda name: (root / name).read_bytes()
 
 
-def assert_port(entry_points, golden_bytes: bytes) -> None:
-    actual = render_entry_points(entry_points, component_id="unused")
+def assert_port(entry_points, golden_bytes: bytes, component_id: str | None = "unused") -> None:
+    """Aggregate files name their component document "unused"; an entry point's file
+    (``component_id=None``) names it after the service."""
+    actual = render_entry_points(entry_points, component_id=component_id)
     difference = first_difference(actual, golden_bytes)
     assert difference is None, f"{difference}\n{actual.decode()}"
 
@@ -117,6 +118,30 @@ def test_fake_no_arg_free_form_function(golden):
 
 def test_empty_xml(golden):
     assert_port([], golden("emptyXml_app_function.xml"))
+
+
+@app_function_serializable(described_by_docstring=True)
+@dataclass
+class MultiModuleLibrarySerializable:
+    """Serializable defined in a separate library module.
+
+    Attributes:
+        library_property: Library property fallback.
+    """
+
+    library_property: str
+
+
+class MultiModuleAppService(AppFunctionServiceEntryPoint):
+    service_name = "com.testdata.MultiModuleAppService"
+    xml_file_name = "multi_module_app"
+
+    @app_function
+    def useLibrarySerializable(self, serializable: MultiModuleLibrarySerializable) -> None: ...
+
+
+def test_multi_module_app(golden):
+    assert_port([MultiModuleAppService], golden("multi_module_app.xml"), component_id=None)
 
 
 # --------------------------------------------------------------------------- inheritance
