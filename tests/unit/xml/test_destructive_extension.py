@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
+from droid.appfunctions import AppFunctionSearchSpec
 from droid.appfunctions.metadata import DROIDSIM_XML_NAMESPACE
+from sim.device import Device
 from sim.pm.function_xml import parse_function_xml
 from sim.xmlsafe import XmlError
 from tests.helpers import REPO
@@ -74,3 +76,12 @@ def test_the_namespaced_property_is_validated(tmp_path):
     bad = f'<d:isDestructive xmlns:d="{DROIDSIM_XML_NAMESPACE}">maybe</d:isDestructive>'
     with pytest.raises(XmlError, match="isDestructive.*'maybe' is not a valid value of the atomic type 'xs:boolean'"):
         read(tmp_path, bad)
+
+
+def test_an_installed_app_is_indexed_destructive_from_its_namespaced_property(tmp_path):
+    # Through the installer and the index, as agents (HITL), MCP and the shell read it.
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        device.install(REPO / "apps" / "orders")
+        manager = device.shell_context().app_function_manager
+        found = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({"com.example.orders"})))
+    assert {f.id.rsplit("#", 1)[1]: f.is_destructive for f in found} == {"fetch_order_details": False, "cancel_order": True}
