@@ -181,9 +181,9 @@ def test_an_expectation_that_differs_is_reported():
 # inputs (test-data/input/oneofserializable/OneOfFunctions.KT, OneOfSealedClass.KT,
 # OneOfSealedInterface.KT) at a9b06aaf32dbcf83aa12e3f8185a109d14fbe8e9. A Kotlin sealed class
 # or interface is ONE_OF (14) its subclasses; a subclass is described on its own (not as
-# ALL_OF its sealed parent), with the parent's abstract properties as its own. That golden
-# predates the generator's sorting of shared types by name (every xml/ golden since
-# ad855b05 is sorted), so the expectation lists them sorted.
+# ALL_OF its sealed parent), with the parent's abstract properties as its own. That golden,
+# at that commit, lists the shared types in discovery order, while every xml/ golden (e.g.
+# at ad855b05) sorts them by name, as droidsim does; the expectation lists them sorted.
 ONE_OF = "com.testdata.oneofserializable."
 TEXT_RESOURCE = "androidx.appfunctions.AppFunctionTextResource"
 
