@@ -444,7 +444,14 @@ class TypeResolver:
             return known
         if getattr(cls, "__parameters__", ()):
             raise AppFunctionCompileError(f"{where}: the sealed {cls.__name__} cannot be generic")
-        subclasses = [sub for sub in cls.__subclasses__() if is_serializable(sub)]
+        subclasses = cls.__subclasses__()
+        plain = [sub.__name__ for sub in subclasses if not is_serializable(sub)]
+        if plain:
+            # androidx: "All subclasses of X should be annotated with @AppFunctionSerializable."
+            raise AppFunctionCompileError(
+                f"{where}: every subclass of the sealed {cls.__name__} is one of its cases and must be "
+                f"@app_function_serializable; decorate {', '.join(plain)}"
+            )
         if not subclasses:
             raise AppFunctionCompileError(
                 f"{where}: the sealed {cls.__name__} has no @app_function_serializable subclass; "

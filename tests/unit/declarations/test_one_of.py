@@ -131,6 +131,35 @@ def test_a_sealed_class_needs_cases_and_is_no_dataclass():
         app_function_serializable(sealed=True)(dataclass(type("D", (), {})))
 
 
+@app_function_serializable(sealed=True)
+class Reply:
+    """A sealed class with a case left undecorated."""
+
+
+@app_function_serializable
+@dataclass
+class Text(Reply):
+    text: str
+
+
+@dataclass
+class Sticker(Reply):
+    sticker_id: str
+
+
+def test_every_case_of_a_sealed_class_must_be_serializable():
+    # androidx oneOfSerializable_nonSerializableSubclasses_fails (NonSerializableSubclasses.KT).
+    class Service(AppFunctionServiceEntryPoint):
+        service_name = S
+        xml_file_name = "replies"
+
+        @app_function
+        def f(self, value: Reply) -> None: ...
+
+    with pytest.raises(AppFunctionCompileError, match="every subclass of the sealed Reply .* decorate Sticker$"):
+        render_entry_points([Service])
+
+
 def test_a_union_with_a_non_serializable_member_is_refused():
     class Service(AppFunctionServiceEntryPoint):
         service_name = S
