@@ -10,6 +10,7 @@ and raises ``EncodingError``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from typing import Any, Callable
@@ -338,11 +339,13 @@ def encode_value(spec: TypeSpec, value: Any, path: str = "value") -> Any:
         assert obj is not None
         if not isinstance(value, obj.cls):
             raise _bad_return(spec, value, path)
-        if type(value) is not obj.cls:
+        declared = {p.py_name for p in obj.properties}
+        lost = [f.name for f in dataclasses.fields(value) if f.init and f.name not in declared]
+        if lost:
             raise EncodingError(
                 f"{path} is a {type(value).__name__}, a subclass of the declared {obj.cls.__name__}, whose "
-                f"own fields would be lost; declare {type(value).__name__}, or make "
-                f"{obj.cls.__name__}'s cases a sealed serializable"
+                f"fields {', '.join(lost)} would be lost; declare {type(value).__name__}, or make "
+                f"{obj.cls.__name__} a sealed serializable with it as a case"
             )
         return _encode_object(obj, value, path)
     if kind is Kind.ONE_OF:
