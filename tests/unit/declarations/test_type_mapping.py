@@ -383,3 +383,13 @@ def test_build_metadata_gives_the_platform_messages():
     assert wipe.is_destructive is True
     assert [(p.name, p.is_required) for p in wipe.parameters] == [("point", True), ("note", False)]
     assert [c.name for c in components.data_types] == ["com.example.types.Point"]
+
+
+def test_allowed_uri_schemes_are_a_java_quoted_pattern_beside_format_uri():
+    # AppFunctionUriValueConstraint.kt: no schemes allows any; each scheme must be one.
+    param, _ = compile_param(Annotated[Uri, UriValueConstraint(["content", "my-app+v1.x"])])
+    assert (param.data_type.format, param.data_type.pattern) == ("uri", r"^(\Qcontent\E|\Qmy-app+v1.x\E):.*")
+    param, _ = compile_param(Annotated[Uri, UriValueConstraint()])
+    assert (param.data_type.format, param.data_type.pattern) == ("uri", None)
+    with pytest.raises(ValueError, match=r"'con tent' is not a URI scheme"):
+        UriValueConstraint(["con tent"])
