@@ -21,6 +21,7 @@ from sim.appfunctions.agent_allowlist import AgentAllowlist
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.dump import dump_app_functions
 from sim.appfunctions.index import FunctionIndex
+from sim.appfunctions.observers import AppFunctionObservers
 from sim.appfunctions.pregrants import AgentPregrants
 from sim.appfunctions.service_impl import AppFunctionManagerServiceImpl
 from sim.data.settings import SettingsProvider
@@ -107,9 +108,11 @@ class Device:
             self.registry, self.index, self.installer, self.authenticator, self.permissions,
             self.processes.stop, self.pregrants.package_added, self._package_removed,
         )
+        validator = CallerValidator(self.registry, self.permissions, self.access)
+        self.index.listener = self.observers = AppFunctionObservers(validator, self.index)
         self.app_functions = AppFunctionManagerServiceImpl(
-            self.registry, self.index, CallerValidator(self.registry, self.permissions, self.access),
-            self.processes, self.permissions, self.access, self.access_history, self._dump, limits,
+            self.registry, self.index, validator, self.processes, self.permissions, self.access,
+            self.access_history, self._dump, self.observers, limits,
         )
         self.shell_credential_file = ensure_shell_credential(self.data_dir, self.authenticator)
         self._restore()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from droid.appfunctions.metadata import ACCESS_LEVEL_ANDROID_TRUSTED, AppFunctionMetadata, AppFunctionPackageMetadata
 from droid.appfunctions.requests import (
@@ -22,6 +22,22 @@ from droid.appfunctions.requests import (
 from sim.data.store import DeviceStore
 
 VALID_STATES = (APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_ENABLED, APP_FUNCTION_STATE_DISABLED)
+
+
+class IndexListener(Protocol):
+    """Told after each change, outside the index's lock (AppFunctionObservers)."""
+
+    def packages_changed(self, package_names: Iterable[str]) -> None: ...
+
+    def states_changed(self, functions: Iterable[tuple[str, str]]) -> None: ...
+
+
+class _NoListener:
+    def packages_changed(self, package_names: Iterable[str]) -> None:
+        pass
+
+    def states_changed(self, functions: Iterable[tuple[str, str]]) -> None:
+        pass
 
 
 @dataclass(frozen=True)
@@ -61,10 +77,11 @@ class FunctionIndex:
         # or the enabled state of one of its functions changes (search of 5,000 functions spent
         # 11 ms copying functions and filling in is_enabled on every call: docs/performance.md).
         self._pages: dict[str, SearchPage] = {}
+        self.listener: IndexListener = _NoListener()
 
     def add_package(self, metadata: AppFunctionPackageMetadata) -> None:
         with self._lock:
-            self.remove_package(metadata.package_name, keep_overrides=True)
+            self._drop(metadata.package_name)
             self._packages[metadata.package_name] = metadata
             for function in metadata.app_functions:
                 key = (metadata.package_name, function.id)
@@ -73,16 +90,22 @@ class FunctionIndex:
             stale = [k for k in self._overrides if k[0] == metadata.package_name and k not in self._functions]
             for key in stale:
                 del self._overrides[key]
+        self.listener.packages_changed([metadata.package_name])
 
-    def remove_package(self, package_name: str, keep_overrides: bool = False) -> None:
+    def remove_package(self, package_name: str) -> None:
         with self._lock:
-            old = self._packages.pop(package_name, None)
-            self._pages.pop(package_name, None)
-            if old is not None:
-                for function in old.app_functions:
-                    self._functions.pop((package_name, function.id), None)
-            if not keep_overrides:
-                self.clear_overrides(package_name, persist=False)
+            self._drop(package_name)
+            for key in [k for k in self._overrides if k[0] == package_name]:
+                del self._overrides[key]
+        self.listener.packages_changed([package_name])
+
+    def _drop(self, package_name: str) -> None:
+        """Forget the package's functions and page; called with the lock held."""
+        old = self._packages.pop(package_name, None)
+        self._pages.pop(package_name, None)
+        if old is not None:
+            for function in old.app_functions:
+                self._functions.pop((package_name, function.id), None)
 
     def lookup(self, package_name: str, function_id: str) -> IndexedFunction | None:
         return self._functions.get((package_name, function_id))
@@ -99,6 +122,7 @@ class FunctionIndex:
 
     def set_state(self, package_name: str, function_id: str, state: int) -> None:
         key = (package_name, function_id)
+        was_enabled = self._effective(key)
         with self._store.transaction() as db:
             if state == APP_FUNCTION_STATE_DEFAULT:
                 db.execute(
@@ -112,16 +136,28 @@ class FunctionIndex:
                 else:
                     self._overrides[key] = state
                 self._pages.pop(package_name, None)
+        if self._effective(key) != was_enabled:
+            self.listener.states_changed([key])
 
-    def clear_overrides(self, package_name: str, persist: bool = True) -> None:
-        """``pm clear`` and uninstall: back to the XML's defaults."""
-        if persist:
-            with self._store.transaction() as db:
-                db.execute("DELETE FROM enabled_overrides WHERE package_name = ?", (package_name,))
+    def clear_overrides(self, package_name: str) -> None:
+        """``pm clear``: back to the XML's defaults."""
+        with self._store.transaction() as db:
+            db.execute("DELETE FROM enabled_overrides WHERE package_name = ?", (package_name,))
         with self._lock:
-            for key in [k for k in self._overrides if k[0] == package_name]:
+            keys = [k for k in self._overrides if k[0] == package_name]
+            flipping = [k for k in keys if self._effective(k) is not None and self._effective(k) != self._default(k)]
+            for key in keys:
                 del self._overrides[key]
             self._pages.pop(package_name, None)
+        if flipping:
+            self.listener.states_changed(flipping)
+
+    def _effective(self, key: tuple[str, str]) -> bool | None:
+        indexed = self._functions.get(key)
+        return None if indexed is None else self.is_enabled(key[0], indexed.metadata)
+
+    def _default(self, key: tuple[str, str]) -> bool:
+        return self._functions[key].metadata.enabled_by_default
 
     def packages(self) -> list[AppFunctionPackageMetadata]:
         with self._lock:

@@ -46,6 +46,7 @@ from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.index import VALID_STATES, FunctionIndex
+from sim.appfunctions.observers import AppFunctionObservers, Deliver
 from sim.limits import CallLimits, shape_violation
 from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.enforcement import require_shell_or_root
@@ -76,6 +77,7 @@ class AppFunctionManagerServiceImpl:
         access: AppFunctionAccessService,
         history: AccessHistory,
         dump: Callable[[], str],
+        observers: AppFunctionObservers,
         limits: CallLimits = CallLimits(),
     ) -> None:
         self._packages = packages
@@ -86,6 +88,7 @@ class AppFunctionManagerServiceImpl:
         self._access = access
         self._history = history
         self._dump = dump
+        self._observers = observers
         self._limits = limits
 
     def execute_app_function(
@@ -238,6 +241,11 @@ class AppFunctionManagerServiceImpl:
             else:
                 functions.extend(f for f in page.functions if self._validator.permits(reach, f))
         return functions
+
+    def observe_app_functions(self, callback: Deliver) -> Callable[[], None]:
+        """observeAppFunctions: later changes the caller may see go to ``callback``, on the
+        thread that made them (a binder transport queues them); returns the unregister."""
+        return self._observers.register(Binder.get_calling_identity(), callback)
 
     # agent access: AppFunctionAccessService checks the caller's permissions
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:

@@ -7,6 +7,7 @@ binder exception travels back as a status plus a BinderException trailer.
 from __future__ import annotations
 
 import functools
+import queue
 import threading
 from typing import Any, Callable
 
@@ -22,6 +23,7 @@ from droid.os.exceptions import BINDER_EXCEPTIONS
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
 from droidsim.v1 import data_pb2
+from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
 from droidsim.v1 import package_manager_pb2 as pm_pb2
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
 from droidsim.v1 import service_manager_pb2 as sm_pb2
@@ -44,14 +46,18 @@ def binder_call(method: Callable[..., Any]) -> Callable[..., Any]:
             with Binder.calling_as(identity):
                 return method(self, request, context)
         except Exception as error:
-            parcelled = _as_parcelled(error)
-            if parcelled is None:
-                raise
-            code, details, trailers = to_status(parcelled)
-            context.set_trailing_metadata(trailers)
-            context.abort(code, details)
+            _abort_with(error, context)
 
     return handler
+
+
+def _abort_with(error: Exception, context: grpc.ServicerContext) -> None:
+    parcelled = _as_parcelled(error)
+    if parcelled is None:
+        raise error
+    code, details, trailers = to_status(parcelled)
+    context.set_trailing_metadata(trailers)
+    context.abort(code, details)
 
 
 def _as_parcelled(error: Exception) -> Exception | None:
@@ -125,6 +131,24 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         # The response copies the functions as it serialises them: no need for search's own copies.
         functions = self._service.visible_functions(wire.spec_from_proto(request))
         return afm_pb2.SearchAppFunctionsResponse(app_functions=functions)
+
+    def ObserveAppFunctions(self, request, context):  # noqa: N802
+        """A stream of change events: first an empty one once the observer is registered,
+        then each change, until the caller cancels or the device stops."""
+        identity = self.authenticate(context)
+        events: queue.Queue[AppFunctionChangeEvent | None] = queue.Queue()
+        try:
+            with Binder.calling_as(identity):
+                unregister = self._service.observe_app_functions(events.put)
+        except Exception as error:
+            _abort_with(error, context)
+        context.add_callback(lambda: events.put(None))  # the RPC ended: stop waiting
+        try:
+            yield AppFunctionChangeEvent()
+            while (event := events.get()) is not None:
+                yield event
+        finally:
+            unregister()
 
     @binder_call
     def GetAccessRequestState(self, request, context):  # noqa: N802

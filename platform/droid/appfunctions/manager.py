@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
 from droid.appfunctions.metadata import AppFunctionMetadata
+from droid.appfunctions.observe import AppFunctionObservation, AppFunctionObserver, Executor, dispatcher
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
@@ -15,6 +16,7 @@ from droid.appfunctions.requests import (
 )
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
+from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
 
 # Agent access (android.app.appfunctions.AppFunctionManager, the QPR2 access API). The flag
 # values are QPR2's; a later build renumbers them, so code should use the names.
@@ -66,6 +68,10 @@ class IAppFunctionManager(Protocol):
     ) -> None: ...
 
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]: ...
+
+    def observe_app_functions(self, callback: Callable[[AppFunctionChangeEvent], None]) -> Callable[[], None]:
+        """Registered when it returns; the returned callable unregisters."""
+        ...
 
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int: ...
 
@@ -153,6 +159,12 @@ class AppFunctionManager:
         others' allowed by its permissions and by each function's access level (a grant is
         checked when executing). Each carries its package's metadata in ``package_metadata``."""
         return self._service.search_app_functions(spec or AppFunctionSearchSpec())
+
+    def observe_app_functions(self, executor: Executor, observer: AppFunctionObserver) -> AppFunctionObservation:
+        """Tell ``observer``, on ``executor``, about later changes to what the caller may see
+        (droid.appfunctions.observe). Keep the observation and ``cancel()`` it when done; a
+        caller may hold a few at once (IllegalStateException beyond the device's limit)."""
+        return AppFunctionObservation(self._service.observe_app_functions(dispatcher(executor, observer)))
 
     # agent access
     def get_access_request_state(self, *packages: str) -> int:

@@ -6,6 +6,7 @@ package and runs the call as that identity.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 import grpc
@@ -22,6 +23,7 @@ from droid.binder.errors import from_rpc_error
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
+from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
 from droidsim.v1 import data_pb2
 from droidsim.v1 import package_manager_pb2 as pm_pb2
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
@@ -101,6 +103,26 @@ class RemoteAppFunctionManager:
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:
         response = self._binder.call(self._stub.SearchAppFunctions, wire.spec_to_proto(spec))
         return list(response.app_functions)
+
+    def observe_app_functions(self, callback: Callable[[AppFunctionChangeEvent], None]) -> Callable[[], None]:
+        """A server stream: its first, empty event says the device registered the observer, so
+        this returns only once later changes are sure to arrive; a thread feeds the rest to
+        ``callback`` until the stream is cancelled or the device goes away."""
+        stream = self._stub.ObserveAppFunctions(data_pb2.Empty(), metadata=self._binder.metadata)
+        try:
+            next(stream)
+        except grpc.RpcError as error:
+            raise from_rpc_error(error) from None
+
+        def pump() -> None:
+            try:
+                for event in stream:
+                    callback(event)
+            except grpc.RpcError:
+                pass  # cancelled, or the device stopped: the observation is over either way
+
+        threading.Thread(target=pump, name="app-function-observer", daemon=True).start()
+        return stream.cancel
 
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
         pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)

@@ -1,5 +1,6 @@
 from droidsim.v1 import data_pb2 as _data_pb2
 from droidsim.v1 import metadata_pb2 as _metadata_pb2
+from droidsim.v1 import app_function_observer_pb2 as _app_function_observer_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message

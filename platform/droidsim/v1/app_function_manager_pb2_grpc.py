@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from droidsim.v1 import app_function_manager_pb2 as droidsim_dot_v1_dot_app__function__manager__pb2
+from droidsim.v1 import app_function_observer_pb2 as droidsim_dot_v1_dot_app__function__observer__pb2
 from droidsim.v1 import data_pb2 as droidsim_dot_v1_dot_data__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -54,6 +55,11 @@ class AppFunctionManagerStub:
                 '/droidsim.v1.AppFunctionManager/SearchAppFunctions',
                 request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionSearchSpec.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.SearchAppFunctionsResponse.FromString,
+                _registered_method=True)
+        self.ObserveAppFunctions = channel.unary_stream(
+                '/droidsim.v1.AppFunctionManager/ObserveAppFunctions',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__observer__pb2.AppFunctionChangeEvent.FromString,
                 _registered_method=True)
         self.GetAccessRequestState = channel.unary_unary(
                 '/droidsim.v1.AppFunctionManager/GetAccessRequestState',
@@ -130,6 +136,14 @@ class AppFunctionManagerServicer:
 
     def SearchAppFunctions(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ObserveAppFunctions(self, request, context):
+        """Changes after the call, until the caller cancels the stream; nothing is replayed.
+        IllegalStateException once the caller has MAX_OBSERVERS_PER_UID streams open.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -226,6 +240,11 @@ def add_AppFunctionManagerServicer_to_server(servicer, server):
                     servicer.SearchAppFunctions,
                     request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionSearchSpec.FromString,
                     response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.SearchAppFunctionsResponse.SerializeToString,
+            ),
+            'ObserveAppFunctions': grpc.unary_stream_rpc_method_handler(
+                    servicer.ObserveAppFunctions,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__observer__pb2.AppFunctionChangeEvent.SerializeToString,
             ),
             'GetAccessRequestState': grpc.unary_unary_rpc_method_handler(
                     servicer.GetAccessRequestState,
@@ -386,6 +405,33 @@ class AppFunctionManager:
             '/droidsim.v1.AppFunctionManager/SearchAppFunctions',
             droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionSearchSpec.SerializeToString,
             droidsim_dot_v1_dot_app__function__manager__pb2.SearchAppFunctionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ObserveAppFunctions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/ObserveAppFunctions',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__observer__pb2.AppFunctionChangeEvent.FromString,
             options,
             channel_credentials,
             insecure,
