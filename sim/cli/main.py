@@ -15,6 +15,7 @@ from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
 from sim.cli.conformance import conformance_command
 from sim.cli.lint import lint_command
+from sim.cli.mcp import mcp_command
 from sim.cli.shell import shell
 from sim import limits as call_limits
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
@@ -38,6 +39,7 @@ cli.add_command(shell)
 cli.add_command(agent_command)
 cli.add_command(lint_command)
 cli.add_command(conformance_command)
+cli.add_command(mcp_command)
 
 
 @cli.group()

@@ -63,6 +63,11 @@ class AppFunctionAgentTool(AgentTool):
         return self._metadata
 
     @property
+    def components(self) -> AppFunctionComponentsMetadata | None:
+        """The package's shared types, which the metadata's references point into."""
+        return self._components
+
+    @property
     def short_id(self) -> str:
         return function_name(self._metadata)
 
@@ -72,6 +77,11 @@ class AppFunctionAgentTool(AgentTool):
         Raises the device's AppFunctionException (invalid argument, not found,
         denied, ...); the runtime turns it into an error map for the model.
         """
+        return as_output(await self.return_value_json(args))
+
+    async def return_value_json(self, args: dict[str, Any]) -> Any:
+        """``execute`` without the wrapping of a non-object value (MCP's structured content
+        wraps by the response's declared type instead)."""
         parameters = parameters_from_json(self._metadata, args or {}, self._components)
         request = ExecuteAppFunctionRequest(self.package_name, self.function_id, parameters)
         execute_async = getattr(self.manager, "execute_app_function_async", None)
@@ -79,7 +89,7 @@ class AppFunctionAgentTool(AgentTool):
             response = await execute_async(request)
         else:
             response = await asyncio.to_thread(self.manager.execute_app_function, request)
-        return as_output(to_json(response.return_value))
+        return to_json(response.return_value)
 
 
 class AppFunctionAgentTools:

@@ -1,0 +1,65 @@
+"""``droidsim mcp``: serve what an installed agent app may call to any MCP client."""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+
+import click
+
+from sim.mcp.confirmation import ELICIT, MODES
+
+
+@click.command("mcp")
+@click.option("--as", "as_package", required=True, metavar="AGENT_PKG",
+              help="The installed agent app to act as (it must hold EXECUTE_APP_FUNCTIONS).")
+@click.option("--device", metavar="ADDRESS", help="Data directory, unix:PATH or HOST:PORT (default: the root --device).")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
+              help="stdio for clients that start the server (Claude Desktop, Claude Code); http for streamable HTTP.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: the address to bind (loopback unless told otherwise).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="HTTP: the port (0: any free one).")
+@click.option("--confirm", type=click.Choice(MODES), default=ELICIT, show_default=True,
+              help="Destructive calls: ask the client's user (elicitation; refused where the client cannot ask), "
+                   "refuse them all, or run them unasked.")
+@click.pass_context
+def mcp_command(ctx: click.Context, as_package: str, device: str | None, transport: str, host: str, port: int,
+                confirm: str) -> None:
+    """Serve AGENT_PKG's callable app functions as MCP tools (docs/mcp.md)."""
+    import asyncio
+
+    from sim.cli.connection import open_context, resolve
+    from sim.cli.output import fail_with
+    from sim.mcp.catalog import Catalog, NotAnAgentError
+    from sim.mcp.confirmation import Confirmation
+    from sim.mcp.server import Bridge
+
+    root = ctx.find_root().obj
+    address = resolve(device or root["device"], root["data"])
+    if transport == "http" and not _is_loopback(host):
+        click.echo(f"warning: serving MCP on {host}: reachable from other machines, with this agent's access",
+                   err=True)
+    with open_context(address, as_package) as context:
+        try:
+            bridge = Bridge(Catalog(context), Confirmation(confirm), version=_version())
+        except NotAnAgentError as error:
+            raise click.ClickException(str(error)) from None
+        except Exception as error:
+            fail_with(error)
+        serve = bridge.serve_stdio() if transport == "stdio" else bridge.serve_http(host, port, sys.stderr)
+        try:
+            asyncio.run(serve)
+        except KeyboardInterrupt:
+            pass
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("droidsim")

@@ -1,0 +1,70 @@
+"""AppFunction metadata and results as MCP tools and tool results.
+
+The input schema is the agent runtime's (droid.agent.schema, through AppFunctionAgentTool):
+one conversion for models and for MCP clients. MCP wants objects at the top of an output
+schema and of structured content, so a function that returns anything else (a string, a
+list) has its value under ``result``, as the agent runtime wraps it for a model.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp_types as types
+
+from droid.agent.appfunction_tools import AppFunctionAgentTool
+from droid.agent.confirmation import name_words
+from droid.agent.errors import error_map
+from droid.agent.schema import response_schema
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+FUNCTION_ID_META = "droidsim/functionId"
+PACKAGE_META = "droidsim/packageName"
+
+
+class ToolShape:
+    """One function as an MCP tool, and how its results are shaped."""
+
+    def __init__(self, agent_tool: AppFunctionAgentTool, name: str, destructive: bool, components: Any) -> None:
+        self.agent_tool = agent_tool
+        self.name = name
+        self.destructive = destructive
+        self.input_schema = {"$schema": JSON_SCHEMA_DIALECT, **agent_tool.parameters}
+        returns = response_schema(agent_tool.metadata, components)
+        self.wraps_result = returns is not None and returns.get("type") != "object"
+        if returns is None:
+            self.output_schema = None
+        elif self.wraps_result:
+            self.output_schema = {"type": "object", "properties": {"result": returns}, "required": ["result"]}
+        else:
+            self.output_schema = returns
+
+    def tool(self) -> types.Tool:
+        return types.Tool(
+            name=self.name,
+            title=" ".join(name_words(self.agent_tool.short_id)).capitalize(),
+            description=self.agent_tool.description,
+            input_schema=self.input_schema,
+            output_schema=self.output_schema,
+            annotations=types.ToolAnnotations(destructive_hint=self.destructive),
+            _meta={FUNCTION_ID_META: self.agent_tool.function_id, PACKAGE_META: self.agent_tool.package_name},
+        )
+
+    def result(self, value: Any) -> types.CallToolResult:
+        """The return value as structured content (when declared) and as text."""
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        structured = None
+        if self.output_schema is not None:
+            structured = {"result": value} if self.wraps_result else value
+        return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+
+
+def error_result(error: BaseException) -> types.CallToolResult:
+    """A failed call as the agent runtime gives it to a model: the error map, as text."""
+    return refusal(error_map(error))
+
+
+def refusal(payload: dict[str, Any]) -> types.CallToolResult:
+    """A call that did not produce the function's value (an error map, CANCELLED_BY_USER)."""
+    return types.CallToolResult(content=[types.TextContent(text=json.dumps(payload, ensure_ascii=False))], is_error=True)

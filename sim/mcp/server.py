@@ -1,0 +1,145 @@
+"""The MCP server: one agent app's callable functions as tools, over stdio or streamable HTTP.
+
+Calls go through the agent runtime's AppFunctionAgentTool, so they carry the agent's
+credential and land in the access history as that agent. Arguments are checked against the
+tool's input schema before the device is called; a failure comes back as an ``isError``
+result holding the agent runtime's error map.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from typing import Any, TextIO
+
+import anyio.to_thread
+import jsonschema
+import mcp_types as types
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from droid.agent.confirmation import cancelled_by_user
+from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
+from sim.mcp.catalog import Catalog
+from sim.mcp.confirmation import Confirmation
+from sim.mcp.conversion import error_result, refusal
+from sim.mcp.watcher import CatalogWatcher
+
+log = logging.getLogger("droidsim.mcp")
+
+STDIO_CONNECTION = "stdio"
+HTTP_PATH = "/mcp"
+
+
+class _AnnouncingServer(Server):
+    """A lowlevel Server that advertises tools.listChanged on every transport (the HTTP
+    session manager builds its initialize options without arguments)."""
+
+    def create_initialization_options(self, notification_options=None, *args: Any, **kwargs: Any):
+        options = notification_options or NotificationOptions(tools_changed=True)
+        return super().create_initialization_options(options, *args, **kwargs)
+
+
+class Bridge:
+    def __init__(self, catalog: Catalog, confirmation: Confirmation, version: str = "") -> None:
+        self.catalog = catalog
+        self.confirmation = confirmation
+        self._bus = InMemorySubscriptionBus()
+        # Handshake-era connections get list_changed on their own channel: the latest
+        # session proxy of each, by HTTP session id (one stdio connection has none).
+        self._connections: dict[str, Any] = {}
+        self.server = _AnnouncingServer(
+            f"droidsim {catalog.agent_package}",
+            version=version,
+            instructions=catalog.describe(),
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_subscriptions_listen=ListenHandler(self._bus),
+        )
+        self.watcher = CatalogWatcher(catalog, self.announce_tools_changed)
+
+    async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        self._remember(ctx)
+        shapes = await anyio.to_thread.run_sync(self.catalog.refresh)
+        return types.ListToolsResult(tools=[shape.tool() for shape in shapes.values()])
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams):
+        self._remember(ctx)
+        shape = await anyio.to_thread.run_sync(self.catalog.find, params.name)
+        if shape is None:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        args = params.arguments or {}
+        problem = schema_violation(shape.input_schema, args)
+        if problem is not None:
+            return error_result(AppFunctionInvalidArgumentException(problem))
+        if shape.destructive:
+            decision = await self.confirmation.decide(ctx, shape, args, params)
+            if isinstance(decision, types.InputRequiredResult):
+                return decision
+            if not decision:
+                return refusal(cancelled_by_user())
+        try:
+            value = await shape.agent_tool.return_value_json(args)
+        except Exception as error:  # the device's AppFunctionException, or the connection failing
+            return error_result(error)
+        return shape.result(value)
+
+    def _remember(self, ctx: Any) -> None:
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return  # these listen on subscriptions/listen instead
+        headers = getattr(ctx.request, "headers", None)
+        key = headers.get("mcp-session-id", STDIO_CONNECTION) if headers is not None else STDIO_CONNECTION
+        self._connections[key] = ctx.session
+
+    async def announce_tools_changed(self) -> None:
+        self.server.instructions = await anyio.to_thread.run_sync(self.catalog.describe)
+        await self._bus.publish(ToolsListChanged())
+        for key, session in list(self._connections.items()):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # the connection is gone
+                self._connections.pop(key, None)
+
+    async def serve_stdio(self) -> None:
+        observation = self.watcher.start(asyncio.get_running_loop())
+        try:
+            async with stdio_server() as (read_stream, write_stream):
+                await self.server.run(read_stream, write_stream, self.server.create_initialization_options())
+        finally:
+            observation.cancel()
+
+    async def serve_http(self, host: str, port: int, announce_to: TextIO) -> None:
+        """Streamable HTTP at http://HOST:PORT/mcp; port 0 picks a free one. The URL is
+        written to ``announce_to`` once the socket listens."""
+        import uvicorn
+
+        app = self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        bound = listener.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        observation = self.watcher.start(asyncio.get_running_loop())
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        print(f"MCP server for {self.catalog.agent_package} on http://{shown}:{bound}{HTTP_PATH}",
+              file=announce_to, flush=True)
+        try:
+            await server.serve(sockets=[listener])
+        finally:
+            observation.cancel()
+            listener.close()
+
+
+def schema_violation(schema: dict[str, Any], args: Any) -> str | None:
+    """The first way ``args`` break ``schema``, naming where, or None."""
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(args), key=lambda e: list(e.path))
+    if not errors:
+        return None
+    error = errors[0]
+    where = "/".join(str(p) for p in error.path)
+    return f"Invalid arguments{f' at {where}' if where else ''}: {error.message}"
