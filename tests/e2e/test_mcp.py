@@ -1,0 +1,208 @@
+"""`droidsim mcp` against the SDK's own client, each in its own process, on a device booted as
+`make sim` boots one: what is listed, what a call returns and leaves in the access history,
+errors, confirmation by elicitation, list_changed, and the access rules (docs/mcp.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from droid.agent.schema import parameters_schema
+from droid.content.context import connect
+from tests.e2e.conftest import make_sim_options
+from tests.e2e.mcp_support import HttpBridge, stdio_server
+from tests.helpers import DeviceProcess, droidsim
+from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, LEVELED, SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION
+from tests.unit.access.apps import make_app, make_manifest_only
+
+pytestmark = pytest.mark.e2e
+
+AGENT = "com.example.assistant"
+ORDERS = "com.example.orders"
+FETCH = "com.example.orders.OrderFunctionService#fetch_order_details"
+MCP_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+EVENT_TIMEOUT = 30
+
+
+@pytest.fixture(scope="module")
+def device(tmp_path_factory):
+    data = tmp_path_factory.mktemp("mcp") / "data"
+    device = DeviceProcess(data, extra=make_sim_options(data))
+    yield device
+    device.stop()
+
+
+@pytest.fixture(scope="module")
+def shell(device):
+    with connect(f"unix:{device.data / 'device.sock'}", (device.data / "shell.credential").read_text().strip()) as context:
+        yield context
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, timeout=90))
+
+
+def shell_command(device, *args: str) -> None:
+    result = droidsim(*args, data=device.data)
+    assert result.returncode == 0, result.stderr
+
+
+def text_json(result: types.CallToolResult):
+    return json.loads(result.content[0].text)
+
+
+async def accept(context, params):
+    return types.ElicitResult(action="accept", content={"confirm": True})
+
+
+async def decline(context, params):
+    return types.ElicitResult(action="decline")
+
+
+def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas(device, shell):
+    async def scenario():
+        async with Client(stdio_server(device.data, AGENT)) as client:
+            return client.instructions, (await client.list_tools()).tools
+
+    instructions, tools = run(scenario())
+    expected = {}
+    for page in shell.app_function_manager.search_app_functions():
+        for function in page.app_functions:
+            expected[function.id] = parameters_schema(function, page.components)
+    by_id = {tool.meta["droidsim/functionId"]: tool for tool in tools}
+    assert len(by_id) == len(tools) == len({tool.name for tool in tools})
+    assert FETCH in by_id and all(MCP_NAME.match(tool.name) for tool in tools)
+    for function_id, tool in by_id.items():
+        assert tool.input_schema == {"$schema": "https://json-schema.org/draft/2020-12/schema", **expected[function_id]}
+    fetch, cancel = by_id[FETCH], by_id["com.example.orders.OrderFunctionService#cancel_order"]
+    assert (fetch.name, fetch.title, fetch.meta["droidsim/packageName"]) == ("fetch_order_details", "Fetch order details", ORDERS)
+    assert fetch.annotations.destructive_hint is False and cancel.annotations.destructive_hint is True
+    assert fetch.output_schema["properties"]["result"]["properties"]["orderId"]["type"] == "string"
+    assert "Online store orders" in instructions and AGENT in instructions
+
+
+def test_a_call_runs_as_the_agent_and_returns_structured_content_and_text(device, shell):
+    async def scenario():
+        async with Client(stdio_server(device.data, AGENT)) as client:
+            return await client.call_tool("fetch_order_details", {"orderId": "ORD-8492"})
+
+    result = run(scenario())
+    assert result.is_error is False
+    assert result.structured_content["result"]["status"] == "SHIPPED"
+    assert text_json(result) == result.structured_content["result"]
+    last = shell.app_function_manager.get_access_history()[-1]
+    assert (last.agent_package_name, last.function_identifier, last.result_code) == (AGENT, FETCH, 0)
+
+
+def test_errors_are_error_results_with_the_platform_code_and_bad_arguments_never_reach_the_device(device, shell):
+    async def scenario():
+        async with Client(stdio_server(device.data, AGENT)) as client:
+            missing = await client.call_tool("fetch_order_details", {"orderId": "ORD-0000"})
+            calls = len(shell.app_function_manager.get_access_history())
+            wrong_type = await client.call_tool("fetch_order_details", {"orderId": 5})
+            unknown_argument = await client.call_tool("fetch_order_details", {"orderId": "ORD-8492", "x": 1})
+            untouched = len(shell.app_function_manager.get_access_history()) == calls
+            with pytest.raises(MCPError, match="Unknown tool: no_such_tool"):
+                await client.call_tool("no_such_tool", {})
+            return missing, wrong_type, unknown_argument, untouched
+
+    missing, wrong_type, unknown_argument, untouched = run(scenario())
+    assert missing.is_error and text_json(missing)["error"]["code_name"] == "ERROR_RESOURCE_NOT_FOUND"
+    assert text_json(missing)["error"]["message"] == "No order found with ID ORD-0000"
+    for result, words in ((wrong_type, "orderId: 5 is not of type 'string'"), (unknown_argument, "'x' was unexpected")):
+        error = text_json(result)["error"]
+        assert result.is_error and error["code_name"] == "ERROR_INVALID_ARGUMENT" and words in error["message"]
+    assert untouched
+
+
+@pytest.mark.parametrize("mode, order", [("auto", "ORD-5117"), ("legacy", "ORD-7310")])
+def test_a_destructive_call_runs_only_once_the_user_accepts(device, mode, order):
+    """auto negotiates 2026-07-28 (an InputRequiredResult round); legacy 2025-11-25 (an
+    elicitation/create request in the middle of the call), as Claude Desktop speaks it."""
+    async def call(callback):
+        async with Client(stdio_server(device.data, AGENT), mode=mode, elicitation_callback=callback) as client:
+            result = await client.call_tool("cancel_order", {"orderId": order})
+            status = await client.call_tool("fetch_order_details", {"orderId": order})
+            return result, status.structured_content["result"]["status"]
+
+    declined, status = run(call(decline))
+    assert declined.is_error and text_json(declined)["status"] == "CANCELLED_BY_USER"
+    assert status not in ("CANCELLED",)
+    unasked, status = run(call(None))  # a client that cannot ask is refused the same way
+    assert text_json(unasked)["status"] == "CANCELLED_BY_USER" and status != "CANCELLED"
+    accepted, status = run(call(accept))
+    assert accepted.structured_content["result"]["cancelled"] is True and status == "CANCELLED"
+
+
+def test_an_install_reaches_a_2026_client_as_tools_list_changed(device, tmp_path):
+    app = make_app(tmp_path, "com.test.mcp.late")
+
+    async def scenario():
+        async with Client(stdio_server(device.data, AGENT)) as client:
+            before = {t.meta["droidsim/packageName"] for t in (await client.list_tools()).tools}
+            async with client.listen(tools_list_changed=True) as subscription:
+                await asyncio.to_thread(shell_command, device, "install", str(app))
+                event = await asyncio.wait_for(anext(aiter(subscription)), EVENT_TIMEOUT)
+            after = {t.meta["droidsim/packageName"] for t in (await client.list_tools()).tools}
+            return before, event, after
+
+    before, event, after = run(scenario())
+    assert "com.test.mcp.late" not in before and "com.test.mcp.late" in after
+    assert type(event).__name__ == "ToolsListChanged"
+
+
+def test_disabling_a_function_reaches_a_2025_client_over_http(device):
+    bridge = HttpBridge(device.data, AGENT)
+    changed = asyncio.Event()
+
+    async def on_message(message):
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    async def scenario():
+        async with Client(bridge.url, mode="legacy", message_handler=on_message) as client:
+            assert client.server_capabilities.tools.list_changed is True
+            names = {t.name for t in (await client.list_tools()).tools}
+            await asyncio.to_thread(shell_command, device, "shell", "cmd", "app_function", "set-enabled",
+                                    "--package", ORDERS, "--function", FETCH, "--state", "disable")
+            await asyncio.wait_for(changed.wait(), EVENT_TIMEOUT)
+            return names, {t.name for t in (await client.list_tools()).tools}
+
+    try:
+        before, after = run(scenario())
+    finally:
+        shell_command(device, "shell", "cmd", "app_function", "set-enabled",
+                      "--package", ORDERS, "--function", FETCH, "--state", "default")
+        bridge.stop()
+    assert before - after == {"fetch_order_details"}
+
+
+def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(device, tmp_path):
+    agent, target = "com.test.mcp.agent", "com.test.mcp.leveled"
+    shell_command(device, "install", "--system", str(make_manifest_only(tmp_path, agent, (EXECUTE_APP_FUNCTIONS,))))
+    shell_command(device, "install", str(make_app(tmp_path, target, levels=LEVELED)))
+    shell_command(device, "shell", "cmd", "app_function", "set-additional-allowlisted-agents", agent)
+
+    async def listed():
+        async with Client(stdio_server(device.data, agent)) as client:
+            return {(t.meta["droidsim/packageName"], t.meta["droidsim/functionId"]) for t in (await client.list_tools()).tools}
+
+    assert run(listed()) == set()
+    shell_command(device, "shell", "cmd", "app_function", "grant-app-function-access",
+                  "--agent-package", agent, "--target-package", target)
+    functions = run(listed())
+    assert {package for package, _ in functions} == {target}
+    ids = {function_id.rsplit("#", 1)[-1] for _, function_id in functions}
+    assert TRUSTED_FUNCTION in ids and not ids & {SELF_FUNCTION, SYSTEM_FUNCTION}
+
+
+def test_a_package_that_is_not_an_agent_is_refused(device):
+    result = droidsim("mcp", "--as", ORDERS, data=device.data)
+    assert result.returncode != 0
+    assert "com.example.orders is not an agent app: it does not hold android.permission.EXECUTE_APP_FUNCTIONS" in result.stderr
