@@ -122,6 +122,7 @@ class Bridge:
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
+        listener.listen(128)  # before the URL is out: a client that connects at once waits, not fails
         bound = listener.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         observation = self.watcher.start(asyncio.get_running_loop())

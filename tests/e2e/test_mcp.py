@@ -14,7 +14,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from droid.agent.schema import parameters_schema
+from droid.appfunctions.manager import AppFunctionManager
 from droid.content.context import connect
+from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
 from tests.e2e.conftest import make_sim_options
 from tests.e2e.mcp_support import HttpBridge, stdio_server
 from tests.helpers import DeviceProcess, droidsim
@@ -48,21 +50,19 @@ def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, timeout=90))
 
 
-def shell_command(device, *args: str) -> None:
-    result = droidsim(*args, data=device.data)
-    assert result.returncode == 0, result.stderr
+def set_state(shell, state: int) -> None:
+    shell.app_function_manager.set_app_function_enabled(FETCH, state, ORDERS)
+
+
+def install(shell, app, system: bool = False) -> None:
+    shell.get_system_service("package").install_package(str(app), system)
 
 
 def text_json(result: types.CallToolResult):
     return json.loads(result.content[0].text)
 
 
-async def accept(context, params):
-    return types.ElicitResult(action="accept", content={"confirm": True})
-
-
-async def decline(context, params):
-    return types.ElicitResult(action="decline")
+YES = types.ElicitResult(action="accept", content={"confirm": True})
 
 
 def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas(device, shell):
@@ -125,29 +125,49 @@ def test_errors_are_error_results_with_the_platform_code_and_bad_arguments_never
 def test_a_destructive_call_runs_only_once_the_user_accepts(device, mode, order):
     """auto negotiates 2026-07-28 (an InputRequiredResult round); legacy 2025-11-25 (an
     elicitation/create request in the middle of the call), as Claude Desktop speaks it."""
-    async def call(callback):
-        async with Client(stdio_server(device.data, AGENT), mode=mode, elicitation_callback=callback) as client:
-            result = await client.call_tool("cancel_order", {"orderId": order})
-            status = await client.call_tool("fetch_order_details", {"orderId": order})
-            return result, status.structured_content["result"]["status"]
+    answers: list[types.ElicitResult] = []
+    asked: list[str] = []
 
-    declined, status = run(call(decline))
+    async def user(context, params):
+        asked.append(params.message)
+        return answers.pop(0)
+
+    async def cancel(client, answer):
+        answers.append(answer)
+        result = await client.call_tool("cancel_order", {"orderId": order})
+        status = await client.call_tool("fetch_order_details", {"orderId": order})
+        return result, status.structured_content["result"]["status"]
+
+    async def scenario():
+        async with Client(stdio_server(device.data, AGENT), mode=mode, elicitation_callback=user) as client:
+            return await cancel(client, types.ElicitResult(action="decline")), await cancel(client, YES)
+
+    (declined, status_after_no), (accepted, status_after_yes) = run(scenario())
     assert declined.is_error and text_json(declined)["status"] == "CANCELLED_BY_USER"
-    assert status not in ("CANCELLED",)
-    unasked, status = run(call(None))  # a client that cannot ask is refused the same way
-    assert text_json(unasked)["status"] == "CANCELLED_BY_USER" and status != "CANCELLED"
-    accepted, status = run(call(accept))
-    assert accepted.structured_content["result"]["cancelled"] is True and status == "CANCELLED"
+    assert status_after_no != "CANCELLED"
+    assert accepted.structured_content["result"]["cancelled"] is True and status_after_yes == "CANCELLED"
+    assert len(asked) == 2 and order in asked[0] and "cancel_order" in asked[0]
 
 
-def test_an_install_reaches_a_2026_client_as_tools_list_changed(device, tmp_path):
+def test_a_client_that_cannot_ask_is_refused_a_destructive_call(device):
+    async def scenario():
+        async with Client(stdio_server(device.data, AGENT), mode="legacy") as client:
+            return await client.call_tool("cancel_booking", {"bookingId": "BK-1000"})
+
+    refused = run(scenario())
+    assert refused.is_error and text_json(refused) == {
+        "status": "CANCELLED_BY_USER", "message": "Action was declined by the user."
+    }
+
+
+def test_an_install_reaches_a_2026_client_as_tools_list_changed(device, shell, tmp_path):
     app = make_app(tmp_path, "com.test.mcp.late")
 
     async def scenario():
         async with Client(stdio_server(device.data, AGENT)) as client:
             before = {t.meta["droidsim/packageName"] for t in (await client.list_tools()).tools}
             async with client.listen(tools_list_changed=True) as subscription:
-                await asyncio.to_thread(shell_command, device, "install", str(app))
+                await asyncio.to_thread(install, shell, app)
                 event = await asyncio.wait_for(anext(aiter(subscription)), EVENT_TIMEOUT)
             after = {t.meta["droidsim/packageName"] for t in (await client.list_tools()).tools}
             return before, event, after
@@ -157,7 +177,7 @@ def test_an_install_reaches_a_2026_client_as_tools_list_changed(device, tmp_path
     assert type(event).__name__ == "ToolsListChanged"
 
 
-def test_disabling_a_function_reaches_a_2025_client_over_http(device):
+def test_disabling_a_function_reaches_a_2025_client_over_http(device, shell):
     bridge = HttpBridge(device.data, AGENT)
     changed = asyncio.Event()
 
@@ -169,33 +189,31 @@ def test_disabling_a_function_reaches_a_2025_client_over_http(device):
         async with Client(bridge.url, mode="legacy", message_handler=on_message) as client:
             assert client.server_capabilities.tools.list_changed is True
             names = {t.name for t in (await client.list_tools()).tools}
-            await asyncio.to_thread(shell_command, device, "shell", "cmd", "app_function", "set-enabled",
-                                    "--package", ORDERS, "--function", FETCH, "--state", "disable")
+            await asyncio.to_thread(set_state, shell, AppFunctionManager.APP_FUNCTION_STATE_DISABLED)
             await asyncio.wait_for(changed.wait(), EVENT_TIMEOUT)
             return names, {t.name for t in (await client.list_tools()).tools}
 
     try:
         before, after = run(scenario())
     finally:
-        shell_command(device, "shell", "cmd", "app_function", "set-enabled",
-                      "--package", ORDERS, "--function", FETCH, "--state", "default")
+        set_state(shell, AppFunctionManager.APP_FUNCTION_STATE_DEFAULT)
         bridge.stop()
     assert before - after == {"fetch_order_details"}
 
 
-def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(device, tmp_path):
+def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(device, shell, tmp_path):
     agent, target = "com.test.mcp.agent", "com.test.mcp.leveled"
-    shell_command(device, "install", "--system", str(make_manifest_only(tmp_path, agent, (EXECUTE_APP_FUNCTIONS,))))
-    shell_command(device, "install", str(make_app(tmp_path, target, levels=LEVELED)))
-    shell_command(device, "shell", "cmd", "app_function", "set-additional-allowlisted-agents", agent)
+    install(shell, make_manifest_only(tmp_path, agent, (EXECUTE_APP_FUNCTIONS,)), system=True)
+    install(shell, make_app(tmp_path, target, levels=LEVELED))
+    shell.get_system_service("settings").put_setting(*ADDITIONAL_AGENT_ALLOWLIST, agent)
 
     async def listed():
         async with Client(stdio_server(device.data, agent)) as client:
             return {(t.meta["droidsim/packageName"], t.meta["droidsim/functionId"]) for t in (await client.list_tools()).tools}
 
     assert run(listed()) == set()
-    shell_command(device, "shell", "cmd", "app_function", "grant-app-function-access",
-                  "--agent-package", agent, "--target-package", target)
+    manager = shell.app_function_manager
+    manager.update_access_flags(agent, target, manager.ACCESS_FLAG_MASK_OTHER, manager.ACCESS_FLAG_OTHER_GRANTED)
     functions = run(listed())
     assert {package for package, _ in functions} == {target}
     ids = {function_id.rsplit("#", 1)[-1] for _, function_id in functions}
