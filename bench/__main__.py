@@ -22,6 +22,7 @@ RESULTS = Path(__file__).resolve().parent / "results.json"
 ROUNDS = 6  # alternating batches of a figure and its baseline
 BATCH = 300  # cross-process calls per batch
 IN_PROCESS_BATCH = 1000
+MCP_BATCH = 50  # MCP calls per batch: milliseconds each, over HTTP
 THROUGHPUT_SECONDS = 1.0  # per run; three runs per side and caller count
 AGENT_RUNS = 40  # per script length
 BOOT_REPEATS = 5  # boots per figure, after one that warms the caches
@@ -38,7 +39,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def run_all(log) -> Report:
-    from bench import app_hop, boot, cross_process, in_process
+    from bench import app_hop, boot, cross_process, in_process, mcp
     from bench.transport import BareTransports
     from bench.workspace import Workspace
     from sim.server.grpc_server import MAX_WORKERS
@@ -52,6 +53,7 @@ def run_all(log) -> Report:
         log("installing apps")
         installs = boot.prepare(workspace, apps)
         cross_process.prepare(workspace, apps[0], search_apps)
+        mcp.prepare(workspace.mcp_data, apps[0])
         transports = BareTransports(workspace.root, MAX_WORKERS)
         try:
             log("cross-process: latency, throughput, search")
@@ -61,6 +63,8 @@ def run_all(log) -> Report:
             app_hop.run(report, workspace, transports, rounds=ROUNDS, per_round=BATCH)
         finally:
             transports.close()
+        log("MCP: tools/call through the bridge")
+        mcp.run(report, workspace.mcp_data, rounds=ROUNDS, per_round=MCP_BATCH)
         log("in-process: execute, agent loop")
         in_process.run(report, workspace.local_data, apps[0], rounds=ROUNDS, per_round=IN_PROCESS_BATCH,
                        agent_runs=AGENT_RUNS)

@@ -32,6 +32,8 @@ class Workspace:
         self.search_apps = self.root / "search-apps"
         # The device the cross-process figures call: one generated app and the search apps.
         self.device_data = self.root / "device"
+        # The device the MCP figure calls through the bridge: the sample agent and one app.
+        self.mcp_data = self.root / "mcp"
         # The in-process device of the in-process figures.
         self.local_data = self.root / "local"
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)

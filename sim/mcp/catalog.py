@@ -62,6 +62,17 @@ class Catalog:
             self._shapes = shapes
         return shapes
 
+    def cached(self, name: str) -> ToolShape | None:
+        """A tool by name from the last listing, without asking the device."""
+        with self._lock:
+            return None if self._shapes is None else self._shapes.get(name)
+
+    def cached_input_schema(self, name: str) -> dict | None:
+        """For the SDK's 2026-07-28 header check, which would otherwise list the tools anew on
+        every call; None (nothing to check) for a tool not listed yet."""
+        shape = self.cached(name)
+        return None if shape is None else shape.input_schema
+
     def find(self, name: str) -> ToolShape | None:
         """A tool by name, from the last listing (refreshed when the name is new to it)."""
         with self._lock:

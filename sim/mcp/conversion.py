@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import mcp_types as types
 
 from droid.agent.appfunction_tools import AppFunctionAgentTool
@@ -31,6 +32,7 @@ class ToolShape:
         self.name = name
         self.destructive = destructive
         self.input_schema = {"$schema": JSON_SCHEMA_DIALECT, **agent_tool.parameters}
+        self._validator = jsonschema.Draft202012Validator(self.input_schema)
         returns = response_schema(agent_tool.metadata, components)
         self.wraps_result = returns is not None and returns.get("type") != "object"
         if returns is None:
@@ -39,6 +41,14 @@ class ToolShape:
             self.output_schema = {"type": "object", "properties": {"result": returns}, "required": ["result"]}
         else:
             self.output_schema = returns
+
+    def schema_violation(self, args: Any) -> str | None:
+        """The first way ``args`` break the input schema, naming where, or None."""
+        errors = sorted(self._validator.iter_errors(args), key=lambda e: list(e.path))
+        if not errors:
+            return None
+        where = "/".join(str(p) for p in errors[0].path)
+        return f"Invalid arguments{f' at {where}' if where else ''}: {errors[0].message}"
 
     def tool(self) -> types.Tool:
         return types.Tool(

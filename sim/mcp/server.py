@@ -14,7 +14,6 @@ import socket
 from typing import Any, TextIO
 
 import anyio.to_thread
-import jsonschema
 import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
@@ -56,6 +55,7 @@ class Bridge:
             f"droidsim {catalog.agent_package}",
             version=version,
             instructions=catalog.describe(),
+            get_tool_input_schema=catalog.cached_input_schema,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_subscriptions_listen=ListenHandler(self._bus),
@@ -69,11 +69,11 @@ class Bridge:
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams):
         self._remember(ctx)
-        shape = await anyio.to_thread.run_sync(self.catalog.find, params.name)
+        shape = self.catalog.cached(params.name) or await anyio.to_thread.run_sync(self.catalog.find, params.name)
         if shape is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         args = params.arguments or {}
-        problem = schema_violation(shape.input_schema, args)
+        problem = shape.schema_violation(args)
         if problem is not None:
             return error_result(AppFunctionInvalidArgumentException(problem))
         if shape.destructive:
@@ -134,13 +134,3 @@ class Bridge:
         finally:
             observation.cancel()
             listener.close()
-
-
-def schema_violation(schema: dict[str, Any], args: Any) -> str | None:
-    """The first way ``args`` break ``schema``, naming where, or None."""
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(args), key=lambda e: list(e.path))
-    if not errors:
-        return None
-    error = errors[0]
-    where = "/".join(str(p) for p in error.path)
-    return f"Invalid arguments{f' at {where}' if where else ''}: {error.message}"

@@ -18,7 +18,7 @@ from droid.appfunctions.manager import AppFunctionManager
 from droid.content.context import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
 from tests.e2e.conftest import make_sim_options
-from tests.e2e.mcp_support import HttpBridge, stdio_server
+from tests.e2e.mcp_support import http_bridge, stdio_server
 from tests.helpers import DeviceProcess, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, LEVELED, SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION
 from tests.unit.access.apps import make_app, make_manifest_only
@@ -178,7 +178,7 @@ def test_an_install_reaches_a_2026_client_as_tools_list_changed(device, shell, t
 
 
 def test_disabling_a_function_reaches_a_2025_client_over_http(device, shell):
-    bridge = HttpBridge(device.data, AGENT)
+    bridge = http_bridge(device.data, AGENT)
     changed = asyncio.Event()
 
     async def on_message(message):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import make_sim_options
-from tests.e2e.mcp_support import HttpBridge
+from tests.e2e.mcp_support import http_bridge
 from tests.helpers import REPO, DeviceProcess, copy_app
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +64,7 @@ def bridge(tmp_path_factory, conformance_bin):
     apps = root / "apps"
     copy_app(FIXTURE_APP, apps)
     device = DeviceProcess(root / "data", apps, extra=make_sim_options(root / "data"))
-    bridge = HttpBridge(root / "data", AGENT)
+    bridge = http_bridge(root / "data", AGENT)
     yield bridge
     bridge.stop()
     device.stop()
