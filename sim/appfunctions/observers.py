@@ -14,12 +14,8 @@ from typing import Callable, Iterable
 
 from droid.os.binder import CallingIdentity
 from droid.os.exceptions import IllegalStateException
-from droidsim.v1.app_function_observer_pb2 import (
-    AppFunctionChangeEvent,
-    ObservedAppFunctionName,
-    ObservedAppFunctionNames,
-    ObservedPackageNames,
-)
+from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent, ObservedAppFunctionNames, ObservedPackageNames
+from droidsim.v1.metadata_pb2 import AppFunctionName
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.index import FunctionIndex
 
@@ -70,7 +66,7 @@ class AppFunctionObservers:
                 indexed = self._index.lookup(package_name, function_id)
                 reach = self._validator.discovery_reach(caller, package_name)
                 if indexed is not None and self._validator.permits(reach, indexed.metadata):
-                    visible.append(ObservedAppFunctionName(package_name=package_name, function_identifier=function_id))
+                    visible.append(AppFunctionName(package_name=package_name, function_identifier=function_id))
             if visible:
                 _send(deliver, AppFunctionChangeEvent(states_changed=ObservedAppFunctionNames(function_names=visible)))
 

@@ -95,11 +95,10 @@ class Catalog:
 
     def describe(self) -> str:
         """The server's instructions: the description of each app whose functions are listed."""
-        listed = {shape.agent_tool.package_name for shape in self.refresh().values()}
         lines = [f"App functions on a droidsim device, called as the agent app {self._context.package_name}."]
-        for page in self._manager.search_app_functions():
-            description = page.app_metadata.description.strip()
-            if page.package_name in listed and description:
-                lines.append(f"{page.package_name}: {description}")
+        described = {}
+        for shape in self.refresh().values():
+            package = shape.agent_tool.metadata.package_metadata
+            described.setdefault(package.package_name, package.app_metadata.description.strip())
+        lines += [f"{name}: {text}" for name, text in described.items() if text]
         return "\n".join(lines)
-

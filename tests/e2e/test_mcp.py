@@ -72,9 +72,8 @@ def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas(devi
 
     instructions, tools = run(scenario())
     expected = {}
-    for page in shell.app_function_manager.search_app_functions():
-        for function in page.app_functions:
-            expected[function.id] = parameters_schema(function, page.components)
+    for function in shell.app_function_manager.search_app_functions():
+        expected[function.id] = parameters_schema(function, function.package_metadata.components)
     by_id = {tool.meta["droidsim/functionId"]: tool for tool in tools}
     assert len(by_id) == len(tools) == len({tool.name for tool in tools})
     assert FETCH in by_id and all(MCP_NAME.match(tool.name) for tool in tools)

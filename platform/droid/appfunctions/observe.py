@@ -9,22 +9,14 @@ example flow does. Callbacks run on the caller's executor, never on the device's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
+from droid.appfunctions.requests import AppFunctionName
 from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
 
 # Android's Executor is one method, execute(Runnable): here any callable that runs a
 # zero-argument callable later, e.g. loop.call_soon_threadsafe or ThreadPoolExecutor().submit.
 Executor = Callable[[Callable[[], None]], Any]
-
-
-@dataclass(frozen=True)
-class AppFunctionName:
-    """android.app.appfunctions.AppFunctionName: one function of one package."""
-
-    package_name: str
-    function_identifier: str
 
 
 class AppFunctionObserver(Protocol):

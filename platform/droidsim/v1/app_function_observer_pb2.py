@@ -22,21 +22,20 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from droidsim.v1 import metadata_pb2 as droidsim_dot_v1_dot_metadata__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'droidsim/v1/app_function_observer.proto\x12\x0b\x64roidsim.v1\"L\n\x17ObservedAppFunctionName\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\x12\x1b\n\x13\x66unction_identifier\x18\x02 \x01(\t\"\xa2\x01\n\x16\x41ppFunctionChangeEvent\x12=\n\x10packages_changed\x18\x01 \x01(\x0b\x32!.droidsim.v1.ObservedPackageNamesH\x00\x12?\n\x0estates_changed\x18\x02 \x01(\x0b\x32%.droidsim.v1.ObservedAppFunctionNamesH\x00\x42\x08\n\x06\x63hange\"-\n\x14ObservedPackageNames\x12\x15\n\rpackage_names\x18\x01 \x03(\t\"X\n\x18ObservedAppFunctionNames\x12<\n\x0e\x66unction_names\x18\x01 \x03(\x0b\x32$.droidsim.v1.ObservedAppFunctionNameb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'droidsim/v1/app_function_observer.proto\x12\x0b\x64roidsim.v1\x1a\x1a\x64roidsim/v1/metadata.proto\"\xa2\x01\n\x16\x41ppFunctionChangeEvent\x12=\n\x10packages_changed\x18\x01 \x01(\x0b\x32!.droidsim.v1.ObservedPackageNamesH\x00\x12?\n\x0estates_changed\x18\x02 \x01(\x0b\x32%.droidsim.v1.ObservedAppFunctionNamesH\x00\x42\x08\n\x06\x63hange\"-\n\x14ObservedPackageNames\x12\x15\n\rpackage_names\x18\x01 \x03(\t\"P\n\x18ObservedAppFunctionNames\x12\x34\n\x0e\x66unction_names\x18\x01 \x03(\x0b\x32\x1c.droidsim.v1.AppFunctionNameb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'droidsim.v1.app_function_observer_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OBSERVEDAPPFUNCTIONNAME']._serialized_start=56
-  _globals['_OBSERVEDAPPFUNCTIONNAME']._serialized_end=132
-  _globals['_APPFUNCTIONCHANGEEVENT']._serialized_start=135
-  _globals['_APPFUNCTIONCHANGEEVENT']._serialized_end=297
-  _globals['_OBSERVEDPACKAGENAMES']._serialized_start=299
-  _globals['_OBSERVEDPACKAGENAMES']._serialized_end=344
-  _globals['_OBSERVEDAPPFUNCTIONNAMES']._serialized_start=346
-  _globals['_OBSERVEDAPPFUNCTIONNAMES']._serialized_end=434
+  _globals['_APPFUNCTIONCHANGEEVENT']._serialized_start=85
+  _globals['_APPFUNCTIONCHANGEEVENT']._serialized_end=247
+  _globals['_OBSERVEDPACKAGENAMES']._serialized_start=249
+  _globals['_OBSERVEDPACKAGENAMES']._serialized_end=294
+  _globals['_OBSERVEDAPPFUNCTIONNAMES']._serialized_start=296
+  _globals['_OBSERVEDAPPFUNCTIONNAMES']._serialized_end=376
 # @@protoc_insertion_point(module_scope)

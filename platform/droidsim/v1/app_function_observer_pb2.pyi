@@ -1,3 +1,4 @@
+from droidsim.v1 import metadata_pb2 as _metadata_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -5,14 +6,6 @@ from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
-
-class ObservedAppFunctionName(_message.Message):
-    __slots__ = ("package_name", "function_identifier")
-    PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
-    FUNCTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
-    package_name: str
-    function_identifier: str
-    def __init__(self, package_name: _Optional[str] = ..., function_identifier: _Optional[str] = ...) -> None: ...
 
 class AppFunctionChangeEvent(_message.Message):
     __slots__ = ("packages_changed", "states_changed")
@@ -31,5 +24,5 @@ class ObservedPackageNames(_message.Message):
 class ObservedAppFunctionNames(_message.Message):
     __slots__ = ("function_names",)
     FUNCTION_NAMES_FIELD_NUMBER: _ClassVar[int]
-    function_names: _containers.RepeatedCompositeFieldContainer[ObservedAppFunctionName]
-    def __init__(self, function_names: _Optional[_Iterable[_Union[ObservedAppFunctionName, _Mapping]]] = ...) -> None: ...
+    function_names: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionName]
+    def __init__(self, function_names: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionName, _Mapping]]] = ...) -> None: ...
