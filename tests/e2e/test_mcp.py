@@ -10,7 +10,7 @@ import re
 
 import mcp_types as types
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from droid.agent.schema import parameters_schema
@@ -19,7 +19,7 @@ from droid.content.context import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
 from tests.e2e.conftest import make_sim_options
 from tests.e2e.mcp_support import http_bridge, stdio_server
-from tests.helpers import DeviceProcess, droidsim
+from tests.helpers import REPO, DeviceProcess, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, LEVELED, SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION
 from tests.unit.access.apps import make_app, make_manifest_only
 
@@ -217,6 +217,19 @@ def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(
     assert {package for package, _ in functions} == {target}
     ids = {function_id.rsplit("#", 1)[-1] for _, function_id in functions}
     assert TRUSTED_FUNCTION in ids and not ids & {SELF_FUNCTION, SYSTEM_FUNCTION}
+
+
+def test_the_readmes_claude_desktop_snippet_starts_a_working_server(device):
+    """The JSON a user pastes into claude_desktop_config.json, with their paths for the example's."""
+    snippet = re.search(r"```json\n(.*?)```", (REPO / "README.md").read_text(), re.S).group(1)
+    text = snippet.replace("/home/you/droidsim/.droidsim/device", str(device.data)).replace("/home/you/droidsim", str(REPO))
+    server = json.loads(text)["mcpServers"]["droidsim"]
+
+    async def scenario():
+        async with Client(StdioServerParameters(command=server["command"], args=server["args"])) as client:
+            return {tool.name for tool in (await client.list_tools()).tools}
+
+    assert "fetch_order_details" in run(scenario())
 
 
 def test_a_package_that_is_not_an_agent_is_refused(device):
