@@ -17,9 +17,8 @@ from droid.agent.schema import parameters_schema
 from droid.appfunctions.manager import AppFunctionManager
 from droid.content.context import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
-from tests.e2e.conftest import make_sim_options
 from tests.e2e.mcp_support import http_bridge, stdio_server
-from tests.helpers import REPO, DeviceProcess, droidsim
+from tests.helpers import REPO, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, LEVELED, SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION
 from tests.unit.access.apps import make_app, make_manifest_only
 
@@ -33,11 +32,8 @@ EVENT_TIMEOUT = 30
 
 
 @pytest.fixture(scope="module")
-def device(tmp_path_factory):
-    data = tmp_path_factory.mktemp("mcp") / "data"
-    device = DeviceProcess(data, extra=make_sim_options(data))
-    yield device
-    device.stop()
+def device(make_sim_device):
+    return make_sim_device
 
 
 @pytest.fixture(scope="module")
