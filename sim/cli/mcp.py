@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from sim.mcp.confirmation import ELICIT, MODES
+from sim.mcp.modes import ELICIT, MODES
 
 
 @click.command("mcp")

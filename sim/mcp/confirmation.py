@@ -24,11 +24,10 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from sim.mcp.conversion import ToolShape
+from sim.mcp.modes import ALWAYS_ALLOW, ELICIT, MODES
 
 log = logging.getLogger("droidsim.mcp")
 
-ELICIT, NEVER, ALWAYS_ALLOW = "elicit", "never", "always-allow"
-MODES = (ELICIT, NEVER, ALWAYS_ALLOW)
 ANSWER_KEY = "confirm"
 REQUESTED_SCHEMA = {
     "type": "object",

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import mcp_types as types
 import pytest
 
-from sim.mcp.confirmation import ALWAYS_ALLOW, ANSWER_KEY, ELICIT, NEVER, Confirmation
+from sim.mcp.confirmation import ANSWER_KEY, Confirmation
+from sim.mcp.modes import ALWAYS_ALLOW, ELICIT, NEVER
 
 SHAPE = SimpleNamespace(name="cancel_order", agent_tool=SimpleNamespace(function_id="Orders#cancel_order"))
 ARGS = {"orderId": "ORD-5117"}
