@@ -61,6 +61,10 @@ def text_json(result: types.CallToolResult):
 YES = types.ElicitResult(action="accept", content={"confirm": True})
 
 
+async def say_yes(context, params):
+    return YES
+
+
 def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas(device, shell):
     async def scenario():
         async with Client(stdio_server(device.data, AGENT)) as client:
@@ -194,6 +198,34 @@ def test_disabling_a_function_reaches_a_2025_client_over_http(device, shell):
         set_state(shell, AppFunctionManager.APP_FUNCTION_STATE_DEFAULT)
         bridge.stop()
     assert before - after == {"fetch_order_details"}
+
+
+def test_over_http_a_2026_client_calls_confirms_and_hears_changes(device, shell, tmp_path):
+    """The SDK client's default protocol over streamable HTTP: a call, an error, a confirmed
+    destructive call (InputRequiredResult round), and list_changed on subscriptions/listen."""
+    app = make_app(tmp_path, "com.test.mcp.http")
+    bridge = http_bridge(device.data, AGENT)
+
+    async def scenario():
+        async with Client(bridge.url, elicitation_callback=say_yes) as client:
+            assert client.protocol_version == "2026-07-28"
+            fetched = await client.call_tool("fetch_order_details", {"orderId": "ORD-8492"})
+            missing = await client.call_tool("fetch_order_details", {"orderId": "ORD-0000"})
+            cancelled = await client.call_tool("cancel_booking", {"bookingId": "BK-1000"})
+            async with client.listen(tools_list_changed=True) as subscription:
+                await asyncio.to_thread(install, shell, app)
+                await asyncio.wait_for(anext(aiter(subscription)), EVENT_TIMEOUT)
+            listed = {t.meta["droidsim/packageName"] for t in (await client.list_tools()).tools}
+            return fetched, missing, cancelled, listed
+
+    try:
+        fetched, missing, cancelled, listed = run(scenario())
+    finally:
+        bridge.stop()
+    assert fetched.structured_content["result"]["orderId"] == "ORD-8492"
+    assert missing.is_error and text_json(missing)["error"]["code_name"] == "ERROR_RESOURCE_NOT_FOUND"
+    assert cancelled.is_error is False and cancelled.structured_content["result"]["bookingId"] == "BK-1000"
+    assert "com.test.mcp.http" in listed
 
 
 def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(device, shell, tmp_path):
