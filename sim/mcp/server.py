@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections import OrderedDict
 from typing import Any, TextIO
 
 import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import DEFAULT_MAX_SESSIONS
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -49,8 +51,10 @@ class Bridge:
         self.confirmation = confirmation
         self._bus = InMemorySubscriptionBus()
         # Handshake-era connections get list_changed on their own channel: the latest
-        # session proxy of each, by HTTP session id (one stdio connection has none).
-        self._connections: dict[str, Any] = {}
+        # session proxy of each, by HTTP session id (one stdio connection has none). A send to
+        # an ended session is dropped silently, so the oldest go once there are more than the
+        # SDK's session manager would keep alive.
+        self._connections: OrderedDict[str, Any] = OrderedDict()
         self.server = _AnnouncingServer(
             f"droidsim {catalog.agent_package}",
             version=version,
@@ -94,15 +98,15 @@ class Bridge:
         headers = getattr(ctx.request, "headers", None)
         key = headers.get("mcp-session-id", STDIO_CONNECTION) if headers is not None else STDIO_CONNECTION
         self._connections[key] = ctx.session
+        self._connections.move_to_end(key)
+        while len(self._connections) > DEFAULT_MAX_SESSIONS:
+            self._connections.popitem(last=False)
 
     async def announce_tools_changed(self) -> None:
         self.server.instructions = await anyio.to_thread.run_sync(self.catalog.describe)
         await self._bus.publish(ToolsListChanged())
-        for key, session in list(self._connections.items()):
-            try:
-                await session.send_tool_list_changed()
-            except Exception:  # the connection is gone
-                self._connections.pop(key, None)
+        for session in list(self._connections.values()):
+            await session.send_tool_list_changed()
 
     async def serve_stdio(self) -> None:
         observation = self.watcher.start(asyncio.get_running_loop())
