@@ -28,6 +28,7 @@ from sim.data.settings import SettingsProvider
 from sim.data.store import DeviceStore
 from sim.identity import Authenticator, ensure_shell_credential
 from sim.limits import CallLimits
+from sim.platform_version import NEWEST, PlatformVersion, platform_version
 from sim.permissions.service import PermissionManagerService
 from sim.pm.code_verifier import CodeVerifier
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
@@ -41,6 +42,8 @@ SOCKET_NAME = "device.sock"
 # Not a Context service on Android (Settings and DeviceConfig are providers); named here so
 # the shell's `settings` and `device_config` commands reach it like any other service.
 SETTINGS_SERVICE = "settings"
+# The system property Build.VERSION.SDK_INT reads, kept with the device's state.
+SDK_PROPERTY = "ro.build.version.sdk"
 
 
 class LocalBinder:
@@ -71,6 +74,26 @@ class LocalServiceManager:
     def get_service(self, name: str) -> Any:
         return LocalBinder(self._device.service(name), self._identity)
 
+    def sdk_int(self) -> int:
+        return self._device.version.sdk_int
+
+
+def _settle_version(store: DeviceStore, data_dir: Path, sdk: int | None) -> PlatformVersion:
+    """The version the data directory was created with; a new one takes ``sdk``, else the
+    newest. A device never changes version: its installed packages were indexed by its rules."""
+    stored = store.setting(SDK_PROPERTY)
+    if stored is None:
+        version = NEWEST if sdk is None else platform_version(sdk)
+        store.put_setting(SDK_PROPERTY, str(version.sdk_int))
+        return version
+    version = platform_version(int(stored))
+    if sdk is not None and sdk != version.sdk_int:
+        raise ValueError(
+            f"the device in {data_dir} runs SDK {version.sdk_int} ({version.name}); start it with "
+            f"--sdk {version.sdk_int}, or give --sdk {sdk} a new --data directory"
+        )
+    return version
+
 
 class Device:
     def __init__(
@@ -80,6 +103,7 @@ class Device:
         isolated_apps: bool = True,
         cancellation_timeout: float = DEFAULT_CANCELLATION_TIMEOUT,
         limits: CallLimits = CallLimits(),
+        sdk: int | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.limits = limits
@@ -87,6 +111,11 @@ class Device:
         self.address: str | None = None
         self._server = None
         self.store = DeviceStore(self.data_dir / "device.db")
+        try:
+            self.version = _settle_version(self.store, self.data_dir, sdk)
+        except ValueError:
+            self.store.close()
+            raise
         self.registry = PackageRegistry()
         self.index = FunctionIndex(self.store)
         self.authenticator = Authenticator()
@@ -97,7 +126,7 @@ class Device:
             local_context=self.create_context,
             cancellation_timeout=cancellation_timeout,
         )
-        self.installer = PackageInstaller(self.data_dir, self.store, self.verifier)
+        self.installer = PackageInstaller(self.data_dir, self.store, self.verifier, self.version)
         self.settings = SettingsProvider(self.store)
         self.permissions = PermissionManagerService(self.store, self.registry)
         self.agent_allowlist = AgentAllowlist(self.settings)
@@ -108,11 +137,11 @@ class Device:
             self.registry, self.index, self.installer, self.authenticator, self.permissions,
             self.processes.stop, self.pregrants.package_added, self._package_removed,
         )
-        validator = CallerValidator(self.registry, self.permissions, self.access)
+        validator = CallerValidator(self.registry, self.permissions, self.access, self.version)
         self.index.listener = self.observers = AppFunctionObservers(validator, self.index)
         self.app_functions = AppFunctionManagerServiceImpl(
             self.registry, self.index, validator, self.processes, self.permissions, self.access,
-            self.access_history, self._dump, self.observers, limits,
+            self.access_history, self._dump, self.observers, limits, self.version,
         )
         self.shell_credential_file = ensure_shell_credential(self.data_dir, self.authenticator)
         self._restore()

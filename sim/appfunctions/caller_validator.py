@@ -1,12 +1,18 @@
 """CallerValidator: may this caller execute, or see, this function of that package?
 
-One rule set (docs/access-control.md), from the verified caller identity only, never from a
-package name the caller claims. A caller's reach is the lowest access level it may call:
+One rule set per platform version (docs/access-control.md), from the verified caller identity
+only, never from a package name the caller claims. A caller's reach is the lowest access level
+it may call:
 
 - root, or the target's own uid: every level (ACCESS_LEVEL_SELF and up);
-- EXECUTE_APP_FUNCTIONS_SYSTEM: ACCESS_LEVEL_SYSTEM and up, without a grant (permission v2);
+- EXECUTE_APP_FUNCTIONS_SYSTEM: ACCESS_LEVEL_SYSTEM and up, without a grant on Android 17
+  (permission v2); on Android 16 only with EXECUTE_APP_FUNCTIONS and a grant, as below;
 - EXECUTE_APP_FUNCTIONS plus an access grant for the pair: ACCESS_LEVEL_ANDROID_TRUSTED;
 - anyone else: nothing.
+
+Android 17.2 enforces a function's access level itself. Before it, Jetpack's CallerAccessVerifier
+does, in the app, and only when the function opts in (isCompatEnforcementEnabled); a function
+that opts out is open to every caller that reaches the package.
 
 Seeing a function (search, isAppFunctionEnabled) needs the same, minus the grant: an agent
 discovers targets before it asks for access, as AppSearch shows the runtime metadata to every
@@ -14,6 +20,8 @@ holder of EXECUTE_APP_FUNCTIONS.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 from droid.appfunctions.manager import ACCESS_REQUEST_STATE_GRANTED
 from droid.appfunctions.metadata import (
@@ -26,6 +34,7 @@ from droid.os.binder import CallingIdentity
 from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM
 from sim.permissions.service import PermissionManagerService
+from sim.platform_version import NEWEST, PlatformVersion
 from sim.pm.registry import PackageRegistry
 
 # A reach: the lowest access level a caller may call, or None for none.
@@ -34,11 +43,16 @@ Reach = int | None
 
 class CallerValidator:
     def __init__(
-        self, packages: PackageRegistry, permissions: PermissionManagerService, access: AppFunctionAccessService
+        self,
+        packages: PackageRegistry,
+        permissions: PermissionManagerService,
+        access: AppFunctionAccessService,
+        version: PlatformVersion = NEWEST,
     ) -> None:
         self._packages = packages
         self._permissions = permissions
         self._access = access
+        self._version = version
 
     def execution_reach(self, caller: CallingIdentity, target_package: str) -> Reach:
         return self._reach(caller, target_package, need_grant=True)
@@ -46,11 +60,20 @@ class CallerValidator:
     def discovery_reach(self, caller: CallingIdentity, target_package: str) -> Reach:
         return self._reach(caller, target_package, need_grant=False)
 
-    @staticmethod
-    def permits(reach: Reach, function: AppFunctionMetadata) -> bool:
+    def permits(self, reach: Reach, function: AppFunctionMetadata) -> bool:
+        if reach is None:
+            return False
+        if not self._version.platform_enforces_access_levels and not function.is_compat_enforcement_enabled:
+            return True
         # Metadata without a level (0) predates access levels: ANDROID_TRUSTED, the default.
-        level = function.access_level or ACCESS_LEVEL_ANDROID_TRUSTED
-        return reach is not None and level >= reach
+        return (function.access_level or ACCESS_LEVEL_ANDROID_TRUSTED) >= reach
+
+    def permits_all(self, reach: Reach, functions: Sequence[AppFunctionMetadata], most_restricted: AppFunctionMetadata) -> bool:
+        """Whether ``reach`` permits every one of ``functions``, ``most_restricted`` being the one
+        with the lowest level: one check where levels alone decide, as on Android 17.2."""
+        if self._version.platform_enforces_access_levels:
+            return self.permits(reach, most_restricted)
+        return all(self.permits(reach, f) for f in functions)
 
     def _reach(self, caller: CallingIdentity, target_package: str, need_grant: bool) -> Reach:
         if caller.is_root:
@@ -58,11 +81,12 @@ class CallerValidator:
         target = self._packages.get(target_package)
         if target is not None and target.uid == caller.uid:
             return ACCESS_LEVEL_SELF
-        if self._permissions.check_permission(EXECUTE_APP_FUNCTIONS_SYSTEM, caller.uid):
+        system = self._permissions.check_permission(EXECUTE_APP_FUNCTIONS_SYSTEM, caller.uid)
+        if system and self._version.system_permission_skips_grant:
             return ACCESS_LEVEL_SYSTEM
         if self._permissions.check_permission(EXECUTE_APP_FUNCTIONS, caller.uid) and (
             not need_grant
             or self._access.access_request_state(caller.package_name, target_package) == ACCESS_REQUEST_STATE_GRANTED
         ):
-            return ACCESS_LEVEL_ANDROID_TRUSTED
+            return ACCESS_LEVEL_SYSTEM if system else ACCESS_LEVEL_ANDROID_TRUSTED
         return None

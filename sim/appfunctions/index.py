@@ -114,7 +114,11 @@ class FunctionIndex:
         return package_name in self._packages
 
     def is_enabled(self, package_name: str, function: AppFunctionMetadata) -> bool:
-        """The runtime override if present, else enabledByDefault."""
+        """The runtime override if present, else enabledByDefault. An application-level function
+        (no service runs it) is enabled only while registered at runtime (AppFunctionState), and
+        this device has no runtime registration."""
+        if not function.service_name:
+            return False
         state = self._overrides.get((package_name, function.id), APP_FUNCTION_STATE_DEFAULT)
         if state == APP_FUNCTION_STATE_DEFAULT:
             return function.enabled_by_default

@@ -32,7 +32,7 @@ from droid.appfunctions.exceptions import (
     AppFunctionInvalidArgumentException,
     AppFunctionSystemUnknownException,
 )
-from droid.appfunctions.metadata import AppFunctionMetadata
+from droid.appfunctions.metadata import ACCESS_LEVEL_SELF, ACCESS_LEVEL_SYSTEM, AppFunctionMetadata
 from droid.appfunctions.requests import (
     AppFunctionSearchSpec,
     ExecuteAppFunctionRequest,
@@ -51,6 +51,7 @@ from sim.limits import CallLimits, shape_violation
 from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
+from sim.platform_version import NEWEST, PlatformVersion
 from sim.pm.registry import PackageRegistry
 from sim.zygote.hosts import AppHost
 from sim.zygote.process_manager import AppLaunch, ProcessManager
@@ -61,6 +62,14 @@ log = logging.getLogger("droidsim.app_function")
 DENIED_MESSAGE = "Caller does not have permission to execute the appfunction"
 NOT_FOUND_MESSAGE = "App function not found."
 DISABLED_MESSAGE = "The app function is disabled"
+# An application-level function runs only while an app process registers it
+# (AppFunctionManager.registerAppFunction), which this device does not model.
+NOT_REGISTERED_MESSAGE = "The app function is declared at application level and is not registered"
+# androidx CallerAccessVerifier's refusals, by the level the caller lacks.
+JETPACK_LEVEL_DENIALS = {
+    ACCESS_LEVEL_SELF: "Execution denied: Caller UID does not match host application UID.",
+    ACCESS_LEVEL_SYSTEM: "Execution denied: Caller lacks EXECUTE_APP_FUNCTIONS_SYSTEM.",
+}
 
 # Callers that are not installed packages, by the package name they go by.
 _BUILT_IN_UIDS = {SHELL_PACKAGE: SHELL_UID, SYSTEM_PACKAGE: SYSTEM_UID}
@@ -79,6 +88,7 @@ class AppFunctionManagerServiceImpl:
         dump: Callable[[], str],
         observers: AppFunctionObservers,
         limits: CallLimits = CallLimits(),
+        version: PlatformVersion = NEWEST,
     ) -> None:
         self._packages = packages
         self._index = index
@@ -90,6 +100,7 @@ class AppFunctionManagerServiceImpl:
         self._dump = dump
         self._observers = observers
         self._limits = limits
+        self._version = version
 
     def execute_app_function(
         self,
@@ -137,10 +148,17 @@ class AppFunctionManagerServiceImpl:
         indexed = self._index.lookup(target, request.function_identifier)
         if indexed is None:
             return AppFunctionFunctionNotFoundException(NOT_FOUND_MESSAGE)
-        if not self._validator.permits(reach, indexed.metadata):
+        enforced_by_platform = self._version.platform_enforces_access_levels
+        if enforced_by_platform and not self._validator.permits(reach, indexed.metadata):
             return AppFunctionDeniedException(DENIED_MESSAGE)
+        if not indexed.service_name:
+            return AppFunctionDisabledException(f"{NOT_REGISTERED_MESSAGE}: {request.function_identifier}")
         if not self._index.is_enabled(target, indexed.metadata):
             return AppFunctionDisabledException(DISABLED_MESSAGE)
+        if not enforced_by_platform and not self._validator.permits(reach, indexed.metadata):
+            # Before Android 17.2 Jetpack's CallerAccessVerifier refuses, in the app, once the
+            # platform has let the call through.
+            return AppFunctionDeniedException(JETPACK_LEVEL_DENIALS[indexed.metadata.access_level])
         package = self._packages.get(target)
         if package is None or not indexed.service_name:
             return AppFunctionSystemUnknownException("Cannot find the target service.")
@@ -211,8 +229,14 @@ class AppFunctionManagerServiceImpl:
             raise SecurityException("An app can set the enabled state of its own functions only")
         if state not in VALID_STATES:
             raise IllegalArgumentException(f"Invalid state: {state}")
-        if self._index.lookup(target, function_identifier) is None:
+        indexed = self._index.lookup(target, function_identifier)
+        if indexed is None:
             raise IllegalArgumentException(f"Function {function_identifier} does not exist")
+        if not indexed.service_name:
+            raise IllegalArgumentException(
+                f"Function {function_identifier} is declared at application level: it is enabled by "
+                "registering it at runtime, not by setAppFunctionEnabled"
+            )
         self._index.set_state(target, function_identifier, state)
 
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:
@@ -236,7 +260,7 @@ class AppFunctionManagerServiceImpl:
         functions: list[AppFunctionMetadata] = []
         for page in self._index.search(spec):
             reach = self._validator.discovery_reach(caller, page.package_name)
-            if self._validator.permits(reach, page.most_restricted):
+            if self._validator.permits_all(reach, page.functions, page.most_restricted):
                 functions.extend(page.functions)
             else:
                 functions.extend(f for f in page.functions if self._validator.permits(reach, f))

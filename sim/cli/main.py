@@ -18,6 +18,7 @@ from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.shell import shell
 from sim import limits as call_limits
+from sim.platform_version import NEWEST, VERSIONS
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 
 
@@ -58,6 +59,9 @@ def device() -> None:
               help="Make this system app the preinstalled agent: allowlisted, with pregranted access to every "
                    "target, apps installed later included (repeatable).")
 @click.option("--listen", metavar="unix:PATH|HOST:PORT", help="Default: a Unix socket in the data directory.")
+@click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
+              help=f"The Android version to simulate: 36 (Android 16) or 37 (Android 17). Default: the one the "
+                   f"data directory was created with, else {NEWEST.sdk_int}.")
 @click.option("--cancellation-timeout", type=click.FloatRange(min=0.01), default=DEFAULT_CANCELLATION_TIMEOUT,
               show_default=True, metavar="SECONDS",
               help="How long a cancelled call may keep running before its app process is killed.")
@@ -76,7 +80,7 @@ def device() -> None:
               show_default=True, metavar="CHARS",
               help="Refuse parameters with a longer string or bytes value (ERROR_LIMIT_EXCEEDED).")
 def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...],
-                 pregrant_agents: tuple[str, ...], listen: str | None, cancellation_timeout: float,
+                 pregrant_agents: tuple[str, ...], listen: str | None, sdk: str | None, cancellation_timeout: float,
                  **limits: int | float | None) -> None:
     """Boot system_server, install apps, and serve until Ctrl-C."""
     from sim.device import Device
@@ -87,7 +91,11 @@ def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     configure_device_logging(data_dir)
-    device = Device(data_dir, cancellation_timeout=cancellation_timeout, limits=call_limits.CallLimits(**limits))
+    try:
+        device = Device(data_dir, cancellation_timeout=cancellation_timeout, limits=call_limits.CallLimits(**limits),
+                        sdk=None if sdk is None else int(sdk))
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--sdk") from None
     try:
         for root in system_apps:
             device.install_all(root, system=True)
@@ -115,7 +123,7 @@ def _print_boot(device, address: str, elapsed_ms: float) -> None:
             enabled = "yes" if device.index.is_enabled(p.package_name, f) else "no"
             rows.append((p.package_name, p.uid, f.id.rsplit("#", 1)[-1], enabled))
     print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
-    click.echo(f"device ready in {elapsed_ms:.0f} ms, listening on {address}")
+    click.echo(f"{device.version.name} device ready in {elapsed_ms:.0f} ms, listening on {address}")
     click.echo(f"try: droidsim --device {device.data_dir} shell cmd app_function list-app-functions")
     for agent in device.pregrants.agents():
         click.echo(f'try: droidsim --device {device.data_dir} agent --as {agent} "PROMPT"')

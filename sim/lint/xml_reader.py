@@ -18,6 +18,7 @@ from lxml import etree
 from sim.lint.directives import Directive, parse_directive
 from sim.lint.model import Function, Parameter, Scope, TypeInfo
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
+from sim.pm.function_files import FunctionFileError, service_function_xml
 from sim.pm.function_xml import parse_function_xml
 from sim.pm.manifest import Manifest, ServiceDeclaration, parse_manifest
 from sim.xmlsafe import XmlError
@@ -64,12 +65,12 @@ def read_manifest_side(app_dir: Path) -> ManifestSide:
 
 
 def function_xml_path(app_dir: Path, side: ManifestSide, index: int) -> Path | None:
-    """The function XML indexed for the ``index``-th AppFunction service, as install picks it."""
+    """The function XML the ``index``-th AppFunction service's own property names."""
     try:
-        asset = side.manifest.function_xml_asset(side.services[index], first_service=index == 0)
-    except XmlError as e:
+        file = service_function_xml(side.manifest, app_dir, side.services[index])
+    except (XmlError, FunctionFileError) as e:
         raise LintInputError(str(e)) from None
-    return None if asset is None else app_dir / "assets" / asset.path
+    return None if file is None else file.path
 
 
 def read_function_xml(

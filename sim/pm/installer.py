@@ -27,9 +27,11 @@ from sim.identity import hash_secret, new_secret, write_secret
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
-from sim.pm.function_xml import FunctionDocument, parse_function_xml
+from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, function_xml_files
+from sim.pm.function_xml import parse_function_xml
 from sim.pm.manifest import parse_manifest
 from sim.pm.registry import InstalledPackage, ManifestFacts, PermissionFacts, ServiceFacts
+from sim.platform_version import NEWEST, PlatformVersion
 from sim.xmlsafe import XmlError
 
 log = logging.getLogger("droidsim.pm")
@@ -96,9 +98,12 @@ def _app_files(app_dir: Path) -> list[Path]:
 ManifestCheck = Callable[[ManifestFacts], None]
 
 
-def parse_app(app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck) -> ParsedApp:
+def parse_app(
+    app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck, version: PlatformVersion = NEWEST
+) -> ParsedApp:
     """Everything install checks, with each refusal naming the file, line or function. The
-    manifest is parsed once; ``check_manifest`` sees it before the costlier checks run."""
+    manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
+    ``version`` decides which function files are indexed (sim/pm/function_files.py)."""
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
@@ -131,65 +136,39 @@ def parse_app(app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestChe
             raise InstallError("INSTALL_PARSE_FAILED_BAD_APP_METADATA", str(error)) from None
 
     services = [s for s in manifest.services if s.is_app_function_service]
-    seen: dict[str, str] = {}
-    for index, service in enumerate(services):
+    for service in services:
         if service.permission != BIND_APP_FUNCTION_SERVICE:
             raise InstallError(
                 "INSTALL_FAILED_INVALID_SERVICE",
                 f"{manifest_path}: service {service.name} must declare "
                 f'android:permission="{BIND_APP_FUNCTION_SERVICE}" (found {service.permission!r})',
             )
+    try:
+        files = function_xml_files(manifest, app_dir, services, app_level=version.indexes_app_level_functions)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+    except FunctionFileError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
+    seen: dict[str, str] = {}
+    for file in files:
         try:
-            asset = manifest.function_xml_asset(service, first_service=index == 0)
-        except XmlError as error:
-            raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
-        if asset is None:
-            continue
-        xml_path = _asset_path(app_dir, asset.path, manifest_path, service.name)
-        if not xml_path.is_file():
-            raise InstallError(
-                "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
-                f"{manifest_path}: service {service.name} names assets/{asset.path}, which does not exist",
-            )
-        try:
-            document = parse_function_xml(xml_path, manifest.package, service.name, format=asset.format)
-            if asset.schema is not None:
-                xsd = _asset_path(app_dir, asset.schema, manifest_path, service.name)
-                _check_custom_documents(document, xsd, manifest_path)
+            document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
+            if file.schema is not None:
+                check_custom_documents(document, parse_dialect_xsd(file.schema))
         except XmlError as error:
             raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
         for function in document.functions:
             if function.id in seen:
                 raise InstallError(
                     "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
-                    f"{xml_path}: function {function.id} is also declared by {seen[function.id]}",
+                    f"{file.path}: function {function.id} is also declared by {seen[function.id]}",
                 )
-            seen[function.id] = str(xml_path)
+            seen[function.id] = str(file.path)
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
-        _check_code(app_dir, service.name, {f.id for f in document.functions}, xml_path, verifier)
+        if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
+            _check_code(app_dir, file.service_name, {f.id for f in document.functions}, file.path, verifier)
     return ParsedApp(facts, metadata)
-
-
-def _asset_path(app_dir: Path, name: str, manifest_path: Path, service_name: str) -> Path:
-    """``assets/<name>``; a name that leads out of the assets folder is refused, never read."""
-    normal = os.path.normpath(name)
-    if os.path.isabs(normal) or normal == ".." or normal.startswith("../"):
-        raise InstallError(
-            "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
-            f"{manifest_path}: service {service_name} names assets/{name}, which is outside the app's assets",
-        )
-    return app_dir / "assets" / normal
-
-
-def _check_custom_documents(document: FunctionDocument, xsd: Path, manifest_path: Path) -> None:
-    """Custom top-level documents must be types the app's dialect XSD declares."""
-    if not xsd.is_file():
-        raise InstallError(
-            "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
-            f"{manifest_path}: android.app.appfunctions.schema names assets/{xsd.name}, which does not exist",
-        )
-    check_custom_documents(document, parse_dialect_xsd(xsd))
 
 
 def _check_code(app_dir: Path, service_name: str, xml_ids: set[str], xml_path: Path, verifier: CodeVerifier) -> None:
@@ -215,11 +194,14 @@ def _check_code(app_dir: Path, service_name: str, xml_ids: set[str], xml_path: P
 
 
 class PackageInstaller:
-    def __init__(self, data_dir: Path, store: DeviceStore, verifier: CodeVerifier) -> None:
+    def __init__(
+        self, data_dir: Path, store: DeviceStore, verifier: CodeVerifier, version: PlatformVersion = NEWEST
+    ) -> None:
         self._apps_root = data_dir / "app"
         self._data_root = data_dir / "data"
         self._store = store
         self._verifier = verifier
+        self._version = version
 
     def data_dir_for(self, package_name: str) -> Path:
         return self._data_root / package_name
@@ -236,7 +218,7 @@ class PackageInstaller:
         if not app_dir.is_dir():
             raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
         digest = source_hash(app_dir)
-        parsed = parse_app(app_dir, self._verifier, check_manifest)
+        parsed = parse_app(app_dir, self._verifier, check_manifest, self._version)
         package_name = parsed.manifest.package
         previous = installed(package_name)
 

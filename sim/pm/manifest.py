@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
 
 from lxml import etree
 
@@ -46,16 +45,6 @@ class PermissionDeclaration:
 
 
 @dataclass(frozen=True)
-class FunctionXmlAsset:
-    """The function XML indexed for a service, and how to read it."""
-
-    path: str  # under assets/
-    format: Literal["v1", "v2"]
-    # The app's dialect XSD (android.app.appfunctions.schema), if it declares one.
-    schema: str | None
-
-
-@dataclass(frozen=True)
 class ServiceDeclaration:
     """A ``<service>``; ``name`` is the fully qualified class, as Android expands it."""
 
@@ -82,34 +71,6 @@ class Manifest:
     permissions: tuple[PermissionDeclaration, ...]
     application_properties: Mapping[str, PropertyEntry]
     services: tuple[ServiceDeclaration, ...]
-
-    def function_xml_asset(self, service: ServiceDeclaration, *, first_service: bool) -> FunctionXmlAsset | None:
-        """The function XML indexed for ``service``, or None when it declares none.
-
-        spec/platform-android.md section 3: v2 beats v1, and the application-level v2 property
-        beats the service's own for the first AppFunctionService (the platform indexes only the
-        first service, TODO b/468288106).
-        An application-level v1 property is the last resort. The dialect XSD is the
-        application-level one, else the service's.
-        """
-        app, own = self.application_properties, service.properties
-        candidates = [(own, PROPERTY_FUNCTIONS_V2, "v2"), (own, PROPERTY_FUNCTIONS_V1, "v1")]
-        if first_service:
-            candidates = [(app, PROPERTY_FUNCTIONS_V2, "v2"), *candidates, (app, PROPERTY_FUNCTIONS_V1, "v1")]
-        schema = self._asset(app, PROPERTY_SCHEMA) or self._asset(own, PROPERTY_SCHEMA)
-        for properties, name, fmt in candidates:
-            if (path := self._asset(properties, name)) is not None:
-                return FunctionXmlAsset(path, fmt, schema)
-        return None
-
-    def _asset(self, properties: Mapping[str, PropertyEntry], name: str) -> str | None:
-        """The asset path a property names; resources are not supported for these properties."""
-        entry = properties.get(name)
-        if entry is None:
-            return None
-        if entry.value is None:
-            raise XmlError(self.file, entry.line, f"property {name} must name an asset with android:value")
-        return entry.value
 
 
 def parse_manifest(path: Path, *, package: str | None = None) -> Manifest:

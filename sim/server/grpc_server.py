@@ -70,7 +70,7 @@ class DeviceServer:
         )
         pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, device.package_manager), self._server)
         settings_grpc.add_SettingsServicer_to_server(SettingsServicer(auth, device.settings), self._server)
-        sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, SERVICE_NAMES), self._server)
+        sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, SERVICE_NAMES, device.version), self._server)
         self._health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, self._server)
         names = [*SERVICE_NAMES.values(), SERVICE_MANAGER, health.SERVICE_NAME, reflection.SERVICE_NAME]

@@ -32,6 +32,7 @@ from droidsim.v1 import settings_pb2
 from droidsim.v1 import settings_pb2_grpc as settings_grpc
 from sim.identity import Authenticator
 from sim.limits import CallLimits, oversized_request
+from sim.platform_version import PlatformVersion
 
 UNAUTHENTICATED = "missing or unknown credential: present the package's credential as 'droidsim-credential'"
 
@@ -280,9 +281,10 @@ class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):
 
 
 class ServiceManagerServicer(_Servicer, sm_grpc.ServiceManagerServicer):
-    def __init__(self, authenticator: Authenticator, services: dict[str, str]) -> None:
+    def __init__(self, authenticator: Authenticator, services: dict[str, str], version: PlatformVersion) -> None:
         super().__init__(authenticator)
         self._services = services
+        self._version = version
 
     @binder_call
     def ListServices(self, request, context):  # noqa: N802
@@ -294,3 +296,7 @@ class ServiceManagerServicer(_Servicer, sm_grpc.ServiceManagerServicer):
     def WhoAmI(self, request, context):  # noqa: N802
         caller = Binder.get_calling_identity()
         return sm_pb2.CallerInfo(uid=caller.uid, package_name=caller.package_name)
+
+    @binder_call
+    def GetBuildVersion(self, request, context):  # noqa: N802
+        return sm_pb2.BuildVersion(sdk_int=self._version.sdk_int, release=self._version.release)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from droid.appfunctions import AppFunctionSearchSpec, ExecuteAppFunctionRequest
+from droid.appfunctions import AppFunctionDisabledException, AppFunctionSearchSpec, ExecuteAppFunctionRequest
 from droid.os import IllegalArgumentException
 from sim.device import Device
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
@@ -45,6 +45,10 @@ DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS = frozenset({
     "contextThrowInvalidArgument", "contextStopProcess",
 })
 CTS_DYNAMIC_FUNCTIONS = frozenset({"contextConcatStrings", "contextLongRunning", "contextDisabledByDefault"})
+DYNAMIC_SCHEMA_SERVICE_FUNCTIONS = frozenset({
+    "appFunctionEnabledByDefault", "appFunctionDisabledByDefault_noSchema", "appFunctionWithHighSchemaVersion",
+})
+DYNAMIC_SCHEMA_DISABLED = frozenset({"appFunctionDisabledByDefault_noSchema"})
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,8 @@ class ReferenceApp:
     package: str | None = None  # for a manifest without one, as the build's namespace supplies it
     res: str | None = None  # the reference res/ folder
     replace_assets: dict[str, str] = field(default_factory=dict)  # asset name -> stand-in reference file
-
-
-DYNAMIC_SCHEMA = {TEST_SERVICE: DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS}
+    # Application-level ids (Android 17 indexes them; no service runs them: ERROR_DISABLED).
+    app_level: frozenset[str] = frozenset()
 
 INSTALLABLE = {
     "cts": ReferenceApp("aosp-cts/AndroidManifest.xml", "aosp-cts/assets", {TEST_SERVICE: CTS_TEST_FUNCTIONS},
@@ -71,29 +74,34 @@ INSTALLABLE = {
         "aosp-cts/helper-app/AndroidManifest_sidecar.xml", "aosp-cts/helper-app/assets",
         {"android.app.appfunctions.testutils.TestSidecarAppFunctionService": CTS_HELPER_FUNCTIONS},
         disabled=frozenset({"noOp"})),
-    # The application-level v2 property beats the service's own for the first service
-    # (spec/platform-android.md §3), so these three index dynamic_appfunctions.xml.
+    # The service's file and the application's are both indexed (AppSearch AppFunctionResolveInfo).
     "cts-dynamic-schema": ReferenceApp("aosp-cts/helper-app-dynamic-schema/AndroidManifest.xml",
-                                       "aosp-cts/helper-app-dynamic-schema/assets", DYNAMIC_SCHEMA),
-    "cts-dynamic-schema-less-one": ReferenceApp("aosp-cts/helper-app-dynamic-schema/AndroidManifest_lessOneFunction.xml",
-                                                "aosp-cts/helper-app-dynamic-schema/assets", DYNAMIC_SCHEMA),
+                                       "aosp-cts/helper-app-dynamic-schema/assets",
+                                       {TEST_SERVICE: DYNAMIC_SCHEMA_SERVICE_FUNCTIONS},
+                                       app_level=DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS, disabled=DYNAMIC_SCHEMA_DISABLED),
+    "cts-dynamic-schema-less-one": ReferenceApp(
+        "aosp-cts/helper-app-dynamic-schema/AndroidManifest_lessOneFunction.xml", "aosp-cts/helper-app-dynamic-schema/assets",
+        {TEST_SERVICE: DYNAMIC_SCHEMA_SERVICE_FUNCTIONS - {"appFunctionWithHighSchemaVersion"}},
+        app_level=DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS, disabled=DYNAMIC_SCHEMA_DISABLED),
     "cts-dynamic-schema-no-top-level": ReferenceApp(
         "aosp-cts/helper-app-dynamic-schema/AndroidManifest_noTopLevelDocs.xml", "aosp-cts/helper-app-dynamic-schema/assets",
-        DYNAMIC_SCHEMA),
-    # No AppFunctionService: droidsim indexes nothing (docs/differences.md: app-level functions
-    # without a service are for runtime registration, which droidsim does not model).
+        {TEST_SERVICE: DYNAMIC_SCHEMA_SERVICE_FUNCTIONS}, app_level=DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS, disabled=DYNAMIC_SCHEMA_DISABLED),
+    # No AppFunctionService: only application-level functions, listed and disabled until an app
+    # registers them at runtime, which droidsim does not model (docs/differences.md).
     "cts-app-level-only": ReferenceApp("aosp-cts/helper-app-dynamic-schema/AndroidManifest_appLevelFunctionsOnly.xml",
-                                       "aosp-cts/helper-app-dynamic-schema/assets", {}),
+                                       "aosp-cts/helper-app-dynamic-schema/assets", {},
+                                       app_level=DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS),
     "cts-multi-services": ReferenceApp(
         "aosp-cts/helper-app-multi-services/AndroidManifest.xml", "aosp-cts/helper-app-multi-services/assets",
         {TEST_SERVICE: frozenset({"add"}), "android.app.appfunctions.testutils.TestAppFunctionService2": frozenset({"echo"})}),
     "cts-deprecated-service": ReferenceApp(
         "aosp-cts/deprecated-service-test-helper/AndroidManifest.xml", "aosp-cts/deprecated-service-test-helper/assets",
         {"android.app.appfunctions.service.test.DeprecatedAppFunctionService": frozenset({"test"})}),
-    # Its manifest names exactly the three files of the CTS package's own assets folder.
+    # Its manifest names exactly the three files of the CTS package's own assets folder: the
+    # service's appfunctions.xml, and the application's dynamic_appfunctions.xml.
     "cts-no-query-all-packages": ReferenceApp("aosp-cts/no-query-all-packages-cts/AndroidManifest.xml", "aosp-cts/assets",
-                                              {TEST_SERVICE: CTS_DYNAMIC_FUNCTIONS},
-                                              disabled=frozenset({"contextDisabledByDefault"})),
+                                              {TEST_SERVICE: CTS_TEST_FUNCTIONS}, app_level=CTS_DYNAMIC_FUNCTIONS,
+                                              disabled=frozenset({"add_disabledByDefault"})),
     # The samples' function XML is generated at build time and not in the reference: AndroidX
     # compiler output stands in for it, and the library's own dialect XSD for the schema.
     "chat-app": ReferenceApp(
@@ -202,12 +210,15 @@ def test_reference_app_installs_with_stand_in_code(reference_dir, device, tmp_pa
     app = INSTALLABLE[name]
     package = device.install(build_app(reference_dir, app, tmp_path / name))
     functions = {f.id: f for f in package.metadata.app_functions}
-    assert set(functions) == set().union(*app.services.values())
+    assert set(functions) == set().union(app.app_level, *app.services.values())
     for service, ids in app.services.items():
         assert {i for i, f in functions.items() if f.service_name == service} == ids
     manager = device.create_context(package.package_name).app_function_manager
     listed = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({package.package_name})))
-    assert {f.id for f in listed if not f.is_enabled} == app.disabled
+    assert {f.id for f in listed if not f.is_enabled} == app.disabled | app.app_level
+    for function in sorted(app.app_level)[:1]:  # AppFunctionRegistrationTest: execute_unregisteredFunction
+        with pytest.raises(AppFunctionDisabledException, match="declared at application level and is not registered"):
+            manager.execute_app_function(ExecuteAppFunctionRequest(package.package_name, function))
     for service, ids in app.services.items():  # each service answers its own functions
         function = sorted(ids - app.disabled)[0]
         request = ExecuteAppFunctionRequest(package.package_name, function)

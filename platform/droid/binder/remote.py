@@ -259,5 +259,9 @@ class RemoteServiceManager:
         self._binder.package_name = info.package_name
         return info.uid, info.package_name
 
+    def sdk_int(self) -> int:
+        stub = sm_grpc.ServiceManagerStub(self._binder.channel)
+        return self._binder.call(stub.GetBuildVersion, data_pb2.Empty()).sdk_int
+
     def close(self) -> None:
         self._binder.channel.close()

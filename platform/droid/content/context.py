@@ -11,6 +11,8 @@ from droid.appfunctions.manager import AppFunctionManager
 class ServiceManager(Protocol):
     def get_service(self, name: str) -> Any: ...
 
+    def sdk_int(self) -> int: ...
+
 
 class Context:
     APP_FUNCTION_SERVICE = "app_function"
@@ -36,6 +38,11 @@ class Context:
             wrapper = self._MANAGERS.get(name)
             self._managers[name] = wrapper(binder) if wrapper else binder
         return self._managers[name]
+
+    @property
+    def sdk_int(self) -> int:
+        """Build.VERSION.SDK_INT of the device: 36 (Android 16) or 37 (Android 17)."""
+        return self._service_manager.sdk_int()
 
     @property
     def app_function_manager(self) -> AppFunctionManager:

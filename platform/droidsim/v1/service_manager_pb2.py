@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from droidsim.v1 import data_pb2 as droidsim_dot_v1_dot_data__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!droidsim/v1/service_manager.proto\x12\x0b\x64roidsim.v1\x1a\x16\x64roidsim/v1/data.proto\"1\n\x0bServiceInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cgrpc_service\x18\x02 \x01(\t\"B\n\x14ListServicesResponse\x12*\n\x08services\x18\x01 \x03(\x0b\x32\x18.droidsim.v1.ServiceInfo\"/\n\nCallerInfo\x12\x0b\n\x03uid\x18\x01 \x01(\x05\x12\x14\n\x0cpackage_name\x18\x02 \x01(\t2\x8e\x01\n\x0eServiceManager\x12\x45\n\x0cListServices\x12\x12.droidsim.v1.Empty\x1a!.droidsim.v1.ListServicesResponse\x12\x35\n\x06WhoAmI\x12\x12.droidsim.v1.Empty\x1a\x17.droidsim.v1.CallerInfob\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!droidsim/v1/service_manager.proto\x12\x0b\x64roidsim.v1\x1a\x16\x64roidsim/v1/data.proto\"1\n\x0bServiceInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cgrpc_service\x18\x02 \x01(\t\"B\n\x14ListServicesResponse\x12*\n\x08services\x18\x01 \x03(\x0b\x32\x18.droidsim.v1.ServiceInfo\"/\n\nCallerInfo\x12\x0b\n\x03uid\x18\x01 \x01(\x05\x12\x14\n\x0cpackage_name\x18\x02 \x01(\t\"0\n\x0c\x42uildVersion\x12\x0f\n\x07sdk_int\x18\x01 \x01(\x05\x12\x0f\n\x07release\x18\x02 \x01(\t2\xd0\x01\n\x0eServiceManager\x12\x45\n\x0cListServices\x12\x12.droidsim.v1.Empty\x1a!.droidsim.v1.ListServicesResponse\x12\x35\n\x06WhoAmI\x12\x12.droidsim.v1.Empty\x1a\x17.droidsim.v1.CallerInfo\x12@\n\x0fGetBuildVersion\x12\x12.droidsim.v1.Empty\x1a\x19.droidsim.v1.BuildVersionb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,6 +38,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTSERVICESRESPONSE']._serialized_end=191
   _globals['_CALLERINFO']._serialized_start=193
   _globals['_CALLERINFO']._serialized_end=240
-  _globals['_SERVICEMANAGER']._serialized_start=243
-  _globals['_SERVICEMANAGER']._serialized_end=385
+  _globals['_BUILDVERSION']._serialized_start=242
+  _globals['_BUILDVERSION']._serialized_end=290
+  _globals['_SERVICEMANAGER']._serialized_start=293
+  _globals['_SERVICEMANAGER']._serialized_end=501
 # @@protoc_insertion_point(module_scope)

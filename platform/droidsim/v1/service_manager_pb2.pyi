@@ -28,3 +28,11 @@ class CallerInfo(_message.Message):
     uid: int
     package_name: str
     def __init__(self, uid: _Optional[int] = ..., package_name: _Optional[str] = ...) -> None: ...
+
+class BuildVersion(_message.Message):
+    __slots__ = ("sdk_int", "release")
+    SDK_INT_FIELD_NUMBER: _ClassVar[int]
+    RELEASE_FIELD_NUMBER: _ClassVar[int]
+    sdk_int: int
+    release: str
+    def __init__(self, sdk_int: _Optional[int] = ..., release: _Optional[str] = ...) -> None: ...

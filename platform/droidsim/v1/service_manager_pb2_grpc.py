@@ -45,6 +45,11 @@ class ServiceManagerStub:
                 request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_service__manager__pb2.CallerInfo.FromString,
                 _registered_method=True)
+        self.GetBuildVersion = channel.unary_unary(
+                '/droidsim.v1.ServiceManager/GetBuildVersion',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_service__manager__pb2.BuildVersion.FromString,
+                _registered_method=True)
 
 
 class ServiceManagerServicer:
@@ -63,6 +68,12 @@ class ServiceManagerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBuildVersion(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ServiceManagerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -75,6 +86,11 @@ def add_ServiceManagerServicer_to_server(servicer, server):
                     servicer.WhoAmI,
                     request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                     response_serializer=droidsim_dot_v1_dot_service__manager__pb2.CallerInfo.SerializeToString,
+            ),
+            'GetBuildVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBuildVersion,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_service__manager__pb2.BuildVersion.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -131,6 +147,33 @@ class ServiceManager:
             '/droidsim.v1.ServiceManager/WhoAmI',
             droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
             droidsim_dot_v1_dot_service__manager__pb2.CallerInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBuildVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.ServiceManager/GetBuildVersion',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_service__manager__pb2.BuildVersion.FromString,
             options,
             channel_credentials,
             insecure,

@@ -6,7 +6,6 @@ import pytest
 
 from sim.pm.manifest import (
     PROPERTY_APP_METADATA,
-    FunctionXmlAsset,
     PermissionDeclaration,
     PropertyEntry,
     parse_manifest,
@@ -44,11 +43,8 @@ def test_every_reference_manifest_parses(manifest_file):
     assert all(name and "." in name for name in manifest.uses_permissions)
     for service in manifest.services:
         assert "." in service.name and not service.name.startswith(".")
-    functions = [s for s in manifest.services if s.is_app_function_service]
-    for index, service in enumerate(functions):
+    for service in [s for s in manifest.services if s.is_app_function_service]:
         assert service.permission == "android.permission.BIND_APP_FUNCTION_SERVICE"
-        asset = manifest.function_xml_asset(service, first_service=index == 0)
-        assert asset.path.endswith(".xml") and asset.format in ("v1", "v2")
 
 
 def test_cts_manifest(reference_dir):
@@ -64,7 +60,6 @@ def test_cts_manifest(reference_dir):
     assert service.name == "android.app.appfunctions.testutils.TestAppFunctionService"
     assert (service.exported, service.process, service.is_app_function_service) == (True, ":appfunctions", True)
     assert dict(service.properties) == {"android.app.appfunctions": PropertyEntry("appfunctions.xml", None)}
-    assert manifest.function_xml_asset(service, first_service=True) == FunctionXmlAsset("appfunctions.xml", "v1", None)
 
 
 def test_sample_manifest_takes_the_gradle_namespace(reference_dir):
@@ -76,66 +71,11 @@ def test_sample_manifest_takes_the_gradle_namespace(reference_dir):
     assert manifest.application_properties[PROPERTY_APP_METADATA] == PropertyEntry(None, "@xml/app_metadata")
     (service,) = manifest.services
     assert set(service.properties) == {"android.app.appfunctions.schema", "android.app.appfunctions.v2"}
-    assert manifest.function_xml_asset(service, first_service=True) == FunctionXmlAsset(
-        "chat_app_function_service.xml", "v2", "app_functions_schema.xsd"
-    )
-
-
-def test_application_level_v2_beats_the_first_service_own(reference_dir):
-    manifest = parse_manifest(reference_dir / "aosp-cts/helper-app-dynamic-schema/AndroidManifest.xml")
-    service, registration = manifest.services
-    assert (service.is_app_function_service, registration.is_app_function_service) == (True, False)
-    assert manifest.function_xml_asset(service, first_service=True) == FunctionXmlAsset(
-        "dynamic_appfunctions.xml", "v2", "app_functions_schema.xsd"
-    )
-    assert manifest.function_xml_asset(service, first_service=False) == FunctionXmlAsset(
-        "app_functions_v2.xml", "v2", "app_functions_schema.xsd"
-    )
-
-
-def test_each_service_has_its_own_file(reference_dir):
-    manifest = parse_manifest(reference_dir / "aosp-cts/helper-app-multi-services/AndroidManifest.xml")
-    first, second = manifest.services
-    assert manifest.function_xml_asset(first, first_service=True).path == "appfunctions.xml"
-    assert manifest.function_xml_asset(second, first_service=False).path == "appfunctions2.xml"
 
 
 def test_merger_removed_permission_is_not_requested(reference_dir):
     manifest = parse_manifest(reference_dir / "aosp-cts/no-query-all-packages-cts/AndroidManifest.xml")
     assert manifest.uses_permissions == ("android.permission.EXECUTE_APP_FUNCTIONS",)
-
-
-def test_v2_beats_v1_and_app_schema_beats_service_schema(tmp_path):
-    service = FUNCTION_SERVICE.format(
-        name=".Functions",
-        properties=prop("android.app.appfunctions", "old.xml") + prop("android.app.appfunctions.v2", "new.xml")
-        + prop("android.app.appfunctions.schema", "service.xsd"),
-    )
-    app_level = prop("android.app.appfunctions.schema", "app.xsd") + prop("android.app.appfunctions", "app_v1.xml")
-    manifest = parse_manifest(write_manifest(tmp_path, service + app_level))
-    (functions,) = manifest.services
-    assert manifest.function_xml_asset(functions, first_service=True) == FunctionXmlAsset("new.xml", "v2", "app.xsd")
-
-
-def test_application_v1_is_the_last_resort_of_the_first_service(tmp_path):
-    own = FUNCTION_SERVICE.format(name=".Own", properties=prop("android.app.appfunctions", "own.xml"))
-    bare = FUNCTION_SERVICE.format(name=".Bare", properties=prop("android.app.appfunctions.schema", "s.xsd"))
-    app_level = prop("android.app.appfunctions", "app.xml")
-    manifest = parse_manifest(write_manifest(tmp_path, own + app_level))
-    assert manifest.function_xml_asset(manifest.services[0], first_service=True) == FunctionXmlAsset("own.xml", "v1", None)
-    manifest = parse_manifest(write_manifest(tmp_path, bare + app_level))
-    assert manifest.function_xml_asset(manifest.services[0], first_service=True) == FunctionXmlAsset("app.xml", "v1", "s.xsd")
-    assert manifest.function_xml_asset(manifest.services[0], first_service=False) is None
-
-
-@pytest.mark.parametrize(
-    "declared, expanded",
-    [(".Functions", "com.example.app.Functions"), ("Functions", "com.example.app.Functions"),
-     ("com.other.Functions", "com.other.Functions"), (".sub.Functions", "com.example.app.sub.Functions")],
-)
-def test_service_names_expand_like_android(tmp_path, declared, expanded):
-    manifest = parse_manifest(write_manifest(tmp_path, f'<service android:name="{declared}"/>'))
-    assert manifest.services[0].name == expanded
 
 
 def test_exported_defaults_to_having_intent_filters(tmp_path):
@@ -199,11 +139,3 @@ def test_invalid_package_name_is_refused(tmp_path):
 def test_two_applications_are_refused(tmp_path):
     with pytest.raises(XmlError, match="more than one <application>"):
         parse_manifest(write_manifest(tmp_path, extra="<application/>"))
-
-
-def test_function_xml_property_must_be_a_value(tmp_path):
-    service = FUNCTION_SERVICE.format(name=".S", properties='<property android:name="android.app.appfunctions.v2" android:resource="@xml/f"/>')
-    manifest = parse_manifest(write_manifest(tmp_path, service))
-    with pytest.raises(XmlError, match="must name an asset") as caught:
-        manifest.function_xml_asset(manifest.services[0], first_service=True)
-    assert caught.value.line == 8

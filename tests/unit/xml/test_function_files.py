@@ -1,0 +1,109 @@
+"""function_xml_files: the files AppSearch's AppFunctionResolveInfo indexes (issue 16 rows 3, 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.pm.function_files import (
+    APPLICATION_LEVEL,
+    FunctionFileError,
+    FunctionXmlFile,
+    function_xml_files,
+    service_function_xml,
+)
+from sim.pm.manifest import parse_manifest
+from sim.xmlsafe import XmlError
+from tests.unit.xml.test_manifest import FUNCTION_SERVICE, prop, write_manifest
+
+
+def app_with(tmp_path, application: str, files: dict[str, str]):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    manifest = parse_manifest(write_manifest(tmp_path, application))
+    return manifest, [s for s in manifest.services if s.is_app_function_service]
+
+
+def indexed(tmp_path, application: str, files: dict[str, str], app_level: bool = True) -> list[tuple[str, str, str]]:
+    manifest, services = app_with(tmp_path, application, files)
+    return [(str(f.path.relative_to(tmp_path)), f.format, f.service_name)
+            for f in function_xml_files(manifest, tmp_path, services, app_level=app_level)]
+
+
+def test_every_service_and_the_application_are_indexed(reference_dir):
+    """SearchAppFunctionsTest: a service's functions and the app-level ones are both found."""
+    root = reference_dir / "aosp-cts/helper-app-dynamic-schema"
+    manifest = parse_manifest(root / "AndroidManifest.xml")
+    services = [s for s in manifest.services if s.is_app_function_service]
+    files = function_xml_files(manifest, root, services, app_level=True)
+    schema = root / "assets/app_functions_schema.xsd"
+    assert files == [
+        FunctionXmlFile(root / "assets/app_functions_v2.xml", "v2", services[0].name, schema),
+        FunctionXmlFile(root / "assets/dynamic_appfunctions.xml", "v2", APPLICATION_LEVEL, schema),
+    ]
+    # Android 16 reads neither the application's functions nor its schema.
+    assert function_xml_files(manifest, root, services, app_level=False) == [
+        FunctionXmlFile(root / "assets/app_functions_v2.xml", "v2", services[0].name, None),
+    ]
+
+
+def test_v2_beats_v1_at_both_levels(tmp_path):
+    service = FUNCTION_SERVICE.format(
+        name=".Functions", properties=prop("android.app.appfunctions", "old.xml") + prop("android.app.appfunctions.v2", "new.xml"))
+    application = service + prop("android.app.appfunctions", "app_v1.xml") + prop("android.app.appfunctions.v2", "app_v2.xml")
+    files = {f"assets/{n}": "<appfunctions/>" for n in ("old.xml", "new.xml", "app_v1.xml", "app_v2.xml")}
+    assert indexed(tmp_path, application, files) == [
+        ("assets/new.xml", "v2", "com.example.app.Functions"), ("assets/app_v2.xml", "v2", APPLICATION_LEVEL),
+    ]
+
+
+def test_resources_and_several_application_files(tmp_path):
+    """Row 15: android:resource at either level, and several files at application level, as a
+    comma-separated asset list or an @array of @xml resources."""
+    service = FUNCTION_SERVICE.format(
+        name=".S", properties='<property android:name="android.app.appfunctions.v2" android:resource="@xml/service_functions"/>')
+    files = {"res/xml/service_functions.xml": "<appfunctions/>", "assets/a.xml": "<appfunctions/>",
+             "assets/b.xml": "<appfunctions/>", "res/xml/c.xml": "<appfunctions/>", "res/xml/d.xml": "<appfunctions/>",
+             "res/values/arrays.xml": '<resources><array name="functions"><item>@xml/c</item><item>@xml/d</item></array></resources>'}
+    listed = service + prop("android.app.appfunctions.v2", " a.xml, b.xml ,")
+    assert indexed(tmp_path, listed, files) == [
+        ("res/xml/service_functions.xml", "v2", "com.example.app.S"),
+        ("assets/a.xml", "v2", APPLICATION_LEVEL), ("assets/b.xml", "v2", APPLICATION_LEVEL),
+    ]
+    array = service + '<property android:name="android.app.appfunctions.v2" android:resource="@array/functions"/>'
+    assert [path for path, _, _ in indexed(tmp_path, array, files)][1:] == ["res/xml/c.xml", "res/xml/d.xml"]
+
+
+def test_services_that_disagree_on_the_schema_get_none(tmp_path):
+    schema = lambda name: prop("android.app.appfunctions.schema", name)  # noqa: E731
+    one = FUNCTION_SERVICE.format(name=".One", properties=prop("android.app.appfunctions.v2", "f.xml") + schema("a.xsd"))
+    two = FUNCTION_SERVICE.format(name=".Two", properties=prop("android.app.appfunctions.v2", "g.xml") + schema("b.xsd"))
+    files = {"assets/f.xml": "<appfunctions/>", "assets/g.xml": "<appfunctions/>", "assets/a.xsd": "", "assets/b.xsd": ""}
+    manifest, services = app_with(tmp_path, one + two, files)
+    assert {f.schema for f in function_xml_files(manifest, tmp_path, services, app_level=True)} == {None}
+    manifest, services = app_with(tmp_path, one + two + schema("a.xsd"), files)  # the application's wins
+    assert {f.schema for f in function_xml_files(manifest, tmp_path, services, app_level=True)} == {tmp_path / "assets/a.xsd"}
+
+
+@pytest.mark.parametrize(("properties", "files", "error", "message"), [
+    (prop("android.app.appfunctions.v2", "missing.xml"), {}, FunctionFileError, "names assets/missing.xml, which does not exist"),
+    (prop("android.app.appfunctions.v2", "../x.xml"), {}, FunctionFileError, "outside the app's assets"),
+    ('<property android:name="android.app.appfunctions.v2" android:resource="@xml/gone"/>', {}, FunctionFileError,
+     r"names @xml/gone \(res/xml/gone.xml\), which does not exist"),
+    ('<property android:name="android.app.appfunctions.v2" android:resource="@string/x"/>', {}, XmlError,
+     "is not an @xml/<name> resource reference"),
+])
+def test_a_file_the_app_cannot_provide_is_named(tmp_path, properties, files, error, message):
+    service = FUNCTION_SERVICE.format(name=".S", properties=properties)
+    manifest, services = app_with(tmp_path, service, files)
+    with pytest.raises(error, match=message):
+        service_function_xml(manifest, tmp_path, services[0])
+
+
+def test_an_undefined_array_is_named(tmp_path):
+    application = '<property android:name="android.app.appfunctions.v2" android:resource="@array/nothing"/>'
+    manifest, services = app_with(tmp_path, application, {})
+    with pytest.raises(FunctionFileError, match=r'@array/nothing is not defined in res/values/'):
+        function_xml_files(manifest, tmp_path, services, app_level=True)
+    assert function_xml_files(manifest, tmp_path, services, app_level=False) == []
