@@ -9,7 +9,9 @@ transaction, so concurrent updates never lose each other.
 
 from __future__ import annotations
 
+import logging
 import threading
+from typing import Callable, Iterable
 
 from droid.appfunctions.manager import (
     ACCESS_FLAG_MASK_OTHER,
@@ -29,6 +31,10 @@ from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import InstalledPackage, PackageRegistry
 
 Pair = tuple[str, str]
+# OnAppFunctionAccessChangedListener.onAppFunctionAccessChanged(agentUid)
+AccessChangedListener = Callable[[int], None]
+
+log = logging.getLogger("droidsim.app_function")
 
 
 class AppFunctionAccessService:
@@ -44,6 +50,7 @@ class AppFunctionAccessService:
         self._permissions = permissions
         self._allowlist = allowlist
         self._lock = threading.Lock()
+        self._listeners: list[AccessChangedListener] = []
         self._flags: dict[Pair, int] = {
             (agent, target): flags
             for agent, target, flags in store.query("SELECT agent_package, target_package, flags FROM access_flags")
@@ -100,7 +107,36 @@ class AppFunctionAccessService:
                     self._flags[key] = new
                 else:
                     self._flags.pop(key, None)
+        self._changed([agent_name])
         return True
+
+    # listeners
+    def add_on_access_changed_listener(self, listener: AccessChangedListener) -> None:
+        """addAccessChangedListener (@SystemApi, MANAGE_APP_FUNCTION_ACCESS); adding one twice
+        does nothing."""
+        self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "addAccessChangedListener")
+        with self._lock:
+            if listener not in self._listeners:
+                self._listeners.append(listener)
+
+    def remove_on_access_changed_listener(self, listener: AccessChangedListener) -> None:
+        """Only the holder of a listener can name it, so removing needs no permission."""
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def _changed(self, agent_names: Iterable[str]) -> None:
+        """Tell every listener the uid of each agent whose access changed; called outside the
+        lock and the transaction, so a listener may call back into the service."""
+        uids = sorted({p.uid for name in set(agent_names) if (p := self._registry.get(name)) is not None})
+        with self._lock:
+            listeners = list(self._listeners)
+        for uid in uids:
+            for listener in listeners:
+                try:
+                    listener(uid)
+                except Exception:  # one broken listener must not stop the others or the change
+                    log.exception("an access-changed listener failed for agent uid %d", uid)
 
     # binder methods
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
@@ -148,8 +184,10 @@ class AppFunctionAccessService:
                 "DELETE FROM access_flags WHERE agent_package = ? OR target_package = ?", (package_name, package_name)
             )
             with self._lock:
-                for key in [k for k in self._flags if package_name in k]:
+                dropped = [k for k in self._flags if package_name in k]
+                for key in dropped:
                     del self._flags[key]
+        self._changed(agent for agent, _ in dropped)
 
     def _on_allowlist_changed(self, allowlist: frozenset[str]) -> None:
         """An agent taken off the allowlist loses its flags, as onAgentAllowlistChanged does."""
@@ -159,3 +197,4 @@ class AppFunctionAccessService:
                 for key in dropped:
                     db.execute("DELETE FROM access_flags WHERE agent_package = ? AND target_package = ?", key)
                     del self._flags[key]
+        self._changed(agent for agent, _ in dropped)

@@ -34,7 +34,9 @@ from droid.appfunctions.exceptions import (
 )
 from droid.appfunctions.metadata import ACCESS_LEVEL_SELF, ACCESS_LEVEL_SYSTEM, AppFunctionMetadata
 from droid.appfunctions.requests import (
+    AppFunctionName,
     AppFunctionSearchSpec,
+    AppFunctionState,
     ExecuteAppFunctionRequest,
     ExecuteAppFunctionResponse,
 )
@@ -43,7 +45,7 @@ from droid.os.cancellation import CancellationSignal
 from droid.os.exceptions import IllegalArgumentException, SecurityException
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.access_history import AccessHistory
-from sim.appfunctions.access_service import AppFunctionAccessService
+from sim.appfunctions.access_service import AccessChangedListener, AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.index import VALID_STATES, FunctionIndex
 from sim.appfunctions.observers import AppFunctionObservers, Deliver
@@ -271,6 +273,19 @@ class AppFunctionManagerServiceImpl:
         thread that made them (a binder transport queues them); returns the unregister."""
         return self._observers.register(Binder.get_calling_identity(), callback)
 
+    def get_app_function_states(self, names: list[AppFunctionName]) -> list[AppFunctionState]:
+        """The states of the named functions, in the order asked; a function that does not
+        exist, or that the caller may not see, is left out (getAppFunctionStates)."""
+        caller = Binder.get_calling_identity()
+        states = []
+        for name in names:
+            indexed = self._index.lookup(name.package_name, name.function_identifier)
+            if indexed is None:
+                continue
+            if self._validator.permits(self._validator.discovery_reach(caller, name.package_name), indexed.metadata):
+                states.append(AppFunctionState(name, self._index.is_enabled(name.package_name, indexed.metadata)))
+        return states
+
     # agent access: AppFunctionAccessService checks the caller's permissions
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
         return self._access.get_access_request_state(agent_package_name, target_package_name)
@@ -292,6 +307,12 @@ class AppFunctionManagerServiceImpl:
 
     def get_agent_allowlist(self) -> list[str]:
         return self._access.get_agent_allowlist()
+
+    def add_on_access_changed_listener(self, listener: AccessChangedListener) -> None:
+        self._access.add_on_access_changed_listener(listener)
+
+    def remove_on_access_changed_listener(self, listener: AccessChangedListener) -> None:
+        self._access.remove_on_access_changed_listener(listener)
 
     def get_access_history(self) -> list[AccessHistoryEntry]:
         caller = Binder.get_calling_identity()

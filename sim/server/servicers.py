@@ -53,6 +53,7 @@ def binder_call(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _abort_with(error: Exception, context: grpc.ServicerContext) -> None:
+    """End the RPC with the status a binder exception parcels to; re-raise anything else."""
     parcelled = _as_parcelled(error)
     if parcelled is None:
         raise error
@@ -150,6 +151,35 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
                 yield event
         finally:
             unregister()
+
+    @binder_call
+    def GetAppFunctionStates(self, request, context):  # noqa: N802
+        states = self._service.get_app_function_states(wire.names_from_proto(request.names))
+        return afm_pb2.AppFunctionStateList(states=[
+            afm_pb2.AppFunctionState(function_name=name, is_enabled=state.is_enabled)
+            for state, name in zip(states, wire.names_to_proto([s.function_name for s in states], sort=False))
+        ])
+
+    def WatchAccessChanges(self, request, context):  # noqa: N802
+        """A stream, so not a binder_call: the listener goes in as the caller, then each change
+        is sent until the client cancels (or goes), which takes the listener out again."""
+        identity = self.authenticate(context)
+        changes: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        try:
+            with Binder.calling_as(identity):
+                self._service.add_on_access_changed_listener(changes.put)
+        except Exception as error:
+            _abort_with(error, context)
+
+        def stop() -> None:
+            with Binder.calling_as(identity):
+                self._service.remove_on_access_changed_listener(changes.put)
+            changes.put(None)
+
+        context.add_callback(stop)
+        yield afm_pb2.AccessChangeEvent(registered=data_pb2.Empty())
+        while (agent_uid := changes.get()) is not None:
+            yield afm_pb2.AccessChangeEvent(agent_uid=agent_uid)
 
     @binder_call
     def GetAccessRequestState(self, request, context):  # noqa: N802

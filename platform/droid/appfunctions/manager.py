@@ -10,11 +10,14 @@ from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
     APP_FUNCTION_STATE_ENABLED,
+    AppFunctionName,
     AppFunctionSearchSpec,
+    AppFunctionState,
     ExecuteAppFunctionRequest,
     ExecuteAppFunctionResponse,
 )
 from droid.os.cancellation import CancellationSignal
+from droid.os.exceptions import IllegalArgumentException
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
 
@@ -47,6 +50,10 @@ ACCESS_REQUEST_STATE_NAMES = {
 }
 
 
+# OnAppFunctionAccessChangedListener.onAppFunctionAccessChanged(agentUid)
+OnAppFunctionAccessChangedListener = Callable[[int], None]
+
+
 def access_flag_names(flags: int) -> list[str]:
     """``PREGRANTED|USER_DENIED`` as ``["PREGRANTED", "USER_DENIED"]``; unknown bits as numbers."""
     names = [name for bit, name in ACCESS_FLAG_NAMES.items() if flags & bit]
@@ -72,6 +79,7 @@ class IAppFunctionManager(Protocol):
     def observe_app_functions(self, callback: Callable[[AppFunctionChangeEvent], None]) -> Callable[[], None]:
         """Registered when it returns; the returned callable unregisters."""
         ...
+    def get_app_function_states(self, names: list[AppFunctionName]) -> list[AppFunctionState]: ...
 
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int: ...
 
@@ -90,6 +98,10 @@ class IAppFunctionManager(Protocol):
     def get_agent_allowlist(self) -> list[str]: ...
 
     def get_access_history(self) -> list[AccessHistoryEntry]: ...
+
+    def add_on_access_changed_listener(self, listener: OnAppFunctionAccessChangedListener) -> None: ...
+
+    def remove_on_access_changed_listener(self, listener: OnAppFunctionAccessChangedListener) -> None: ...
 
     def clear_access_history(self) -> None: ...
 
@@ -165,6 +177,13 @@ class AppFunctionManager:
         (droid.appfunctions.observe). Keep the observation and ``cancel()`` it when done; a
         caller may hold a few at once (IllegalStateException beyond the device's limit)."""
         return AppFunctionObservation(self._service.observe_app_functions(dispatcher(executor, observer)))
+    def get_app_function_states(self, names: list[AppFunctionName]) -> list[AppFunctionState]:
+        """The runtime state of each named function, in the order asked; one that does not exist
+        or that the caller may not see is silently left out. The same rules as search."""
+        names = list(names)
+        if not all(isinstance(name, AppFunctionName) for name in names):
+            raise IllegalArgumentException("get_app_function_states takes AppFunctionName values")
+        return self._service.get_app_function_states(names)
 
     # agent access
     def get_access_request_state(self, *packages: str) -> int:
@@ -211,6 +230,16 @@ class AppFunctionManager:
 
     def clear_access_history(self) -> None:
         self._service.clear_access_history()
+
+    def add_access_changed_listener(self, listener: OnAppFunctionAccessChangedListener) -> None:
+        """Call ``listener(agent_uid)`` whenever an agent's access changes (a grant, a revoke,
+        the agent leaving the allowlist or a package going). Needs MANAGE_APP_FUNCTION_ACCESS;
+        adding a listener twice does nothing. It runs on a device thread: keep it short."""
+        self._service.add_on_access_changed_listener(listener)
+
+    def remove_access_changed_listener(self, listener: OnAppFunctionAccessChangedListener) -> None:
+        """Stop calling ``listener``; nothing happens for one that was never added."""
+        self._service.remove_on_access_changed_listener(listener)
 
     def dump(self) -> str:
         """The service's state as ``dumpsys app_function`` prints it (IBinder.dump; shell and

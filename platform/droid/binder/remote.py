@@ -6,15 +6,18 @@ package and runs the call as that identity.
 
 from __future__ import annotations
 
+import logging
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import grpc
 
 from droid.appfunctions.exceptions import AppFunctionCancelledException, AppFunctionException
 from droid.appfunctions.metadata import AppFunctionMetadata
 from droid.appfunctions.requests import (
+    AppFunctionName,
     AppFunctionSearchSpec,
+    AppFunctionState,
     ExecuteAppFunctionRequest,
     ExecuteAppFunctionResponse,
 )
@@ -32,6 +35,8 @@ from droidsim.v1 import settings_pb2
 from droidsim.v1 import settings_pb2_grpc as settings_grpc
 
 CREDENTIAL_KEY = "droidsim-credential"
+
+log = logging.getLogger("droid.binder")
 
 
 class RemoteBinder:
@@ -55,6 +60,9 @@ class RemoteAppFunctionManager:
     def __init__(self, binder: RemoteBinder) -> None:
         self._binder = binder
         self._stub = afm_grpc.AppFunctionManagerStub(binder.channel)
+        self._lock = threading.Lock()
+        # Each access-changed listener's stream (WatchAccessChanges), cancelled to remove it.
+        self._watches: dict[Callable[[int], None], grpc.Call] = {}
 
     def execute_app_function(
         self, request: ExecuteAppFunctionRequest, cancellation_signal: CancellationSignal | None
@@ -123,6 +131,32 @@ class RemoteAppFunctionManager:
 
         threading.Thread(target=pump, name="app-function-observer", daemon=True).start()
         return stream.cancel
+
+    def get_app_function_states(self, names: list[AppFunctionName]) -> list[AppFunctionState]:
+        request = afm_pb2.AppFunctionNameList(names=wire.names_to_proto(names, sort=False))
+        response = self._binder.call(self._stub.GetAppFunctionStates, request)
+        return [
+            AppFunctionState(wire.names_from_proto([s.function_name])[0], s.is_enabled) for s in response.states
+        ]
+
+    def add_on_access_changed_listener(self, listener: Callable[[int], None]) -> None:
+        """One stream per listener; returns once the device has it in place (or refused it)."""
+        with self._lock:
+            if listener in self._watches:
+                return
+            call = self._stub.WatchAccessChanges(data_pb2.Empty(), metadata=self._binder.metadata)
+            try:
+                next(call)  # `registered`
+            except grpc.RpcError as error:
+                raise from_rpc_error(error) from None
+            self._watches[listener] = call
+        threading.Thread(target=_deliver, args=(call, listener), name="access-changed-listener", daemon=True).start()
+
+    def remove_on_access_changed_listener(self, listener: Callable[[int], None]) -> None:
+        with self._lock:
+            call = self._watches.pop(listener, None)
+        if call is not None:
+            call.cancel()
 
     def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
         pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)
@@ -231,6 +265,18 @@ class RemoteSettings:
 
     def delete_setting(self, table: str, name: str) -> None:
         self._binder.call(self._stub.DeleteSetting, settings_pb2.SettingKey(table=table, name=name))
+
+
+def _deliver(events: Iterator[afm_pb2.AccessChangeEvent], listener: Callable[[int], None]) -> None:
+    """Hand each change to the listener until the stream ends (removed, or the channel closed)."""
+    try:
+        for event in events:
+            try:
+                listener(event.agent_uid)
+            except Exception:  # the listener's own failure must not end its stream
+                log.exception("an access-changed listener failed")
+    except grpc.RpcError:
+        pass
 
 
 class RemoteServiceManager:

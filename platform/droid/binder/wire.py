@@ -199,11 +199,12 @@ def spec_from_proto(message: afm_pb2.AppFunctionSearchSpec) -> AppFunctionSearch
     )
 
 
-def names_to_proto(names) -> list[metadata_pb2.AppFunctionName]:
-    """Sorted, so that the same set always makes the same bytes."""
+def names_to_proto(names, sort: bool = True) -> list[metadata_pb2.AppFunctionName]:
+    """Sorted unless the order matters, so that the same set always makes the same bytes."""
+    ordered = sorted(names, key=lambda n: (n.package_name, n.function_identifier)) if sort else names
     return [
         metadata_pb2.AppFunctionName(package_name=n.package_name, function_identifier=n.function_identifier)
-        for n in sorted(names, key=lambda n: (n.package_name, n.function_identifier))
+        for n in ordered
     ]
 
 

@@ -85,6 +85,34 @@ class SearchAppFunctionsResponse(_message.Message):
     app_functions: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionMetadata]
     def __init__(self, app_functions: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionMetadata, _Mapping]]] = ...) -> None: ...
 
+class AppFunctionNameList(_message.Message):
+    __slots__ = ("names",)
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    names: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.AppFunctionName]
+    def __init__(self, names: _Optional[_Iterable[_Union[_metadata_pb2.AppFunctionName, _Mapping]]] = ...) -> None: ...
+
+class AppFunctionState(_message.Message):
+    __slots__ = ("function_name", "is_enabled")
+    FUNCTION_NAME_FIELD_NUMBER: _ClassVar[int]
+    IS_ENABLED_FIELD_NUMBER: _ClassVar[int]
+    function_name: _metadata_pb2.AppFunctionName
+    is_enabled: bool
+    def __init__(self, function_name: _Optional[_Union[_metadata_pb2.AppFunctionName, _Mapping]] = ..., is_enabled: _Optional[bool] = ...) -> None: ...
+
+class AppFunctionStateList(_message.Message):
+    __slots__ = ("states",)
+    STATES_FIELD_NUMBER: _ClassVar[int]
+    states: _containers.RepeatedCompositeFieldContainer[AppFunctionState]
+    def __init__(self, states: _Optional[_Iterable[_Union[AppFunctionState, _Mapping]]] = ...) -> None: ...
+
+class AccessChangeEvent(_message.Message):
+    __slots__ = ("registered", "agent_uid")
+    REGISTERED_FIELD_NUMBER: _ClassVar[int]
+    AGENT_UID_FIELD_NUMBER: _ClassVar[int]
+    registered: _data_pb2.Empty
+    agent_uid: int
+    def __init__(self, registered: _Optional[_Union[_data_pb2.Empty, _Mapping]] = ..., agent_uid: _Optional[int] = ...) -> None: ...
+
 class AccessPair(_message.Message):
     __slots__ = ("agent_package_name", "target_package_name")
     AGENT_PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]

@@ -61,6 +61,11 @@ class AppFunctionManagerStub:
                 request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_app__function__observer__pb2.AppFunctionChangeEvent.FromString,
                 _registered_method=True)
+        self.GetAppFunctionStates = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/GetAppFunctionStates',
+                request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionNameList.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionStateList.FromString,
+                _registered_method=True)
         self.GetAccessRequestState = channel.unary_unary(
                 '/droidsim.v1.AppFunctionManager/GetAccessRequestState',
                 request_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessPair.SerializeToString,
@@ -106,6 +111,11 @@ class AppFunctionManagerStub:
                 request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                 _registered_method=True)
+        self.WatchAccessChanges = channel.unary_stream(
+                '/droidsim.v1.AppFunctionManager/WatchAccessChanges',
+                request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessChangeEvent.FromString,
+                _registered_method=True)
         self.Dump = channel.unary_unary(
                 '/droidsim.v1.AppFunctionManager/Dump',
                 request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
@@ -143,6 +153,13 @@ class AppFunctionManagerServicer:
     def ObserveAppFunctions(self, request, context):
         """Changes after the call, until the caller cancels the stream; nothing is replayed.
         IllegalStateException once the caller has MAX_OBSERVERS_PER_UID streams open.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAppFunctionStates(self, request, context):
+        """The states of the named functions the caller may see (others are left out, as on Android).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -211,6 +228,13 @@ class AppFunctionManagerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchAccessChanges(self, request, context):
+        """addAccessChangedListener: the stream lasts until the client cancels it.       MANAGE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Dump(self, request, context):
         """Shell and root only, as dumpsys needs android.permission.DUMP.
         """
@@ -245,6 +269,11 @@ def add_AppFunctionManagerServicer_to_server(servicer, server):
                     servicer.ObserveAppFunctions,
                     request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                     response_serializer=droidsim_dot_v1_dot_app__function__observer__pb2.AppFunctionChangeEvent.SerializeToString,
+            ),
+            'GetAppFunctionStates': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAppFunctionStates,
+                    request_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionNameList.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionStateList.SerializeToString,
             ),
             'GetAccessRequestState': grpc.unary_unary_rpc_method_handler(
                     servicer.GetAccessRequestState,
@@ -290,6 +319,11 @@ def add_AppFunctionManagerServicer_to_server(servicer, server):
                     servicer.ClearAccessHistory,
                     request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                     response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            ),
+            'WatchAccessChanges': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchAccessChanges,
+                    request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+                    response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.AccessChangeEvent.SerializeToString,
             ),
             'Dump': grpc.unary_unary_rpc_method_handler(
                     servicer.Dump,
@@ -432,6 +466,33 @@ class AppFunctionManager:
             '/droidsim.v1.AppFunctionManager/ObserveAppFunctions',
             droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
             droidsim_dot_v1_dot_app__function__observer__pb2.AppFunctionChangeEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAppFunctionStates(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/GetAppFunctionStates',
+            droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionNameList.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.AppFunctionStateList.FromString,
             options,
             channel_credentials,
             insecure,
@@ -675,6 +736,33 @@ class AppFunctionManager:
             '/droidsim.v1.AppFunctionManager/ClearAccessHistory',
             droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
             droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchAccessChanges(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/WatchAccessChanges',
+            droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            droidsim_dot_v1_dot_app__function__manager__pb2.AccessChangeEvent.FromString,
             options,
             channel_credentials,
             insecure,
