@@ -35,7 +35,9 @@ def fail_with(error: BaseException) -> None:
     """Print an error as ``NAME (code): message`` on stderr and exit non-zero. The line is
     never wrapped (a script greps it whole); colour only on a terminal."""
     if isinstance(error, AppFunctionException):
-        text = f"{error.error_name} ({error.error_code}): {error.error_message}"
+        text = f"{error.error_name} ({error.error_code})"
+        if error.error_message is not None:
+            text += f": {error.error_message}"
     else:
         text = f"{type(error).__name__}: {error}"
     from rich.text import Text

@@ -1,14 +1,15 @@
-"""android.app.PendingIntent, restricted to what an AppFunction may hand an agent.
+"""android.app.PendingIntent, with the creation rules of an app targeting Android 14+.
 
 An app returns a PendingIntent so that an agent can open a screen of the app
-without building an intent itself. Android's guidance is to make it explicit
-(it names the component it starts) and immutable (``FLAG_IMMUTABLE``), so that
-the agent cannot redirect it. droidsim accepts only that form: ``get_activity``,
-``get_broadcast`` and ``get_service`` refuse an implicit intent or a missing
-``FLAG_IMMUTABLE`` with ``IllegalArgumentException``.
+without building an intent itself. As ``PendingIntent.checkPendingIntent`` and the
+activity manager do for targetSdk 34 and up, ``get_activity``, ``get_broadcast`` and
+``get_service`` raise ``IllegalArgumentException`` for exactly three things: both
+``FLAG_IMMUTABLE`` and ``FLAG_MUTABLE``, neither of them, and a mutable intent that is
+implicit (no component, no package). An immutable implicit intent and a mutable explicit
+one are allowed (Android's guidance is still: explicit and immutable).
 
-``Intent`` and ``ComponentName`` here are the minimal explicit-intent shapes a
-PendingIntent needs (android.content would be their home on Android).
+``Intent`` and ``ComponentName`` here are the minimal shapes a PendingIntent needs
+(android.content would be their home on Android).
 """
 
 from __future__ import annotations
@@ -50,12 +51,14 @@ class ComponentName:
 
 @dataclass(frozen=True)
 class Intent:
-    """An intent; explicit when ``component`` is set."""
+    """An intent; explicit when ``component`` is set. ``package`` (Intent.setPackage) limits an
+    intent without a component to one app, which makes it no longer implicit."""
 
     action: str | None = None
     component: ComponentName | None = None
     data: Uri | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)
+    package: str | None = None
 
     def __post_init__(self) -> None:
         for key, value in self.extras.items():
@@ -70,21 +73,23 @@ class Intent:
         return self.component is not None
 
     @property
-    def package(self) -> str | None:
-        return self.component.package_name if self.component else None
+    def is_implicit(self) -> bool:
+        """Neither a component nor a package: any app may answer it."""
+        return self.component is None and self.package is None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Intent):
             return NotImplemented
-        return (self.action, self.component, self.data, dict(self.extras)) == (
+        return (self.action, self.component, self.data, dict(self.extras), self.package) == (
             other.action,
             other.component,
             other.data,
             dict(other.extras),
+            other.package,
         )
 
     def __hash__(self) -> int:
-        return hash((self.action, self.component, self.data, tuple(sorted(self.extras.items()))))
+        return hash((self.action, self.component, self.data, tuple(sorted(self.extras.items())), self.package))
 
 
 class PendingIntent:
@@ -96,6 +101,7 @@ class PendingIntent:
     FLAG_UPDATE_CURRENT = 1 << 27
     FLAG_IMMUTABLE = 1 << 26
     FLAG_MUTABLE = 1 << 25
+    FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT = 1 << 24
 
     TYPE_ACTIVITY = "activity"
     TYPE_BROADCAST = "broadcast"
@@ -118,15 +124,9 @@ class PendingIntent:
             raise IllegalArgumentException(f"unknown PendingIntent type {target_type!r}")
         if not isinstance(intent, Intent):
             raise IllegalArgumentException("PendingIntent needs an Intent")
-        if not intent.is_explicit:
-            raise IllegalArgumentException(
-                "droidsim only allows explicit PendingIntents: set Intent(component=ComponentName(...))"
-            )
-        if not flags & self.FLAG_IMMUTABLE or flags & self.FLAG_MUTABLE:
-            raise IllegalArgumentException(
-                "droidsim only allows immutable PendingIntents: pass PendingIntent.FLAG_IMMUTABLE"
-            )
-        self.creator_package = creator_package or intent.component.package_name  # type: ignore[union-attr]
+        creator_package = creator_package or (intent.component.package_name if intent.component else intent.package or "")
+        _check_flags(int(flags), intent, creator_package)
+        self.creator_package = creator_package
         self.target_type = target_type
         self.request_code = int(request_code)
         self.intent = intent
@@ -148,7 +148,7 @@ class PendingIntent:
 
     @property
     def is_immutable(self) -> bool:
-        return True
+        return bool(self.flags & self.FLAG_IMMUTABLE)
 
     @property
     def is_activity(self) -> bool:
@@ -166,6 +166,28 @@ class PendingIntent:
     def __repr__(self) -> str:
         target = self.intent.component.flatten_to_string() if self.intent.component else "?"
         return f"PendingIntent({self.target_type} {target} from {self.creator_package})"
+
+
+def _check_flags(flags: int, intent: Intent, package: str) -> None:
+    """PendingIntent.checkPendingIntent (S+) and the activity manager's U+ block, their messages."""
+    immutable, mutable = bool(flags & PendingIntent.FLAG_IMMUTABLE), bool(flags & PendingIntent.FLAG_MUTABLE)
+    if immutable and mutable:
+        raise IllegalArgumentException("Cannot set both FLAG_IMMUTABLE and FLAG_MUTABLE for PendingIntent")
+    if not immutable and not mutable:
+        raise IllegalArgumentException(
+            f"{package}: Targeting S+ (version 31 and above) requires that one of FLAG_IMMUTABLE or FLAG_MUTABLE "
+            "be specified when creating a PendingIntent.\nStrongly consider using FLAG_IMMUTABLE, only use "
+            "FLAG_MUTABLE if some functionality depends on the PendingIntent being mutable, e.g. if it needs to be "
+            "used with inline replies or bubbles."
+        )
+    exempt = flags & (PendingIntent.FLAG_NO_CREATE | PendingIntent.FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT)
+    if mutable and intent.is_implicit and not exempt:
+        raise IllegalArgumentException(
+            f"{package}: Targeting U+ (version 34 and above) disallows creating or retrieving a PendingIntent with "
+            "FLAG_MUTABLE, an implicit Intent within and without FLAG_NO_CREATE and FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT "
+            "for security reasons. To retrieve an already existing PendingIntent, use FLAG_NO_CREATE, however, to "
+            "create a new PendingIntent with an implicit Intent use FLAG_IMMUTABLE."
+        )
 
 
 def _package_of(context: Any) -> str:

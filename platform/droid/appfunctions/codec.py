@@ -107,15 +107,8 @@ def _primitive(
 
 # --------------------------------------------------------------------------- decoding
 def decode_arguments(fn: FunctionSpec, data: AppFunctionData) -> dict[str, Any]:
-    """Keyword arguments for ``fn`` from the request's parameters document."""
-    known = {p.wire_name for p in fn.parameters}
-    unknown = sorted(k for k in data if k not in known)
-    if unknown:
-        expected = ", ".join(p.wire_name for p in fn.parameters) or "none"
-        raise AppFunctionInvalidArgumentException(
-            f"Unknown parameter {', '.join(repr(k) for k in unknown)} for {fn.id}; "
-            f"its parameters are: {expected}"
-        )
+    """Keyword arguments for ``fn`` from the request's parameters document. A property that is
+    no parameter is ignored, as Jetpack's dispatcher reads only the declared ones."""
     kwargs: dict[str, Any] = {}
     for p in fn.parameters:
         if p.wire_name not in data:

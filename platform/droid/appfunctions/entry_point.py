@@ -164,9 +164,10 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
 _TASKS: set[asyncio.Task] = set()
 
 
-def _message(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+def _message(error: BaseException) -> str | None:
+    """Jetpack's ``AppFunctionAppUnknownException(e.message)``: the message alone, None for none
+    (the exception's type is in the app's log, with its traceback)."""
+    return str(error) or None
 
 
 async def _strict_mode(coro: Any, name: str) -> Any:

@@ -133,10 +133,6 @@ class AppFunctionCancelledException(AppFunctionSystemException):
     CODE = AppFunctionException.ERROR_CANCELLED
 
 
-class AppFunctionEnterprisePolicyDisallowedException(AppFunctionSystemException):
-    CODE = AppFunctionException.ERROR_ENTERPRISE_POLICY_DISALLOWED
-
-
 class AppFunctionAppUnknownException(AppFunctionAppException):
     CODE = AppFunctionException.ERROR_APP_UNKNOWN_ERROR
 
@@ -150,7 +146,9 @@ class AppFunctionNotSupportedException(AppFunctionAppException):
 
 
 class AppFunctionUnknownException(AppFunctionException):
-    """A code this library does not know; keeps the code it was given."""
+    """A code this library does not know; keeps the code it was given. The platform's
+    ERROR_ENTERPRISE_POLICY_DISALLOWED (2002) is one: Jetpack has no class for it
+    (AppFunctionException.fromPlatformClass)."""
 
 
 _CLASS_BY_CODE: dict[int, type[AppFunctionException]] = {
@@ -165,7 +163,6 @@ _CLASS_BY_CODE: dict[int, type[AppFunctionException]] = {
         AppFunctionElementAlreadyExistsException,
         AppFunctionSystemUnknownException,
         AppFunctionCancelledException,
-        AppFunctionEnterprisePolicyDisallowedException,
         AppFunctionAppUnknownException,
         AppFunctionPermissionRequiredException,
         AppFunctionNotSupportedException,

@@ -190,14 +190,14 @@ def parcelable_from_data(cls: type, doc: AppFunctionData) -> Any:
 
 def pending_intent_to_data(value: PendingIntent) -> AppFunctionData:
     """``android.app.PendingIntent`` on the wire: the creator, the target kind, the
-    request code, the flags and the explicit intent it starts."""
+    request code, the flags and the intent it starts (its component, else its package, if any)."""
     intent = value.intent
-    component = intent.component
-    assert component is not None  # PendingIntent refuses implicit intents
-    intent_values: dict[str, Any] = {
-        "packageName": component.package_name,
-        "className": component.class_name,
-    }
+    intent_values: dict[str, Any] = {}
+    if intent.component is not None:
+        intent_values["packageName"] = intent.component.package_name
+        intent_values["className"] = intent.component.class_name
+    if intent.package is not None:
+        intent_values["package"] = intent.package
     if intent.action is not None:
         intent_values["action"] = intent.action
     if intent.data is not None:
@@ -222,16 +222,20 @@ def pending_intent_from_data(doc: AppFunctionData) -> PendingIntent:
     if not isinstance(intent_doc, AppFunctionData):
         raise ValueError("a PendingIntent needs an 'intent' document")
     package, cls = intent_doc.get("packageName"), intent_doc.get("className")
-    if not isinstance(package, str) or not isinstance(cls, str):
-        raise ValueError("a PendingIntent's intent needs 'packageName' and 'className' strings")
+    if (package is None) != (cls is None) or not isinstance(package, (str, type(None))) or not isinstance(cls, (str, type(None))):
+        raise ValueError("a PendingIntent's intent names its component with both 'packageName' and 'className' strings, or neither")
+    target_package = intent_doc.get("package")
+    if not isinstance(target_package, (str, type(None))):
+        raise ValueError("a PendingIntent's intent 'package' is a string")
     extras_doc = intent_doc.get("extras")
     extras = dict(extras_doc) if isinstance(extras_doc, AppFunctionData) else {}
     data = intent_doc.get("data")
     intent = Intent(
         action=intent_doc.get("action"),
-        component=ComponentName(package, cls),
+        component=ComponentName(package, cls) if package is not None else None,
         data=Uri.parse(data) if isinstance(data, str) else None,
         extras=extras,
+        package=target_package,
     )
     creator, kind = doc.get("creatorPackage", ""), doc.get("type", PendingIntent.TYPE_ACTIVITY)
     request_code, flags = doc.get("requestCode", 0), doc.get("flags", PendingIntent.FLAG_IMMUTABLE)
@@ -241,7 +245,7 @@ def pending_intent_from_data(doc: AppFunctionData) -> PendingIntent:
         raise ValueError("a PendingIntent's requestCode and flags are ints")
     try:
         return PendingIntent(creator, kind, request_code, intent, flags)
-    except Exception as e:  # IllegalArgumentException: implicit or mutable
+    except Exception as e:  # IllegalArgumentException: flags PendingIntent refuses
         raise ValueError(str(e)) from e
 
 

@@ -123,7 +123,7 @@ def error_to_proto(error: AppFunctionException) -> data_pb2.AppFunctionError:
     return data_pb2.AppFunctionError(
         error_code=error.error_code,
         error_category=category_of(error.error_code),
-        error_message=error.error_message or "",
+        error_message=error.error_message,
         exception_type=type(error).__name__,
         extras=data_to_proto(AppFunctionData(error.extras)) if error.extras else None,
     )
@@ -131,7 +131,8 @@ def error_to_proto(error: AppFunctionException) -> data_pb2.AppFunctionError:
 
 def error_from_proto(message: data_pb2.AppFunctionError) -> AppFunctionException:
     extras = data_from_proto(message.extras).to_python() if message.HasField("extras") else None
-    return AppFunctionException(message.error_code, message.error_message, extras=extras)
+    text = message.error_message if message.HasField("error_message") else None
+    return AppFunctionException(message.error_code, text, extras=extras)
 
 
 def request_to_proto(

@@ -311,14 +311,25 @@ def test_uri_builder():
 EXPLICIT = Intent(component=ComponentName("com.example.app", "com.example.app.Main"))
 
 
-def test_pending_intents_must_be_explicit_and_immutable():
+IMPLICIT = Intent(action="android.intent.action.VIEW")
+
+
+def test_pending_intents_follow_androids_creation_rules():
+    """Row 7 (PendingIntentTest): immutable implicit and mutable explicit work; what Android
+    refuses for an app targeting 34+ is refused with its message."""
     pending = PendingIntent.get_activity(None, 0, EXPLICIT, PendingIntent.FLAG_IMMUTABLE)
-    assert pending.creator_package == "com.example.app" and pending.is_activity
-    with pytest.raises(IllegalArgumentException, match="explicit"):
-        PendingIntent.get_activity(None, 0, Intent(action="android.intent.action.VIEW"), PendingIntent.FLAG_IMMUTABLE)
-    with pytest.raises(IllegalArgumentException, match="immutable"):
+    assert pending.creator_package == "com.example.app" and pending.is_activity and pending.is_immutable
+    assert PendingIntent.get_activity(None, 0, IMPLICIT, PendingIntent.FLAG_IMMUTABLE).is_immutable
+    assert not PendingIntent.get_broadcast(None, 0, EXPLICIT, PendingIntent.FLAG_MUTABLE).is_immutable
+    packaged = Intent(action="android.intent.action.VIEW", package="com.example.app")
+    assert PendingIntent.get_activity(None, 0, packaged, PendingIntent.FLAG_MUTABLE).creator_package == "com.example.app"
+    unsafe = PendingIntent.FLAG_MUTABLE | PendingIntent.FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT
+    assert PendingIntent.get_activity(None, 0, IMPLICIT, unsafe).intent == IMPLICIT
+    with pytest.raises(IllegalArgumentException, match="^: Targeting U\\+ \\(version 34 and above\\) disallows creating"):
+        PendingIntent.get_activity(None, 0, IMPLICIT, PendingIntent.FLAG_MUTABLE)
+    with pytest.raises(IllegalArgumentException, match="com.example.app: Targeting S\\+ .* one of FLAG_IMMUTABLE or FLAG_MUTABLE"):
         PendingIntent.get_activity(None, 0, EXPLICIT, 0)
-    with pytest.raises(IllegalArgumentException, match="immutable"):
+    with pytest.raises(IllegalArgumentException, match="^Cannot set both FLAG_IMMUTABLE and FLAG_MUTABLE for PendingIntent$"):
         PendingIntent.get_broadcast(None, 0, EXPLICIT, PendingIntent.FLAG_IMMUTABLE | PendingIntent.FLAG_MUTABLE)
 
 

@@ -217,7 +217,7 @@ def test_null_and_absent_are_different_for_nullable_generics():
         ("zone", AppFunctionData(zoneID="Mars/Olympus"), "unknown time zone 'Mars/Olympus'"),
         ("uri", AppFunctionData(uri=5), "Parameter value must be a uri string, not a document"),
         ("uri", 5, "Parameter value must be a uri string, not an integer"),
-        ("pending_intent", AppFunctionData(intent=AppFunctionData(action="x")), "not a valid PendingIntent"),
+        ("pending_intent", AppFunctionData(intent=AppFunctionData(action="x", packageName="com.x")), "not a valid PendingIntent"),
         ("derived", AppFunctionData(extra=1), "Parameter value.id is required"),
     ],
 )
@@ -233,11 +233,16 @@ def test_a_uri_is_a_string_and_may_still_arrive_as_the_older_uri_document():
     assert asyncio.run(returns(EchoService(), f"{S}#echo_uri", {"value": AppFunctionData(uri="tel:1")})) == "tel:1"
 
 
-def test_a_pending_intent_must_stay_explicit_and_immutable_on_the_wire():
-    mutable = encode_value(EchoService.app_function_spec().function(f"{S}#echo_pending_intent").returns, PENDING)
-    mutable = mutable.with_values(flags=PendingIntent.FLAG_MUTABLE)
-    error = asyncio.run(fails(EchoService(), f"{S}#echo_pending_intent", {"value": mutable}))
-    assert "immutable" in error.error_message
+def test_a_pending_intent_keeps_androids_rules_on_the_wire():
+    spec = EchoService.app_function_spec().function(f"{S}#echo_pending_intent").returns
+    mutable = encode_value(spec, PENDING).with_values(flags=PendingIntent.FLAG_MUTABLE)
+    assert asyncio.run(returns(EchoService(), f"{S}#echo_pending_intent", {"value": mutable}))["flags"] == PendingIntent.FLAG_MUTABLE
+    both = mutable.with_values(flags=PendingIntent.FLAG_MUTABLE | PendingIntent.FLAG_IMMUTABLE)
+    error = asyncio.run(fails(EchoService(), f"{S}#echo_pending_intent", {"value": both}))
+    assert "Cannot set both FLAG_IMMUTABLE and FLAG_MUTABLE" in error.error_message
+    implicit = encode_value(spec, PendingIntent.get_activity(None, 0, Intent(action="VIEW"), PendingIntent.FLAG_IMMUTABLE))
+    echoed = asyncio.run(returns(EchoService(), f"{S}#echo_pending_intent", {"value": implicit}))
+    assert "packageName" not in echoed["intent"] and echoed["intent"]["action"] == "VIEW"
 
 
 @pytest.mark.parametrize(
