@@ -14,7 +14,7 @@ import click
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
-from droid.appfunctions.metadata import AppFunctionMetadata, type_label
+from droid.appfunctions.metadata import AppFunctionMetadata, function_name, type_label
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
@@ -23,6 +23,7 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionRequest,
 )
 from droid.os.cancellation import CancellationSignal
+from sim.cli.brief_yaml import brief_yaml as brief_yaml_of
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
 from sim.cli.shell_access import ACCESS_COMMANDS
@@ -75,12 +76,14 @@ def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
 
 
 @app_function.command("list-app-functions")
+@click.option("--package", "package_name", help="Only this package's functions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON object Android prints.")
 @click.pass_context
-def list_app_functions(ctx: click.Context, as_json: bool) -> None:
+def list_app_functions(ctx: click.Context, package_name: str | None, as_json: bool) -> None:
     """List every function on the device, by package."""
+    spec = AppFunctionSearchSpec(package_names=frozenset({package_name})) if package_name else None
     with context_from(ctx) as context:
-        functions = context.app_function_manager.search_app_functions()
+        functions = context.app_function_manager.search_app_functions(spec)
     listing = functions_as_json(functions)
     if as_json:
         print_json(listing)
@@ -97,12 +100,13 @@ def list_app_functions(ctx: click.Context, as_json: bool) -> None:
 
 @app_function.command("execute-app-function")
 @click.option("--package", "package_name", required=True, help="Target package.")
-@click.option("--function", "function_id", required=True, help="Function id (or its short name).")
+@click.option("--function", "function_id", required=True, help="The function's exact id.")
 @click.option("--parameters", default="{}", show_default=True, help="Parameters as a JSON object.")
 @click.option("--timeout-duration", default=30.0, show_default=True, help="Seconds to wait before cancelling.")
+@click.option("--brief-yaml", is_flag=True, help="Print the result document as concise YAML, as Android does.")
 @click.pass_context
 def execute_app_function(ctx: click.Context, package_name: str, function_id: str, parameters: str,
-                         timeout_duration: float) -> None:
+                         timeout_duration: float, brief_yaml: bool) -> None:
     """Execute a function and print its return value as JSON."""
     try:
         values = json.loads(parameters)
@@ -110,13 +114,10 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
         raise click.BadParameter(f"not JSON: {error}", param_hint="--parameters") from None
     with context_from(ctx) as context:
         manager = context.app_function_manager
-        function, components = _find_function(manager, package_name, function_id)
+        function = exact_function(manager, package_name, function_id)
+        components = function.package_metadata.components if function else None
         try:
-            request = ExecuteAppFunctionRequest(
-                package_name,
-                function.id if function else function_id,
-                parameters_from_json(function, values, components),
-            )
+            request = ExecuteAppFunctionRequest(package_name, function_id, parameters_from_json(function, values, components))
         except AppFunctionException as error:
             fail_with(error)
         signal = CancellationSignal()
@@ -131,19 +132,30 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
             fail_with(error)
         finally:
             timer.cancel()
+    if brief_yaml:
+        click.echo(brief_yaml_of(response.result_document))
+        return
     print_json(to_json(response.return_value))
 
 
-def _find_function(manager, package_name: str, function_id: str):
-    """The function's metadata, accepting a short name; (None, None) if the shell cannot
-    see it, in which case the device itself answers with the right error."""
+def exact_function(manager, package_name: str, function_id: str) -> AppFunctionMetadata | None:
+    """The metadata of ``function_id``, which must be an exact id, as in AOSP's shell; None if
+    the shell cannot see it (the device then answers with the right error). A short name that
+    is not an id is refused, naming the ids it could mean."""
     if not package_name:
-        return None, None
-    spec = AppFunctionSearchSpec(package_names=frozenset({package_name}))
-    for function in manager.search_app_functions(spec):
-        if function_id in (function.id, function.id.rsplit("#", 1)[-1]):
-            return function, function.package_metadata.components
-    return None, None
+        return None
+    functions = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({package_name})))
+    for function in functions:
+        if function.id == function_id:
+            return function
+    meant = sorted(f.id for f in functions if function_name(f) == function_id)
+    if meant:
+        raise click.BadParameter(
+            f"{function_id!r} is not a function id of {package_name}; --function takes the exact id: "
+            + " or ".join(repr(i) for i in meant),
+            param_hint="--function",
+        )
+    return None
 
 
 @app_function.command("set-enabled")
@@ -154,8 +166,41 @@ def _find_function(manager, package_name: str, function_id: str):
 def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: str) -> None:
     """Set a function's enabled state (default returns to the XML's value)."""
     with context_from(ctx) as context:
+        exact_function(context.app_function_manager, package_name, function_id)
         try:
             context.app_function_manager.set_app_function_enabled(function_id, STATES[state], package_name)
         except Exception as error:
             fail_with(error)
     click.echo(f"{function_id}: {state}")
+
+
+@app_function.command("is-enabled")
+@click.option("--package", "package_name", required=True)
+@click.option("--function", "function_id", required=True, help="The function's exact id.")
+@click.pass_context
+def is_enabled(ctx: click.Context, package_name: str, function_id: str) -> None:
+    """Print whether a function is enabled: true or false."""
+    with context_from(ctx) as context:
+        manager = context.app_function_manager
+        exact_function(manager, package_name, function_id)
+        try:
+            enabled = manager.is_app_function_enabled(function_id, package_name)
+        except Exception as error:
+            fail_with(error)
+    click.echo("true" if enabled else "false")
+
+
+@app_function.command("read-app-description")
+@click.option("--package", "package_name", required=True)
+@click.pass_context
+def read_app_description(ctx: click.Context, package_name: str) -> None:
+    """Print the app description agents read (res/xml/app_metadata.xml)."""
+    with context_from(ctx) as context:
+        functions = context.app_function_manager.search_app_functions(
+            AppFunctionSearchSpec(package_names=frozenset({package_name}))
+        )
+    description = next((f.package_metadata.app_metadata.description for f in functions), "")
+    if not description:
+        click.echo(f"No app metadata found for package: {package_name}", err=True)
+        raise SystemExit(1)
+    click.echo(description)

@@ -1,0 +1,89 @@
+"""`cmd app_function` commands AOSP's shell has (issue 16 row 17): is-enabled,
+list-app-functions --package, read-app-description, --brief-yaml, and --function taking the
+exact id only. Run in-process through click against a device served on its Unix socket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from droid.appfunctions.data import AppFunctionData
+from sim.cli.brief_yaml import brief_yaml
+from sim.cli.main import cli
+from sim.device import Device
+from tests.helpers import HELPER_APP, HELPER_PACKAGE
+
+ORDERS_APP = Path(__file__).resolve().parents[3] / "apps" / "orders"
+ORDERS = "com.example.orders"
+FETCH = "com.example.orders.OrderFunctionService#fetch_order_details"
+
+
+@pytest.fixture(scope="module")
+def device(tmp_path_factory):
+    with Device(tmp_path_factory.mktemp("shell") / "data", isolated_apps=False) as device:
+        device.install(HELPER_APP)
+        device.install(ORDERS_APP)
+        device.serve()
+        yield device
+
+
+def shell(device, *args: str):
+    return CliRunner().invoke(
+        cli, ["--device", device.address, "--data", str(device.data_dir), "shell", "cmd", "app_function", *args]
+    )
+
+
+def test_is_enabled_prints_true_or_false(device):
+    assert shell(device, "is-enabled", "--package", HELPER_PACKAGE, "--function", "add").stdout == "true\n"
+    assert shell(device, "is-enabled", "--package", HELPER_PACKAGE, "--function", "add_disabledByDefault").stdout == "false\n"
+    missing = shell(device, "is-enabled", "--package", HELPER_PACKAGE, "--function", "nothing")
+    assert missing.exit_code == 1 and "App function not found." in missing.stderr
+
+
+def test_list_app_functions_of_one_package(device):
+    listing = json.loads(shell(device, "list-app-functions", "--package", ORDERS, "--json").stdout)
+    assert list(listing) == [ORDERS] and FETCH in {f["id"] for f in listing[ORDERS]}
+
+
+def test_read_app_description(device):
+    result = shell(device, "read-app-description", "--package", ORDERS)
+    assert result.exit_code == 0 and result.stdout.strip()
+    assert result.stdout.strip() == device.registry.get(ORDERS).metadata.app_metadata.description.strip()
+    none = shell(device, "read-app-description", "--package", HELPER_PACKAGE)
+    assert (none.exit_code, none.stderr) == (1, f"No app metadata found for package: {HELPER_PACKAGE}\n")
+
+
+@pytest.mark.parametrize("command", [
+    ("execute-app-function", "--parameters", '{"orderId": "ORD-8492"}'),
+    ("set-enabled", "--state", "disable"),
+    ("is-enabled",),
+])
+def test_a_short_name_is_refused_naming_the_exact_id(device, command):
+    result = shell(device, command[0], "--package", ORDERS, "--function", "fetch_order_details", *command[1:])
+    assert result.exit_code == 2
+    assert f"--function takes the exact id: '{FETCH}'" in result.stderr
+    assert shell(device, "is-enabled", "--package", ORDERS, "--function", FETCH).stdout == "true\n"  # nothing changed
+
+
+def test_brief_yaml_prints_the_result_document(device):
+    result = shell(device, "execute-app-function", "--package", HELPER_PACKAGE, "--function", "add",
+                   "--parameters", '{"a": 1, "b": 2}', "--brief-yaml")
+    assert (result.exit_code, result.stdout) == (0, "androidAppfunctionsReturnValue: 3\n")
+
+
+def test_brief_yaml_follows_aosps_minimal_generator():
+    """AppSearchDataYamlConverterTest, keepEmptyValues and keepNullValues false: empty and null
+    values go, a one-item list is its item, nested documents are maps, odd strings are quoted."""
+    document = AppFunctionData({
+        "emptyString": "", "realString": "value", "zeroLong": 0, "falseBoolean": False, "none": None,
+        "stringArr": ["a", "b", "c"], "one": [1.5], "nested": AppFunctionData(nestedProp="I am nested"),
+        "docs": [AppFunctionData(prop="first"), AppFunctionData(prop="second")], "odd": "a: b", "word": "true",
+    })
+    assert brief_yaml(document) == (
+        "realString: value\nzeroLong: 0\nfalseBoolean: false\nstringArr:\n  - a\n  - b\n  - c\none: 1.5\n"
+        "nested:\n  nestedProp: I am nested\ndocs:\n  - prop: first\n  - prop: second\n"
+        'odd: "a: b"\nword: "true"'
+    )
