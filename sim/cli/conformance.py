@@ -16,7 +16,7 @@ import click
 
 from sim.cli.connection import open_context, resolve
 from sim.cli.output import console, fail_with
-from sim.conformance.registry import Case, select
+from sim.conformance.registry import Case, for_sdk, select
 from sim.conformance.runner import CaseResult, results_to_json, run_cases, summary
 from sim.conformance.target import DeviceHandle, default_apps_root, open_target
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
@@ -55,17 +55,17 @@ def conformance_command(ctx: click.Context, device_option: str | None, data_opti
     device = DeviceHandle(
         address.target, address.data_dir, DEFAULT_CANCELLATION_TIMEOUT, lambda package: open_context(address, package)
     )
-    results = _run(device, apps_root or default_apps_root(), cases)
-    _print_report(results, address.target)
+    results, sdk_int = _run(device, apps_root or default_apps_root(), cases)
+    _print_report(results, address.target, sdk_int)
     if json_file is not None:
-        json_file.write_text(json.dumps(results_to_json(results, address.target), indent=2) + "\n")
+        json_file.write_text(json.dumps(results_to_json(results, address.target, sdk_int), indent=2) + "\n")
     if any(r.status == "fail" for r in results):
         raise SystemExit(1)
 
 
-def _run(device: DeviceHandle, apps_root: Path, cases: list[Case]) -> list[CaseResult]:
-    """Set the run up on the device and run the cases; a device that refuses the set-up
-    (install, pm clear, the allowlists, uninstall) fails the command with its error."""
+def _run(device: DeviceHandle, apps_root: Path, cases: list[Case]) -> tuple[list[CaseResult], int]:
+    """Set the run up on the device and run the cases that check its SDK; a device that refuses
+    the set-up (install, pm clear, the allowlists, uninstall) fails the command with its error."""
     out = console()
     spinner = out.status("installing the conformance apps") if out.is_terminal else contextlib.nullcontext()
     with spinner as status:
@@ -76,19 +76,20 @@ def _run(device: DeviceHandle, apps_root: Path, cases: list[Case]) -> list[CaseR
 
         try:
             with open_target(device, apps_root) as target:
-                results = run_cases(cases, target, progress)
+                sdk_int = target.shell.sdk_int
+                results = run_cases(for_sdk(cases, sdk_int), target, progress)
         except click.ClickException:
             raise
         except Exception as error:
             fail_with(error)
-    return results
+    return results, sdk_int
 
 
-def _print_report(results: list[CaseResult], device: str) -> None:
+def _print_report(results: list[CaseResult], device: str, sdk_int: int) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"conformance against {device}", title_justify="left")
+    table = Table(title=f"conformance against {device} (SDK {sdk_int})", title_justify="left")
     table.add_column("case", no_wrap=True)
     for column in ("spec", "result", "expected", "came"):
         table.add_column(column, overflow="fold")

@@ -117,14 +117,30 @@ ROWS: tuple[Row, ...] = (
     Row("service.v2-on", "§4", "AppFunctionServiceTest", "v2 on", 'the service sees "" and no signing info'),
     # AppFunctionRegistrationTest
     Row("registration", "§4", "AppFunctionRegistrationTest", "dynamic registration",
-        "the registration rules of §1; an unregistered id gives ERROR_DISABLED",
+        "the registration rules of §1",
         not_applicable="droidsim has no runtime registration of functions"),
+    Row("registration.unregistered", "§4", "AppFunctionRegistrationTest", "execute_unregisteredFunction: an "
+        "application-level function no process registered", "ERROR_DISABLED"),
+    # SearchAppFunctionsTest, GetAppFunctionStatesTest (Android 17)
+    Row("search.spec", "§1", "AppFunctionManager.searchAppFunctions", "a spec of function names, packages and scopes",
+        "one flat list of what matches every filter, each function with its package's metadata"),
+    Row("search.app-level", "§4", "SearchAppFunctionsTest", "an app with service-level and application-level "
+        "function XML", "the functions of both are listed"),
+    Row("states", "§4", "GetAppFunctionStatesTest", "states of own, other, missing and invisible functions",
+        "the visible ones' states, in the order asked; the others left out"),
+    Row("access.listener", "§1", "AppFunctionManager.addAccessChangedListener", "an agent's access changes",
+        "the listener hears the agent's uid; it needs MANAGE_APP_FUNCTION_ACCESS"),
     # AppFunctionMetadataTest
     Row("metadata", "§4", "AppFunctionMetadataTest", "installing, updating or uninstalling an APK",
         "adds, replaces or removes its runtime documents"),
     # ExecuteAppFunctionRequestTest / ResponseTest / ExceptionTest
     Row("parcel", "§4", "ExecuteAppFunctionRequestTest / ResponseTest / ExceptionTest",
         "round-trips, including the empty defaults", "equal objects"),
+    Row("parcel.null-message", "§4", "AppFunctionExceptionTest", "testParcel_nullErrorMessage",
+        "the message is still null"),
+    Row("pending-intent", "§1", "PendingIntent (android.app PendingIntentTest)", "an immutable implicit or mutable "
+        "explicit intent; a mutable implicit one, both flags, neither",
+        "created; IllegalArgumentException for the last three (an app targeting Android 14+)"),
     # §5 the shell command
     Row("shell.list", "§5", "cmd app_function list-app-functions", "list-app-functions",
         "a JSON object mapping each package to its functions"),

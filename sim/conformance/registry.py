@@ -37,6 +37,11 @@ class Case:
     row_key: str
     summary: str
     body: Body
+    # The SDKs (Build.VERSION.SDK_INT) whose behaviour the case checks; None for every one.
+    sdks: frozenset[int] | None = None
+
+    def applies_to(self, sdk_int: int) -> bool:
+        return self.sdks is None or sdk_int in self.sdks
 
     @property
     def spec(self) -> str:
@@ -56,13 +61,13 @@ def register(new: Case) -> Case:
     return new
 
 
-def case(case_id: str, row_key: str) -> Callable[[Body], Body]:
-    """Register the decorated function as case ``case_id`` of checklist row ``row_key``;
-    its docstring's first paragraph is the case's summary."""
+def case(case_id: str, row_key: str, sdks: frozenset[int] | None = None) -> Callable[[Body], Body]:
+    """Register the decorated function as case ``case_id`` of checklist row ``row_key``, for the
+    SDKs ``sdks`` (None: every one); its docstring's first paragraph is the case's summary."""
 
     def decorate(body: Body) -> Body:
         summary = " ".join((body.__doc__ or case_id).strip().split("\n\n")[0].split())
-        register(Case(case_id, row_key, summary, body))
+        register(Case(case_id, row_key, summary, body, sdks))
         return body
 
     return decorate
@@ -73,6 +78,11 @@ def all_cases() -> list[Case]:
     import sim.conformance.cases  # noqa: F401 - importing registers the cases
 
     return list(_REGISTRY.values())
+
+
+def for_sdk(cases: list[Case], sdk_int: int) -> list[Case]:
+    """The cases that check what a device of ``sdk_int`` should do."""
+    return [c for c in cases if c.applies_to(sdk_int)]
 
 
 def select(case_ids: list[str] | tuple[str, ...]) -> list[Case]:

@@ -77,10 +77,12 @@ def summary(results: list[CaseResult]) -> dict[str, int]:
     return {status: sum(r.status == status for r in results) for status in ("pass", "fail")}
 
 
-def results_to_json(results: list[CaseResult], device: str) -> dict:
-    """What ``droidsim conformance --json`` writes: the table's rows, and the totals."""
+def results_to_json(results: list[CaseResult], device: str, sdk_int: int) -> dict:
+    """What ``droidsim conformance --json`` writes: the device and the SDK it runs, the table's
+    rows, and the totals."""
     return {
         "device": device,
+        "sdk": sdk_int,
         "summary": summary(results),
         "cases": [asdict(r) | {"seconds": round(r.seconds, 3)} for r in results],
     }

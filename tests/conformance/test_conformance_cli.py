@@ -9,7 +9,8 @@ import pytest
 
 from droid.content import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
-from sim.conformance.registry import all_cases
+from sim.conformance.registry import all_cases, for_sdk
+from sim.platform_version import NEWEST
 from tests.helpers import HELPER_APP, HELPER_PACKAGE, DeviceProcess, droidsim
 
 pytestmark = pytest.mark.e2e
@@ -42,8 +43,9 @@ def test_conformance_against_a_running_device(tmp_path):
         after = device_state(data)
     finally:
         device.stop()
-    cases = all_cases()
+    cases = for_sdk(all_cases(), NEWEST.sdk_int)
     results = json.loads(report.read_text())
+    assert results["sdk"] == NEWEST.sdk_int and f"(SDK {NEWEST.sdk_int})" in result.stdout
     assert [c["id"] for c in results["cases"]] == [c.id for c in cases]
     assert {c["id"]: c["status"] for c in results["cases"]} == {c.id: "pass" for c in cases}
     assert results["device"] == f"unix:{(data / 'device.sock').resolve()}"

@@ -113,7 +113,8 @@ def test_results_json_has_totals_and_every_row():
         raise Mismatch("returned 3", "returned 4")
 
     results = [_run(lambda t: None), _run(mismatch)]
-    data = results_to_json(results, "unix:/dev/null")
+    data = results_to_json(results, "unix:/dev/null", 37)
+    assert data["sdk"] == 37
     assert data["summary"] == {"pass": 1, "fail": 1}
     assert [c["status"] for c in data["cases"]] == ["pass", "fail"]
     assert set(data["cases"][0]) == {"id", "spec", "summary", "status", "expected", "actual", "seconds"}

@@ -10,4 +10,5 @@ from sim.conformance.cases import (  # noqa: F401 - imported to register
     access_matrix,
     access_api,
     access_levels,
+    discovery,
 )

@@ -8,6 +8,8 @@ EXECUTE_APP_FUNCTIONS and the run puts it on the agent allowlist), the helper a 
 
 from __future__ import annotations
 
+import queue
+
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.manager import (
     ACCESS_FLAG_MASK_ALL,
@@ -25,8 +27,8 @@ from droid.appfunctions.manager import (
     access_flag_names,
 )
 from droid.os.exceptions import IllegalArgumentException, SecurityException
-from sim.conformance.cases.common import DENIED_MESSAGE, execute
-from sim.conformance.expect import attempt, equal, fails_with, returns
+from sim.conformance.cases.common import DEADLINE, DENIED_MESSAGE, execute
+from sim.conformance.expect import attempt, equal, fails_with, raises, returns
 from sim.conformance.registry import Mismatch, case
 from sim.conformance.target import (
     CALLER_PACKAGE,
@@ -249,3 +251,22 @@ def access_agent_allowlist(t) -> None:
               flag_text(shell.get_access_flags(CALLER_PACKAGE, HELPER_PACKAGE)))
         _state("the request state once the caller is back on the allowlist", DENIED,
                shell.get_access_request_state(CALLER_PACKAGE, HELPER_PACKAGE))
+
+
+@case("access-changed-listener", "access.listener")
+def access_changed_listener(t) -> None:
+    """addAccessChangedListener: the shell's listener hears the caller's uid when the pair's flags
+    change; the caller, without MANAGE_APP_FUNCTION_ACCESS, may not add one."""
+    heard: queue.SimpleQueue[int] = queue.SimpleQueue()
+    shell = t.shell.app_function_manager
+    shell.add_access_changed_listener(heard.put)
+    try:
+        with t.access_flags(CALLER_PACKAGE, HELPER_PACKAGE, ACCESS_FLAG_USER_GRANTED):
+            uid = next(p.uid for p in t.package_manager.list_packages() if p.package_name == CALLER_PACKAGE)
+            try:
+                equal("the agent uid the listener heard", uid, heard.get(timeout=DEADLINE))
+            except queue.Empty:
+                raise Mismatch("the listener to hear the caller's uid", "nothing within the deadline") from None
+    finally:
+        shell.remove_access_changed_listener(heard.put)
+    raises(attempt(lambda: t.caller.app_function_manager.add_access_changed_listener(heard.put)), SecurityException)

@@ -16,10 +16,14 @@ from sim.conformance.cases.common import DENIED_MESSAGE, execute, listed_functio
 from sim.conformance.expect import attempt, fails_with, raises, returns
 from sim.conformance.registry import Mismatch, case
 from sim.conformance.target import CALLER_PACKAGE, LEVELED_PACKAGE, SYSTEM_CALLER_PACKAGE
+from sim.platform_version import CINNAMON_BUN
 
 SELF_FUNCTION = "noOp_accessLevelSelf"
 SYSTEM_FUNCTION = "noOp_accessLevelSystem"
 TRUSTED_FUNCTION = "noOp_accessLevelAndroidTrusted"
+# The platform enforces levels from Android 17 (17.2); before it only Jetpack does, for functions
+# that opt in (the leveled app's do not): tests/unit/device/test_platform_version.py.
+LEVELS_ENFORCED = frozenset({CINNAMON_BUN})
 
 
 def _runs(context, function: str) -> None:
@@ -44,7 +48,7 @@ def _sees(context, function: str, visible: bool) -> None:
         raises(outcome, IllegalArgumentException)
 
 
-@case("level-self", "levels.self")
+@case("level-self", "levels.self", sdks=LEVELS_ENFORCED)
 def level_self(t) -> None:
     """ACCESS_LEVEL_SELF: the leveled app runs and sees its own function; the system caller, the
     shell and the caller with a grant are ERROR_DENIED and do not see it."""
@@ -57,7 +61,7 @@ def level_self(t) -> None:
             _sees(other, SELF_FUNCTION, False)
 
 
-@case("level-system", "levels.system")
+@case("level-system", "levels.system", sdks=LEVELS_ENFORCED)
 def level_system(t) -> None:
     """ACCESS_LEVEL_SYSTEM: the system caller, the shell and the leveled app run and see it; the
     caller with EXECUTE_APP_FUNCTIONS and a grant is ERROR_DENIED and does not see it, and stays
@@ -78,7 +82,7 @@ def level_system(t) -> None:
             shell.set_app_function_enabled(SYSTEM_FUNCTION, APP_FUNCTION_STATE_DEFAULT, LEVELED_PACKAGE)
 
 
-@case("level-android-trusted", "levels.android-trusted")
+@case("level-android-trusted", "levels.android-trusted", sdks=LEVELS_ENFORCED)
 def level_android_trusted(t) -> None:
     """ACCESS_LEVEL_ANDROID_TRUSTED: the caller with EXECUTE_APP_FUNCTIONS sees it without a
     grant, is ERROR_DENIED until the pair is granted, and runs it once it is."""

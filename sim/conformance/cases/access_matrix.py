@@ -33,6 +33,7 @@ from sim.conformance.target import (
     SYSTEM_CALLER_PACKAGE,
     ConformanceTarget,
 )
+from sim.platform_version import CINNAMON_BUN
 
 DENIED = AppFunctionException.ERROR_DENIED
 FUNCTION_NOT_FOUND = AppFunctionException.ERROR_FUNCTION_NOT_FOUND
@@ -75,6 +76,7 @@ class AccessScenario:
     never_creates_service: bool = False
     # Where droidsim's rule set answers otherwise than this CTS row (docs/differences.md).
     difference: str | None = None
+    sdks: frozenset[int] | None = None  # see Case.sdks
 
     @property
     def summary(self) -> str:
@@ -93,6 +95,9 @@ class AccessScenario:
 
 ADD = (("a", 1), ("b", 2))
 DENIED_CALL = Expect(error=DENIED, message=DENIED_MESSAGE)
+
+# EXECUTE_APP_FUNCTIONS_SYSTEM calls without a grant from Android 17 (permission v2) only.
+PERMISSION_V2 = frozenset({CINNAMON_BUN})
 
 SCENARIOS: tuple[AccessScenario, ...] = (
     # AppFunctionManagerAccessEnabledTest
@@ -122,15 +127,16 @@ SCENARIOS: tuple[AccessScenario, ...] = (
     AccessScenario("v2-permission-allowlisted", "v2.allowlisted", CALLER_PACKAGE, HELPER_PACKAGE, "add",
                    grant=True, params=ADD, expect=Expect(value=3)),
     AccessScenario("v2-system-permission-allowlisted", "v2.system-permission", SYSTEM_CALLER_PACKAGE, HELPER_PACKAGE,
-                   "add", grant=True, params=ADD, expect=Expect(value=3)),
+                   "add", grant=True, params=ADD, expect=Expect(value=3), sdks=PERMISSION_V2),
     AccessScenario("v2-system-permission-not-allowlisted", "v2.system-permission", SYSTEM_CALLER_PACKAGE,
-                   HELPER_PACKAGE, "add", allowlisted=False, params=ADD, expect=Expect(value=3)),
+                   HELPER_PACKAGE, "add", allowlisted=False, params=ADD, expect=Expect(value=3), sdks=PERMISSION_V2),
     AccessScenario("v2-nonexistent-package-allowlisted", "v2.nonexistent-package", CALLER_PACKAGE, NONEXISTENT_PACKAGE,
                    "noOp", grant=True, expect=DENIED_CALL,
                    difference="droidsim: no grant can name a package that is not installed, so the caller is denied "
                               "and cannot probe which packages exist; CTS expects ERROR_FUNCTION_NOT_FOUND"),
     AccessScenario("v2-system-permission-nonexistent-package", "v2.nonexistent-package", SYSTEM_CALLER_PACKAGE,
-                   NONEXISTENT_PACKAGE, "noOp", expect=Expect(error=FUNCTION_NOT_FOUND, message=NOT_FOUND)),
+                   NONEXISTENT_PACKAGE, "noOp", expect=Expect(error=FUNCTION_NOT_FOUND, message=NOT_FOUND),
+                   sdks=PERMISSION_V2),
     # AppFunctionServiceTest
     AccessScenario("v2-target-sees-calling-package", "service.v2-on", CALLER_PACKAGE, HELPER_PACKAGE, "noOp",
                    grant=True, expect=Expect(value=CALLER_PACKAGE),
@@ -165,7 +171,8 @@ def run_scenario(t: ConformanceTarget, scenario: AccessScenario) -> None:
 
 
 def _register(scenario: AccessScenario) -> None:
-    register(Case(scenario.id, scenario.row_key, scenario.summary, body=lambda t: run_scenario(t, scenario)))
+    register(Case(scenario.id, scenario.row_key, scenario.summary, body=lambda t: run_scenario(t, scenario),
+                  sdks=scenario.sdks))
 
 
 for _scenario in SCENARIOS:

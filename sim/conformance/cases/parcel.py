@@ -3,11 +3,13 @@ Android, checked on droidsim's binder wire (the protobuf every cross-process cal
 
 from __future__ import annotations
 
+from droid.app.pending_intent import ComponentName, Intent, PendingIntent
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException, category_of
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
 from droid.binder import wire
-from sim.conformance.expect import equal
+from droid.os.exceptions import IllegalArgumentException
+from sim.conformance.expect import attempt, equal, raises
 from sim.conformance.registry import case
 
 ERROR_CODES = sorted(
@@ -40,3 +42,24 @@ def parcel_round_trips(t) -> None:
             (type(sent), code, category_of(code), f"message {code}", {"key": "value"}, f"message {code} (code {code})"),
             (type(came), came.error_code, came.error_category, came.error_message, came.extras, str(came)),
         )
+
+
+@case("parcel-null-error-message", "parcel.null-message")
+def parcel_null_error_message(t) -> None:
+    """AppFunctionExceptionTest.testParcel_nullErrorMessage: a null message stays null."""
+    came = wire.result_from_proto(wire.result_to_proto(AppFunctionException(AppFunctionException.ERROR_CANCELLED, None)))
+    equal("the code, message and extras after the wire", (2001, None, {}), (came.error_code, came.error_message, came.extras))
+
+
+@case("pending-intent-mutability-rules", "pending-intent")
+def pending_intent_mutability_rules(t) -> None:
+    """An immutable implicit and a mutable explicit PendingIntent are created; a mutable implicit
+    one, and one with both or neither mutability flag, raise IllegalArgumentException."""
+    explicit = Intent(component=ComponentName(t.caller.package_name, "android.app.appfunctions.cts.Main"))
+    implicit = Intent(action="android.intent.action.VIEW")
+    created = [PendingIntent.get_activity(t.caller, 0, implicit, PendingIntent.FLAG_IMMUTABLE).is_immutable,
+               PendingIntent.get_activity(t.caller, 0, explicit, PendingIntent.FLAG_MUTABLE).is_immutable]
+    equal("the immutability of the two created", [True, False], created)
+    for intent, flags in ((implicit, PendingIntent.FLAG_MUTABLE), (explicit, PendingIntent.FLAG_MUTABLE | PendingIntent.FLAG_IMMUTABLE),
+                          (explicit, 0)):
+        raises(attempt(lambda: PendingIntent.get_activity(t.caller, 0, intent, flags)), IllegalArgumentException)
