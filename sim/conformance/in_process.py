@@ -30,16 +30,19 @@ def device_handle(device: Device) -> DeviceHandle:
 
 
 @contextlib.contextmanager
-def served_device(data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT) -> Iterator[Device]:
-    """A fresh Device in ``data_dir``, its apps in their own processes, serving on its socket."""
-    with Device(data_dir, isolated_apps=True, cancellation_timeout=cancellation_timeout) as device:
+def served_device(
+    data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT, sdk: int | None = None
+) -> Iterator[Device]:
+    """A fresh Device in ``data_dir`` (of SDK ``sdk``, else the newest), its apps in their own
+    processes, serving on its socket."""
+    with Device(data_dir, isolated_apps=True, cancellation_timeout=cancellation_timeout, sdk=sdk) as device:
         device.serve()
         yield device
 
 
 @contextlib.contextmanager
 def in_process_device(
-    data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT
+    data_dir: Path, cancellation_timeout: float = IN_PROCESS_CANCELLATION_TIMEOUT, sdk: int | None = None
 ) -> Iterator[DeviceHandle]:
-    with served_device(data_dir, cancellation_timeout) as device:
+    with served_device(data_dir, cancellation_timeout, sdk) as device:
         yield device_handle(device)

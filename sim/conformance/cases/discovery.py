@@ -11,7 +11,7 @@ from sim.conformance.cases.access_levels import SELF_FUNCTION, TRUSTED_FUNCTION
 from sim.conformance.cases.common import execute
 from sim.conformance.expect import equal, fails_with
 from sim.conformance.registry import case
-from sim.conformance.target import HELPER_PACKAGE, LEVELED_PACKAGE, NONEXISTENT_PACKAGE
+from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE, LEVELED_PACKAGE, NONEXISTENT_PACKAGE
 from sim.platform_version import CINNAMON_BUN
 
 ANDROID_17 = frozenset({CINNAMON_BUN})
@@ -47,13 +47,14 @@ def search_by_function_names_and_scopes(t) -> None:
 def app_function_states(t) -> None:
     """getAppFunctionStates answers each named function the caller may see, in the order asked,
     and silently leaves out one that does not exist or that it may not see."""
-    asked = [ADD_DISABLED, AppFunctionName(NONEXISTENT_PACKAGE, "doesNotExist"),
-             AppFunctionName(LEVELED_PACKAGE, SELF_FUNCTION), ADD]
+    asked = [ADD_DISABLED, AppFunctionName(NONEXISTENT_PACKAGE, "doesNotExist"), ADD]
     equal("the caller's states", [AppFunctionState(ADD_DISABLED, False), AppFunctionState(ADD, True)],
           t.caller.app_function_manager.get_app_function_states(asked))
     own = t.helper.app_function_manager
     equal("the helper's states of its own functions, without any permission",
           [AppFunctionState(ADD, True), AppFunctionState(ADD_DISABLED, False)], own.get_app_function_states([ADD, ADD_DISABLED]))
+    equal("the helper's states of another package's function, without any permission", [],
+          own.get_app_function_states([AppFunctionName(CALLER_PACKAGE, "add")]))
 
 
 @case("search-service-and-app-level-functions", "search.app-level", sdks=ANDROID_17)
