@@ -1,4 +1,4 @@
-"""Every conformance case against a fresh in-process device: one pytest test per case.
+"""Every conformance case against fresh in-process devices, one of each SDK it holds for: one pytest test per run.
 
 The device runs its apps in their own processes (kill and cancellation need real ones) with a
 short cancellation timeout; the cases call it through local binders, and ``droidsim
@@ -6,6 +6,8 @@ conformance`` (test_conformance_cli.py) runs the same cases over gRPC.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 import pytest
 
@@ -15,32 +17,27 @@ from sim.conformance.runner import run_case
 from sim.conformance.target import open_target
 from sim.platform_version import ANDROID_16, NEWEST
 
-CASES = for_sdk(all_cases(), NEWEST.sdk_int)  # a fresh device runs the newest version
-ANDROID_16_CASES = for_sdk(all_cases(), ANDROID_16.sdk_int)
+# Each case on each version it holds for: a fresh device runs the newest, `--sdk 36` Android 16.
+RUNS = [(sdk, case) for sdk in (NEWEST.sdk_int, ANDROID_16.sdk_int) for case in for_sdk(all_cases(), sdk)]
 
 
 @pytest.fixture(scope="module")
-def target(tmp_path_factory):
-    with in_process_device(tmp_path_factory.mktemp("conformance") / "data") as device:
-        with open_target(device) as target:
-            yield target
+def target_for(tmp_path_factory):
+    """``target_for(sdk)``: the module's device of that SDK, set up on first use."""
+    with contextlib.ExitStack() as devices:
+        targets = {}
+
+        def target(sdk: int):
+            if sdk not in targets:
+                data = tmp_path_factory.mktemp(f"conformance-{sdk}") / "data"
+                device = devices.enter_context(in_process_device(data, sdk=sdk))
+                targets[sdk] = devices.enter_context(open_target(device))
+            return targets[sdk]
+
+        yield target
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_case(case, target):
-    result = run_case(case, target)
-    assert result.status == "pass", result.explain()
-
-
-@pytest.fixture(scope="module")
-def android_16_target(tmp_path_factory):
-    with in_process_device(tmp_path_factory.mktemp("conformance-16") / "data", sdk=ANDROID_16.sdk_int) as device:
-        with open_target(device) as target:
-            yield target
-
-
-@pytest.mark.parametrize("case", ANDROID_16_CASES, ids=[c.id for c in ANDROID_16_CASES])
-def test_case_on_android_16(case, android_16_target):
-    """`--sdk 36`: every case that holds for Android 16 passes there too."""
-    result = run_case(case, android_16_target)
+@pytest.mark.parametrize(("sdk", "case"), RUNS, ids=[f"{case.id}-sdk{sdk}" for sdk, case in RUNS])
+def test_case(sdk, case, target_for):
+    result = run_case(case, target_for(sdk))
     assert result.status == "pass", result.explain()

@@ -10,26 +10,20 @@ from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_G
 from droid.os import IllegalArgumentException
 from sim.device import Device
 from sim.platform_version import ANDROID_16, ANDROID_17, NEWEST
-from tests.unit.access.apps import (
-    EXECUTE_APP_FUNCTIONS,
-    EXECUTE_APP_FUNCTIONS_SYSTEM,
-    LEVELED,
-    SELF_FUNCTION,
-    SYSTEM_FUNCTION,
-    TRUSTED_FUNCTION,
-    make_app,
-)
+from tests.unit.access import apps
+from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM, make_app
 from tests.unit.access.conftest import allowlist_agents, execute
 
 TARGET = "com.test.target"
 AGENT = "com.test.agent"
 SYSTEM_AGENT = "com.test.system"
+SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION = apps.SELF_FUNCTION, apps.SYSTEM_FUNCTION, apps.TRUSTED_FUNCTION
 # The SELF function opts in to Jetpack's enforcement before Android 17.2; the SYSTEM one opts out.
 COMPAT_ON = SELF_FUNCTION
 
 
 def leveled_target(root):
-    app = make_app(root, TARGET, levels=LEVELED)
+    app = make_app(root, TARGET, levels=apps.LEVELED)
     xml = app / "assets" / "app_functions_v2.xml"
     anchor = f"<id>{COMPAT_ON}</id>"
     xml.write_text(xml.read_text().replace(anchor, f"{anchor}\n        <isCompatEnforcementEnabled>true</isCompatEnforcementEnabled>", 1))

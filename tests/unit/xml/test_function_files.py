@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from droid.appfunctions import AppFunctionData, ExecuteAppFunctionRequest
+from sim.device import Device
 from sim.pm.function_files import (
     APPLICATION_LEVEL,
     FunctionFileError,
@@ -13,6 +15,7 @@ from sim.pm.function_files import (
 )
 from sim.pm.manifest import parse_manifest
 from sim.xmlsafe import XmlError
+from tests.helpers import HELPER_APP, HELPER_PACKAGE, copy_app
 from tests.unit.xml.test_manifest import FUNCTION_SERVICE, prop, write_manifest
 
 
@@ -107,3 +110,18 @@ def test_an_undefined_array_is_named(tmp_path):
     with pytest.raises(FunctionFileError, match=r'@array/nothing is not defined in res/values/'):
         function_xml_files(manifest, tmp_path, services, app_level=True)
     assert function_xml_files(manifest, tmp_path, services, app_level=False) == []
+
+
+def test_an_app_whose_function_xml_is_an_xml_resource_installs_and_runs(tmp_path):
+    """Row 15 end to end: the service's property names @xml/helper_functions, not an asset."""
+    app = copy_app(HELPER_APP, tmp_path / "src")
+    (app / "res" / "xml").mkdir(parents=True)
+    (app / "assets" / "app_functions_v2.xml").rename(app / "res" / "xml" / "helper_functions.xml")
+    manifest = app / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace(
+        'android:value="app_functions_v2.xml"', 'android:resource="@xml/helper_functions"'))
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        installed = device.install(app)
+        assert "add" in {f.id for f in installed.metadata.app_functions}
+        request = ExecuteAppFunctionRequest(HELPER_PACKAGE, "add", AppFunctionData(a=1, b=2))
+        assert device.create_context(HELPER_PACKAGE).app_function_manager.execute_app_function(request).return_value == 3
