@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,12 +21,15 @@ from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.shell import shell
 from sim import limits as call_limits
+from sim.running_devices import LOCK_NAME, DeviceLock, DeviceRunningError, lock_holder
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="droidsim", prog_name="droidsim", message="%(prog)s %(version)s")
 @click.option("--device", envvar="DROIDSIM_DEVICE", metavar="ADDRESS",
-              help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else .droidsim/device).")
+              help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else the device "
+                   "running on this machine, else .droidsim/device).")
 @click.option("--data", envvar="DROIDSIM_DATA", metavar="DIR",
               help="The device's data directory, where credentials live (for a TCP address).")
 @click.option("--as", "as_package", metavar="PKG",
@@ -44,7 +50,7 @@ cli.add_command(mcp_command)
 
 @cli.group()
 def device() -> None:
-    """Start the device."""
+    """Start and stop the device."""
 
 
 @device.command("start")
@@ -58,6 +64,7 @@ def device() -> None:
               help="Make this system app the preinstalled agent: allowlisted, with pregranted access to every "
                    "target, apps installed later included (repeatable).")
 @click.option("--listen", metavar="unix:PATH|HOST:PORT", help="Default: a Unix socket in the data directory.")
+@click.option("--wipe", is_flag=True, help="Start from an empty data directory (everything installed is removed).")
 @click.option("--cancellation-timeout", type=click.FloatRange(min=0.01), default=DEFAULT_CANCELLATION_TIMEOUT,
               show_default=True, metavar="SECONDS",
               help="How long a cancelled call may keep running before its app process is killed.")
@@ -76,9 +83,9 @@ def device() -> None:
               show_default=True, metavar="CHARS",
               help="Refuse parameters with a longer string or bytes value (ERROR_LIMIT_EXCEEDED).")
 def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...],
-                 pregrant_agents: tuple[str, ...], listen: str | None, cancellation_timeout: float,
+                 pregrant_agents: tuple[str, ...], listen: str | None, wipe: bool, cancellation_timeout: float,
                  **limits: int | float | None) -> None:
-    """Boot system_server, install apps, and serve until Ctrl-C."""
+    """Boot system_server, install apps, and serve until Ctrl-C (or `droidsim device stop`)."""
     from sim.device import Device
     from sim.logcat import configure_device_logging
 
@@ -86,24 +93,70 @@ def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    configure_device_logging(data_dir)
-    device = Device(data_dir, cancellation_timeout=cancellation_timeout, limits=call_limits.CallLimits(**limits))
     try:
-        for root in system_apps:
-            device.install_all(root, system=True)
-        for root in apps:
-            device.install_all(root)
-        for agent in pregrant_agents:
-            device.pregrant_agent(agent)
-    except Exception as error:
+        lock = DeviceLock(data_dir)
+    except DeviceRunningError as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        if wipe:
+            _wipe(lock.data_dir)
+        configure_device_logging(data_dir)
+        device = Device(data_dir, cancellation_timeout=cancellation_timeout, limits=call_limits.CallLimits(**limits))
+        try:
+            for root in system_apps:
+                device.install_all(root, system=True)
+            for root in apps:
+                device.install_all(root)
+            for agent in pregrant_agents:
+                device.pregrant_agent(agent)
+        except Exception as error:
+            device.shutdown()
+            fail_with(error)
+        address = device.serve(listen)
+        lock.register(address)
+        elapsed = (time.perf_counter() - started) * 1000
+        _print_boot(device, address, elapsed)
+        stop.wait()
+        click.echo("shutting down")
         device.shutdown()
-        fail_with(error)
-    address = device.serve(listen)
-    elapsed = (time.perf_counter() - started) * 1000
-    _print_boot(device, address, elapsed)
-    stop.wait()
-    click.echo("shutting down")
-    device.shutdown()
+    finally:
+        lock.release()
+
+
+def _wipe(data_dir: Path) -> None:
+    """Everything in the data directory but the lock this process holds."""
+    for child in data_dir.iterdir():
+        if child.name == LOCK_NAME:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+@device.command("stop")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The device's data directory (default: found as every command finds the device).")
+@click.option("--timeout", default=30.0, show_default=True, metavar="SECONDS", help="How long to wait for it to stop.")
+@click.pass_context
+def device_stop(ctx: click.Context, data_dir: Path | None, timeout: float) -> None:
+    """Stop a running device (as Ctrl-C in its window does)."""
+    if data_dir is None:
+        address = resolve(ctx.find_root().obj["device"], ctx.find_root().obj["data"])
+        if address.data_dir is None:
+            raise click.ClickException(f"{address.target} is not a data directory: pass --data DIR")
+        data_dir = address.data_dir
+    data_dir = data_dir.resolve()
+    pid = lock_holder(data_dir)
+    if pid is None:
+        raise click.ClickException(f"no device is running on {data_dir}")
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while lock_holder(data_dir) is not None:
+        if time.monotonic() > deadline:
+            raise click.ClickException(f"the device on {data_dir} (pid {pid}) did not stop within {timeout:g} s")
+        time.sleep(0.05)
+    click.echo(f"stopped the device on {data_dir} (pid {pid})")
 
 
 def _print_boot(device, address: str, elapsed_ms: float) -> None:
@@ -116,10 +169,26 @@ def _print_boot(device, address: str, elapsed_ms: float) -> None:
             rows.append((p.package_name, p.uid, f.id.rsplit("#", 1)[-1], enabled))
     print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
     click.echo(f"device ready in {elapsed_ms:.0f} ms, listening on {address}")
-    click.echo(f"try: droidsim --device {device.data_dir} shell cmd app_function list-app-functions")
+    droidsim = droidsim_command()
+    click.echo(f"try: {droidsim} shell cmd app_function list-app-functions")
     for agent in device.pregrants.agents():
-        click.echo(f'try: droidsim --device {device.data_dir} agent --as {agent} "PROMPT"')
-    click.echo("Ctrl-C to stop")
+        click.echo(f'try: {droidsim} agent --as {agent} "PROMPT"')
+    click.echo(f"Ctrl-C (or {droidsim} device stop) to stop")
+
+
+def droidsim_command() -> str:
+    """How to run droidsim from here: ``droidsim`` when that is on PATH and is this one, else
+    the console script beside this Python (``.venv/bin/droidsim``), relative when it can be."""
+    script = Path(sys.executable).parent / "droidsim"
+    on_path = shutil.which("droidsim")
+    if on_path and (not script.exists() or Path(on_path).resolve() == script.resolve()):
+        return "droidsim"
+    if not script.exists():
+        return f"{sys.executable} -m sim.cli"
+    try:
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
 
 
 @cli.command()
