@@ -18,7 +18,7 @@ def agent_events(device_process, prompt: str, answer: str = "") -> list[dict]:
 
 def order_status(device_process) -> str:
     result = droidsim("shell", "cmd", "app_function", "execute-app-function", "--package", "com.example.orders",
-                      "--function", "fetch_order_details", "--parameters", '{"orderId": "ORD-8492"}',
+                      "--function", "com.example.orders.OrderFunctionService#fetch_order_details", "--parameters", '{"orderId": "ORD-8492"}',
                       data=device_process.data)
     return json.loads(result.stdout)["status"]
 
