@@ -196,13 +196,24 @@ def droidsim_command() -> str:
 @click.option("--system", is_flag=True, help="Install as a privileged system app.")
 @click.pass_context
 def install(ctx: click.Context, app_dir: Path, system: bool) -> None:
-    """Install (or update) an app folder on the device."""
+    """Install (or update) an app folder, or every app folder in a folder, on the device."""
+    folders = _app_folders([app_dir])
     with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
-        try:
-            info = context.get_system_service("package").install_package(str(app_dir.resolve()), system)
-        except Exception as error:
-            fail_with(error)
-    click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+        for folder in folders:
+            try:
+                info = context.get_system_service("package").install_package(str(folder.resolve()), system)
+            except Exception as error:
+                fail_with(error)
+            click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+
+
+def _app_folders(paths: list[Path]) -> list[Path]:
+    from sim.pm.app_folders import NotAnAppFolder, app_folders
+
+    try:
+        return app_folders(paths)
+    except NotAnAppFolder as error:
+        raise click.ClickException(str(error)) from None
 
 
 @cli.command()
@@ -240,10 +251,11 @@ def appfunctions() -> None:
 @click.argument("app_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if a committed XML is stale.")
 def generate(app_dirs: tuple[Path, ...], check: bool) -> None:
-    """Write assets/<xml_file_name>.xml for each app, as the Jetpack compiler does."""
+    """Write assets/<xml_file_name>.xml for each app (APP_DIR: an app folder, or a folder of
+    them), as the Jetpack compiler does."""
     from droid.appfunctions.compiler import run_generate
 
-    raise SystemExit(run_generate(list(app_dirs), check))
+    raise SystemExit(run_generate(_app_folders(list(app_dirs)), check))
 
 
 def main() -> None:

@@ -73,16 +73,6 @@ class LintReport:
         return EXIT_ERRORS if self.errors else EXIT_CLEAN
 
 
-def app_folders(paths: Iterable[Path]) -> list[Path]:
-    """Each path as an app folder; a folder without a manifest stands for the app
-    folders in it (``*/AndroidManifest.xml``, as ``Device.install_all`` reads them)."""
-    found: list[Path] = []
-    for path in map(Path, paths):
-        children = sorted(p.parent for p in path.glob("*/AndroidManifest.xml"))
-        found.extend(children if children and not (path / "AndroidManifest.xml").exists() else [path])
-    return found
-
-
 def lint_apps(
     app_dirs: Iterable[Path | str], *, device_peers: Sequence[Peer] = (), import_code: bool = True
 ) -> LintReport:

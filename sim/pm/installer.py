@@ -251,6 +251,8 @@ class PackageInstaller:
         app_dir = app_dir.resolve()
         if not app_dir.is_dir():
             raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
+        if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
+            raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
         digest = source_hash(app_dir)
         parsed = parse_app(app_dir, self._verifier, check_manifest)
         package_name = parsed.manifest.package
