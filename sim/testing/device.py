@@ -93,7 +93,7 @@ class Caller:
 
     def visible_functions(self) -> list[str]:
         """The full ids this caller's search returns."""
-        return [f.id for package in self.manager.search_app_functions() for f in package.app_functions]
+        return [f.id for f in self.manager.search_app_functions()]
 
 
 class TestDevice:

@@ -60,6 +60,7 @@ def test_a_caller_is_held_to_the_access_rules_and_the_history_says_so(droid_devi
     droid_device.allowlist_agents("com.example.assistant")
     droid_device.grant_access("com.example.assistant", "com.example.orders")
     assert agent.call("fetch_order_details", order_id="ORD-8492").order_id == "ORD-8492"
+    assert FETCH in agent.visible_functions()
     attempts = [(e.function_identifier, e.result_code) for e in droid_device.history(agent="com.example.assistant")]
     assert attempts == [(FETCH, AppFunctionException.ERROR_DENIED), (FETCH, 0)]
     droid_device.revoke_access("com.example.assistant", "com.example.orders")
