@@ -7,41 +7,24 @@ from __future__ import annotations
 import pytest
 
 from droid.appfunctions import AppFunctionInvalidArgumentException, ExecuteAppFunctionRequest
-from droid.appfunctions.compiler import generate
 from droid.appfunctions.json_codec import parameters_from_json
+from tests.helpers import write_generated_app
 
-MANIFEST = """<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.greet">
-  <application>
-    <service android:name="com.example.greet.GreetService"
-        android:permission="android.permission.BIND_APP_FUNCTION_SERVICE" android:exported="true">
-      <intent-filter><action android:name="android.app.appfunctions.AppFunctionService"/></intent-filter>
-      <property android:name="android.app.appfunctions.v2" android:value="greet_functions.xml"/>
-    </service>
-  </application>
-</manifest>
-"""
-CODE = '''from droid.appfunctions import AppFunctionServiceEntryPoint, app_function
-
-
-class GreetService(AppFunctionServiceEntryPoint):
-    service_name = "com.example.greet.GreetService"
-    xml_file_name = "greet_functions"
+GREET = """
+class FunctionService(AppFunctionServiceEntryPoint):
+    service_name = SERVICE
+    xml_file_name = "functions"
 
     @app_function
     def greet(self, name: str, title: str | None) -> str:
         return f"Hello, {title + ' ' if title else ''}{name}"
-'''
+"""
 
 
 @pytest.fixture
 def greet(droid_device, tmp_path):
-    app = tmp_path / "greet"
-    app.mkdir()
-    (app / "AndroidManifest.xml").write_text(MANIFEST)
-    (app / "__init__.py").touch()
-    (app / "greet.py").write_text(CODE)
-    generate(app)
-    droid_device.install(app)
+    droid_device.install(write_generated_app(tmp_path, "greet", GREET, description="Greets people by name.",
+                                             package_prefix="com.example"))
     return droid_device.function("greet")
 
 
@@ -53,7 +36,7 @@ def test_the_xml_says_required_and_nullable(greet) -> None:
 def test_omitted_it_reaches_the_app_as_none_from_json_and_from_python(droid_device, greet) -> None:
     document = parameters_from_json(greet.metadata, {"name": "Ada"}, greet.components)
     response = droid_device.shell.manager.execute_app_function(
-        ExecuteAppFunctionRequest("com.example.greet", greet.function_id, document))
+        ExecuteAppFunctionRequest(greet.package_name, greet.function_id, document))
     assert response.return_value == "Hello, Ada"
     assert droid_device.call("greet", name="Ada") == "Hello, Ada"
 
