@@ -185,6 +185,12 @@ class TestDevice:
         """An installed system app as the device's preinstalled agent (``--pregrant-agent``)."""
         return self.device.pregrant_agent(package_name)
 
+    def process_id(self, package_name: str) -> int | None:
+        """The OS process the app runs in (``processes=True``), None while it runs on a thread
+        of this process or is not running."""
+        host = self.device.processes.running().get(package_name)
+        return getattr(host, "pid", None)
+
     # -- what happened -----------------------------------------------------------------------------
     def history(self, agent: str | None = None) -> list[AccessHistoryEntry]:
         """Every execution attempt, oldest first (only ``agent``'s when given), denials included."""

@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 
-from sim.testing.device import TestDevice
+if TYPE_CHECKING:  # the device is imported by the first test that asks for one, not by pytest's start
+    from sim.testing.device import TestDevice
 
 MARKER = "droid_processes"
 
@@ -27,8 +28,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture
-def droid_device(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestDevice]:
+def droid_device(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator["TestDevice"]:
     """A fresh device for this test; install apps with ``droid_device.install(APP_DIR)``."""
+    from sim.testing.device import TestDevice
+
     processes = request.config.getoption("--droid-processes") or request.node.get_closest_marker(MARKER) is not None
     with TestDevice(tmp_path_factory.mktemp("droid_device"), processes=processes) as device:
         yield device

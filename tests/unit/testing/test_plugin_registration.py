@@ -21,7 +21,7 @@ def test_a_project_outside_this_repository_gets_the_fixture_and_option(tmp_path)
         "def test_it(droid_device):\n"
         "    droid_device.install(ORDERS)\n"
         "    assert droid_device.call('fetch_order_details', order_id='ORD-8492').status == 'SHIPPED'\n"
-        "    assert droid_device.device.processes.running()['com.example.orders'].pid != os.getpid()\n"
+        "    assert droid_device.process_id('com.example.orders') not in (None, os.getpid())\n"
     )
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--droid-processes", "test_app.py"],
