@@ -2,18 +2,34 @@
 
 ``pip install droidsim`` registers the plugin (sim.testing.plugin): the ``droid_device``
 fixture is a fresh TestDevice per test. See docs/testing.md.
+
+Names are exported lazily (PEP 562): pytest imports the plugin in every run of every project
+where droidsim is installed, and that must not cost the device's imports.
 """
 
-from sim.testing.agent import AgentRun, model_call
-from sim.testing.device import Caller, InstalledApp, TestDevice
-from sim.testing.functions import FunctionLookupError, FunctionRef
+from importlib import import_module
 
-__all__ = [
-    "AgentRun",
-    "Caller",
-    "FunctionLookupError",
-    "FunctionRef",
-    "InstalledApp",
-    "TestDevice",
-    "model_call",
-]
+_EXPORTS = {
+    "AgentRun": "sim.testing.agent",
+    "model_call": "sim.testing.agent",
+    "Caller": "sim.testing.device",
+    "InstalledApp": "sim.testing.device",
+    "TestDevice": "sim.testing.device",
+    "FunctionLookupError": "sim.testing.functions",
+    "FunctionRef": "sim.testing.functions",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -29,3 +29,10 @@ def test_a_project_outside_this_repository_gets_the_fixture_and_option(tmp_path)
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
+
+
+def test_loading_the_plugin_does_not_import_the_device() -> None:
+    """pytest loads it in every run where droidsim is installed, fixture used or not."""
+    probe = "import sys, sim.testing.plugin; print('sim.device' in sys.modules, 'grpc' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["False", "False"], result.stderr
