@@ -113,7 +113,7 @@ def access_level_name(level: int) -> str:
 @click.option("--package", "package_name", required=True, help="Target package.")
 @click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
 @click.option("--parameters", default="{}", show_default=True,
-              help="Parameters as a JSON object; dates, times, instants and URIs may be ISO 8601 text.")
+              help="Parameters as a JSON object; dates, times and instants may be ISO 8601 text, zones their name.")
 @click.option("--timeout-duration", default=30.0, show_default=True, help="Seconds to wait before cancelling.")
 @click.pass_context
 def execute_app_function(ctx: click.Context, package_name: str, function_id: str, parameters: str,

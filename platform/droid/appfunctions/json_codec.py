@@ -154,12 +154,12 @@ def _one_of(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, t
 
 
 def _from_text(value: str, qualified_name: str, path: str) -> AppFunctionData:
-    """A date, time, instant, zone or URI written as text (ISO 8601 for the java.time types),
-    as a person types it, into the document the app's type reads."""
+    """A date, time, instant or zone written as text (ISO 8601 for the java.time types), as a
+    person types it, into the document the app's type reads."""
     from droid.appfunctions import proxies  # only for such values: the module imports zoneinfo and more
 
     proxy = {p.qualified_name: p for p in (proxies.LOCAL_DATE, proxies.LOCAL_TIME, proxies.LOCAL_DATE_TIME,
-                                            proxies.INSTANT, proxies.ZONE_ID, proxies.URI)}[qualified_name]
+                                            proxies.INSTANT, proxies.ZONE_ID)}[qualified_name]
     parse, example = _FROM_TEXT[qualified_name]
     try:
         return AppFunctionData(proxy.to_fields(parse(value)), qualified_name=qualified_name)
@@ -178,12 +178,6 @@ def _zone_id(text: str) -> Any:
         raise ValueError("unknown time zone") from None
 
 
-def _uri(text: str) -> Any:
-    from droid.net.uri import Uri
-
-    return Uri.parse(text)
-
-
 # Text forms accepted for library types, with an example for the error message.
 _FROM_TEXT = {
     "java.time.LocalDate": (date.fromisoformat, "e.g. 2025-06-14"),
@@ -191,7 +185,6 @@ _FROM_TEXT = {
     "java.time.LocalDateTime": (datetime.fromisoformat, "e.g. 2025-06-14T19:30"),
     "java.time.Instant": (datetime.fromisoformat, "e.g. 2025-06-14T17:30:00Z"),
     "java.time.ZoneId": (_zone_id, "e.g. Europe/Paris"),
-    "android.net.Uri": (_uri, "e.g. https://example.com/a"),
 }
 
 
