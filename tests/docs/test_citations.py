@@ -12,7 +12,8 @@ from tests.helpers import REPO
 
 PRIVATE = re.compile(r"\bspec/|\bseeds?/|\bseeds? \d|platform-android\.md|jetpack-androidx\.md|quality-guidelines\.md"
                      r"|agent-runtime\.md")
-REPO_PATH = re.compile(r"`((?:docs|tests|sim|apps|bench|platform|schemas|proto|tools)/[\w./-]*\w)`")
+# A file (name.ext) or a folder (a trailing /) under a top-level folder; `tools/call` is MCP's.
+REPO_PATH = re.compile(r"`((?:docs|tests|sim|apps|bench|platform|schemas|proto|tools)/(?:[\w./-]*\.\w+|[\w./-]*/))`")
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
