@@ -39,7 +39,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def run_all(log) -> Report:
-    from bench import app_hop, boot, cross_process, in_process, mcp
+    from bench import app_hop, boot, cross_process, in_process, mcp, testing_fixture
     from bench.transport import BareTransports
     from bench.workspace import Workspace
     from sim.server.grpc_server import MAX_WORKERS
@@ -68,6 +68,8 @@ def run_all(log) -> Report:
         log("in-process: execute, agent loop")
         in_process.run(report, workspace.local_data, apps[0], rounds=ROUNDS, per_round=IN_PROCESS_BATCH,
                        agent_runs=AGENT_RUNS)
+        log("the droid_device fixture: set-up and first call")
+        testing_fixture.run(report)
         log("boot and install")
         boot.run(report, workspace, installs, repeats=BOOT_REPEATS, workers=MAX_WORKERS)
     finally:

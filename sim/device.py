@@ -30,7 +30,7 @@ from sim.identity import Authenticator, ensure_shell_credential
 from sim.limits import CallLimits
 from sim.platform_version import NEWEST, PlatformVersion, platform_version
 from sim.permissions.service import PermissionManagerService
-from sim.pm.code_verifier import CodeVerifier
+from sim.pm.code_verifier import CodeVerifier, InProcessCodeVerifier
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
@@ -104,7 +104,11 @@ class Device:
         cancellation_timeout: float = DEFAULT_CANCELLATION_TIMEOUT,
         limits: CallLimits = CallLimits(),
         sdk: int | None = None,
+        verifier: CodeVerifier | InProcessCodeVerifier | None = None,
     ) -> None:
+        """``verifier`` reads each installed app's code; by default a helper process, so that
+        app code never runs in system_server (sim.testing, whose apps run in its own process
+        anyway, passes an InProcessCodeVerifier)."""
         self.data_dir = Path(data_dir).resolve()
         self.limits = limits
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -119,7 +123,7 @@ class Device:
         self.registry = PackageRegistry()
         self.index = FunctionIndex(self.store)
         self.authenticator = Authenticator()
-        self.verifier = CodeVerifier()
+        self.verifier = verifier or CodeVerifier()
         self.processes = ProcessManager(
             isolated=isolated_apps,
             device_address=lambda: self.address,

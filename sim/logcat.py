@@ -12,10 +12,15 @@ FORMAT = "%(asctime)s %(levelname).1s %(name)s: %(message)s"
 
 
 def configure_device_logging(data_dir: Path) -> None:
+    """Everything from INFO up goes to the log file; the device's window (the handlers already
+    configured) keeps WARNING and up, so advice such as install-time lint stays out of it."""
     data_dir.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger()
+    for console in root.handlers:
+        if console.level < logging.WARNING:
+            console.setLevel(logging.WARNING)
     handler = logging.FileHandler(data_dir / LOG_NAME)
     handler.setFormatter(logging.Formatter(FORMAT))
-    root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
 

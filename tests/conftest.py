@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Devices the tests start register themselves (sim/running_devices.py) in a registry of the
+# test run's own, inherited by every process they start, never in the user's ~/.droidsim.
+os.environ.setdefault("DROIDSIM_HOME", tempfile.mkdtemp(prefix="droidsim-home-"))
 
 
 def reference_root() -> Path:

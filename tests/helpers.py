@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -14,6 +15,50 @@ REPO = Path(__file__).resolve().parent.parent
 HELPER_APP = REPO / "tests" / "conformance" / "apps" / "helper"
 SAMPLE_APPS = REPO / "apps"
 HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
+
+
+_MANIFEST = """<?xml version="1.0" encoding="utf-8"?>
+<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="{package}">
+    <application android:label="{name}">
+        <property android:name="android.app.appfunctions.app_metadata" android:resource="@xml/app_metadata" />
+        <service android:name="{package}.FunctionService"
+            android:permission="android.permission.BIND_APP_FUNCTION_SERVICE" android:exported="true">
+            <intent-filter><action android:name="android.app.appfunctions.AppFunctionService" /></intent-filter>
+            <property android:name="android.app.appfunctions.v2" android:value="functions.xml" />
+        </service>
+    </application>
+</manifest>
+"""
+_METADATA = """<?xml version="1.0" encoding="utf-8"?>
+<AppFunctionAppMetadata xmlns:appfn="http://schemas.android.com/apk/res-auto"
+    appfn:description="{description}" />
+"""
+_PRELUDE = '''from __future__ import annotations
+
+from droid.appfunctions import *  # noqa: F403
+
+SERVICE = "{package}.FunctionService"
+'''
+
+
+
+def write_generated_app(root: Path, name: str, source: str, *, description: str,
+                        package_prefix: str = "com.example.lint") -> Path:
+    """An app ``<root>/<name>`` whose module ``<name>.py`` is a prelude (``from
+    droid.appfunctions import *``, ``SERVICE``) plus ``source``, which defines ``class
+    FunctionService`` with ``service_name = SERVICE``; its function XML is generated, as
+    for a real app."""
+    from droid.appfunctions.compiler import generate
+
+    package = f"{package_prefix}.{name}"
+    app_dir = root / name
+    (app_dir / "res" / "xml").mkdir(parents=True)
+    (app_dir / "AndroidManifest.xml").write_text(_MANIFEST.format(package=package, name=name))
+    (app_dir / "res" / "xml" / "app_metadata.xml").write_text(_METADATA.format(description=description))
+    (app_dir / "__init__.py").write_text("")
+    (app_dir / f"{name}.py").write_text(_PRELUDE.format(package=package) + textwrap.dedent(source))
+    generate(app_dir)
+    return app_dir
 
 
 def copy_app(source: Path, target_root: Path, name: str | None = None) -> Path:

@@ -10,7 +10,8 @@ from sim.cli.connection import open_context, resolve
 from sim.cli.output import console, print_json
 from sim.lint import lint_apps, peers_from_device
 from sim.lint.report import print_report, report_json
-from sim.lint.runner import EXIT_UNREADABLE, app_folders
+from sim.lint.runner import EXIT_UNREADABLE
+from sim.pm.app_folders import NotAnAppFolder, app_folders_in
 
 
 @click.command("lint")
@@ -45,9 +46,18 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
         except click.ClickException as error:
             error.exit_code = EXIT_UNREADABLE
             raise
-    report = lint_apps(app_folders(app_dirs), device_peers=peers)
+    report = lint_apps([folder for path in app_dirs for folder in _folders(path)], device_peers=peers)
     if as_json:
         print_json(report_json(report, show_suppressed))
     else:
         print_report(report, show_suppressed, console())
     ctx.exit(report.exit_code)
+
+
+def _folders(path: Path) -> list[Path]:
+    """The app folders ``path`` stands for; itself when it is none, so that the report names
+    it as unreadable (exit 2) while the other apps are still linted."""
+    try:
+        return app_folders_in(path)
+    except NotAnAppFolder:
+        return [path]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -19,12 +22,15 @@ from sim.cli.mcp import mcp_command
 from sim.cli.shell import shell
 from sim import limits as call_limits
 from sim.platform_version import NEWEST, VERSIONS
+from sim.running_devices import LOCK_NAME, DeviceLock, DeviceRunningError, lock_holder
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="droidsim", prog_name="droidsim", message="%(prog)s %(version)s")
 @click.option("--device", envvar="DROIDSIM_DEVICE", metavar="ADDRESS",
-              help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else .droidsim/device).")
+              help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else the device "
+                   "running on this machine, else .droidsim/device).")
 @click.option("--data", envvar="DROIDSIM_DATA", metavar="DIR",
               help="The device's data directory, where credentials live (for a TCP address).")
 @click.option("--as", "as_package", metavar="PKG",
@@ -45,7 +51,7 @@ cli.add_command(mcp_command)
 
 @cli.group()
 def device() -> None:
-    """Start the device."""
+    """Start and stop the device."""
 
 
 @device.command("start")
@@ -62,6 +68,7 @@ def device() -> None:
 @click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
               help=f"The Android version to simulate: 36 (Android 16) or 37 (Android 17). Default: the one the "
                    f"data directory was created with, else {NEWEST.sdk_int}.")
+@click.option("--wipe", is_flag=True, help="Start from an empty data directory (everything installed is removed).")
 @click.option("--cancellation-timeout", type=click.FloatRange(min=0.01), default=DEFAULT_CANCELLATION_TIMEOUT,
               show_default=True, metavar="SECONDS",
               help="How long a cancelled call may keep running before its app process is killed.")
@@ -80,9 +87,10 @@ def device() -> None:
               show_default=True, metavar="CHARS",
               help="Refuse parameters with a longer string or bytes value (ERROR_LIMIT_EXCEEDED).")
 def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...],
-                 pregrant_agents: tuple[str, ...], listen: str | None, sdk: str | None, cancellation_timeout: float,
+                 pregrant_agents: tuple[str, ...], listen: str | None, sdk: str | None, wipe: bool,
+                 cancellation_timeout: float,
                  **limits: int | float | None) -> None:
-    """Boot system_server, install apps, and serve until Ctrl-C."""
+    """Boot system_server, install apps, and serve until Ctrl-C (or `droidsim device stop`)."""
     from sim.device import Device
     from sim.logcat import configure_device_logging
 
@@ -90,28 +98,74 @@ def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    configure_device_logging(data_dir)
     try:
-        device = Device(data_dir, cancellation_timeout=cancellation_timeout, limits=call_limits.CallLimits(**limits),
-                        sdk=None if sdk is None else int(sdk))
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--sdk") from None
+        lock = DeviceLock(data_dir)
+    except DeviceRunningError as error:
+        raise click.ClickException(str(error)) from None
     try:
-        for root in system_apps:
-            device.install_all(root, system=True)
-        for root in apps:
-            device.install_all(root)
-        for agent in pregrant_agents:
-            device.pregrant_agent(agent)
-    except Exception as error:
+        if wipe:
+            _wipe(lock.data_dir)
+        configure_device_logging(data_dir)
+        try:
+            device = Device(data_dir, cancellation_timeout=cancellation_timeout,
+                            limits=call_limits.CallLimits(**limits), sdk=None if sdk is None else int(sdk))
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--sdk") from None
+        try:
+            for root in system_apps:
+                device.install_all(root, system=True)
+            for root in apps:
+                device.install_all(root)
+            for agent in pregrant_agents:
+                device.pregrant_agent(agent)
+        except Exception as error:
+            device.shutdown()
+            fail_with(error)
+        address = device.serve(listen)
+        lock.register(address)
+        elapsed = (time.perf_counter() - started) * 1000
+        _print_boot(device, address, elapsed)
+        stop.wait()
+        click.echo("shutting down")
         device.shutdown()
-        fail_with(error)
-    address = device.serve(listen)
-    elapsed = (time.perf_counter() - started) * 1000
-    _print_boot(device, address, elapsed)
-    stop.wait()
-    click.echo("shutting down")
-    device.shutdown()
+    finally:
+        lock.release()
+
+
+def _wipe(data_dir: Path) -> None:
+    """Everything in the data directory but the lock this process holds."""
+    for child in data_dir.iterdir():
+        if child.name == LOCK_NAME:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+@device.command("stop")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The device's data directory (default: found as every command finds the device).")
+@click.option("--timeout", default=30.0, show_default=True, metavar="SECONDS", help="How long to wait for it to stop.")
+@click.pass_context
+def device_stop(ctx: click.Context, data_dir: Path | None, timeout: float) -> None:
+    """Stop a running device (as Ctrl-C in its window does)."""
+    if data_dir is None:
+        address = resolve(ctx.find_root().obj["device"], ctx.find_root().obj["data"])
+        if address.data_dir is None:
+            raise click.ClickException(f"{address.target} is not a data directory: pass --data DIR")
+        data_dir = address.data_dir
+    data_dir = data_dir.resolve()
+    pid = lock_holder(data_dir)
+    if pid is None:
+        raise click.ClickException(f"no device is running on {data_dir}")
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while lock_holder(data_dir) is not None:
+        if time.monotonic() > deadline:
+            raise click.ClickException(f"the device on {data_dir} (pid {pid}) did not stop within {timeout:g} s")
+        time.sleep(0.05)
+    click.echo(f"stopped the device on {data_dir} (pid {pid})")
 
 
 def _print_boot(device, address: str, elapsed_ms: float) -> None:
@@ -124,10 +178,26 @@ def _print_boot(device, address: str, elapsed_ms: float) -> None:
             rows.append((p.package_name, p.uid, f.id.rsplit("#", 1)[-1], enabled))
     print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
     click.echo(f"{device.version.name} device ready in {elapsed_ms:.0f} ms, listening on {address}")
-    click.echo(f"try: droidsim --device {device.data_dir} shell cmd app_function list-app-functions")
+    droidsim = droidsim_command()
+    click.echo(f"try: {droidsim} shell cmd app_function list-app-functions")
     for agent in device.pregrants.agents():
-        click.echo(f'try: droidsim --device {device.data_dir} agent --as {agent} "PROMPT"')
-    click.echo("Ctrl-C to stop")
+        click.echo(f'try: {droidsim} agent --as {agent} "PROMPT"')
+    click.echo(f"Ctrl-C (or {droidsim} device stop) to stop")
+
+
+def droidsim_command() -> str:
+    """How to run droidsim from here: ``droidsim`` when that is on PATH and is this one, else
+    the console script beside this Python (``.venv/bin/droidsim``), relative when it can be."""
+    script = Path(sys.executable).parent / "droidsim"
+    on_path = shutil.which("droidsim")
+    if on_path and (not script.exists() or Path(on_path).resolve() == script.resolve()):
+        return "droidsim"
+    if not script.exists():
+        return f"{sys.executable} -m sim.cli"
+    try:
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
 
 
 @cli.command()
@@ -135,13 +205,24 @@ def _print_boot(device, address: str, elapsed_ms: float) -> None:
 @click.option("--system", is_flag=True, help="Install as a privileged system app.")
 @click.pass_context
 def install(ctx: click.Context, app_dir: Path, system: bool) -> None:
-    """Install (or update) an app folder on the device."""
+    """Install (or update) an app folder, or every app folder in a folder, on the device."""
+    folders = _app_folders([app_dir])
     with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
-        try:
-            info = context.get_system_service("package").install_package(str(app_dir.resolve()), system)
-        except Exception as error:
-            fail_with(error)
-    click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+        for folder in folders:
+            try:
+                info = context.get_system_service("package").install_package(str(folder.resolve()), system)
+            except Exception as error:
+                fail_with(error)
+            click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+
+
+def _app_folders(paths: list[Path]) -> list[Path]:
+    from sim.pm.app_folders import NotAnAppFolder, app_folders
+
+    try:
+        return app_folders(paths)
+    except NotAnAppFolder as error:
+        raise click.ClickException(str(error)) from None
 
 
 @cli.command()
@@ -179,10 +260,11 @@ def appfunctions() -> None:
 @click.argument("app_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if a committed XML is stale.")
 def generate(app_dirs: tuple[Path, ...], check: bool) -> None:
-    """Write assets/<xml_file_name>.xml for each app, as the Jetpack compiler does."""
+    """Write assets/<xml_file_name>.xml for each app (APP_DIR: an app folder, or a folder of
+    them), as the Jetpack compiler does."""
     from droid.appfunctions.compiler import run_generate
 
-    raise SystemExit(run_generate(list(app_dirs), check))
+    raise SystemExit(run_generate(_app_folders(list(app_dirs)), check))
 
 
 def main() -> None:

@@ -21,19 +21,31 @@ def console(stderr: bool = False):
 
 
 def print_table(title: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> None:
+    """A table on a terminal; piped, plain lines with every cell whole (columns padded,
+    nothing truncated or wrapped), so a script or grep sees every id and description."""
+    columns = list(columns)
+    rows = [[str(cell) for cell in row] for row in rows]
+    out = console()
+    if not out.is_terminal:
+        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(columns)]
+        click.echo(title)
+        for line in [columns, *rows]:
+            click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+        return
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
     for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(*[str(cell) for cell in row])
-    console().print(table)
+        table.add_row(*row)
+    out.print(table)
 
 
-def fail_with(error: BaseException) -> None:
+def fail_with(error: BaseException, hint: str | None = None) -> None:
     """Print an error as ``NAME (code): message`` on stderr and exit non-zero. The line is
-    never wrapped (a script greps it whole); colour only on a terminal."""
+    never wrapped (a script greps it whole); colour only on a terminal. A ``hint`` (what to
+    do about it) follows on a line of its own."""
     if isinstance(error, AppFunctionException):
         text = f"{error.error_name} ({error.error_code})"
         if error.error_message is not None:
@@ -42,5 +54,8 @@ def fail_with(error: BaseException) -> None:
         text = f"{type(error).__name__}: {error}"
     from rich.text import Text
 
-    console(stderr=True).print(Text.assemble(("Error: ", "bold red"), text), soft_wrap=True)
+    err = console(stderr=True)
+    err.print(Text.assemble(("Error: ", "bold red"), text), soft_wrap=True)
+    if hint:
+        err.print(Text(hint), soft_wrap=True)
     raise SystemExit(1)

@@ -12,9 +12,15 @@ import threading
 
 import click
 
+from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
-from droid.appfunctions.metadata import AppFunctionMetadata, function_name, type_label
+from droid.appfunctions.metadata import (
+    ACCESS_LEVEL_ANDROID_TRUSTED,
+    ACCESS_LEVEL_XML,
+    AppFunctionMetadata,
+    type_label,
+)
 from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_DEFAULT,
     APP_FUNCTION_STATE_DISABLED,
@@ -23,7 +29,9 @@ from droid.appfunctions.requests import (
     ExecuteAppFunctionRequest,
 )
 from droid.os.cancellation import CancellationSignal
+from droid.os.exceptions import IllegalArgumentException
 from sim.cli.brief_yaml import brief_yaml as brief_yaml_of
+from sim.cli.function_hints import unknown_function_hint
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
 from sim.cli.shell_access import ACCESS_COMMANDS
@@ -88,48 +96,60 @@ def list_app_functions(ctx: click.Context, package_name: str | None, as_json: bo
     if as_json:
         print_json(listing)
         return
+    levels = {f.id: f.access_level for f in functions}
     rows = [
-        (package, f["id"].rsplit("#", 1)[-1], "yes" if f["enabled"] else "no",
-         ", ".join(f"{p['name']}: {p['type']}" for p in f["parameters"]), f["description"].split("\n")[0][:60])
+        (package, f["id"], "yes" if f["enabled"] else "no", access_level_name(levels[f["id"]]),
+         ", ".join(f"{p['name']}: {p['type']}" for p in f["parameters"]), " ".join(f["description"].split()))
         for package, functions in listing.items()
         for f in functions
     ]
     print_table(f"{len(rows)} functions in {len(listing)} packages",
-                ["package", "function", "enabled", "parameters", "description"], rows)
+                ["package", "function", "enabled", "access", "parameters", "description"], rows)
+
+
+def access_level_name(level: int) -> str:
+    """The XML's spelling; a function that declares none is at the default, androidTrusted."""
+    return ACCESS_LEVEL_XML.get(level or ACCESS_LEVEL_ANDROID_TRUSTED, str(level))
 
 
 @app_function.command("execute-app-function")
 @click.option("--package", "package_name", required=True, help="Target package.")
-@click.option("--function", "function_id", required=True, help="The function's exact id.")
-@click.option("--parameters", default="{}", show_default=True, help="Parameters as a JSON object.")
+@click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
+@click.option("--parameters", default="{}", show_default=True,
+              help="Parameters as a JSON object; dates, times and instants may be ISO 8601 text, zones their name.")
 @click.option("--timeout-duration", default=30.0, show_default=True, help="Seconds to wait before cancelling.")
 @click.option("--brief-yaml", is_flag=True, help="Print the result document as concise YAML, as Android does.")
 @click.pass_context
 def execute_app_function(ctx: click.Context, package_name: str, function_id: str, parameters: str,
                          timeout_duration: float, brief_yaml: bool) -> None:
-    """Execute a function and print its return value as JSON."""
+    """Execute a function and print its return value as JSON (or, with --brief-yaml, YAML).
+
+    Every attempt reaches the device, which refuses what it must and records each one in
+    the access history; a refusal the shell can explain gets a hint (the exact ids a short
+    name could mean, a package that is not installed, close matches)."""
     try:
         values = json.loads(parameters)
     except json.JSONDecodeError as error:
         raise click.BadParameter(f"not JSON: {error}", param_hint="--parameters") from None
     with context_from(ctx) as context:
         manager = context.app_function_manager
-        function = exact_function(manager, package_name, function_id)
-        components = function.package_metadata.components if function else None
+        function, components = _find_function(manager, package_name, function_id)
         try:
-            request = ExecuteAppFunctionRequest(package_name, function_id, parameters_from_json(function, values, components))
-        except AppFunctionException as error:
-            fail_with(error)
+            document = parameters_from_json(function, values, components)
+        except AppFunctionException:
+            # The device refuses these parameters itself and records the attempt.
+            document = parameters_from_json(None, values) if isinstance(values, dict) else AppFunctionData()
         signal = CancellationSignal()
         timer = threading.Timer(timeout_duration, signal.cancel)
         timer.start()
         try:
-            response = manager.execute_app_function(request, signal)
+            response = manager.execute_app_function(ExecuteAppFunctionRequest(package_name, function_id, document),
+                                                    signal)
         except AppFunctionException as error:
             if signal.is_canceled:
                 click.echo("Timed out", err=True)
                 raise SystemExit(255) from None
-            fail_with(error)
+            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
         finally:
             timer.cancel()
     if brief_yaml:
@@ -138,39 +158,41 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
     print_json(to_json(response.return_value))
 
 
-def exact_function(manager, package_name: str, function_id: str) -> AppFunctionMetadata | None:
-    """The metadata of ``function_id``, which must be an exact id, as in AOSP's shell; None if
-    the shell cannot see it (the device then answers with the right error). A short name that
-    is not an id is refused, naming the ids it could mean."""
+def _find_function(manager, package_name: str, function_id: str):
+    """The function's metadata by its exact id, for typing the parameters; (None, None) if the
+    caller cannot see it, in which case the device itself answers with the right error."""
     if not package_name:
-        return None
-    functions = manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({package_name})))
-    for function in functions:
+        return None, None
+    for function in manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({package_name}))):
         if function.id == function_id:
-            return function
-    meant = sorted(f.id for f in functions if function_name(f) == function_id)
-    if meant:
-        raise click.BadParameter(
-            f"{function_id!r} is not a function id of {package_name}; --function takes the exact id: "
-            + " or ".join(repr(i) for i in meant),
-            param_hint="--function",
-        )
-    return None
+            return function, function.package_metadata.components
+    return None, None
+
+
+def _not_found_hint(ctx: click.Context, manager, error: Exception, package_name: str, function_id: str) -> str | None:
+    """Only the shell, which may see every function, explains a not-found: another caller
+    would learn what it may not see."""
+    not_found = isinstance(error, IllegalArgumentException) or (
+        isinstance(error, AppFunctionException) and error.error_code == AppFunctionException.ERROR_FUNCTION_NOT_FOUND
+    )
+    if not not_found or ctx.find_root().obj.get("as_package"):
+        return None
+    return unknown_function_hint(manager.search_app_functions(), package_name, function_id)
 
 
 @app_function.command("set-enabled")
 @click.option("--package", "package_name", required=True)
-@click.option("--function", "function_id", required=True)
+@click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
 @click.option("--state", type=click.Choice(sorted(STATES)), required=True)
 @click.pass_context
 def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: str) -> None:
     """Set a function's enabled state (default returns to the XML's value)."""
     with context_from(ctx) as context:
-        exact_function(context.app_function_manager, package_name, function_id)
+        manager = context.app_function_manager
         try:
-            context.app_function_manager.set_app_function_enabled(function_id, STATES[state], package_name)
+            manager.set_app_function_enabled(function_id, STATES[state], package_name)
         except Exception as error:
-            fail_with(error)
+            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
     click.echo(f"{function_id}: {state}")
 
 
@@ -182,11 +204,10 @@ def is_enabled(ctx: click.Context, package_name: str, function_id: str) -> None:
     """Print whether a function is enabled: true or false."""
     with context_from(ctx) as context:
         manager = context.app_function_manager
-        exact_function(manager, package_name, function_id)
         try:
             enabled = manager.is_app_function_enabled(function_id, package_name)
         except Exception as error:
-            fail_with(error)
+            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
     click.echo("true" if enabled else "false")
 
 

@@ -45,7 +45,7 @@ class Case:
 
     @property
     def spec(self) -> str:
-        """The spec reference shown in reports, e.g. "platform-android.md §4 AccessEnabledTest: …"."""
+        """The spec reference shown in reports, e.g. "CTS AccessEnabledTest: …"."""
         return row(self.row_key).reference
 
 

@@ -73,16 +73,6 @@ class LintReport:
         return EXIT_ERRORS if self.errors else EXIT_CLEAN
 
 
-def app_folders(paths: Iterable[Path]) -> list[Path]:
-    """Each path as an app folder; a folder without a manifest stands for the app
-    folders in it (``*/AndroidManifest.xml``, as ``Device.install_all`` reads them)."""
-    found: list[Path] = []
-    for path in map(Path, paths):
-        children = sorted(p.parent for p in path.glob("*/AndroidManifest.xml"))
-        found.extend(children if children and not (path / "AndroidManifest.xml").exists() else [path])
-    return found
-
-
 def lint_apps(
     app_dirs: Iterable[Path | str], *, device_peers: Sequence[Peer] = (), import_code: bool = True
 ) -> LintReport:
@@ -103,7 +93,28 @@ def lint_apps(
     all_peers = peers_from_apps(app for app, _ in read) + list(device_peers)
     for app, report in read:
         report.findings = lint_app(app, peers_for(app, all_peers))
+        if import_code and app.modules:  # a folder of XML alone is linted for its words only
+            report.findings += install_refusal(app)
     return LintReport(reports)
+
+
+def install_refusal(app: App) -> list[Finding]:
+    """I1: what ``droidsim install`` would refuse, found by install's own checks (stale or
+    missing function XML, a service without BIND_APP_FUNCTION_SERVICE...), run here with the
+    app's code imported in this process, as the lint's other code rules do."""
+    from sim.pm.code_verifier import InProcessCodeVerifier
+    from sim.pm.installer import InstallError, parse_app
+
+    try:
+        parse_app(app.app_dir, InProcessCodeVerifier(), lambda manifest: None)
+    except InstallError as error:
+        if error.reason in ("INSTALL_FAILED_FUNCTION_MISMATCH", "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML"):
+            fix = f"Regenerate the function XML: droidsim appfunctions generate {display_path(str(app.app_dir))}"
+        else:
+            fix = "Change what the message names; install refuses the app until then."
+        return [Finding("I1", ERROR, app.package, None, display_path(str(app.app_dir / "AndroidManifest.xml")), 1,
+                        str(error), fix)]
+    return []
 
 
 def lint_app(app: App, peers: Sequence[Peer] = ()) -> list[Finding]:

@@ -22,6 +22,7 @@ from sim.pm.function_files import FunctionFileError, service_function_xml
 from sim.pm.function_xml import parse_function_xml
 from sim.pm.manifest import Manifest, ServiceDeclaration, parse_manifest
 from sim.xmlsafe import XmlError
+from sim.pm.app_folders import not_an_app_folder
 
 # Types every app may reference; they are the platform's, not the app's to describe.
 PLATFORM_TYPE_PREFIXES = ("java.", "javax.", "kotlin.", "android.", "androidx.")
@@ -42,7 +43,7 @@ class ManifestSide:
 def read_manifest_side(app_dir: Path) -> ManifestSide:
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
-        raise LintInputError(f"{app_dir}: not an app folder (no AndroidManifest.xml)")
+        raise LintInputError(not_an_app_folder(app_dir))
     try:
         manifest = parse_manifest(manifest_path)
         metadata_path = resolve_app_metadata(manifest, app_dir)

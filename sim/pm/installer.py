@@ -28,8 +28,9 @@ from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
 from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, function_xml_files
-from sim.pm.function_xml import parse_function_xml
+from sim.pm.function_xml import FunctionDocument, parse_function_xml
 from sim.pm.manifest import parse_manifest
+from sim.pm.signature import function_signature, signature_difference
 from sim.pm.registry import InstalledPackage, ManifestFacts, PermissionFacts, ServiceFacts
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.xmlsafe import XmlError
@@ -167,30 +168,45 @@ def parse_app(
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
         if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
-            _check_code(app_dir, file.service_name, {f.id for f in document.functions}, file.path, verifier)
+            _check_code(app_dir, file.service_name, document, file.path, verifier)
     return ParsedApp(facts, metadata)
 
 
-def _check_code(app_dir: Path, service_name: str, xml_ids: set[str], xml_path: Path, verifier: CodeVerifier) -> None:
+def _check_code(
+    app_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path, verifier: CodeVerifier
+) -> None:
+    """The XML must describe the code: the same ids and, for an entry point, the same
+    signature of each (names, types, nullability, required, response)."""
     try:
-        code_ids = verifier.implemented_ids(app_dir, service_name)
+        code = verifier.declared_code(app_dir, service_name)
     except CodeVerificationError as error:
         raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
-    if code_ids is None:
+    if code.ids is None:
         return
-    missing_in_code = sorted(xml_ids - code_ids)
+    regenerate = f"(regenerate it: droidsim appfunctions generate {app_dir})"
+    xml_ids = {f.id for f in document.functions}
+    missing_in_code = sorted(xml_ids - code.ids)
     if missing_in_code:
         raise InstallError(
             "INSTALL_FAILED_FUNCTION_MISMATCH",
-            f"{xml_path} declares {missing_in_code[0]}, which {service_name} does not implement",
+            f"{xml_path} declares {missing_in_code[0]}, which {service_name} does not implement {regenerate}",
         )
-    missing_in_xml = sorted(code_ids - xml_ids)
+    missing_in_xml = sorted(code.ids - xml_ids)
     if missing_in_xml:
         raise InstallError(
             "INSTALL_FAILED_FUNCTION_MISMATCH",
-            f"{service_name} implements {missing_in_xml[0]}, which {xml_path} does not declare "
-            "(regenerate it: droidsim appfunctions generate)",
+            f"{service_name} implements {missing_in_xml[0]}, which {xml_path} does not declare {regenerate}",
         )
+    if code.metadata is None or document.format != "v2":  # a v1 XML declares no signature
+        return
+    declared = {f.id: function_signature(f, code.metadata.components) for f in code.metadata.app_functions}
+    for function in document.functions:
+        difference = signature_difference(function_signature(function, document.components), declared[function.id])
+        if difference is not None:
+            raise InstallError(
+                "INSTALL_FAILED_FUNCTION_MISMATCH",
+                f"{xml_path} is stale for {function.id}: {difference} {regenerate}",
+            )
 
 
 class PackageInstaller:
@@ -217,6 +233,8 @@ class PackageInstaller:
         app_dir = app_dir.resolve()
         if not app_dir.is_dir():
             raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
+        if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
+            raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
         digest = source_hash(app_dir)
         parsed = parse_app(app_dir, self._verifier, check_manifest, self._version)
         package_name = parsed.manifest.package
@@ -300,17 +318,20 @@ def _settle_credential(data_dir: Path, committed_hash: str) -> None:
 
 
 def _log_lint_warnings(app_dir: Path, package_name: str) -> None:
-    """Quality findings are advice: logged at install, never a reason to refuse; this runs
-    after the commit, so a lint that fails must not fail the install."""
+    """Quality findings are advice: written to the device log (logcat) at INFO, never a
+    reason to refuse, and not worked out at all when nothing records INFO (a test device).
+    This runs after the commit, so a lint that fails must not fail the install."""
+    if not log.isEnabledFor(logging.INFO):
+        return
     from sim.lint.runner import lint_installed_app
 
     try:
         findings = lint_installed_app(app_dir)
     except Exception as error:  # lint is advice; whatever stops it, the install stands
-        log.warning("%s lint could not run: %s", package_name, error)
+        log.info("%s lint could not run: %s", package_name, error)
         return
     for finding in findings:
-        log.warning("%s lint: %s", package_name, finding.one_line())
+        log.info("%s lint: %s", package_name, finding.one_line())
 
 
 def package_from_row(row: PackageRow, data_dir: Path) -> InstalledPackage:

@@ -89,10 +89,13 @@ async def _main(
     session_dir: Any, session_id: str | None, app_function_ids: Sequence[str] | None,
     instructions: str | None, max_turns: int, is_destructive: DestructivePredicate,
 ) -> int:
+    async def discover() -> list:
+        found = await asyncio.to_thread(AppFunctionAgentTools.discover, context, app_function_ids)
+        return require_confirmation(found, ui.confirm, is_destructive=is_destructive)
+
     try:
         model = model_from_spec(model_spec, base_url=base_url, api_key=api_key)
-        tools = await asyncio.to_thread(AppFunctionAgentTools.discover, context, app_function_ids)
-        tools = require_confirmation(tools, ui.confirm, is_destructive=is_destructive)
+        tools = await discover()
         agent = Agent(
             name=getattr(context, "package_name", "agent"),
             instructions=instructions if instructions is not None else DEFAULT_INSTRUCTIONS,
@@ -125,10 +128,24 @@ async def _main(
                 session.clear()
                 ui.notice("Conversation cleared.")
                 continue
+            await _refresh_tools(ui, agent, runner, discover)
             status = await _turn(ui, session, line)
         return status
     finally:
         await runner.aclose()
+
+
+async def _refresh_tools(ui: "_Ui", agent: Agent, runner: AgentRunner, discover: Any) -> None:
+    """A chat outlives installs: each turn sees the functions the app can see now."""
+    try:
+        tools = await discover()
+    except Exception as exc:  # noqa: BLE001 - keep the tools of the last turn; say why
+        ui.notice(f"(could not refresh the app functions: {type(exc).__name__}: {exc})")
+        return
+    if [t.function_id for t in tools] != [t.function_id for t in agent.tools]:
+        agent.tools = tools
+        runner.resolve_tools(refresh=True)
+        ui.notice(f"({len(tools)} functions now.)")
 
 
 async def _turn(ui: "_Ui", session: AgentSession, prompt: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from datetime import date, datetime, time
 from typing import Any, Mapping
 
 from droid.appfunctions.data import AppFunctionData
@@ -73,7 +74,9 @@ def parameters_from_json(
     document = {}
     for name, parameter in known.items():
         if name not in values:
-            if parameter.is_required:
+            # The platform's rule (AppFunctionDataParameterExtractor): only a missing required
+            # non-null value is an error; the app receives an omitted nullable one as null.
+            if parameter.is_required and not parameter.data_type.is_nullable:
                 raise AppFunctionInvalidArgumentException(f"Parameter {name} is required")
             continue
         document[name] = _convert(values[name], parameter.data_type, name, types)
@@ -96,6 +99,8 @@ def _convert(value: Any, data_type: AppFunctionDataTypeMetadata, path: str, type
         raise AppFunctionInvalidArgumentException(f"Parameter {path} must not be null")
     data_type = types.resolve(data_type, path)
     kind = data_type.type
+    if isinstance(value, str) and data_type.object_qualified_name in _FROM_TEXT:
+        return _from_text(value, data_type.object_qualified_name, path)
     if kind == DataType.BOOLEAN and isinstance(value, bool):
         return value
     if kind in _INTEGER_TYPES and isinstance(value, int) and not isinstance(value, bool):
@@ -146,6 +151,41 @@ def _one_of(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, t
         except AppFunctionInvalidArgumentException as e:
             misfits.append(f"{case.data_type_reference or 'case'}: {e.error_message}")
     raise AppFunctionInvalidArgumentException(f"Parameter {path} fits none of its cases ({'; '.join(misfits)})")
+
+
+def _from_text(value: str, qualified_name: str, path: str) -> AppFunctionData:
+    """A date, time, instant or zone written as text (ISO 8601 for the java.time types), as a
+    person types it, into the document the app's type reads."""
+    from droid.appfunctions import proxies  # only for such values: the module imports zoneinfo and more
+
+    proxy = {p.qualified_name: p for p in (proxies.LOCAL_DATE, proxies.LOCAL_TIME, proxies.LOCAL_DATE_TIME,
+                                            proxies.INSTANT, proxies.ZONE_ID)}[qualified_name]
+    parse, example = _FROM_TEXT[qualified_name]
+    try:
+        return AppFunctionData(proxy.to_fields(parse(value)), qualified_name=qualified_name)
+    except (ValueError, KeyError) as error:
+        raise AppFunctionInvalidArgumentException(
+            f"Parameter {path}: {value!r} is not a {qualified_name.rsplit('.', 1)[-1]} ({example}): {error}"
+        ) from None
+
+
+def _zone_id(text: str) -> Any:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError("unknown time zone") from None
+
+
+# Text forms accepted for library types, with an example for the error message.
+_FROM_TEXT = {
+    "java.time.LocalDate": (date.fromisoformat, "e.g. 2025-06-14"),
+    "java.time.LocalTime": (time.fromisoformat, "e.g. 19:30 or 19:30:15"),
+    "java.time.LocalDateTime": (datetime.fromisoformat, "e.g. 2025-06-14T19:30"),
+    "java.time.Instant": (datetime.fromisoformat, "e.g. 2025-06-14T17:30:00Z"),
+    "java.time.ZoneId": (_zone_id, "e.g. Europe/Paris"),
+}
 
 
 def _check_string_enum(value: str, data_type: AppFunctionDataTypeMetadata, path: str) -> str:

@@ -3,38 +3,14 @@
 from __future__ import annotations
 
 import shutil
-import textwrap
 from pathlib import Path
 from typing import Callable
 
 import pytest
 
-from droid.appfunctions.compiler import generate
+from tests.helpers import write_generated_app
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-
-_MANIFEST = """<?xml version="1.0" encoding="utf-8"?>
-<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="{package}">
-    <application android:label="{name}">
-        <property android:name="android.app.appfunctions.app_metadata" android:resource="@xml/app_metadata" />
-        <service android:name="{package}.FunctionService"
-            android:permission="android.permission.BIND_APP_FUNCTION_SERVICE" android:exported="true">
-            <intent-filter><action android:name="android.app.appfunctions.AppFunctionService" /></intent-filter>
-            <property android:name="android.app.appfunctions.v2" android:value="functions.xml" />
-        </service>
-    </application>
-</manifest>
-"""
-_METADATA = """<?xml version="1.0" encoding="utf-8"?>
-<AppFunctionAppMetadata xmlns:appfn="http://schemas.android.com/apk/res-auto"
-    appfn:description="{description}" />
-"""
-_PRELUDE = '''from __future__ import annotations
-
-from droid.appfunctions import *  # noqa: F403
-
-SERVICE = "{package}.FunctionService"
-'''
 
 WriteApp = Callable[..., Path]
 
@@ -47,15 +23,7 @@ def write_app(tmp_path: Path) -> WriteApp:
     Its function XML is generated, as for a real app."""
 
     def write(name: str, source: str, *, description: str) -> Path:
-        package = f"com.example.lint.{name}"
-        app_dir = tmp_path / name
-        (app_dir / "res" / "xml").mkdir(parents=True)
-        (app_dir / "AndroidManifest.xml").write_text(_MANIFEST.format(package=package, name=name))
-        (app_dir / "res" / "xml" / "app_metadata.xml").write_text(_METADATA.format(description=description))
-        (app_dir / "__init__.py").write_text("")
-        (app_dir / f"{name}.py").write_text(_PRELUDE.format(package=package) + textwrap.dedent(source))
-        generate(app_dir)
-        return app_dir
+        return write_generated_app(tmp_path, name, source, description=description)
 
     return write
 

@@ -95,7 +95,7 @@ def test_an_unreadable_app_exits_2_and_the_others_are_still_linted(tmp_path: Pat
     report = json.loads(result.output)
     errors = [a["error"] for a in report["apps"]]
     assert errors[0].startswith(f"{xml}:") and "could not be parsed" in errors[0]
-    assert errors[1] == f"{empty}: not an app folder (no AndroidManifest.xml)"
+    assert errors[1] == f"{empty} is not an app folder (it has no AndroidManifest.xml) and holds no app folders (*/AndroidManifest.xml)"
     assert errors[2] is None and report["apps"][2]["package"] == "com.example.orders"
     assert report["summary"]["unreadable"] == 2
     assert result.exit_code == 2

@@ -31,7 +31,12 @@ def test_each_corpus_app_triggers_its_own_rule_and_no_other(app_dir: Path) -> No
     assert all(f.suppressed_by is None for f in app.findings)
 
 
-@pytest.mark.parametrize("app_dir", CASES, ids=lambda p: p.name)
+# I1 is what install refuses: an app that has it is never installed, so never install-time linted,
+# and its corpus app's XML is stale on purpose.
+INSTALLABLE = [d for d in CASES if expected_rule(d) != "I1"]
+
+
+@pytest.mark.parametrize("app_dir", INSTALLABLE, ids=lambda p: p.name)
 def test_the_install_time_lint_finds_the_same_rule(app_dir: Path) -> None:
     assert {f.rule for f in lint_installed_app(app_dir)} == {expected_rule(app_dir)}
 
@@ -41,7 +46,7 @@ def test_the_corpus_has_an_app_for_every_rule() -> None:
 
 
 @pytest.mark.parametrize(
-    "app_dir", [d for d in CASES if list(d.glob("*.py")) and (d / "assets").is_dir()], ids=lambda p: p.name
+    "app_dir", [d for d in INSTALLABLE if list(d.glob("*.py")) and (d / "assets").is_dir()], ids=lambda p: p.name
 )
 def test_python_corpus_apps_ship_their_generated_xml(app_dir: Path) -> None:
     """The install-time lint reads the XML, so it must say what the code declares."""

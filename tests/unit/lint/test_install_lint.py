@@ -25,7 +25,8 @@ def test_the_cli_lints_the_xml_when_the_code_does_not_load(corpus_copy) -> None:
     module.write_text(module.read_text() + 'raise RuntimeError("broken on purpose")\n')
 
     (app,) = lint_apps([app_dir]).apps
-    assert [f.rule for f in app.findings] == ["P4"]
+    assert [f.rule for f in app.findings] == ["P4", "I1"]  # I1: install refuses code that does not load
+    assert app.findings[1].message.startswith("INSTALL_FAILED_BAD_CODE: ") and "broken on purpose" in app.findings[1].message
     (note,) = app.notes
     assert "its code did not load, so its XML is linted instead" in note and "broken on purpose" in note
 

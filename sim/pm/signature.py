@@ -1,0 +1,76 @@
+"""A function's signature as install compares it: what a caller relies on, nothing else.
+
+Names, types, nullability, required-ness and the response, with every shared type
+reference resolved, so that a dataclass whose field changed makes the signatures of the
+functions that use it differ. Descriptions are not part of it: a reworded docstring
+misleads nobody about how to call the function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from droid.appfunctions.metadata import (
+    AppFunctionComponentsMetadata,
+    AppFunctionDataTypeMetadata,
+    AppFunctionMetadata,
+)
+
+
+def function_signature(function: AppFunctionMetadata, components: AppFunctionComponentsMetadata) -> dict:
+    shared = {named.name: named.data_type for named in components.data_types}
+    return {
+        "parameters": [
+            {"name": p.name, "required": p.is_required, "type": _type(p.data_type, shared, set())}
+            for p in function.parameters
+        ],
+        "response": _type(function.response.value_type, shared, set()) if function.HasField("response") else None,
+    }
+
+
+def _type(data_type: AppFunctionDataTypeMetadata, shared: dict, seen: set[str]) -> Any:
+    reference = data_type.data_type_reference
+    if reference:
+        if reference in seen or reference not in shared:  # recursive or dangling: compare by name
+            return {"reference": reference, "nullable": data_type.is_nullable}
+        resolved = _type(shared[reference], shared, seen | {reference})
+        return {**resolved, "nullable": data_type.is_nullable}
+    described: dict[str, Any] = {"type": data_type.type, "nullable": data_type.is_nullable}
+    if data_type.HasField("item_type"):
+        described["item"] = _type(data_type.item_type, shared, seen)
+    if data_type.properties:
+        described["properties"] = {p.name: _type(p.data_type, shared, seen) for p in data_type.properties}
+        described["required"] = sorted(data_type.required)
+    if data_type.object_qualified_name:
+        described["class"] = data_type.object_qualified_name
+    for key, values in (("all_of", data_type.all_of), ("one_of", data_type.one_of)):
+        if values:
+            described[key] = [_type(v, shared, seen) for v in values]
+    if data_type.enum_values:
+        described["enum"] = list(data_type.enum_values)
+    return described
+
+
+def signature_difference(xml: dict, code: dict) -> str | None:
+    """The first way the XML's signature differs from the code's, in words; None if equal."""
+    xml_params = {p["name"]: p for p in xml["parameters"]}
+    code_params = {p["name"]: p for p in code["parameters"]}
+    for name in code_params.keys() - xml_params.keys():
+        return f"the code has parameter {name!r}, the XML does not"
+    for name in xml_params.keys() - code_params.keys():
+        return f"the XML has parameter {name!r}, the code does not"
+    for name, param in code_params.items():
+        old = xml_params[name]
+        if old["required"] != param["required"]:
+            return f"parameter {name!r} is {_required(param)} in the code but {_required(old)} in the XML"
+        if old["type"] != param["type"]:
+            return f"parameter {name!r} has a different type (or nullability) in the code than in the XML"
+    if [p["name"] for p in xml["parameters"]] != [p["name"] for p in code["parameters"]]:
+        return "the parameters are in a different order in the code than in the XML"
+    if xml["response"] != code["response"]:
+        return "the response type differs between the code and the XML"
+    return None
+
+
+def _required(parameter: dict) -> str:
+    return "required" if parameter["required"] else "optional"

@@ -1,0 +1,107 @@
+"""Which devices are running, and where: found from anywhere, as adb finds its server.
+
+Each running device holds an exclusive lock on ``DATA/device.pid`` (the kernel drops it when
+the process dies, however it dies), so a second device on the same data directory is refused
+instead of silently taking over its socket. It also writes an entry in a per-user registry
+(``$DROIDSIM_HOME/running``, default ``~/.droidsim/running``), so a command run from any
+folder finds it without ``--device``. An entry whose lock is free is stale and is ignored.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+LOCK_NAME = "device.pid"
+
+
+class DeviceRunningError(RuntimeError):
+    """Another process already runs a device on this data directory."""
+
+
+def registry_dir() -> Path:
+    return Path(os.environ.get("DROIDSIM_HOME") or Path.home() / ".droidsim") / "running"
+
+
+@dataclass(frozen=True)
+class RunningDevice:
+    data_dir: Path
+    address: str
+    pid: int
+
+
+class DeviceLock:
+    """The data directory's lock, held for as long as its device runs."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.data_dir / LOCK_NAME, "a+")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.close()
+            pid = lock_holder(self.data_dir)
+            raise DeviceRunningError(
+                f"a device is already running on {self.data_dir} (pid {pid}): stop it with "
+                f"`droidsim device stop --data {self.data_dir}`"
+            ) from None
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(str(os.getpid()))
+        self._file.flush()
+        self._entry: Path | None = None
+
+    def register(self, address: str) -> None:
+        """Make the device findable from any folder (``droidsim`` without ``--device``)."""
+        folder = registry_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        entry = folder / f"{hashlib.sha1(str(self.data_dir).encode()).hexdigest()[:16]}.json"
+        temporary = entry.with_suffix(".tmp")
+        temporary.write_text(json.dumps({"data_dir": str(self.data_dir), "address": address, "pid": os.getpid()}))
+        os.replace(temporary, entry)
+        self._entry = entry
+
+    def release(self) -> None:
+        if self._entry is not None:
+            self._entry.unlink(missing_ok=True)
+            self._entry = None
+        if not self._file.closed:
+            self._file.close()
+
+
+def lock_holder(data_dir: Path) -> int | None:
+    """The pid of the device running on ``data_dir``; None when none runs there."""
+    path = Path(data_dir) / LOCK_NAME
+    try:
+        with open(path) as probe:
+            try:
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                text = probe.read().strip()
+                return int(text) if text.isdigit() else -1
+            fcntl.flock(probe, fcntl.LOCK_UN)
+            return None
+    except FileNotFoundError:
+        return None
+
+
+def running_devices() -> list[RunningDevice]:
+    """Every device of this user that is running now; stale entries are removed."""
+    found = []
+    for entry in sorted(registry_dir().glob("*.json")):
+        try:
+            facts = json.loads(entry.read_text())
+            data_dir = Path(facts["data_dir"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        pid = lock_holder(data_dir)
+        if pid is None:
+            entry.unlink(missing_ok=True)
+            continue
+        found.append(RunningDevice(data_dir, str(facts.get("address", "")), pid))
+    return found

@@ -1,0 +1,35 @@
+"""sim.testing: test apps and agents with pytest, on a device inside the test process.
+
+``pip install droidsim`` registers the plugin (sim.testing.plugin): the ``droid_device``
+fixture is a fresh TestDevice per test. See docs/testing.md.
+
+Names are exported lazily (PEP 562): pytest imports the plugin in every run of every project
+where droidsim is installed, and that must not cost the device's imports.
+"""
+
+from importlib import import_module
+
+_EXPORTS = {
+    "AgentRun": "sim.testing.agent",
+    "model_call": "sim.testing.agent",
+    "Caller": "sim.testing.device",
+    "InstalledApp": "sim.testing.device",
+    "TestDevice": "sim.testing.device",
+    "FunctionLookupError": "sim.testing.functions",
+    "FunctionRef": "sim.testing.functions",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

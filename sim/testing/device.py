@@ -1,0 +1,223 @@
+"""TestDevice: a fresh device for one test, driven with Python values.
+
+Robolectric's idea for AppFunctions: the device runs inside the test process, apps
+on threads, so a test pays for no process start (``processes=True`` starts each app in
+its own OS process, as ``droidsim device start`` does, for tests of crashes, isolation
+or process state). Calls go through the same pipeline as every other caller (identity,
+access rules, enabled state, the access history): only the transport is skipped.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from droid.appfunctions.loader import load_app_service_class
+from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_DENIED, ACCESS_FLAG_OTHER_GRANTED
+from droid.appfunctions.requests import (
+    APP_FUNCTION_STATE_DEFAULT,
+    APP_FUNCTION_STATE_DISABLED,
+    APP_FUNCTION_STATE_ENABLED,
+    ExecuteAppFunctionRequest,
+)
+from droid.content.context import Context
+from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
+from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
+from sim.device import Device
+from sim.pm.code_verifier import InProcessCodeVerifier
+from sim.pm.registry import InstalledPackage
+from sim.testing.functions import FunctionRef, choose, function_of, spec_of
+
+FunctionName = str | Callable[..., Any] | FunctionRef
+
+
+@dataclass(frozen=True)
+class InstalledApp:
+    """An app installed on a TestDevice, with its service classes loaded from its folder
+    (so ``app.service.fetch_order_details`` is a function reference for ``call``)."""
+
+    package_name: str
+    uid: int
+    function_ids: tuple[str, ...]
+    source: Path
+    service_names: tuple[str, ...]
+
+    @property
+    def service(self) -> type:
+        """The app's AppFunctionService class (the first, when it declares several)."""
+        if not self.service_names:
+            raise LookupError(f"{self.package_name} declares no AppFunctionService")
+        return self.service_class(self.service_names[0])
+
+    def service_class(self, service_name: str) -> type:
+        return load_app_service_class(self.source, service_name)
+
+
+class Caller:
+    """Calls made as one installed package (or the shell): what that caller may do is
+    decided by the device's rules, exactly as for an app on the device."""
+
+    def __init__(self, device: "TestDevice", context: Context) -> None:
+        self._device = device
+        self.context = context
+
+    @property
+    def package_name(self) -> str:
+        return self.context.package_name
+
+    @property
+    def manager(self):
+        """The caller's AppFunctionManager, for anything this class does not wrap."""
+        return self.context.app_function_manager
+
+    def call(self, function: FunctionName, /, **parameters: Any) -> Any:
+        """Run ``function`` with Python values; returns the declared return type and raises
+        the AppFunctionException subclass of the error code on failure."""
+        ref = self._device.function(function)
+        request = ExecuteAppFunctionRequest(ref.package_name, ref.function_id, ref.parameters(parameters))
+        response = self.manager.execute_app_function(request)
+        return ref.result(response.return_value)
+
+    def is_enabled(self, function: FunctionName) -> bool:
+        ref = self._device.function(function)
+        return self.manager.is_app_function_enabled(ref.function_id, ref.package_name)
+
+    def set_enabled(self, function: FunctionName, enabled: bool | None) -> None:
+        """``True`` / ``False``, or ``None`` for the XML's default (set-enabled --state default)."""
+        ref = self._device.function(function)
+        state = {True: APP_FUNCTION_STATE_ENABLED, False: APP_FUNCTION_STATE_DISABLED, None: APP_FUNCTION_STATE_DEFAULT}
+        self.manager.set_app_function_enabled(ref.function_id, state[enabled], ref.package_name)
+
+    def visible_functions(self) -> list[str]:
+        """The full ids this caller's search returns."""
+        return [f.id for f in self.manager.search_app_functions()]
+
+
+class TestDevice:
+    """A device in a fresh data directory; ``close()`` (or the fixture) removes nothing
+    you did not ask for: pytest keeps ``tmp_path`` for the last runs."""
+
+    __test__ = False  # not a test class, whatever pytest's name pattern says
+
+    def __init__(self, data_dir: Path | None = None, *, processes: bool = False) -> None:
+        self._own_dir = None if data_dir is not None else tempfile.mkdtemp(prefix="droidsim-test-")
+        self.data_dir = Path(data_dir or self._own_dir)
+        self.processes = processes
+        self.device = Device(self.data_dir, isolated_apps=processes, verifier=InProcessCodeVerifier())
+        if processes:  # app processes reach the device over its socket, as on a booted device
+            self._socket_dir = tempfile.mkdtemp(prefix="droidsim-")  # short: sun_path has 108 bytes
+            self.device.serve(f"unix:{self._socket_dir}/device.sock")
+        self.shell = Caller(self, self.device.shell_context())
+
+    # -- apps --------------------------------------------------------------------------------------
+    def install(self, app_dir: str | Path, *, system: bool = False) -> InstalledApp:
+        source = Path(app_dir).resolve()
+        package = self.device.install(source, system)
+        return self._app(package, source)
+
+    def install_all(self, apps_root: str | Path, *, system: bool = False) -> list[InstalledApp]:
+        """Every app folder directly under ``apps_root`` (as ``droidsim install`` takes it)."""
+        roots = sorted(p.parent for p in Path(apps_root).resolve().glob("*/AndroidManifest.xml"))
+        return [self.install(root, system=system) for root in roots]
+
+    def uninstall(self, package_name: str) -> None:
+        self.device.package_manager.uninstall(package_name)
+
+    def _app(self, package: InstalledPackage, source: Path) -> InstalledApp:
+        services = tuple(dict.fromkeys(f.service_name for f in package.metadata.app_functions))
+        return InstalledApp(
+            package.package_name, package.uid, tuple(f.id for f in package.metadata.app_functions), source, services
+        )
+
+    # -- callers -----------------------------------------------------------------------------------
+    def caller(self, package_name: str) -> Caller:
+        """Calls made as ``package_name`` (installed), to test who may call what."""
+        return Caller(self, self.device.create_context(package_name))
+
+    def call(self, function: FunctionName, /, **parameters: Any) -> Any:
+        """``shell.call``: as com.android.shell, which may call every function, as ``adb shell`` can."""
+        return self.shell.call(function, **parameters)
+
+    def function(self, name: FunctionName, package: str | None = None) -> FunctionRef:
+        """The function ``name`` means: a method of an entry point class, a full id, or a
+        short id (``fetch_order_details``) that one installed package declares."""
+        if isinstance(name, FunctionRef):
+            return name
+        cls = None
+        if callable(name):
+            cls, name = function_of(name)
+        candidates = [(p.package_name, f.id) for p in self.device.registry.all() for f in p.metadata.app_functions]
+        package_name, function_id = choose(name, candidates, package)
+        installed = self.device.registry.get(package_name)
+        metadata = next(f for f in installed.metadata.app_functions if f.id == function_id)
+        if cls is None:
+            cls = load_app_service_class(installed.app_dir, metadata.service_name)
+        return FunctionRef(package_name, function_id, metadata, installed.metadata.components, spec_of(cls, function_id))
+
+    # -- state the shell would set -----------------------------------------------------------------
+    def set_enabled(self, function: FunctionName, enabled: bool | None) -> None:
+        self.shell.set_enabled(function, enabled)
+
+    def is_enabled(self, function: FunctionName) -> bool:
+        return self.shell.is_enabled(function)
+
+    def grant_permission(self, package_name: str, permission: str) -> None:
+        self.device.package_manager.grant_permission(package_name, permission)
+
+    def revoke_permission(self, package_name: str, permission: str) -> None:
+        self.device.package_manager.revoke_permission(package_name, permission)
+
+    def allowlist_agents(self, *package_names: str) -> None:
+        """``cmd app_function set-additional-allowlisted-agents``: replaces the previous ones."""
+        self.device.settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(list(package_names)) or None)
+
+    def grant_access(self, agent: str, target: str) -> None:
+        """``cmd app_function grant-app-function-access`` (OTHER_GRANTED)."""
+        self.shell.manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED)
+
+    def revoke_access(self, agent: str, target: str) -> None:
+        self.shell.manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_DENIED)
+
+    def pregrant_agent(self, package_name: str) -> list[str]:
+        """An installed system app as the device's preinstalled agent (``--pregrant-agent``)."""
+        return self.device.pregrant_agent(package_name)
+
+    def process_id(self, package_name: str) -> int | None:
+        """The OS process the app runs in (``processes=True``), None while it runs on a thread
+        of this process or is not running."""
+        host = self.device.processes.running().get(package_name)
+        return getattr(host, "pid", None)
+
+    # -- what happened -----------------------------------------------------------------------------
+    def history(self, agent: str | None = None) -> list[AccessHistoryEntry]:
+        """Every execution attempt, oldest first (only ``agent``'s when given), denials included."""
+        entries = self.device.access_history.entries()
+        return [e for e in entries if agent is None or e.agent_package_name == agent]
+
+    def clear_history(self) -> None:
+        self.device.access_history.clear()
+
+    # -- agents ------------------------------------------------------------------------------------
+    def run_agent(self, agent_package: str, prompt: str, script: Sequence[Any], **options: Any):
+        """Run ``prompt`` through an agent as ``agent_package`` whose model follows ``script``;
+        see sim.testing.agent.run_agent."""
+        from sim.testing.agent import run_agent
+
+        return run_agent(self, agent_package, prompt, script, **options)
+
+    # -- lifetime ----------------------------------------------------------------------------------
+    def close(self) -> None:
+        self.device.shutdown()
+        if self.processes:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
+        if self._own_dir is not None:
+            shutil.rmtree(self._own_dir, ignore_errors=True)
+
+    def __enter__(self) -> "TestDevice":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

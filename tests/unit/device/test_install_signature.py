@@ -1,0 +1,78 @@
+"""Install compares the whole signature of each function between its XML and its code,
+and the lint (I1) reports what install would refuse, with the command that fixes it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from droid.appfunctions.compiler import generate
+from sim.lint import lint_apps
+from sim.pm.installer import InstallError
+from tests.helpers import SAMPLE_APPS, copy_app
+
+ORDERS_PY = "orders.py"
+FETCH = "com.example.orders.OrderFunctionService#fetch_order_details"
+CANCEL = "com.example.orders.OrderFunctionService#cancel_order"
+
+
+@pytest.fixture
+def orders(tmp_path):
+    return copy_app(SAMPLE_APPS / "orders", tmp_path)
+
+
+def _edit(app, old, new):
+    path = app / ORDERS_PY
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize("old, new, difference", [
+    ("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_ref: str)",
+     f"{FETCH}: the code has parameter 'orderRef', the XML does not"),
+    ("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_id: int)",
+     f"{FETCH}: parameter 'orderId' has a different type (or nullability)"),
+    ("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_id: str | None)",
+     f"{FETCH}: parameter 'orderId' has a different type (or nullability)"),
+    ("reason: str | None = None) -> CancelOrderResult", "reason: str | None) -> CancelOrderResult",
+     f"{CANCEL}: parameter 'reason' is required in the code but optional in the XML"),
+    ("fetch_order_details(self, order_id: str) -> OrderDetails:", "fetch_order_details(self, order_id: str) -> str:",
+     f"{FETCH}: the response type differs"),
+])
+def test_stale_xml_is_refused_with_the_command_that_regenerates_it(device, orders, old, new, difference) -> None:
+    _edit(orders, old, new)
+    with pytest.raises(InstallError) as refused:
+        device.install(orders)
+    message = str(refused.value)
+    assert message.startswith("INSTALL_FAILED_FUNCTION_MISMATCH: ")
+    assert f"order_functions.xml is stale for {difference}" in message
+    assert message.endswith(f"(regenerate it: droidsim appfunctions generate {orders.resolve()})")
+    assert device.registry.get("com.example.orders") is None
+    [report] = lint_apps([orders]).apps
+    assert [(f.rule, f.message) for f in report.findings if f.rule == "I1"] == [("I1", message)]
+
+    generate(orders)
+    assert device.install(orders).package_name == "com.example.orders"
+    assert not [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+
+
+def test_a_changed_field_of_a_returned_dataclass_is_stale_too(device, orders) -> None:
+    _edit(orders, "    carrier: str | None", "    carrier: int | None")
+    with pytest.raises(InstallError, match="response type differs"):
+        device.install(orders)
+
+
+def test_the_lint_reports_what_else_install_refuses(orders) -> None:
+    (orders / "assets" / "order_functions.xml").unlink()
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert "names assets/order_functions.xml, which does not exist" in finding.message
+    assert finding.fix.startswith("Regenerate the function XML: droidsim appfunctions generate")
+    generate(orders)
+    manifest = orders / "AndroidManifest.xml"
+    manifest.write_text(re.sub(r'android:permission="[^"]+"', 'android:permission="android.permission.INTERNET"',
+                               manifest.read_text(), count=1))
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert finding.message.startswith("INSTALL_FAILED_INVALID_SERVICE: ")
+    assert "BIND_APP_FUNCTION_SERVICE" in finding.message

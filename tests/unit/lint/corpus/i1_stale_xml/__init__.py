@@ -1,0 +1,1 @@
+"""Lint corpus: Quotes."""
