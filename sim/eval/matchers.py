@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.eval.values import as_iso
+
 KEYWORDS = ("exact", "one_of", "any", "absent", "regex", "date", "approx", "contains")
 _OFFSET = re.compile(r"^([+-]\d+)d$")
 _NAMED_DAYS = {"today": 0, "tomorrow": 1, "yesterday": -1}
@@ -47,6 +49,8 @@ class Matcher:
     example: Any = None
 
     def check(self, value: Any, present: bool, run_date: dt.date) -> str | None:
+        if self.kind in ("value", "one_of", "date", "regex"):
+            value = as_iso(value)
         if self.kind == "absent":
             return None if not present else f"should be absent, got {value!r}"
         if not present:
@@ -207,9 +211,9 @@ def _offset_text(days: int) -> str:
 
 
 def plain_value(value: Any) -> Any:
-    """YAML dates and times as the ISO strings the JSON of a call carries."""
+    """YAML dates and times as ISO text, as a person writes them (``19:00``, not ``19:00:00``)."""
     if isinstance(value, (dt.date, dt.datetime, dt.time)):
-        return value.isoformat()
+        return as_iso(value.isoformat())
     return value
 
 
@@ -224,6 +228,7 @@ def _json_equal(value: Any, wanted: Any, *, strict: bool) -> bool:
     if _is_number(wanted):
         return _is_number(value) and value == wanted
     if isinstance(wanted, str):
+        wanted = wanted if strict else as_iso(wanted)
         if not isinstance(value, str):
             return False
         return value == wanted if strict else value.strip().casefold() == wanted.strip().casefold()

@@ -17,6 +17,7 @@ from droid.agent import Model, ModelError, ModelRequest, ModelResponse, Scripted
 from droid.agent.models import model_from_spec
 from sim.eval.catalog import Catalog
 from sim.eval.suite import Case
+from sim.eval.values import fit_arguments
 
 BUILT_IN = ("offline", "scripted", "wrong")
 ORACLE_DONE = "Done."
@@ -52,13 +53,17 @@ def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_d
     steps: list[Any] = []
     for turn in case.turns:
         if turn.calls:
-            steps.append([tool_call(tool_names[catalog.resolve(c.function).function_id],
-                                    {k: m.sample(run_date) for k, m in c.args.items() if m.kind != "absent"})
-                          for c in turn.calls])
+            steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in turn.calls])
             steps.append(ORACLE_DONE)
         else:
             steps.append(ORACLE_ASK if turn.ask else ORACLE_ABSTAIN)
     return ScriptedModel(steps, name="scripted")
+
+
+def _oracle_call(call: Any, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date) -> Any:
+    function = catalog.resolve(call.function)
+    args = {k: m.sample(run_date) for k, m in call.args.items() if m.kind != "absent"}
+    return tool_call(tool_names[function.function_id], fit_arguments(args, function.parameters))
 
 
 def wrong_model(case: Case, catalog: Catalog, tool_names: dict[str, str]) -> ScriptedModel:

@@ -37,6 +37,7 @@ from sim.eval.matchers import check_fields
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.scoring import MadeCall, score_turn
 from sim.eval.suite import Call, Case, Suite
+from sim.eval.values import fit_arguments
 
 MAX_TURNS = 5
 
@@ -112,7 +113,7 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
 
     def on_confirm(name: str, args: dict[str, Any]) -> bool:
         function_id = by_name.get(name)
-        answer = next((c.answer for c in current["turn"].calls or []
+        answer = next((c.approves for c in current["turn"].calls or []
                        if catalog.resolve(c.function).function_id == function_id), True)
         context = current_tool_context()
         confirmations[context.call_id if context else name] = answer
@@ -166,7 +167,8 @@ async def _turn(session: Any, prompt: str, confirmations: dict[str, bool]) -> tu
 
 
 async def _shell_call(tools: dict[str, Any], catalog: Catalog, call: Call) -> dict[str, Any]:
-    return await tools[catalog.resolve(call.function).function_id].execute(call.args)
+    function = catalog.resolve(call.function)
+    return await tools[function.function_id].execute(fit_arguments(call.args, function.parameters))
 
 
 def _key(catalog: Catalog, call: Call) -> tuple:

@@ -63,7 +63,11 @@ class ExpectedCall(_Strict):
     args: dict[str, Matcher] = Field(default_factory=dict)
     # Destructive calls: must the agent ask first, and what does the user answer?
     confirmation: Literal["required", "not-required"] | None = None
-    answer: bool = True
+    answer: Literal["yes", "no"] = "yes"
+
+    @property
+    def approves(self) -> bool:
+        return self.answer == "yes"
 
     @field_validator("args", mode="before")
     @classmethod

@@ -8,11 +8,33 @@ keys and list indexes pydantic reports as an error's ``loc``.
 from __future__ import annotations
 
 from pathlib import Path
+import re
 from typing import Any
 
 import yaml
 
 Path_ = tuple[Any, ...]
+
+
+class SuiteLoader(yaml.SafeLoader):
+    """YAML 1.1 minus its surprises for suites: ``19:00`` stays text (not the base-60 number
+    1140) and ``yes``/``no``/``on``/``off`` stay words (a user may well answer "no");
+    only ``true``/``false`` are booleans, as in YAML 1.2."""
+
+
+SuiteLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers
+            if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+SuiteLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                  list("tTfF"))
+SuiteLoader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
+                                  list("-+0123456789"))
+SuiteLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|\.[0-9_]+|\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."))
 
 
 class YamlError(ValueError):
@@ -26,7 +48,7 @@ class YamlError(ValueError):
 def load_with_lines(file: Path) -> tuple[Any, dict[Path_, int]]:
     text = Path(file).read_text(encoding="utf-8")
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=SuiteLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         raise YamlError(file, (mark.line + 1) if mark else 1, str(error.problem or error)) from None
@@ -41,7 +63,7 @@ def _value(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: Path) ->
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = yaml.SafeLoader(" ").construct_object(key_node) if key_node.tag != "tag:yaml.org,2002:str" else key_node.value
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.start_mark)
             if key in out:
                 raise YamlError(file, key_node.start_mark.line + 1, f"duplicate key {key!r}")
             out[key] = _value(value_node, (*path, key), lines, file)
@@ -49,7 +71,7 @@ def _value(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: Path) ->
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_value(item, (*path, i), lines, file) for i, item in enumerate(node.value)]
-    loader = yaml.SafeLoader("")
+    loader = SuiteLoader("")
     try:
         return loader.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as error:
