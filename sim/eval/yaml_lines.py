@@ -50,7 +50,8 @@ def load_with_lines(file: Path) -> tuple[Any, dict[Path_, int]]:
     try:
         node = yaml.compose(text, Loader=SuiteLoader)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
+        # The context (where an unclosed bracket or quote began) is where the fix goes, if known.
+        mark = error.context_mark or error.problem_mark
         raise YamlError(file, (mark.line + 1) if mark else 1, str(error.problem or error)) from None
     lines: dict[Path_, int] = {}
     if node is None:
