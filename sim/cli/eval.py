@@ -81,5 +81,10 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     if json_output:
         print_json(summary)
     else:
-        terminal_table(summary, console())
+        table_console = console()
+        if not table_console.is_terminal:  # piped: whole lines, however many configurations the table has
+            from rich.console import Console
+
+            table_console = Console(highlight=False, width=400)
+        terminal_table(summary, table_console)
         err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)

@@ -147,7 +147,7 @@ def _confusion_chart(confusion: dict[str, dict[str, int]]):
 
 def _svg(figure) -> str:
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg")
+    figure.savefig(buffer, format="svg", metadata={"Date": None})  # the same run, the same page
     text = buffer.getvalue()
     return text[text.index("<svg"):]
 

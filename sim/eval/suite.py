@@ -32,7 +32,8 @@ class SuiteError(ValueError):
     """A suite that cannot run: where (file, line, field) and why."""
 
     def __init__(self, file: Path | str, line: int, field: str, message: str) -> None:
-        where = f"{file}:{line}" + (f": {field}" if field else "")
+        where = f"{file}:{line}" if line > 0 else str(file)
+        where += f": {field}" if field else ""
         super().__init__(f"{where}: {message}")
         self.file, self.line, self.field, self.message = str(file), line, field, message
 
