@@ -19,6 +19,7 @@ from sim.eval.runner import ModelUnavailable, RunSettings, run_case
 from sim.eval.suite import Case, Suite
 
 _DEVICES = DeviceCache()  # one per process: the worker's (or Ray worker's) own devices
+_WORKER: dict[str, Any] = {}  # a worker process's suite and settings, sent once when it starts
 
 
 @dataclass(frozen=True)
@@ -53,15 +54,25 @@ def run_local(suite: Suite, works: list[Work], settings: RunSettings) -> Iterato
 
 
 def run_workers(suite: Suite, works: list[Work], settings: RunSettings, workers: int) -> Iterator[dict[str, Any]]:
-    """W spawned processes (a fork would inherit this process's gRPC and thread state)."""
+    """W spawned processes (a fork would inherit this process's gRPC and thread state). The
+    suite goes to each worker once, at its start; a task carries only its case."""
     context = multiprocessing.get_context("spawn")
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                                  initializer=_start_worker, initargs=(suite, settings))
     try:
-        futures = [pool.submit(execute, suite, work, settings) for work in works]
+        futures = [pool.submit(_worker_execute, work) for work in works]
         for future in concurrent.futures.as_completed(futures):
             yield future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_worker(suite: Suite, settings: RunSettings) -> None:
+    _WORKER.update(suite=suite, settings=settings)
+
+
+def _worker_execute(work: Work) -> dict[str, Any]:
+    return execute(_WORKER["suite"], work, _WORKER["settings"])
 
 
 def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None) -> Iterator[dict[str, Any]]:

@@ -75,12 +75,14 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
     if confusion:
         parts += [f"<h2>Which function was called ({_e(first)})</h2>",
                   "<p>Rows: the function the case expected; columns: what the agent called.</p>",
-                  _svg(_confusion_chart(confusion)), _confusion_table(confusion)]
+                  _svg(_confusion_chart(confusion)),
+                  f"<details><summary>The counts as a table</summary>{_confusion_table(confusion)}</details>"]
     parts += ["<h2>Cases that failed</h2>", _failures(records)]
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>droidsim eval</title><style>"
             "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}"
             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
             "text-align:left;vertical-align:top}th{background:#f3f3f3}.n{text-align:right}"
+            "details{overflow-x:auto}svg{max-width:100%;height:auto}"
             "</style></head><body>" + "\n".join(parts) + "</body></html>\n")
     path.write_text(page, encoding="utf-8")
 
