@@ -127,20 +127,22 @@ class RemoteEvalDevice(EvalDevice):
 
         address = resolve(spec.address)
         if address.data_dir is None:
-            raise DeviceSetupError(f"{spec.address}: eval needs the device's data directory for the credentials")
+            raise DeviceSetupError(f"no device data directory at {spec.address}: give the data directory of a "
+                                   "running device (start one with `make sim`); eval reads the credentials there")
+        if address.target.startswith("unix:") and not Path(address.target[5:]).exists():
+            raise DeviceSetupError(f"no device is running at {spec.address}: start one with `make sim` "
+                                   "or `droidsim device start`")
         try:
             self.shell = connect(address.target, address.credential_for(None))
             self.agent = connect(address.target, address.credential_for(spec.agent))
-        except Exception as error:  # noqa: BLE001 - unreachable device or missing credential
-            raise DeviceSetupError(f"cannot use the device at {spec.address}: {error}") from error
+        except Exception as error:  # noqa: BLE001 - a missing credential or a device that does not answer
+            message = getattr(error, "message", None) or type(error).__name__
+            raise DeviceSetupError(f"cannot use the device at {spec.address}: {message}") from None
         wanted = {package_of(f) for f in app_folders(spec)}
         listed = {p.package_name for p in self.shell.app_function_manager.search_app_functions(None)}
         missing = sorted(wanted - listed)
         if missing:
             raise DeviceSetupError(f"the device at {spec.address} lacks the suite's apps: {', '.join(missing)}")
-        if spec.distractors or spec.variant:
-            raise DeviceSetupError("--distractors and --variant install apps, which eval does only on its own "
-                                   "in-process devices; run without --device")
         self.packages = sorted(wanted)
 
     def close(self) -> None:

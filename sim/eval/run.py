@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from sim.eval.catalog import Catalog, check_suite
-from sim.eval.devices import DeviceSpec, open_device
+from sim.eval.devices import DeviceSetupError, DeviceSpec, open_device
 from sim.eval.execution import Work, run_local, run_ray, run_workers
 from sim.eval.models import check_model_spec
 from sim.eval.results import ResultWriter, load_done, start_run
@@ -50,6 +50,9 @@ class EvalOptions:
 
 def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
     """(label, device) per configuration: each distractor count, and each again with the variant."""
+    if options.device and (options.variant or any(options.distractors)):
+        raise DeviceSetupError("--distractors, --sweep and --variant install apps, which eval does only on its "
+                               "own in-process devices; run them without --device")
     variants = [None] + ([str(options.variant.resolve())] if options.variant else [])
     sweep = len(options.distractors) > 1
     out = []

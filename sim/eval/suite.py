@@ -215,7 +215,7 @@ class Suite(_Strict):
         cases = [c for c in self.cases if (not ids or c.id in ids) and (not categories or c.category in categories)]
         unknown = sorted(set(ids or ()) - {c.id for c in self.cases})
         if unknown:
-            raise SuiteError(self.path or "suite", 1, "cases", f"no case with id {', '.join(unknown)}")
+            raise SuiteError(self.path or "suite", 0, "cases", f"no case with id {', '.join(unknown)}")
         return cases
 
 

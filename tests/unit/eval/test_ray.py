@@ -14,11 +14,9 @@ ray = pytest.importorskip("ray", reason="ray is not installed (make test install
 def test_ray_and_local_give_identical_scores(shipped, tmp_path):
     ids = [c.id for c in shipped.cases[::12]]
     local = run_eval(shipped, EvalOptions(model="offline", out=tmp_path / "local", run_date=RUN_DATE, cases=ids))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        remote = run_eval(shipped, EvalOptions(model="offline", out=tmp_path / "ray", run_date=RUN_DATE, cases=ids,
-                                               ray=True))
-    finally:
-        ray.shutdown()
+    # run_eval starts a local Ray instance itself (as `droidsim eval --ray` does) and stops it after.
+    remote = run_eval(shipped, EvalOptions(model="offline", out=tmp_path / "ray", run_date=RUN_DATE, cases=ids,
+                                           ray=True))
+    assert not ray.is_initialized()
     assert remote["configs"]["base"]["scores"] == local["configs"]["base"]["scores"]
     assert remote["configs"]["base"]["scores"]["overall"]["cases"] == len(ids)
