@@ -41,16 +41,18 @@ def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
     return {"config": work.config, **result.to_dict()}
 
 
+def local_device(spec: DeviceSpec):
+    """This process's device for ``spec``, just reset; a local run goes on using it."""
+    return _DEVICES.get(spec)
+
+
 def close_devices() -> None:
     _DEVICES.close()
 
 
 def run_local(suite: Suite, works: list[Work], settings: RunSettings) -> Iterator[dict[str, Any]]:
-    try:
-        for work in works:
-            yield execute(suite, work, settings)
-    finally:
-        close_devices()
+    for work in works:
+        yield execute(suite, work, settings)
 
 
 def run_workers(suite: Suite, works: list[Work], settings: RunSettings, workers: int) -> Iterator[dict[str, Any]]:

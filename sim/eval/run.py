@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from sim.eval.catalog import Catalog, check_suite
-from sim.eval.devices import DeviceSetupError, DeviceSpec, open_device
-from sim.eval.execution import Work, run_local, run_ray, run_workers
+from sim.eval.devices import DeviceSetupError, DeviceSpec
+from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers
 from sim.eval.models import check_model_spec
 from sim.eval.results import ResultWriter, load_done, start_run
 from sim.eval.runner import RunSettings
@@ -71,13 +71,17 @@ def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, A
     check_model_spec(options.model)
     cases = suite.select(options.cases, options.categories)
     plan = configs(suite, options)
+    try:
+        return _run(suite, cases, plan, options, progress)
+    finally:
+        close_devices()
+
+
+def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options: EvalOptions,
+         progress: Callable[[dict[str, Any], int, int], None] | None) -> dict[str, Any]:
     # The up-front check, on the apps the suite runs against (distractors add none of its functions).
     for _label, spec in plan[:1] + ([plan[len(options.distractors)]] if options.variant else []):
-        device = open_device(replace(spec, distractors=0))
-        try:
-            check_suite(suite, Catalog(_discover(device.shell)))
-        finally:
-            device.close()
+        check_suite(suite, Catalog(_discover(local_device(replace(spec, distractors=0)).shell)))
     meta = start_run(options.out, {
         "suite": str(suite.path), "model": options.model, "trials": options.trials,
         "configs": [label for label, _ in plan],
