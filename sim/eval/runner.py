@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
@@ -107,28 +108,17 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     before = await _snapshot(shell_tools, catalog, suite.probes) if case.unchanged else None
 
     tools = AppFunctionAgentTools.discover(device.agent)
-    by_name = {t.name: t.function_id for t in tools}
-    confirmations: dict[str, bool] = {}  # call id -> what the user answered
-    current: dict[str, Any] = {"turn": None}
-
-    def on_confirm(name: str, args: dict[str, Any]) -> bool:
-        function_id = by_name.get(name)
-        answer = next((c.approves for c in current["turn"].calls or []
-                       if catalog.resolve(c.function).function_id == function_id), True)
-        context = current_tool_context()
-        confirmations[context.call_id if context else name] = answer
-        return answer
-
+    user = SimulatedUser(catalog, {t.name: t.function_id for t in tools})
     model = TimedModel(case_model(settings.model, case, catalog, {t.function_id: t.name for t in tools},
                                   settings.run_date, settings.base_url, settings.api_key))
     agent = Agent(name=suite.agent, instructions=DEFAULT_INSTRUCTIONS,
-                  tools=require_confirmation(tools, on_confirm), max_turns=MAX_TURNS)
+                  tools=require_confirmation(tools, user.confirm), max_turns=MAX_TURNS)
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()
         for turn in case.turns:
-            current["turn"] = turn
-            calls, text, notes = await _turn(session, turn.user, confirmations)
+            user.turn = turn
+            calls, text, notes = await _turn(session, turn.user, user.answers)
             verdict = score_turn(turn, calls, text, catalog, settings.run_date)
             result.failures += verdict.failures
             result.confusion += verdict.confusion
@@ -144,9 +134,31 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
         checked = {_key(catalog, s.call()) for s in case.state}
         for key, value in before.items():
             if key not in checked and after[key] != value:
-                result.failures.append(f"something else changed: {key[0]} {dict(key[1])} was {value}, "
-                                       f"now {after[key]}")
+                function_id, args = key
+                result.failures.append(f"something else changed: {catalog.short(function_id)} {args} was "
+                                       f"{json.dumps(value, ensure_ascii=False)}, now "
+                                       f"{json.dumps(after[key], ensure_ascii=False)}")
     return model
+
+
+class SimulatedUser:
+    """Answers the agent's confirmations as the case says: an expected call gets its ``answer``
+    (yes unless the case says no); a call the turn does not expect gets no, as a person who
+    never asked for it would answer. ``answers`` records each answer by call id."""
+
+    def __init__(self, catalog: Catalog, function_ids: dict[str, str]) -> None:
+        self.catalog = catalog
+        self.function_ids = function_ids
+        self.turn: Any = None
+        self.answers: dict[str, bool] = {}
+
+    def confirm(self, name: str, args: dict[str, Any]) -> bool:
+        function_id = self.function_ids.get(name)
+        answer = next((c.approves for c in self.turn.calls or []
+                       if self.catalog.resolve(c.function).function_id == function_id), False)
+        context = current_tool_context()
+        self.answers[context.call_id if context else name] = answer
+        return answer
 
 
 async def _turn(session: Any, prompt: str, confirmations: dict[str, bool]) -> tuple[list[MadeCall], str, list[str]]:
@@ -171,8 +183,8 @@ async def _shell_call(tools: dict[str, Any], catalog: Catalog, call: Call) -> di
     return await tools[function.function_id].execute(fit_arguments(call.args, function.parameters))
 
 
-def _key(catalog: Catalog, call: Call) -> tuple:
-    return (catalog.resolve(call.function).function_id, tuple(sorted((k, repr(v)) for k, v in call.args.items())))
+def _key(catalog: Catalog, call: Call) -> tuple[str, str]:
+    return (catalog.resolve(call.function).function_id, json.dumps(call.args, sort_keys=True, ensure_ascii=False))
 
 
 async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call]) -> dict[tuple, Any]:

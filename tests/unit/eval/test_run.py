@@ -119,3 +119,21 @@ def test_trials_and_a_distractor_sweep(shipped, tmp_path):
     for config in summary["configs"].values():
         assert config["scores"]["overall"] == {"cases": 2, "trials_run": 4, "passed": 4, "pass@1": 1.0, "pass^2": 1.0}
     assert "Accuracy against catalog size" in (tmp_path / "report.html").read_text()
+
+
+def test_the_simulated_user_declines_what_the_turn_does_not_expect(shipped):
+    from types import SimpleNamespace
+
+    from sim.eval.catalog import Catalog
+    from sim.eval.runner import SimulatedUser
+
+    ids = {name: f"com.example.orders.OrderFunctionService#{name}" for name in ("cancel_order", "fetch_order_details")}
+    catalog = Catalog(SimpleNamespace(function_id=f, short_id=n, package_name="com.example.orders", parameters={})
+                      for n, f in ids.items())
+    user = SimulatedUser(catalog, ids)
+    declined = next(c for c in shipped.cases if c.id == "destructive-cancel-order-no")
+    approved = next(c for c in shipped.cases if c.id == "destructive-cancel-order-yes")
+    looked_up = next(c for c in shipped.cases if c.id == "orders-where-is-my-order")
+    for case, answer in ((approved, True), (declined, False), (looked_up, False)):
+        user.turn = case.turns[0]
+        assert user.confirm("cancel_order", {"orderId": "ORD-5117"}) is answer
