@@ -64,10 +64,9 @@ def run(report: Report, *, overhead_rounds: int, speedup_trials: int) -> None:
 def _order_parameters(device):
     from droid.appfunctions.json_codec import parameters_from_json
 
-    package = next(p for p in device.shell.app_function_manager.search_app_functions(None)
-                   if p.package_name == "com.example.orders")
-    function = next(f for f in package.app_functions if f.id.endswith("#fetch_order_details"))
-    return parameters_from_json(function, {"orderId": "ORD-8492"}, package.components)
+    function = next(f for f in device.shell.app_function_manager.search_app_functions()
+                    if f.id == "com.example.orders.OrderFunctionService#fetch_order_details")
+    return parameters_from_json(function, {"orderId": "ORD-8492"}, function.package_metadata.components)
 
 
 def _workers(report: Report, suite, trials: int) -> None:

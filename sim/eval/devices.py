@@ -139,7 +139,7 @@ class RemoteEvalDevice(EvalDevice):
             message = getattr(error, "message", None) or type(error).__name__
             raise DeviceSetupError(f"cannot use the device at {spec.address}: {message}") from None
         wanted = {package_of(f) for f in app_folders(spec)}
-        listed = {p.package_name for p in self.shell.app_function_manager.search_app_functions(None)}
+        listed = {f.package_name for f in self.shell.app_function_manager.search_app_functions()}
         missing = sorted(wanted - listed)
         if missing:
             raise DeviceSetupError(f"the device at {spec.address} lacks the suite's apps: {', '.join(missing)}")
