@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from sim.eval.categories import CATEGORIES
+
 
 def _counts(text: str) -> list[int]:
     try:
@@ -43,7 +45,8 @@ def _counts(text: str) -> list[int]:
 @click.option("--date", "run_date", type=click.DateTime(formats=["%Y-%m-%d"]),
               help="The run date relative dates are matched against (default: today).")
 @click.option("--case", "case_ids", multiple=True, metavar="ID", help="Only this case (repeatable).")
-@click.option("--category", "categories", multiple=True, help="Only this category (repeatable).")
+@click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES),
+              help="Only this category (repeatable).")
 @click.option("--json", "json_output", is_flag=True, help="Print summary.json instead of the table.")
 def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: str | None, trials: int,
                  distractors: int, sweep: str | None, variant: Path | None, device_address: str | None,

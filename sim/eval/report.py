@@ -14,7 +14,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from sim.eval.suite import CATEGORIES
+from sim.eval.categories import CATEGORIES
 
 
 def terminal_table(summary: dict[str, Any], console: Any) -> None:

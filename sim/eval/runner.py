@@ -82,8 +82,6 @@ def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings
     timed: TimedModel | None = None
     try:
         timed = asyncio.run(_converse(suite, case, device, settings, result))
-    except ModelUnavailable:
-        raise
     except Exception as error:  # noqa: BLE001 - a crash fails this case, and the run goes on
         if server_down(error):
             raise ModelUnavailable(str(error)) from error

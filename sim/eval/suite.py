@@ -12,17 +12,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from sim.eval.categories import CATEGORIES
 from sim.eval.matchers import Matcher, MatcherError, compile_fields, compile_matcher, plain_value
 from sim.eval.yaml_lines import YamlError, line_of, load_with_lines
 
-CATEGORIES = (
-    "simple", "multiple", "parallel", "parallel-multiple", "irrelevance",
-    "missing-information", "multi-turn", "destructive-confirmation", "non-English",
-)
-Category = Literal[
-    "simple", "multiple", "parallel", "parallel-multiple", "irrelevance",
-    "missing-information", "multi-turn", "destructive-confirmation", "non-English",
-]
+Category = Literal[CATEGORIES]  # type: ignore[valid-type] - the tuple's values, checked by pydantic
 _TURN_KEYS = ("user", "calls", "abstain", "ask", "allow")
 DEFAULT_AGENT = "com.example.assistant"
 PROJECT_APPS = Path(__file__).resolve().parents[2] / "apps"
