@@ -16,6 +16,8 @@ from typing import Any
 
 from sim.eval.categories import CATEGORIES
 
+CATEGORY_CHART = "accuracy-per-category.svg"
+
 
 def terminal_table(summary: dict[str, Any], console: Any) -> None:
     from rich.table import Table
@@ -58,9 +60,12 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
 
 def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> None:
     configs = summary["configs"]
+    accuracy = _svg(_category_chart(configs))
+    # The chart on its own too, for a README or a slide.
+    (path.parent / CATEGORY_CHART).write_text(accuracy, encoding="utf-8")
     parts = [f"<h1>droidsim eval: {_e(summary['model'])} on {_e(Path(summary['suite']).name)}</h1>",
              f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case.</p>",
-             "<h2>Accuracy per category</h2>", _svg(_category_chart(configs)), _score_table(summary)]
+             "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
     sizes = _sizes(summary)
     if len(sizes) > 1:
         parts += ["<h2>Accuracy against catalog size</h2>", _svg(_size_chart(sizes))]

@@ -21,6 +21,7 @@ def test_the_shipped_suite_with_the_offline_model_writes_all_four_outputs(tmp_pa
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["model"] == "offline" and summary["run_date"] == "2026-03-14"
     assert summary["configs"]["base"]["scores"]["overall"]["cases"] == 86
+    assert (tmp_path / "accuracy-per-category.svg").read_text().startswith("<svg")
     page = (tmp_path / "report.html").read_text()
     # Self-contained: the charts are inline, nothing is fetched when the page is opened.
     assert page.count("<svg") >= 2 and "<script" not in page and "<link" not in page and " src=" not in page
