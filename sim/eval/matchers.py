@@ -82,7 +82,7 @@ class Matcher:
                 return None
             return f"expected a list with an element matching {self.spec.describe()}, got {value!r}"
         if self.kind == "fields":
-            return check_fields(self.spec, value, run_date)
+            return _check_fields(self.spec, value, run_date)
         if self.kind == "list":
             if not isinstance(value, list) or len(value) != len(self.spec):
                 return f"expected a list of {len(self.spec)}, got {value!r}"
@@ -141,7 +141,7 @@ def compile_fields(raw: dict[str, Any] | None) -> dict[str, Matcher]:
     return {str(k): compile_matcher(v) for k, v in (raw or {}).items()}
 
 
-def check_fields(matchers: dict[str, Matcher], value: Any, run_date: dt.date) -> str | None:
+def _check_fields(matchers: dict[str, Matcher], value: Any, run_date: dt.date) -> str | None:
     if not isinstance(value, dict):
         return f"expected an object, got {value!r}"
     for name, matcher in matchers.items():

@@ -34,7 +34,6 @@ from droid.agent import (
 from droid.agent.console import DEFAULT_INSTRUCTIONS
 from sim.eval.catalog import Catalog
 from sim.eval.devices import EvalDevice
-from sim.eval.matchers import check_fields
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.scoring import MadeCall, score_turn
 from sim.eval.suite import Call, Case, Suite
@@ -206,6 +205,5 @@ async def _state_check(tools: dict[str, Any], catalog: Catalog, check: Any, run_
         return [f"{label}: failed with {name}: {error}" + (f" (expected {check.error})" if check.error else "")]
     if check.error is not None:
         return [f"{label}: expected {check.error}, got {value}"]
-    problem = check.expect.check(value, True, run_date) if check.expect.kind != "fields" else check_fields(
-        check.expect.spec, value, run_date)
+    problem = check.expect.check(value, True, run_date)
     return [f"{label}: {problem}"] if problem else []
