@@ -53,6 +53,9 @@ def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
     if options.device and (options.variant or any(options.distractors)):
         raise DeviceSetupError("--distractors, --sweep and --variant install apps, which eval does only on its "
                                "own in-process devices; run them without --device")
+    if options.device and (options.workers > 1 or options.ray):
+        raise DeviceSetupError("one running device cannot hold several cases at once (each resets its apps); "
+                               "--workers and --ray run on in-process devices, without --device")
     variants = [None] + ([str(options.variant.resolve())] if options.variant else [])
     sweep = len(options.distractors) > 1
     out = []

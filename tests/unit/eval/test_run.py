@@ -137,3 +137,16 @@ def test_the_simulated_user_declines_what_the_turn_does_not_expect(shipped):
     for case, answer in ((approved, True), (declined, False), (looked_up, False)):
         user.turn = case.turns[0]
         assert user.confirm("cancel_order", {"orderId": "ORD-5117"}) is answer
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"workers": 2}, "one running device cannot hold several cases at once"),
+    ({"ray": True}, "one running device cannot hold several cases at once"),
+    ({"distractors": [10]}, "install apps"),
+])
+def test_a_running_device_is_refused_what_it_cannot_do(shipped, tmp_path, options, message):
+    from sim.eval.devices import DeviceSetupError
+
+    with pytest.raises(DeviceSetupError, match=message):
+        run_eval(shipped, EvalOptions(device=str(tmp_path), out=tmp_path / "o", **options))
+    assert not (tmp_path / "o").exists()
