@@ -26,6 +26,8 @@ MCP_BATCH = 50  # MCP calls per batch: milliseconds each, over HTTP
 THROUGHPUT_SECONDS = 1.0  # per run; three runs per side and caller count
 AGENT_RUNS = 40  # per script length
 BOOT_REPEATS = 5  # boots per figure, after one that warms the caches
+EVAL_ROUNDS = 3  # passes over the shipped suite's single-turn cases
+EVAL_TRIALS = 4  # trials of the shipped suite per worker count
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -39,7 +41,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def run_all(log) -> Report:
-    from bench import app_hop, boot, cross_process, in_process, mcp, testing_fixture
+    from bench import app_hop, boot, cross_process, eval_overhead, in_process, mcp, testing_fixture
     from bench.transport import BareTransports
     from bench.workspace import Workspace
     from sim.server.grpc_server import MAX_WORKERS
@@ -70,6 +72,8 @@ def run_all(log) -> Report:
                        agent_runs=AGENT_RUNS)
         log("the droid_device fixture: set-up and first call")
         testing_fixture.run(report)
+        log("eval: overhead per case, workers")
+        eval_overhead.run(report, overhead_rounds=EVAL_ROUNDS, speedup_trials=EVAL_TRIALS)
         log("boot and install")
         boot.run(report, workspace, installs, repeats=BOOT_REPEATS, workers=MAX_WORKERS)
     finally:

@@ -12,26 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from sim.pm.app_template import service_app_manifest
+
 SERVICE_CLASS = "BenchFunctionService"
 FUNCTIONS_PER_APP = 10
-
-_MANIFEST = """<?xml version="1.0" encoding="utf-8"?>
-<manifest xmlns:android="http://schemas.android.com/apk/res/android"
-    package="{package}">
-    <application android:label="{label}">
-        <property android:name="android.app.appfunctions.app_metadata"
-            android:resource="@xml/app_metadata" />
-        <service android:name="{package}.{service}"
-            android:permission="android.permission.BIND_APP_FUNCTION_SERVICE"
-            android:exported="true">
-            <intent-filter>
-                <action android:name="android.app.appfunctions.AppFunctionService" />
-            </intent-filter>
-            <property android:name="android.app.appfunctions.v2" android:value="functions.xml" />
-        </service>
-    </application>
-</manifest>
-"""
 
 # The generated apps are alike on purpose, and say so to the install-time lint (docs/lint-rules.md).
 _LINT_REASON = "generated bench app: its functions are alike on purpose"
@@ -112,7 +96,7 @@ def write_app(root: Path, package: str, functions: int = FUNCTIONS_PER_APP) -> P
     (app_dir / "res" / "xml").mkdir(parents=True)
     label = package.rsplit(".", 1)[-1]
     (app_dir / "AndroidManifest.xml").write_text(
-        _MANIFEST.format(package=package, label=label, service=SERVICE_CLASS)
+        service_app_manifest(package, label, f"{package}.{SERVICE_CLASS}", "functions.xml")
     )
     (app_dir / "res" / "xml" / "app_metadata.xml").write_text(
         _APP_METADATA.format(reason=_LINT_REASON,

@@ -32,8 +32,11 @@ class TextDelta:
 
 @dataclass
 class ModelResponse:
+    """``usage``: the token counts the backend reported (``prompt_tokens``, ...), if any."""
+
     text: str = ""
     tool_requests: list[ToolRequest] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=dict)
 
 
 ModelChunk = Union[TextDelta, ModelResponse]

@@ -132,12 +132,15 @@ class OpenAICompatibleModel(Model):
                 ]
                 if message.content:
                     yield TextDelta(message.content)
-                yield ModelResponse(message.content or "", [_tool_request(c) for c in calls])
+                yield ModelResponse(message.content or "", [_tool_request(c) for c in calls],
+                                    _usage(completion))
                 return
             stream = await client.chat.completions.create(**body, stream=True)
             text: list[str] = []
             slots: dict[int, dict[str, str]] = {}
+            usage: dict[str, int] = {}
             async for chunk in stream:
+                usage = _usage(chunk) or usage  # servers that report it do so on the last chunk
                 if not chunk.choices:
                     continue
                 delta = chunk.choices[0].delta
@@ -156,7 +159,7 @@ class OpenAICompatibleModel(Model):
                             slot["name"] += function.name
                         if function.arguments:
                             slot["arguments"] += function.arguments
-            yield ModelResponse("".join(text), [_tool_request(slots[i]) for i in sorted(slots)])
+            yield ModelResponse("".join(text), [_tool_request(slots[i]) for i in sorted(slots)], usage)
         except openai.APIConnectionError as exc:
             raise ModelError(f"cannot reach {where} for model {self.name}: {exc}") from exc
         except openai.APIStatusError as exc:
@@ -178,6 +181,14 @@ def to_openai_message(message: Message) -> dict[str, Any]:
             ]
         return data
     return {"role": message.role if message.role in (USER, SYSTEM) else USER, "content": message.text}
+
+
+def _usage(reply: Any) -> dict[str, int]:
+    usage = getattr(reply, "usage", None)
+    if usage is None:
+        return {}
+    names = ("prompt_tokens", "completion_tokens", "total_tokens")
+    return {n: getattr(usage, n) for n in names if isinstance(getattr(usage, n, None), int)}
 
 
 def _tool_request(call: dict[str, str]) -> ToolRequest:

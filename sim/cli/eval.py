@@ -1,0 +1,93 @@
+"""``droidsim eval SUITE``: run an agent through a suite of cases on fresh simulated devices."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from sim.eval.categories import CATEGORIES
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give distractor counts separated by commas, e.g. 0,10,50,200") from None
+    if not counts or any(c < 0 for c in counts):
+        raise click.BadParameter(f"{text!r}: counts are whole numbers >= 0")
+    return counts
+
+
+@click.command("eval")
+@click.argument("suite_file", metavar="SUITE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--model", default="offline", show_default=True, metavar="offline|scripted|wrong|openai:NAME",
+              help="offline: the keyword heuristic; scripted: the oracle replaying each case's expectations; "
+                   "wrong: always wrong (the scorer's self-check); openai:NAME: any chat-completions server.")
+@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint for openai:NAME.")
+@click.option("--api-key", envvar="OPENAI_API_KEY", help="Key for the endpoint, if it needs one.")
+@click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Run each case K times: pass@1 and pass^K.")
+@click.option("--distractors", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="Install N generated distractor apps from other domains.")
+@click.option("--sweep", metavar="N,N,...", help="Run once per distractor count, e.g. 0,10,50,200.")
+@click.option("--variant", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="APP_DIR",
+              help="Also run against this version of one app (same package) and report the difference.")
+@click.option("--device", "device_address", metavar="ADDRESS",
+              help="Run on this running device (data directory) instead of in-process devices.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
+              help="Run the cases as Ray tasks: a local Ray, or the cluster at ADDRESS (ray start --head).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"),
+              show_default=True, help="Where results.jsonl, summary.json and report.html go.")
+@click.option("--resume", is_flag=True, help="Skip the cases already in OUT/results.jsonl.")
+@click.option("--date", "run_date", type=click.DateTime(formats=["%Y-%m-%d"]),
+              help="The run date relative dates are matched against (default: today).")
+@click.option("--case", "case_ids", multiple=True, metavar="ID", help="Only this case (repeatable).")
+@click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES),
+              help="Only this category (repeatable).")
+@click.option("--json", "json_output", is_flag=True, help="Print summary.json instead of the table.")
+def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: str | None, trials: int,
+                 distractors: int, sweep: str | None, variant: Path | None, device_address: str | None,
+                 workers: int, ray_address: str | None, out: Path, resume: bool, run_date: dt.datetime | None,
+                 case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool) -> None:
+    """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks."""
+    from sim.cli.output import console, print_json
+    from sim.eval.devices import DeviceSetupError
+    from sim.eval.models import ModelSpecError
+    from sim.eval.progress import Progress
+    from sim.eval.report import terminal_table
+    from sim.eval.results import ResumeError
+    from sim.eval.run import EvalOptions, run_eval
+    from sim.eval.runner import ModelUnavailable
+    from sim.eval.suite import SuiteError, load_suite
+
+    options = EvalOptions(
+        model=model, base_url=base_url, api_key=api_key, trials=trials,
+        distractors=_counts(sweep) if sweep else [distractors], variant=variant, device=device_address,
+        workers=workers, ray=ray_address is not None,
+        ray_address=None if ray_address in (None, "local") else ray_address, out=out, resume=resume,
+        run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
+        categories=list(categories) or None,
+    )
+    err = console(stderr=True)
+    try:
+        suite = load_suite(suite_file)
+        with Progress(err) as progress:
+            summary = run_eval(suite, options, progress.update)
+    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError) as error:
+        raise click.ClickException(str(error)) from None
+    except ModelUnavailable as error:
+        raise click.ClickException(f"the model server went down, so the run stopped: {error}. The finished "
+                                   f"cases are in {out / 'results.jsonl'}; rerun with --resume to go on") from None
+    if json_output:
+        print_json(summary)
+    else:
+        table_console = console()
+        if not table_console.is_terminal:  # piped: whole lines, however many configurations the table has
+            from rich.console import Console
+
+            table_console = Console(highlight=False, width=400)
+        terminal_table(summary, table_console)
+        err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)

@@ -1,0 +1,136 @@
+"""Distractor apps: plausible AppFunctions from other domains, to grow the catalog.
+
+``--distractors N`` installs N of these beside the suite's apps, to measure how
+accuracy falls as an agent has more to choose from (seeds/000: a large action
+space makes on-device models err). Each app is real: Python declarations with
+Google-style docstrings, compiled to the function XML by the same compiler an
+app developer runs (``droidsim appfunctions generate``), installed and
+validated like any app, and its functions answer when called.
+
+The domains are chosen to be near the sample apps' (a hotel's reservations
+beside the restaurant bookings, a parcel service's shipments beside orders, a
+calendar's events beside notes) but never able to do what a suite case asks:
+none sends messages, plays music, sets alarms, orders food, books flights or
+rides, or controls a thermostat, which the sample suite's irrelevance cases
+ask for, so the right answer of every case is the same at any catalog size.
+Past the list of domains, apps repeat under other brand names, as app stores do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.pm.app_template import service_app_manifest
+
+BRANDS = ("", "Plus", "Go", "Pro", "Lite", "Hub", "Now", "Daily", "One", "Smart")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str  # a Python annotation as written in the generated source
+    doc: str
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    doc: str
+    params: tuple[Param, ...]
+    returns: str
+
+
+@dataclass(frozen=True)
+class Domain:
+    key: str
+    label: str
+    description: str
+    functions: tuple[Function, ...]
+
+
+DOMAINS_FILE = Path(__file__).with_name("distractor_domains.yaml")
+
+
+def load_domains(path: Path = DOMAINS_FILE) -> tuple[Domain, ...]:
+    import yaml
+
+    return tuple(
+        Domain(d["key"], d["label"], d["description"], tuple(
+            Function(f["name"], f["doc"], tuple(Param(*p) for p in f.get("params", [])), f["returns"])
+            for f in d["functions"]))
+        for d in yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+DOMAINS = load_domains()
+
+
+def distractor_plan(count: int) -> list[tuple[Domain, str]]:
+    """(domain, brand) for each of ``count`` apps; the same count always gives the same apps."""
+    return [(DOMAINS[i % len(DOMAINS)], BRANDS[(i // len(DOMAINS)) % len(BRANDS)] + (
+        str(i // (len(DOMAINS) * len(BRANDS))) if i >= len(DOMAINS) * len(BRANDS) else ""))
+        for i in range(count)]
+
+
+def write_distractor_apps(root: Path, count: int) -> list[Path]:
+    """Write ``count`` distractor app folders under ``root`` (and compile their XML)."""
+    from droid.appfunctions.compiler import generate
+
+    folders = []
+    for index, (domain, brand) in enumerate(distractor_plan(count)):
+        folder = Path(root) / f"d{index:03d}_{domain.key}"
+        _write_app(folder, domain, brand, index)
+        generate(folder)
+        folders.append(folder)
+    return folders
+
+
+def _write_app(folder: Path, domain: Domain, brand: str, index: int) -> None:
+    package = f"com.distractor.{domain.key}{brand.lower()}"
+    label = f"{domain.label} {brand}".strip()
+    module = f"{domain.key}_functions"  # the loader finds the service's module by the last part of its name
+    (folder / "res" / "xml").mkdir(parents=True, exist_ok=True)
+    (folder / "__init__.py").write_text(f'"""{label}: a generated distractor app (sim.eval.distractors)."""\n')
+    (folder / "AndroidManifest.xml").write_text(
+        service_app_manifest(package, label, f"{package}.{module}.DistractorFunctionService", f"{module}.xml"))
+    (folder / "res" / "xml" / "app_metadata.xml").write_text(
+        _APP_METADATA.format(description=f"{label}: {domain.description} "
+                             + " ".join(f.doc for f in domain.functions)))
+    (folder / f"{module}.py").write_text(_service_source(domain, package, module, label))
+
+
+def _service_source(domain: Domain, package: str, module: str, label: str) -> str:
+    methods = []
+    for function in domain.functions:
+        signature = "".join(f", {p.name}: {p.type}" + (" = None" if "None" in p.type else "") for p in function.params)
+        args = "".join(f"\n            {p.name}: {p.doc}" for p in function.params)
+        doc = f"{function.doc}\n\n        Args:{args}\n\n        Returns:\n            {function.returns}\n        " \
+            if function.params else f"{function.doc}\n\n        Returns:\n            {function.returns}\n        "
+        used = ", ".join(f"{p.name}={{{p.name}!r}}" for p in function.params)
+        destructive = ", destructive=True" if function.name.startswith(("delete", "cancel", "transfer", "buy")) else ""
+        methods.append(f'''
+    @app_function(described_by_docstring=True{destructive})
+    async def {function.name}(self{signature}) -> str:
+        """{doc}"""
+        return f"{label}: {function.name} {used}"
+''')
+    return f'''"""{label}: generated by sim.eval.distractors; every function answers with a short text."""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+from droid.appfunctions import AppFunctionServiceEntryPoint, Int32, app_function
+
+
+class DistractorFunctionService(AppFunctionServiceEntryPoint):
+    service_name = "{package}.{module}.DistractorFunctionService"
+    xml_file_name = "{module}"
+{"".join(methods)}'''
+
+
+_APP_METADATA = """<?xml version="1.0" encoding="utf-8"?>
+<AppFunctionAppMetadata xmlns:appfn="http://schemas.android.com/apk/res-auto"
+    appfn:description="{description}"
+    appfn:displayDescription="{description}" />
+"""

@@ -1,0 +1,118 @@
+"""The models eval can run: offline, openai:NAME, and two built from the suite itself.
+
+``scripted`` is the oracle: a ScriptedModel that replays exactly what each case
+expects (the expected calls with values its matchers accept, a question where
+the case wants one, no call where it wants none). ``wrong`` does the opposite
+in every turn. The scorer proves itself with them: the oracle must score 100 %
+and ``wrong`` 0 % on any suite (tests/unit/eval/test_self_check.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any, AsyncIterator
+
+from droid.agent import Model, ModelError, ModelRequest, ModelResponse, ScriptedModel, tool_call
+from droid.agent.models import model_from_spec
+from sim.eval.catalog import Catalog
+from sim.eval.suite import Case
+from sim.eval.values import fit_arguments
+
+BUILT_IN = ("offline", "scripted", "wrong")
+ORACLE_DONE = "Done."
+ORACLE_ASK = "Could you tell me a bit more about what you need?"
+ORACLE_ABSTAIN = "I can't help with that with the apps on this device."
+
+
+class ModelSpecError(ValueError):
+    """A --model that names no backend."""
+
+
+def check_model_spec(spec: str) -> None:
+    if spec in BUILT_IN or spec.startswith("openai:") or spec == "openai":
+        return
+    raise ModelSpecError(f"unknown model {spec!r}: use offline, scripted, wrong or openai:NAME")
+
+
+def case_model(spec: str, case: Case, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date,
+               base_url: str | None = None, api_key: str | None = None) -> Model:
+    """A model for one case (the built-in ones depend on the case; the others do not)."""
+    if spec == "scripted":
+        return oracle_model(case, catalog, tool_names, run_date)
+    if spec == "wrong":
+        return wrong_model(case, catalog, tool_names)
+    if spec == "offline":
+        from droid.agent import OfflineModel
+
+        return OfflineModel(today=run_date)
+    return model_from_spec(spec, base_url=base_url, api_key=api_key)
+
+
+def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date) -> ScriptedModel:
+    steps: list[Any] = []
+    for turn in case.turns:
+        if turn.calls:
+            steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in turn.calls])
+            steps.append(ORACLE_DONE)
+        else:
+            steps.append(ORACLE_ASK if turn.ask else ORACLE_ABSTAIN)
+    return ScriptedModel(steps, name="scripted")
+
+
+def _oracle_call(call: Any, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date) -> Any:
+    function = catalog.resolve(call.function)
+    args = {k: m.sample(run_date) for k, m in call.args.items() if m.kind != "absent"}
+    return tool_call(tool_names[function.function_id], fit_arguments(args, function.parameters))
+
+
+def wrong_model(case: Case, catalog: Catalog, tool_names: dict[str, str]) -> ScriptedModel:
+    """Calls where it should not, and a function other than every expected one where it should."""
+    steps: list[Any] = []
+    for turn in case.turns:
+        if turn.expects is None:
+            steps.append(ORACLE_DONE)
+            continue
+        expected = {catalog.resolve(c.function).function_id for c in turn.calls or []}
+        expected |= {catalog.resolve(name).function_id for name in turn.allow}
+        other = next(f for f in sorted(tool_names) if f not in expected)
+        steps += [tool_call(tool_names[other]), ORACLE_DONE]
+    return ScriptedModel(steps, name="wrong")
+
+
+class TimedModel(Model):
+    """Measures the wrapped model's own time and collects the token usage it reports."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.name = model.name
+        self.supports_tools = model.supports_tools
+        self.seconds = 0.0
+        self.tokens: dict[str, int] = {}
+
+    async def generate(self, request: ModelRequest) -> AsyncIterator[Any]:
+        stream = self.model.generate(request).__aiter__()
+        while True:
+            started = time.perf_counter()
+            try:
+                chunk = await stream.__anext__()
+            except StopAsyncIteration:
+                self.seconds += time.perf_counter() - started
+                return
+            self.seconds += time.perf_counter() - started
+            if isinstance(chunk, ModelResponse):
+                for key, value in (getattr(chunk, "usage", None) or {}).items():
+                    if isinstance(value, int):
+                        self.tokens[key] = self.tokens.get(key, 0) + value
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.model.aclose()
+
+
+def server_down(error: BaseException) -> bool:
+    """A backend that cannot be reached stops the whole run; other model errors fail one case."""
+    if not isinstance(error, ModelError):
+        return False
+    cause = error.__cause__
+    return type(cause).__name__ in ("APIConnectionError", "APITimeoutError") or "cannot reach" in str(error)

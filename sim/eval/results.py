@@ -1,0 +1,65 @@
+"""results.jsonl (one record per finished case, written as it finishes) and run.json.
+
+run.json holds what a rerun must share with the first run (suite, model, run
+date, trials, configurations), so ``--resume`` continues the same run: the same
+run date, and the unfinished cases only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+RESULTS = "results.jsonl"
+RUN = "run.json"
+# What must not change between a run and its --resume.
+_SAME_ON_RESUME = ("suite", "model", "trials", "configs")
+
+
+class ResumeError(ValueError):
+    """--resume on an output folder that holds another run."""
+
+
+def load_done(out: Path) -> list[dict[str, Any]]:
+    """The records already written; a line cut short by a crash is dropped (its case reruns)."""
+    path = out / RESULTS
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records
+
+
+def start_run(out: Path, meta: dict[str, Any], resume: bool) -> dict[str, Any]:
+    """Write run.json (or, resuming, check it and return the stored one, run date included)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / RUN
+    if resume and path.exists():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        for key in _SAME_ON_RESUME:
+            if stored.get(key) != meta.get(key):
+                raise ResumeError(f"{out} holds a run with another {key} ({stored.get(key)!r}, now "
+                                  f"{meta.get(key)!r}); use another --out or drop --resume")
+        return stored
+    (out / RESULTS).write_text("", encoding="utf-8")
+    path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return meta
+
+
+class ResultWriter:
+    def __init__(self, out: Path, records: Iterable[dict[str, Any]] = ()) -> None:
+        self._file = open(out / RESULTS, "a", encoding="utf-8")
+        self.records = list(records)
+
+    def add(self, record: dict[str, Any]) -> None:
+        self._file.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._file.flush()
+        self.records.append(record)
+
+    def close(self) -> None:
+        self._file.close()

@@ -1,0 +1,136 @@
+"""A whole eval run: check the suite against the device, run every case, write the outputs.
+
+The order is the promise of the issue: a malformed suite, an unknown model or a
+function no installed app has is refused before any model call; then the
+cases run (resumed ones skipped), each record is written as it finishes; a
+model server that goes down stops the run with ModelUnavailable after what is
+done has been written; summary.json and report.html are written at the end of
+every run that got that far.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from sim.eval.catalog import Catalog, check_suite
+from sim.eval.devices import DeviceSetupError, DeviceSpec
+from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers
+from sim.eval.models import check_model_spec
+from sim.eval.results import ResultWriter, load_done, start_run
+from sim.eval.runner import RunSettings
+from sim.eval.suite import Suite
+from sim.eval.summary import differences, summarize
+
+SUMMARY = "summary.json"
+REPORT = "report.html"
+
+
+@dataclass
+class EvalOptions:
+    model: str = "offline"
+    base_url: str | None = None
+    api_key: str | None = None
+    trials: int = 1
+    distractors: list[int] = field(default_factory=lambda: [0])
+    variant: Path | None = None
+    device: str | None = None
+    workers: int = 1
+    ray: bool = False
+    ray_address: str | None = None
+    out: Path = Path("eval-out")
+    resume: bool = False
+    run_date: dt.date | None = None
+    cases: list[str] | None = None
+    categories: list[str] | None = None
+
+
+def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
+    """(label, device) per configuration: each distractor count, and each again with the variant."""
+    if options.device and (options.variant or any(options.distractors)):
+        raise DeviceSetupError("--distractors, --sweep and --variant install apps, which eval does only on its "
+                               "own in-process devices; run them without --device")
+    if options.device and (options.workers > 1 or options.ray):
+        raise DeviceSetupError("one running device cannot hold several cases at once (each resets its apps); "
+                               "--workers and --ray run on in-process devices, without --device")
+    variants = [None] + ([str(options.variant.resolve())] if options.variant else [])
+    sweep = len(options.distractors) > 1
+    out = []
+    for variant in variants:
+        for count in options.distractors:
+            label = "variant" if variant else "base"
+            if sweep or count:
+                label += f"+{count}"
+            out.append((label, DeviceSpec(str(suite.apps_dir()), suite.agent, distractors=count,
+                                          variant=variant, address=options.device)))
+    return out
+
+
+def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, Any], int, int], None] | None = None
+             ) -> dict[str, Any]:
+    check_model_spec(options.model)
+    cases = suite.select(options.cases, options.categories)
+    plan = configs(suite, options)
+    try:
+        return _run(suite, cases, plan, options, progress)
+    finally:
+        close_devices()
+
+
+def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options: EvalOptions,
+         progress: Callable[[dict[str, Any], int, int], None] | None) -> dict[str, Any]:
+    # The up-front check, on the apps the suite runs against (distractors add none of its functions).
+    for _label, spec in plan[:1] + ([plan[len(options.distractors)]] if options.variant else []):
+        check_suite(suite, Catalog(_discover(local_device(replace(spec, distractors=0)).shell)))
+    meta = start_run(options.out, {
+        "suite": str(suite.path), "model": options.model, "trials": options.trials,
+        "configs": [label for label, _ in plan],
+        "run_date": (options.run_date or dt.date.today()).isoformat(),
+    }, options.resume)
+    settings = RunSettings(options.model, dt.date.fromisoformat(meta["run_date"]), options.base_url, options.api_key)
+    done = load_done(options.out) if options.resume else []
+    finished = {(r["config"], r["case_id"], r["trial"]) for r in done}
+    works = [Work(label, spec, case, trial) for label, spec in plan for case in cases
+             for trial in range(options.trials) if (label, case.id, trial) not in finished]
+    writer = ResultWriter(options.out, done)
+    try:
+        for record in _executor(suite, works, settings, options):
+            writer.add(record)
+            if progress:
+                progress(record, len(writer.records), len(works) + len(done))
+    finally:
+        writer.close()
+        summary = write_summary(options.out, writer.records, [label for label, _ in plan], options, meta)
+    return summary
+
+
+def write_summary(out: Path, records: list[dict[str, Any]], labels: list[str], options: EvalOptions,
+                  meta: dict[str, Any]) -> dict[str, Any]:
+    from sim.eval.report import write_html
+
+    summary = summarize(records, labels, options.trials)
+    summary.update({"suite": meta["suite"], "model": meta["model"], "run_date": meta["run_date"]})
+    summary["distractors"] = {label: count for label, count in zip(labels, options.distractors * 2)}
+    if options.variant:
+        base, other = labels[0], labels[len(options.distractors)]
+        summary["variant"] = {"path": str(options.variant), **differences(summary, base, other)}
+    (out / SUMMARY).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_html(out / REPORT, summary, records)
+    return summary
+
+
+def _executor(suite: Suite, works: list[Work], settings: RunSettings, options: EvalOptions):
+    if options.ray:
+        return run_ray(suite, works, settings, options.ray_address)
+    if options.workers > 1:
+        return run_workers(suite, works, settings, options.workers)
+    return run_local(suite, works, settings)
+
+
+def _discover(context: Any) -> list[Any]:
+    from droid.agent import AppFunctionAgentTools
+
+    return AppFunctionAgentTools.discover(context)

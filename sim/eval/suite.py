@@ -1,0 +1,264 @@
+"""The suite file: cases as data, validated with pydantic before anything runs.
+
+See docs/eval.md for the format. ``load_suite(path)`` returns a ``Suite`` or
+raises ``SuiteError`` naming the file, the line and the field, so a typo costs
+no model call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+
+from sim.eval.categories import CATEGORIES
+from sim.eval.matchers import Matcher, MatcherError, compile_fields, compile_matcher, plain_value
+from sim.eval.yaml_lines import YamlError, line_of, load_with_lines
+
+Category = Literal[CATEGORIES]  # type: ignore[valid-type] - the tuple's values, checked by pydantic
+_TURN_KEYS = ("user", "calls", "abstain", "ask", "allow")
+DEFAULT_AGENT = "com.example.assistant"
+PROJECT_APPS = Path(__file__).resolve().parents[2] / "apps"
+
+
+class SuiteError(ValueError):
+    """A suite that cannot run: where (file, line, field) and why."""
+
+    def __init__(self, file: Path | str, line: int, field: str, message: str) -> None:
+        where = f"{file}:{line}" if line > 0 else str(file)
+        where += f": {field}" if field else ""
+        super().__init__(f"{where}: {message}")
+        self.file, self.line, self.field, self.message = str(file), line, field, message
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+
+class Call(_Strict):
+    """A call the suite makes itself (setup, state checks, probes), as the shell."""
+
+    function: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _plain_args(cls, value: Any) -> Any:
+        # YAML reads 2025-06-14 as a date; a call carries the ISO string.
+        if isinstance(value, dict):
+            return {k: plain_value(v) for k, v in value.items()}
+        return value
+
+
+class ExpectedCall(_Strict):
+    """A call the agent must make: the function (short or full id) and argument matchers."""
+
+    function: str = Field(min_length=1)
+    args: dict[str, Matcher] = Field(default_factory=dict)
+    # Destructive calls: must the agent ask first, and what does the user answer?
+    confirmation: Literal["required", "not-required"] | None = None
+    answer: Literal["yes", "no"] = "yes"
+
+    @property
+    def approves(self) -> bool:
+        return self.answer == "yes"
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _matchers(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("args is a mapping of argument name to matcher")
+        try:
+            return compile_fields(value)
+        except MatcherError as error:
+            raise ValueError(str(error)) from None
+
+
+class Turn(_Strict):
+    """One user message and what the agent must do in answer to it."""
+
+    user: str = Field(min_length=1)
+    calls: list[ExpectedCall] | None = None
+    abstain: bool = False
+    ask: bool = False
+    allow: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_expectation(self) -> "Turn":
+        given = [name for name, on in (("calls", self.calls is not None), ("abstain", self.abstain), ("ask", self.ask)) if on]
+        if len(given) > 1:
+            raise ValueError(f"a turn expects calls, abstain or ask, not {' and '.join(given)}")
+        if self.calls is not None and not self.calls:
+            raise ValueError("calls is empty: write abstain: true for a turn that must make no call")
+        return self
+
+    @property
+    def expects(self) -> str | None:
+        if self.calls:
+            return "calls"
+        return "abstain" if self.abstain else "ask" if self.ask else None
+
+
+class StateCheck(_Strict):
+    """A read-only call after the conversation whose result must match (or fail with ``error``)."""
+
+    function: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+    expect: Matcher | None = None
+    error: str | None = None
+
+    @field_validator("expect", mode="before")
+    @classmethod
+    def _matcher(cls, value: Any) -> Any:
+        try:
+            return compile_matcher(value)
+        except MatcherError as error:
+            raise ValueError(str(error)) from None
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _plain_args(cls, value: Any) -> Any:
+        return Call._plain_args(value)
+
+    @model_validator(mode="after")
+    def _something_to_check(self) -> "StateCheck":
+        if (self.expect is None) == (self.error is None):
+            raise ValueError("a state check has expect (the result) or error (an error code name), one of them")
+        return self
+
+    def call(self) -> Call:
+        return Call(function=self.function, args=self.args)
+
+
+class Case(_Strict):
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    category: Category
+    description: str = ""
+    language: str | None = None
+    setup: list[Call] = Field(default_factory=list)
+    turns: list[Turn] = Field(min_length=1)
+    state: list[StateCheck] = Field(default_factory=list)
+    unchanged: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_turn_shorthand(cls, data: Any) -> Any:
+        """``user:`` with ``calls:``/``abstain:``/``ask:`` on the case itself is its one turn."""
+        if isinstance(data, dict) and "user" in data:
+            if "turns" in data:
+                raise ValueError("write user: (one turn) or turns: (several), not both")
+            data = dict(data)
+            data["turns"] = [{k: data.pop(k) for k in _TURN_KEYS if k in data}]
+        return data
+
+    @model_validator(mode="after")
+    def _checks_something(self) -> "Case":
+        if not any(t.expects for t in self.turns) and not self.state:
+            raise ValueError("the case checks nothing: give a turn calls, abstain or ask, or add state checks")
+        if self.category == "non-English" and not self.language:
+            raise ValueError("a non-English case names its language (language: th, zh, fr, ...)")
+        return self
+
+    def expected_calls(self) -> list[ExpectedCall]:
+        return [c for t in self.turns for c in t.calls or []]
+
+    def functions(self) -> list[str]:
+        """Every function id the case names, for the up-front check against the device."""
+        names = [c.function for c in self.setup] + [c.function for c in self.expected_calls()]
+        names += [s.function for s in self.state] + [f for t in self.turns for f in t.allow]
+        return names
+
+
+class Suite(_Strict):
+    suite: str = Field(min_length=1)
+    description: str = ""
+    apps: str | None = None
+    agent: str = DEFAULT_AGENT
+    probes: list[Call] = Field(default_factory=list)
+    cases: list[Case] = Field(min_length=1)
+    path: Path | None = None
+    _lines: dict = PrivateAttr(default_factory=dict)
+    _data: dict = PrivateAttr(default_factory=dict)
+
+    def locate(self, loc: tuple[Any, ...]) -> tuple[int, str]:
+        """The line and field name of a place in the suite, as the file has it."""
+        loc = _file_loc(loc, self._data)
+        return line_of(self._lines, loc), _field(loc)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> "Suite":
+        seen: set[str] = set()
+        for case in self.cases:
+            if case.id in seen:
+                raise ValueError(f"two cases have the id {case.id!r}")
+            seen.add(case.id)
+        return self
+
+    def apps_dir(self) -> Path:
+        """The folder of app folders the device installs: ``apps:`` beside the suite, else the project's apps/."""
+        if self.apps is None:
+            return PROJECT_APPS
+        base = self.path.parent if self.path else Path.cwd()
+        return (base / self.apps).resolve()
+
+    def functions(self) -> list[str]:
+        return [c.function for c in self.probes] + [f for case in self.cases for f in case.functions()]
+
+    def select(self, ids: list[str] | None = None, categories: list[str] | None = None) -> list[Case]:
+        cases = [c for c in self.cases if (not ids or c.id in ids) and (not categories or c.category in categories)]
+        unknown = sorted(set(ids or ()) - {c.id for c in self.cases})
+        if unknown:
+            raise SuiteError(self.path or "suite", 0, "cases", f"no case with id {', '.join(unknown)}")
+        return cases
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read and validate a suite file; SuiteError names the file, the line and the field."""
+    path = Path(path)
+    try:
+        data, lines = load_with_lines(path)
+    except FileNotFoundError:
+        raise SuiteError(path, 0, "", "no such file") from None
+    except YamlError as error:
+        raise SuiteError(path, error.line, "", f"not valid YAML: {error.message}") from None
+    if not isinstance(data, dict):
+        raise SuiteError(path, 1, "", "a suite is a mapping with suite: and cases:")
+    try:
+        suite = Suite.model_validate({**data, "path": None})
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = _file_loc(first["loc"], data)
+        raise SuiteError(path, line_of(lines, loc), _field(loc), _message(first)) from None
+    suite = suite.model_copy(update={"path": path.resolve()})
+    suite._lines, suite._data = lines, data
+    return suite
+
+
+def _file_loc(loc: tuple[Any, ...], data: dict[str, Any]) -> tuple[Any, ...]:
+    """pydantic's location as it is in the file: a shorthand case has no turns[0]."""
+    loc = tuple(p for p in loc if not (isinstance(p, str) and p.startswith("function-")))
+    if len(loc) >= 4 and loc[0] == "cases" and loc[2:4] == ("turns", 0):
+        case = data.get("cases", [None] * (loc[1] + 1))[loc[1]] if isinstance(data.get("cases"), list) else None
+        if isinstance(case, dict) and "user" in case:
+            return loc[:2] + loc[4:]
+    return loc
+
+
+def _field(loc: tuple[Any, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _message(error: dict[str, Any]) -> str:
+    message = error["msg"]
+    for prefix in ("Value error, ", "Assertion failed, "):
+        message = message.removeprefix(prefix)
+    if error["type"] == "extra_forbidden":
+        return "unknown field"
+    if error["type"] == "literal_error" and error["loc"] and error["loc"][-1] == "category":
+        return f"unknown category {error.get('input')!r}; the categories are: {', '.join(CATEGORIES)}"
+    return message
+

@@ -1,0 +1,89 @@
+"""summary.json: the scores of a run, per configuration, from the result records.
+
+pass@1 is the share of all trials that passed; pass^k (τ-bench) the share of
+cases whose k trials all passed. Records are sorted first, so the summary of a
+run does not depend on the order in which workers finished: a Ray run and a
+local run of the same suite give equal ``scores`` (timings differ, of course).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from sim.eval.categories import CATEGORIES
+
+
+def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int) -> dict[str, Any]:
+    by_config: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_config[record["config"]].append(record)
+    out = {"trials": trials, "configs": {}}
+    for config in configs:
+        rows = sorted(by_config.get(config, []), key=lambda r: (r["case_id"], r["trial"]))
+        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows)}
+    return out
+
+
+def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
+    per_case: dict[str, list[bool]] = defaultdict(list)
+    category_of: dict[str, str] = {}
+    confusion: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in rows:
+        per_case[row["case_id"]].append(bool(row["passed"]))
+        category_of[row["case_id"]] = row["category"]
+        for expected, actual in row["confusion"]:
+            confusion[expected][actual] += 1
+    categories = {}
+    for category in CATEGORIES:
+        cases = [c for c in per_case if category_of[c] == category]
+        if cases:
+            categories[category] = _rates({c: per_case[c] for c in cases}, trials)
+    return {
+        "overall": _rates(per_case, trials),
+        "categories": categories,
+        "confusion": {e: dict(sorted(a.items())) for e, a in sorted(confusion.items())},
+        "failed": sorted(c for c, runs in per_case.items() if not all(runs)),
+        "errors": sorted({r["case_id"] for r in rows if r.get("error")}),
+    }
+
+
+def _rates(per_case: dict[str, list[bool]], trials: int) -> dict[str, Any]:
+    runs = [p for results in per_case.values() for p in results]
+    complete = [results for results in per_case.values() if len(results) >= trials]
+    return {
+        "cases": len(per_case),
+        "trials_run": len(runs),
+        "passed": sum(runs),
+        "pass@1": round(sum(runs) / len(runs), 4) if runs else 0.0,
+        f"pass^{trials}": round(sum(all(r) for r in complete) / len(complete), 4) if complete else 0.0,
+    }
+
+
+def timing(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    if not rows:
+        return {}
+    seconds = [r["seconds"] for r in rows]
+    model = [r["model_seconds"] for r in rows]
+    tokens: dict[str, int] = defaultdict(int)
+    for row in rows:
+        for key, value in (row.get("tokens") or {}).items():
+            tokens[key] += value
+    return {
+        "mean_case_ms": round(1000 * sum(seconds) / len(rows), 2),
+        "mean_model_ms": round(1000 * sum(model) / len(rows), 2),
+        "mean_overhead_ms": round(1000 * (sum(seconds) - sum(model)) / len(rows), 2),
+        "tokens": dict(tokens) or None,
+    }
+
+
+def differences(summary: dict[str, Any], base: str, other: str) -> dict[str, Any]:
+    """What changed from ``base`` to ``other`` (a --variant): accuracy deltas and the cases that flipped."""
+    a, b = summary["configs"][base]["scores"], summary["configs"][other]["scores"]
+    deltas = {"overall": round(b["overall"]["pass@1"] - a["overall"]["pass@1"], 4)}
+    for category in a["categories"]:
+        if category in b["categories"]:
+            deltas[category] = round(b["categories"][category]["pass@1"] - a["categories"][category]["pass@1"], 4)
+    failed_a, failed_b = set(a["failed"]), set(b["failed"])
+    return {"base": base, "other": other, "pass@1_delta": deltas,
+            "newly_failing": sorted(failed_b - failed_a), "newly_passing": sorted(failed_a - failed_b)}
