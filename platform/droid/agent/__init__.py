@@ -5,8 +5,9 @@ An ``Agent`` (name, instructions, tools, limits) runs in an ``AgentRunner`` with
 the loop calls AppFunctions on the device. See docs/agent.md.
 """
 
-from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
+from droid.agent.agent import DEFAULT_MAX_TURNS, Agent, AgentBuilder
 from droid.agent.appfunction_tools import AppFunctionAgentTool, AppFunctionAgentTools
+from droid.agent.chunks import AgentChunk
 from droid.agent.confirmation import (
     CANCELLED_BY_USER,
     DESTRUCTIVE_VERBS,
@@ -16,13 +17,21 @@ from droid.agent.confirmation import (
     default_is_destructive,
     require_confirmation,
 )
-from droid.agent.errors import AgentError, ModelError, ToolsNotSupportedError, error_map, is_error_map
+from droid.agent.errors import (
+    AgentError,
+    ContextLengthExceededError,
+    ModelError,
+    ToolsNotSupportedError,
+    error_map,
+    is_error_map,
+)
 from droid.agent.events import (
     AgentEvent,
     FunctionCall,
     FunctionResponse,
     Interrupted,
     MaxTurnsReached,
+    ReasoningMessage,
     TextMessage,
     ToolRequestsReturned,
 )
@@ -31,8 +40,10 @@ from droid.agent.interrupts import (
     InterruptRequest,
     InterruptResponse,
     InterruptRestart,
+    InterruptTool,
     ToolContext,
     current_tool_context,
+    define_interrupt,
 )
 from droid.agent.messages import Message, ToolDeclaration, ToolRequest, ToolResponse
 from droid.agent.models import (
@@ -41,6 +52,7 @@ from droid.agent.models import (
     ModelResponse,
     OfflineModel,
     OpenAICompatibleModel,
+    ReasoningDelta,
     ScriptedModel,
     TextDelta,
     model_from_spec,
@@ -54,6 +66,8 @@ from droid.agent.tools import AgentTool, FunctionTool, function_tool
 
 __all__ = [
     "Agent",
+    "AgentBuilder",
+    "AgentChunk",
     "AgentError",
     "AgentEvent",
     "AgentRunner",
@@ -62,6 +76,7 @@ __all__ = [
     "AppFunctionAgentTool",
     "AppFunctionAgentTools",
     "CANCELLED_BY_USER",
+    "ContextLengthExceededError",
     "DEFAULT_MAX_TURNS",
     "DESTRUCTIVE_VERBS",
     "DestructivePolicy",
@@ -75,6 +90,7 @@ __all__ = [
     "InterruptRequest",
     "InterruptResponse",
     "InterruptRestart",
+    "InterruptTool",
     "Interrupted",
     "MaxTurnsReached",
     "Message",
@@ -84,6 +100,8 @@ __all__ = [
     "ModelResponse",
     "OfflineModel",
     "OpenAICompatibleModel",
+    "ReasoningDelta",
+    "ReasoningMessage",
     "ScriptedModel",
     "SessionStore",
     "TextDelta",
@@ -97,6 +115,7 @@ __all__ = [
     "cancelled_by_user",
     "current_tool_context",
     "default_is_destructive",
+    "define_interrupt",
     "error_map",
     "function_tool",
     "is_error_map",

@@ -36,7 +36,15 @@ class ToolsNotSupportedError(AgentError):
 
 
 class ModelError(AgentError):
-    """The model backend failed (unreachable server, bad response, exhausted script)."""
+    """The model backend failed (unreachable server, bad response, timeout, exhausted script)."""
+
+
+class ContextLengthExceededError(ModelError):
+    """The server refused the request because the conversation no longer fits the model's context.
+
+    ``Agent(context_overflow="drop_oldest")`` makes the session drop its oldest turns and retry
+    instead (see docs/agent.md, "Model servers").
+    """
 
 
 def error_map(exc: BaseException) -> dict[str, Any]:

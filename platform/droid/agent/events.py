@@ -1,8 +1,11 @@
 """AgentEvent: what ``AgentSession.run`` streams, in the order it happens.
 
-A run yields, for each model turn: ``TextMessage`` chunks (``partial=True``, one
+A run yields, for each model turn: ``ReasoningMessage`` pieces and one whole
+``ReasoningMessage`` if the model reasons aloud (vLLM, llama.cpp and Ollama send
+it apart from the answer), ``TextMessage`` chunks (``partial=True``, one
 per token or word as the backend streams them), then one complete
-``TextMessage`` (``partial=False``) if the model said anything, then a
+``TextMessage`` (``partial=False``, ``truncated=True`` when the model hit its
+token limit) if the model said anything, then a
 ``FunctionCall`` for each call it requested (before the call starts) and a
 ``FunctionResponse`` for each, in request order. A run that cannot go on ends
 with exactly one of ``MaxTurnsReached``, ``Interrupted`` or
@@ -32,11 +35,31 @@ class AgentEvent:
 
 @dataclass(frozen=True)
 class TextMessage(AgentEvent):
-    """Model text: a streamed piece (``partial``) or the whole message of a turn."""
+    """Model text: a streamed piece (``partial``) or the whole message of a turn.
+
+    ``truncated`` (whole messages only): the model stopped at its token limit, so the
+    text is cut off.
+    """
 
     text: str
     partial: bool = False
+    truncated: bool = False
     type: ClassVar[str] = "text"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"type": self.type, "text": self.text, "partial": self.partial}
+        if self.truncated:
+            data["truncated"] = True
+        return data
+
+
+@dataclass(frozen=True)
+class ReasoningMessage(AgentEvent):
+    """The model's reasoning, kept apart from its answer and never sent back to it."""
+
+    text: str
+    partial: bool = False
+    type: ClassVar[str] = "reasoning"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "text": self.text, "partial": self.partial}

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import contextvars
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
+
+from droid.agent.tools import EMPTY_SCHEMA, AgentTool
 
 
 class Interrupt(Exception):
@@ -85,5 +87,51 @@ def current_tool_context() -> ToolContext | None:
     return _CURRENT.get()
 
 
-def _set_tool_context(context: ToolContext) -> contextvars.Token:
+def set_tool_context(context: ToolContext) -> contextvars.Token:
+    """Set by the runtime for each tool call, in the call's own task."""
     return _CURRENT.set(context)
+
+
+class InterruptTool(AgentTool):
+    """A tool that always pauses the loop (Genkit's ``defineInterrupt``); see ``define_interrupt``."""
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        parameters: dict[str, Any] | None = None,
+        request_metadata: dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(name=name, description=description, parameters=parameters or dict(EMPTY_SCHEMA),
+                         destructive=False)
+        self.request_metadata = request_metadata
+
+    async def execute(self, args: dict[str, Any]) -> dict[str, Any]:
+        context = current_tool_context()
+        if context is not None and context.resumed:
+            # Restarted: the caller's resumed_metadata is the answer.
+            return dict(context.resumed_metadata)
+        metadata = self.request_metadata
+        if callable(metadata):
+            metadata = metadata(dict(args))
+        raise Interrupt({**dict(args), **dict(metadata or {})})
+
+
+def define_interrupt(
+    name: str,
+    description: str,
+    parameters: dict[str, Any] | None = None,
+    *,
+    request_metadata: dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> InterruptTool:
+    """A tool the model calls to ask the user something; the run ends ``Interrupted``.
+
+    The interrupt's metadata is the model's arguments plus ``request_metadata`` (a dict,
+    or a function of the arguments). Answer with ``interrupt.respond(output)`` (the model
+    gets ``output`` as the tool's result) or ``interrupt.restart(resumed_metadata=...)``
+    (the model gets ``resumed_metadata``)::
+
+        ask = define_interrupt("ask_user", "Ask the user a question.",
+                               {"type": "object", "properties": {"question": {"type": "string"}}})
+    """
+    return InterruptTool(name, description, parameters, request_metadata)

@@ -27,7 +27,7 @@ from droid.agent.errors import AgentError, ToolsNotSupportedError
 from droid.agent.models.base import Model
 from droid.agent.session import AgentSession
 from droid.agent.store import FileSessionStore, InMemorySessionStore, SessionStore, check_session_id
-from droid.agent.tools import AgentTool
+from droid.agent.tools import AgentTool, check_unique_names
 
 log = logging.getLogger("droid.agent")
 
@@ -77,7 +77,8 @@ class AgentRunner:
             self._tools = self._build_tools()
         return list(self._tools)
 
-    async def _tools_async(self) -> list[AgentTool]:
+    async def resolve_tools_async(self) -> list[AgentTool]:
+        """``resolve_tools()`` without blocking the event loop while AppFunctions are discovered."""
         if self._tools is None:
             tools = await asyncio.to_thread(self._build_tools)
             if self._tools is None:
@@ -106,14 +107,7 @@ class AgentRunner:
                 "Each is declared to the model once, as the tool you added. Use one way or the other.",
                 ", ".join(dict.fromkeys(duplicates)),
             )
-        names: dict[str, AgentTool] = {}
-        for tool in tools:
-            if tool.name in names:
-                raise AgentError(
-                    f"two tools are named {tool.name!r} ({names[tool.name]!r} and {tool!r}); "
-                    "tool names must be unique: rename one"
-                )
-            names[tool.name] = tool
+        check_unique_names(tools)
         return tools
 
     # -- sessions ---------------------------------------------------------------------------------
@@ -141,7 +135,8 @@ class AgentRunner:
         for session_id in self.store.list():
             self.store.delete(session_id)
 
-    def _forget(self, session: AgentSession) -> None:
+    def forget_session(self, session: AgentSession) -> None:
+        """Called by a session that closes or is deleted: the runner stops handing it out."""
         if self._sessions.get(session.session_id) is session:
             del self._sessions[session.session_id]
 

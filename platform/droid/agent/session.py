@@ -11,24 +11,34 @@ event.
 The history (and any pending interrupt or manual tool requests) is saved to the
 runner's store after every step, so a new process with a runner on the same
 folder carries on where this one stopped.
+
+A run that fails (the model backend raised: HTTP 5xx after retries, 400, a
+timeout) leaves the session exactly as it was before the run: its prompt is not
+kept, so the next prompt does not follow an unanswered one (templates such as
+Mistral's and Gemma's refuse two user messages in a row). Calls that already ran
+on the device are not undone; their events were streamed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
 
+from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, check_tools
+from droid.agent.chunks import AgentChunk, chunks_of
 from droid.agent.confirmation import cancelled_by_user
-from droid.agent.errors import AgentError, ModelError, error_map, make_error_map
+from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, error_map, make_error_map
 from droid.agent.events import (
     AgentEvent,
     FunctionCall,
     FunctionResponse,
     Interrupted,
     MaxTurnsReached,
+    ReasoningMessage,
     TextMessage,
     ToolRequestsReturned,
 )
@@ -38,11 +48,11 @@ from droid.agent.interrupts import (
     InterruptResponse,
     InterruptRestart,
     ToolContext,
-    _set_tool_context,
+    set_tool_context,
 )
-from droid.agent.messages import ASSISTANT, Message, ToolRequest, ToolResponse, new_call_id
-from droid.agent.models.base import ModelRequest, ModelResponse, TextDelta
-from droid.agent.tools import AgentTool, as_output, call_tool
+from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
+from droid.agent.models.base import ModelRequest, ModelResponse, ReasoningDelta, TextDelta
+from droid.agent.tools import AgentTool, as_output, call_tool, check_unique_names
 from droid.appfunctions.exceptions import AppFunctionException
 
 if TYPE_CHECKING:
@@ -66,6 +76,19 @@ class _Paused:
     metadata: dict[str, Any]
 
 
+@dataclass
+class _TurnOptions:
+    """tool_choice for a run's first model call, and what later calls get."""
+
+    first_choice: str | None
+    parallel_tool_calls: bool | None
+
+    @property
+    def later_choice(self) -> str | None:
+        # After the first call, "auto": a "required" or a named function must not repeat every turn.
+        return "auto" if self.first_choice is not None else None
+
+
 class AgentSession:
     """A conversation with an agent. Create it with ``AgentRunner.create_session``."""
 
@@ -74,9 +97,12 @@ class AgentSession:
         self.session_id = session_id
         self._history: list[Message] = []
         self._pending: dict[str, Any] | None = None
+        # History messages before this index are no longer sent to the model (context_overflow).
+        self._window = 0
         self.status = IDLE
         self._closed = False
         self._running_task: asyncio.Task | None = None
+        self._run_tools: list[AgentTool] = []  # tools=[...] of the current or interrupted run
         if state:
             self._restore(state)
 
@@ -111,6 +137,7 @@ class AgentSession:
             "status": self.status if self.status != RUNNING else IDLE,
             "history": [m.to_dict() for m in self._history],
             "pending": self._pending,
+            "window": self._window,
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -118,7 +145,12 @@ class AgentSession:
             raise AgentError(f"session {self.session_id!r} was stored in format {state.get('version')!r}, not {STATE_VERSION}")
         self._history = [Message.from_dict(m) for m in state.get("history", [])]
         self._pending = state.get("pending")
+        self._window = int(state.get("window", 0))
         self.status = state.get("status", IDLE)
+
+    def _rollback_to(self, state: dict[str, Any]) -> None:
+        self._restore(copy.deepcopy(state))
+        self._save()
 
     def _save(self) -> None:
         if not self._closed:
@@ -131,13 +163,14 @@ class AgentSession:
         self._check_idle()
         self._history = []
         self._pending = None
+        self._window = 0
         self.status = IDLE
         self._save()
 
     def close(self) -> None:
         """Let go of the session in this process; its history stays stored."""
         self._closed = True
-        self.runner._forget(self)
+        self.runner.forget_session(self)
 
     def delete(self) -> None:
         """Cancel an active run and erase the session and its stored history."""
@@ -146,7 +179,7 @@ class AgentSession:
             task.cancel()
         self._closed = True
         self.runner.store.delete(self.session_id)
-        self.runner._forget(self)
+        self.runner.forget_session(self)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -165,13 +198,23 @@ class AgentSession:
         *,
         tool_responses: Iterable[ToolResponse] | None = None,
         return_tool_requests: bool = False,
+        tools: Iterable[AgentTool] | None = None,
+        tool_choice: str | None = None,
+        parallel_tool_calls: bool | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """Send ``prompt`` and stream the agent's events until the turn ends.
+
+        ``tools``: more tools for this run only (Genkit's per-call tools), declared beside
+        the agent's. ``tool_choice`` / ``parallel_tool_calls`` override the agent's for this
+        run (``tool_choice`` applies to the run's first model call only).
 
         ``return_tool_requests=True`` is the manual loop: the model's tool calls
         are not executed; the run ends with ``ToolRequestsReturned`` and the next
         ``run(tool_responses=[...])`` (with or without a prompt) hands in the
         results (``execute_tool_request`` runs one for you).
+
+        If the model backend fails, the exception propagates and the session is left as
+        it was before this call.
         """
         self._check_idle()
         responses = list(tool_responses or [])
@@ -188,8 +231,18 @@ class AgentSession:
             raise AgentError("no tool requests are pending; tool_responses are only for return_tool_requests runs")
         if prompt is None and not responses:
             raise AgentError("nothing to run: give a prompt")
+        run_tools = self._check_run_tools(tools)
+        agent = self.runner.agent
+        options = _TurnOptions(
+            first_choice=tool_choice if tool_choice is not None else agent.tool_choice,
+            parallel_tool_calls=parallel_tool_calls if parallel_tool_calls is not None else agent.parallel_tool_calls,
+        )
+        if prompt is None:  # carrying on after manual tool responses: not a new prompt
+            options.first_choice = options.later_choice
+        before = copy.deepcopy(self._state())
         self._begin()
         try:
+            self._run_tools = run_tools
             if responses:
                 by_id = {r.id: r for r in responses}
                 for request in self._pending["requests"]:
@@ -201,10 +254,18 @@ class AgentSession:
             if prompt is not None:
                 self._history.append(Message.user(prompt))
             self._save()
-            async for event in self._loop(return_tool_requests):
+            async for event in self._loop(return_tool_requests, options):
                 yield event
+        except Exception:
+            self._rollback_to(before)
+            raise
         finally:
             self._end()
+
+    def stream(self, prompt: str | None = None, **options: Any) -> AsyncIterator[AgentChunk]:
+        """``run`` as Genkit-style chunks: text, reasoning and tool requests of the model, tool
+        responses, each with its message ``index`` and ``role`` (see ``droid.agent.chunks``)."""
+        return chunks_of(self.run(prompt, **options))
 
     async def resume(
         self,
@@ -212,12 +273,14 @@ class AgentSession:
         restart: Iterable[InterruptRestart] | InterruptRestart = (),
         *,
         return_tool_requests: bool = False,
+        tools: Iterable[AgentTool] | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """Answer every pending interrupt, by id, then carry on with the loop.
 
         ``respond``: the model receives the given output as the tool's result.
         ``restart``: the tool runs again and sees ``resumed_metadata`` (and the
-        replaced input) through ``current_tool_context()``.
+        replaced input) through ``current_tool_context()``. ``tools``: the per-run tools
+        of the interrupted run, when resuming in another process (this one remembers them).
         """
         self._check_idle()
         if not self._pending or self._pending["kind"] != "interrupt":
@@ -228,6 +291,11 @@ class AgentSession:
         if len(given) != len(set(given)):
             raise AgentError("each interrupt takes one answer: an id was answered twice")
         self._check_answers(set(given), [i["id"] for i in self._pending["interrupts"]])
+        if tools is not None:
+            self._run_tools = self._check_run_tools(tools)
+        agent = self.runner.agent
+        options = _TurnOptions("auto" if agent.tool_choice is not None else None, agent.parallel_tool_calls)
+        before = copy.deepcopy(self._state())
         self._begin()
         try:
             pending = self._pending
@@ -260,8 +328,11 @@ class AgentSession:
             for request in requests:
                 self._history.append(Message.tool(ToolResponse(request.id, request.name, outcomes[request.id])))
             self._save()
-            async for event in self._loop(return_tool_requests):
+            async for event in self._loop(return_tool_requests, options):
                 yield event
+        except Exception:
+            self._rollback_to(before)
+            raise
         finally:
             self._end()
 
@@ -280,8 +351,7 @@ class AgentSession:
 
     async def execute_tool_request(self, request: ToolRequest) -> ToolResponse:
         """Run one tool request yourself (manual loop); errors come back as error maps."""
-        tools = await self.runner._tools_async()
-        outcome = await self._invoke({t.name: t for t in tools}, request, None)
+        outcome = await self._invoke({t.name: t for t in await self._tools()}, request, None)
         if isinstance(outcome, _Paused):
             raise AgentError(f"tool {request.name} interrupted; in a manual loop, answer it yourself")
         return ToolResponse(request.id, request.name, outcome)
@@ -298,28 +368,77 @@ class AgentSession:
             self.status = IDLE
             self._repair_history()
             self._save()
+        if not self._pending:
+            self._run_tools = []
 
-    async def _loop(self, return_tool_requests: bool) -> AsyncIterator[AgentEvent]:
+    async def _tools(self) -> list[AgentTool]:
+        return await self.runner.resolve_tools_async() + self._run_tools
+
+    def _check_run_tools(self, tools: Iterable[AgentTool] | None) -> list[AgentTool]:
+        run_tools = list(tools or [])
+        check_tools(run_tools)
+        if run_tools:
+            check_unique_names(self.runner.resolve_tools() + run_tools)
+        return run_tools
+
+    def _model_messages(self) -> tuple[Message, ...]:
+        return tuple(Message.from_dict(m.to_dict()) for m in self._history[self._window:])
+
+    def _drop_oldest_turn(self) -> bool:
+        """Stop sending the oldest whole turn (a user message and all that answered it), if one
+        besides the current turn is left; the instructions and tools are sent apart and stay."""
+        starts = [i for i in range(self._window, len(self._history)) if self._history[i].role == USER]
+        if len(starts) < 2:
+            return False
+        self._window = starts[1]
+        return True
+
+    async def _model_turn(self, request_for: Any, response_box: list[ModelResponse]) -> AsyncIterator[AgentEvent]:
+        """One model call, streamed as events; retried with fewer turns when the context overflows."""
         runner = self.runner
-        tools = await runner._tools_async()
+        while True:
+            try:
+                async for chunk in runner.model.generate(request_for()):
+                    if isinstance(chunk, TextDelta):
+                        if chunk.text:
+                            yield TextMessage(chunk.text, partial=True)
+                    elif isinstance(chunk, ReasoningDelta):
+                        if chunk.text:
+                            yield ReasoningMessage(chunk.text, partial=True)
+                    elif isinstance(chunk, ModelResponse):
+                        response_box.append(chunk)
+                break
+            except ContextLengthExceededError:
+                if runner.agent.context_overflow != CONTEXT_OVERFLOW_DROP_OLDEST or not self._drop_oldest_turn():
+                    raise
+                log.warning("session %s: the conversation did not fit the model's context; the oldest turn "
+                            "is no longer sent (history from message %d)", self.session_id, self._window)
+        if not response_box:
+            raise ModelError(f"model {runner.model.name!r} ended its turn without a response")
+
+    async def _loop(self, return_tool_requests: bool, options: "_TurnOptions") -> AsyncIterator[AgentEvent]:
+        runner = self.runner
+        tools = await self._tools()
         declarations = tuple(t.declaration() for t in tools)
         max_turns = runner.agent.max_turns
         rounds = 0
         while True:
-            request = ModelRequest(runner.agent.instructions, tuple(self.history), declarations)
-            response: ModelResponse | None = None
-            async for chunk in runner.model.generate(request):
-                if isinstance(chunk, TextDelta):
-                    if chunk.text:
-                        yield TextMessage(chunk.text, partial=True)
-                elif isinstance(chunk, ModelResponse):
-                    response = chunk
-            if response is None:
-                raise ModelError(f"model {runner.model.name!r} ended its turn without a response")
+            choice = options.first_choice if rounds == 0 else options.later_choice
+
+            def request_for() -> ModelRequest:
+                return ModelRequest(runner.agent.instructions, self._model_messages(), declarations,
+                                    tool_choice=choice, parallel_tool_calls=options.parallel_tool_calls)
+
+            box: list[ModelResponse] = []
+            async for event in self._model_turn(request_for, box):
+                yield event
+            response = box[0]
             requests = self._assign_ids(response.tool_requests)
             self._history.append(Message(ASSISTANT, response.text, requests))
-            if response.text:
-                yield TextMessage(response.text, partial=False)
+            if response.reasoning:
+                yield ReasoningMessage(response.reasoning, partial=False)
+            if response.text or response.truncated:
+                yield TextMessage(response.text, partial=False, truncated=response.truncated)
             if not requests:
                 self.status = COMPLETED
                 self._save()
@@ -346,7 +465,7 @@ class AgentSession:
             self._save()
             outcomes: dict[str, dict[str, Any]] = {}
             interrupts: list[InterruptRequest] = []
-            async for event in self._execute([(r, None) for r in requests], outcomes, interrupts):
+            async for event in self._execute([(r, None) for r in requests], outcomes, interrupts, tools):
                 yield event
             if interrupts:
                 self._pending = {
@@ -368,12 +487,12 @@ class AgentSession:
         calls: list[tuple[ToolRequest, dict[str, Any] | None]],
         outcomes: dict[str, dict[str, Any]],
         interrupts: list[InterruptRequest],
+        tools: list[AgentTool] | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """Run calls concurrently; yield their responses in request order."""
         if not calls:
             return
-        tools = await self.runner._tools_async()
-        by_name = {t.name: t for t in tools}
+        by_name = {t.name: t for t in (tools if tools is not None else await self._tools())}
         for request, _ in calls:  # FunctionCall comes before any call starts
             tool = by_name.get(request.name)
             yield FunctionCall(request.id, request.name, dict(request.args), tool.function_id if tool else None)
@@ -404,7 +523,7 @@ class AgentSession:
                 AppFunctionException.ERROR_FUNCTION_NOT_FOUND, "UnknownTool",
                 f"there is no tool named {request.name!r}; available tools: {available}",
             )
-        _set_tool_context(ToolContext(request.id, self.session_id, resumed_metadata is not None, dict(resumed_metadata or {})))
+        set_tool_context(ToolContext(request.id, self.session_id, resumed_metadata is not None, dict(resumed_metadata or {})))
         try:
             return _json_safe(await call_tool(tool, dict(request.args)))
         except Interrupt as interrupt:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
+from droid.agent.errors import AgentError
 from droid.agent.messages import ToolDeclaration
 
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -82,6 +83,18 @@ async def call_tool(tool: AgentTool, args: dict[str, Any]) -> dict[str, Any]:
     if inspect.isawaitable(result):
         result = await result
     return as_output(result)
+
+
+def check_unique_names(tools: list[AgentTool]) -> None:
+    """A model calls tools by name: two tools with one name would make one unreachable."""
+    names: dict[str, AgentTool] = {}
+    for tool in tools:
+        if tool.name in names:
+            raise AgentError(
+                f"two tools are named {tool.name!r} ({names[tool.name]!r} and {tool!r}); "
+                "tool names must be unique: rename one"
+            )
+        names[tool.name] = tool
 
 
 def as_output(result: Any) -> dict[str, Any]:

@@ -108,7 +108,7 @@ def test_unreachable_server_is_a_clear_error():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    model = OpenAICompatibleModel("m", base_url=f"http://127.0.0.1:{port}/v1", max_retries=0, timeout=5)
+    model = OpenAICompatibleModel("m", base_url=f"http://127.0.0.1:{port}/v1", max_retries=0, connect_timeout=5)
     with pytest.raises(ModelError, match="cannot reach"):
         run(AgentRunner(Agent(), model).create_session(), "hi")
 

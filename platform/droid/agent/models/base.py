@@ -18,11 +18,19 @@ from droid.agent.messages import Message, ToolDeclaration, ToolRequest
 
 @dataclass(frozen=True)
 class ModelRequest:
-    """The system instructions, the conversation so far and the tools on offer."""
+    """The system instructions, the conversation so far and the tools on offer.
+
+    ``tool_choice`` (``auto``, ``none``, ``required`` or a tool's name) and
+    ``parallel_tool_calls`` are passed to backends that support them; None leaves the
+    server's default. The session sets ``tool_choice`` for the first model call of a
+    prompt only, so that ``required`` cannot make every later call ask for tools again.
+    """
 
     instructions: str
     messages: tuple[Message, ...]
     tools: tuple[ToolDeclaration, ...] = ()
+    tool_choice: str | None = None
+    parallel_tool_calls: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -30,16 +38,26 @@ class TextDelta:
     text: str
 
 
+@dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of the model's reasoning (``reasoning_content`` / ``reasoning``), not its answer."""
+
+    text: str
+
+
 @dataclass
 class ModelResponse:
-    """``usage``: the token counts the backend reported (``prompt_tokens``, ...), if any."""
+    """A whole model turn. ``truncated``: the model stopped at its token limit (``finish_reason: length``);
+    ``usage``: the token counts the backend reported (``prompt_tokens``, ...), if any."""
 
     text: str = ""
     tool_requests: list[ToolRequest] = field(default_factory=list)
     usage: dict[str, int] = field(default_factory=dict)
+    reasoning: str = ""
+    truncated: bool = False
 
 
-ModelChunk = Union[TextDelta, ModelResponse]
+ModelChunk = Union[TextDelta, ReasoningDelta, ModelResponse]
 
 
 class Model(abc.ABC):

@@ -11,22 +11,51 @@ API key           ``DROIDSIM_OPENAI_API_KEY``, ``OPENAI_API_KEY``; a local serve
                   (a base URL given) needs none, so a placeholder is sent
 ================  ==========================================================
 
-Tool calls and text are streamed (SSE) by default; ``stream=False`` asks for a
-whole response instead.
+What it does about real servers' quirks (docs/agent.md, "Model servers"):
+
+- tool calls and text are streamed (SSE) unless ``stream=False``; a stream that
+  ends announcing tool calls it never sent, or with nothing at all while tools
+  were offered (Ollama has done both), is asked again once without streaming;
+- ``connect_timeout`` / ``read_timeout`` bound each connection attempt and each
+  wait for data, so a stalled stream ends with a ``ModelError`` after
+  ``read_timeout`` seconds;
+- a refusal because the conversation is too long raises
+  ``ContextLengthExceededError`` (OpenAI, vLLM and llama.cpp word it differently);
+- tool calls written as text (``<tool_call>{...}</tool_call>``, a bare JSON
+  object) are run as calls unless ``text_tool_calls=False``;
+- ``finish_reason: length`` marks the response ``truncated``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 import os
+import re
+from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
-from droid.agent.errors import AgentError, ModelError
-from droid.agent.messages import ASSISTANT, SYSTEM, TOOL, USER, Message, ToolRequest
-from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, TextDelta
+from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError
+from droid.agent.messages import SYSTEM
+from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
+from droid.agent.models.openai_wire import ToolCallAssembler, message_calls, reasoning_of, to_openai_message
+from droid.agent.models.text_tool_calls import could_be_tool_call, parse_text_tool_calls
+
+try:  # the openai SDK's HTTP library: raised as is while a stream is read
+    import httpx2 as _http
+except ImportError:  # pragma: no cover - older SDKs
+    import httpx as _http
+
+log = logging.getLogger("droid.agent")
 
 _PLACEHOLDER_KEY = "sk-no-key-required"
+TOOL_CHOICES = ("auto", "none", "required")
+# How OpenAI, vLLM, llama.cpp and LM Studio say that the prompt does not fit.
+_CONTEXT_MARKERS = re.compile(
+    r"context_length_exceeded|exceed_context_size|maximum context length|exceeds the available context size"
+    r"|longer than the maximum model length|context window|prompt is too long|too many tokens",
+    re.I,
+)
 
 
 def _env(*names: str) -> str | None:
@@ -48,13 +77,21 @@ class OpenAICompatibleModel(Model):
         temperature: float | None = None,
         max_tokens: int | None = None,
         supports_tools: bool = True,
-        timeout: float = 120.0,
+        connect_timeout: float = 10.0,
+        read_timeout: float = 120.0,
         max_retries: int = 2,
+        text_tool_calls: bool = True,
         extra_body: dict[str, Any] | None = None,
     ) -> None:
+        """``read_timeout``: seconds to wait for the server's next bytes (a first token, or the next
+        chunk of a stream); ``connect_timeout``: seconds to open the connection. ``max_retries``:
+        retries of a refused or failed request (the SDK's back-off; 5xx, 429, timeouts)."""
         name = model or _env("DROIDSIM_OPENAI_MODEL", "OPENAI_MODEL")
         if not name:
             raise AgentError("no model name: pass one (openai:NAME) or set DROIDSIM_OPENAI_MODEL")
+        for label, value in (("connect_timeout", connect_timeout), ("read_timeout", read_timeout)):
+            if not value or value <= 0:
+                raise AgentError(f"{label} must be a positive number of seconds, not {value!r}")
         self.name = name
         self.base_url = base_url or _env("DROIDSIM_OPENAI_BASE_URL", "OPENAI_BASE_URL")
         key = api_key or _env("DROIDSIM_OPENAI_API_KEY", "OPENAI_API_KEY")
@@ -70,20 +107,27 @@ class OpenAICompatibleModel(Model):
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.supports_tools = supports_tools
-        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self.read_timeout = read_timeout
         self.max_retries = max_retries
+        self.text_tool_calls = text_tool_calls
         self.extra_body = extra_body
         self._client: Any = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def where(self) -> str:
+        return self.base_url or "the OpenAI API"
 
     def _get_client(self) -> Any:
         # An HTTP connection pool belongs to one event loop; make a client per loop.
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
-            from openai import AsyncOpenAI
+            from openai import AsyncOpenAI, Timeout
 
+            timeout = Timeout(self.read_timeout, connect=self.connect_timeout)
             self._client = AsyncOpenAI(
-                api_key=self._api_key, base_url=self.base_url, timeout=self.timeout, max_retries=self.max_retries
+                api_key=self._api_key, base_url=self.base_url, timeout=timeout, max_retries=self.max_retries
             )
             self._client_loop = loop
         return self._client
@@ -105,6 +149,10 @@ class OpenAICompatibleModel(Model):
                 {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
                 for t in request.tools
             ]
+            if request.tool_choice is not None:
+                body["tool_choice"] = _wire_tool_choice(request.tool_choice)
+            if request.parallel_tool_calls is not None:
+                body["parallel_tool_calls"] = request.parallel_tool_calls
         if self.temperature is not None:
             body["temperature"] = self.temperature
         if self.max_tokens is not None:
@@ -114,89 +162,160 @@ class OpenAICompatibleModel(Model):
         return body
 
     async def generate(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
+        body = self.request_body(request)
+        names = [t.name for t in request.tools] if self.text_tool_calls else []
+        with _ErrorTranslation(self):
+            if not self.stream:
+                turn = await self._complete(body)
+                for chunk in _chunks_of(turn.response):
+                    yield chunk
+                yield _with_text_calls(turn.response, names)
+                return
+            turn = None
+            held: list[TextDelta] = []  # text that may yet turn out to be a tool call written as text
+            holding = bool(names)
+            async for chunk in self._stream(body):
+                if isinstance(chunk, _Turn):
+                    turn = chunk
+                    continue
+                if holding and isinstance(chunk, TextDelta):
+                    held.append(chunk)
+                    holding = could_be_tool_call("".join(c.text for c in held))
+                    if not holding:
+                        for piece in held:
+                            yield piece
+                        held = []
+                    continue
+                yield chunk
+            assert turn is not None
+            if request.tools and turn.dropped_tool_calls():
+                log.warning("%s at %s ended its stream without the tool calls it announced; asking again "
+                            "without streaming", self.name, self.where)
+                turn = await self._complete(body)
+                held = _chunks_of(turn.response)
+            response = _with_text_calls(turn.response, names)
+            if response is turn.response:
+                for piece in held:
+                    yield piece
+            yield response
+
+    async def _complete(self, body: dict[str, Any]) -> "_Turn":
+        completion = await self._get_client().chat.completions.create(**body)
+        if not completion.choices:
+            raise ModelError(f"{self.name} at {self.where} returned no choices")
+        choice = completion.choices[0]
+        message = choice.message
+        response = ModelResponse(message.content or "", message_calls(message), reasoning_of(message),
+                                 truncated=choice.finish_reason == "length")
+        return _Turn(response, choice.finish_reason)
+
+    async def _stream(self, body: dict[str, Any]) -> AsyncIterator["ModelChunk | _Turn"]:
+        stream = await self._get_client().chat.completions.create(**body, stream=True)
+        text: list[str] = []
+        reasoning: list[str] = []
+        calls = ToolCallAssembler()
+        finish_reason = None
+        async for chunk in stream:
+            if not chunk.choices:
+                continue
+            choice = chunk.choices[0]
+            finish_reason = choice.finish_reason or finish_reason
+            delta = choice.delta
+            if delta is None:
+                continue
+            thought = reasoning_of(delta)
+            if thought:
+                reasoning.append(thought)
+                yield ReasoningDelta(thought)
+            if delta.content:
+                text.append(delta.content)
+                yield TextDelta(delta.content)
+            for call in delta.tool_calls or []:
+                calls.add(call)
+        response = ModelResponse("".join(text), calls.requests(), "".join(reasoning),
+                                 truncated=finish_reason == "length")
+        yield _Turn(response, finish_reason)
+
+
+@dataclass
+class _Turn:
+    """A response as read off the wire, with the finish reason that the stream fallback looks at."""
+
+    response: ModelResponse
+    finish_reason: str | None
+
+    def dropped_tool_calls(self) -> bool:
+        """Ollama has streamed ``finish_reason: tool_calls`` without the calls, or nothing at all."""
+        response = self.response
+        if response.tool_requests:
+            return False
+        if self.finish_reason == "tool_calls":
+            return True
+        return not response.text.strip() and not response.reasoning and self.finish_reason != "length"
+
+
+def _chunks_of(response: ModelResponse) -> list[ModelChunk]:
+    chunks: list[ModelChunk] = []
+    if response.reasoning:
+        chunks.append(ReasoningDelta(response.reasoning))
+    if response.text:
+        chunks.append(TextDelta(response.text))
+    return chunks
+
+
+def _with_text_calls(response: ModelResponse, tool_names: list[str]) -> ModelResponse:
+    """The response, with tool calls written in its text turned into calls (when there are no real ones)."""
+    if response.tool_requests or not tool_names:
+        return response
+    text, requests = parse_text_tool_calls(response.text, tool_names)
+    if not requests:
+        return response
+    return ModelResponse(text, requests, response.reasoning, response.truncated)
+
+
+def _wire_tool_choice(choice: str) -> Any:
+    if choice in TOOL_CHOICES:
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+class _ErrorTranslation:
+    """Turns the SDK's and the HTTP library's exceptions into ModelErrors that say what happened."""
+
+    def __init__(self, model: OpenAICompatibleModel) -> None:
+        self.model = model
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+        if exc is None or isinstance(exc, (AgentError, asyncio.CancelledError)) or not isinstance(exc, Exception):
+            return False
+        raise self.translate(exc) from exc
+
+    def translate(self, exc: Exception) -> ModelError:
         import openai
 
-        client = self._get_client()
-        body = self.request_body(request)
-        where = self.base_url or "the OpenAI API"
-        try:
-            if not self.stream:
-                completion = await client.chat.completions.create(**body)
-                if not completion.choices:
-                    raise ModelError(f"{self.name} at {where} returned no choices")
-                message = completion.choices[0].message
-                calls = [
-                    {"id": c.id or "", "name": c.function.name or "", "arguments": c.function.arguments or ""}
-                    for c in (message.tool_calls or [])
-                    if getattr(c, "function", None) is not None
-                ]
-                if message.content:
-                    yield TextDelta(message.content)
-                yield ModelResponse(message.content or "", [_tool_request(c) for c in calls],
-                                    _usage(completion))
-                return
-            stream = await client.chat.completions.create(**body, stream=True)
-            text: list[str] = []
-            slots: dict[int, dict[str, str]] = {}
-            usage: dict[str, int] = {}
-            async for chunk in stream:
-                usage = _usage(chunk) or usage  # servers that report it do so on the last chunk
-                if not chunk.choices:
-                    continue
-                delta = chunk.choices[0].delta
-                if delta is None:
-                    continue
-                if delta.content:
-                    text.append(delta.content)
-                    yield TextDelta(delta.content)
-                for call in delta.tool_calls or []:
-                    slot = slots.setdefault(call.index or 0, {"id": "", "name": "", "arguments": ""})
-                    if call.id:
-                        slot["id"] = call.id
-                    function = call.function
-                    if function is not None:
-                        if function.name and function.name != slot["name"]:
-                            slot["name"] += function.name
-                        if function.arguments:
-                            slot["arguments"] += function.arguments
-            yield ModelResponse("".join(text), [_tool_request(slots[i]) for i in sorted(slots)], usage)
-        except openai.APIConnectionError as exc:
-            raise ModelError(f"cannot reach {where} for model {self.name}: {exc}") from exc
-        except openai.APIStatusError as exc:
-            raise ModelError(f"{where} refused the request for model {self.name}: HTTP {exc.status_code}: {exc.message}") from exc
-        except openai.OpenAIError as exc:
-            raise ModelError(f"model {self.name} at {where} failed: {exc}") from exc
-
-
-def to_openai_message(message: Message) -> dict[str, Any]:
-    if message.role == TOOL and message.tool_response is not None:
-        response = message.tool_response
-        return {"role": "tool", "tool_call_id": response.id, "content": json.dumps(response.output, default=str)}
-    if message.role == ASSISTANT:
-        data: dict[str, Any] = {"role": "assistant", "content": message.text or None}
-        if message.tool_requests:
-            data["tool_calls"] = [
-                {"id": r.id, "type": "function", "function": {"name": r.name, "arguments": json.dumps(r.args)}}
-                for r in message.tool_requests
-            ]
-        return data
-    return {"role": message.role if message.role in (USER, SYSTEM) else USER, "content": message.text}
-
-
-def _usage(reply: Any) -> dict[str, int]:
-    usage = getattr(reply, "usage", None)
-    if usage is None:
-        return {}
-    names = ("prompt_tokens", "completion_tokens", "total_tokens")
-    return {n: getattr(usage, n) for n in names if isinstance(getattr(usage, n, None), int)}
-
-
-def _tool_request(call: dict[str, str]) -> ToolRequest:
-    raw = call.get("arguments") or ""
-    try:
-        args = json.loads(raw) if raw.strip() else {}
-    except json.JSONDecodeError as exc:
-        return ToolRequest(call["name"], {}, call.get("id", ""), f"arguments are not valid JSON ({exc.msg}): {raw[:200]}")
-    if not isinstance(args, dict):
-        return ToolRequest(call["name"], {}, call.get("id", ""), f"arguments must be a JSON object, got: {raw[:200]}")
-    return ToolRequest(call["name"], args, call.get("id", ""))
+        model, where = self.model, self.model.where
+        cause = exc.__cause__ if isinstance(exc, openai.APITimeoutError) else exc
+        if isinstance(cause, _http.ConnectTimeout):
+            return ModelError(f"cannot reach {where} for model {model.name}: no connection within "
+                              f"connect_timeout ({model.connect_timeout:g}s)")
+        if isinstance(exc, openai.APITimeoutError) or isinstance(cause, _http.TimeoutException):
+            return ModelError(f"{where} sent nothing for read_timeout ({model.read_timeout:g}s) while model "
+                              f"{model.name} was answering: the server stalled or is overloaded")
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelError(f"cannot reach {where} for model {model.name}: {exc}")
+        if isinstance(exc, openai.APIStatusError):
+            if exc.status_code in (400, 413) and _CONTEXT_MARKERS.search(f"{exc.message} {exc.body}"):
+                return ContextLengthExceededError(
+                    f"the conversation no longer fits the context of model {model.name} at {where}: {exc.message}. "
+                    "Start a new session, clear this one, or let the agent drop its oldest turns "
+                    '(Agent(context_overflow="drop_oldest"), droidsim agent --trim-history)'
+                )
+            return ModelError(f"{where} refused the request for model {model.name}: HTTP {exc.status_code}: {exc.message}")
+        if isinstance(exc, _http.HTTPError):
+            return ModelError(f"the stream from {where} for model {model.name} broke off: {type(exc).__name__}: {exc}")
+        if isinstance(exc, openai.OpenAIError):
+            return ModelError(f"model {model.name} at {where} failed: {exc}")
+        return ModelError(f"model {model.name} at {where} failed: {type(exc).__name__}: {exc}")
