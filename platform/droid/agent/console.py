@@ -9,6 +9,10 @@ arguments, each result or error. With ``prompt=None`` it is an interactive chat
 (prompts and questions then go to stderr). Colour only on a terminal.
 
 A confirmation that gets no answer (end of input) counts as "no".
+
+Exit codes: 0 when the agent answered; 1 when the run ended in an error (the
+model backend failed, max_turns was reached, or the answer was cut off at the
+model's token limit); 130 on ^C.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from droid.agent.events import (
     FunctionResponse,
     Interrupted,
     MaxTurnsReached,
+    ReasoningMessage,
     TextMessage,
     ToolRequestsReturned,
 )
@@ -60,13 +65,18 @@ def run_agent_console(
     instructions: str | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     is_destructive: DestructivePredicate = default_is_destructive,
+    model_options: dict[str, Any] | None = None,
+    agent_options: dict[str, Any] | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the agent as ``context``'s app; returns the process exit code (0 ok, 1 error, 130 ^C).
+    """Run the agent as ``context``'s app; returns the process exit code (see the module docstring).
 
     ``model``: ``offline`` or ``openai:NAME`` (``base_url`` / ``api_key`` or the environment).
+    ``model_options``: more settings for the backend (``stream``, ``connect_timeout``,
+    ``read_timeout``, ``text_tool_calls``); ``agent_options``: more fields of the Agent
+    (``tool_choice``, ``parallel_tool_calls``, ``context_overflow``). None values are ignored.
     ``session_dir``: where the conversation is kept; by default ``agent_sessions`` in the
     app's data folder (``context.data_dir``), else in memory. With ``session_id`` a stored
     conversation continues; without, each call starts a new one.
@@ -77,7 +87,8 @@ def run_agent_console(
     try:
         return asyncio.run(
             _main(ui, context, prompt, model, base_url, api_key, session_dir, session_id,
-                  app_function_ids, instructions, max_turns, is_destructive)
+                  app_function_ids, instructions, max_turns, is_destructive,
+                  dict(model_options or {}), {k: v for k, v in (agent_options or {}).items() if v is not None})
         )
     except KeyboardInterrupt:
         ui.error("interrupted")
@@ -88,22 +99,24 @@ async def _main(
     ui: "_Ui", context: Any, prompt: str | None, model_spec: str, base_url: str | None, api_key: str | None,
     session_dir: Any, session_id: str | None, app_function_ids: Sequence[str] | None,
     instructions: str | None, max_turns: int, is_destructive: DestructivePredicate,
+    model_options: dict[str, Any], agent_options: dict[str, Any],
 ) -> int:
     async def discover() -> list:
         found = await asyncio.to_thread(AppFunctionAgentTools.discover, context, app_function_ids)
         return require_confirmation(found, ui.confirm, is_destructive=is_destructive)
 
     try:
-        model = model_from_spec(model_spec, base_url=base_url, api_key=api_key)
+        model = model_from_spec(model_spec, base_url=base_url, api_key=api_key, **model_options)
         tools = await discover()
         agent = Agent(
             name=getattr(context, "package_name", "agent"),
             instructions=instructions if instructions is not None else DEFAULT_INSTRUCTIONS,
             tools=tools,
             max_turns=max_turns,
+            **agent_options,
         )
         runner = AgentRunner(agent, model, session_dir=session_dir)
-    except AgentError as exc:
+    except (AgentError, ValueError) as exc:
         ui.error(str(exc))
         return 1
     except Exception as exc:  # noqa: BLE001 - the device refused or is unreachable: say so, no traceback
@@ -153,14 +166,17 @@ async def _turn(ui: "_Ui", session: AgentSession, prompt: str) -> int:
         if session.pending_interrupts or session.pending_tool_requests:
             session.cancel_pending()
         events = session.run(prompt)
+        status = 0
         while events is not None:
             resume = None
             async for event in events:
                 ui.show(event)
                 if isinstance(event, Interrupted):
                     resume = await _answer_interrupts(ui, event)
+                elif isinstance(event, MaxTurnsReached) or (isinstance(event, TextMessage) and event.truncated):
+                    status = 1
             events = session.resume(**resume) if resume else None
-        return 0
+        return status
     except AgentError as exc:
         ui.error(str(exc))
         return 1
@@ -196,6 +212,7 @@ class _Ui:
         # Questions go where the person is looking: stderr when stdout carries JSON.
         self.ask_console = self.err if json_output else self.out
         self._streaming = False
+        self._reasoning = False
         self._confirm_lock = asyncio.Lock()
 
     # -- output -----------------------------------------------------------------------------------
@@ -213,7 +230,11 @@ class _Ui:
         if self.json:
             self.emit_json(event.to_dict())
             return
+        if isinstance(event, ReasoningMessage):
+            self._show_reasoning(event)
+            return
         if isinstance(event, TextMessage):
+            self._end_reasoning()
             if event.partial:
                 self.out.print(event.text, end="", markup=False)
                 self._streaming = True
@@ -221,7 +242,11 @@ class _Ui:
                 self._end_stream()
             else:
                 self.out.print(event.text, markup=False)
+            if event.truncated:
+                self.error("the answer was cut off: the model reached its token limit (finish_reason: length); "
+                           "raise the server's max tokens or ask for less")
             return
+        self._end_reasoning()
         self._end_stream()
         if isinstance(event, FunctionCall):
             self.out.print(f"-> {event.name} {json.dumps(event.args, ensure_ascii=False)}", style="cyan", markup=False)
@@ -241,6 +266,23 @@ class _Ui:
             self.out.print(f"Paused: {names} needs your answer.", style="yellow", markup=False)
         elif isinstance(event, ToolRequestsReturned):
             self.out.print(f"Tool requests returned: {[r.name for r in event.requests]}", markup=False)
+
+    def _show_reasoning(self, event: ReasoningMessage) -> None:
+        """The model's reasoning, dim and apart from its answer; streamed pieces, else the whole."""
+        if event.partial:
+            if not self._reasoning:
+                self.out.print("thinking: ", end="", style="dim", markup=False)
+            self.out.print(event.text, end="", style="dim", markup=False)
+            self._reasoning = True
+        elif self._reasoning:
+            self._end_reasoning()
+        else:
+            self.out.print(f"thinking: {event.text}", style="dim", markup=False)
+
+    def _end_reasoning(self) -> None:
+        if self._reasoning:
+            self.out.print()
+            self._reasoning = False
 
     def notice(self, text: str) -> None:
         (self.err if self.json else self.out).print(text, style="dim", markup=False)

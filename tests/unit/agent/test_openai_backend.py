@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
-import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -24,26 +20,8 @@ from droid.agent import (
     model_from_spec,
 )
 
-from .conftest import run
+from .conftest import received, run
 from .fakes import FETCH
-
-SERVER = Path(__file__).with_name("chat_server.py")
-
-
-@pytest.fixture
-def chat_server():
-    process = subprocess.Popen([sys.executable, str(SERVER)], stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(process.stdout.readline())
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def received(server: str) -> list[dict]:
-    with urllib.request.urlopen(f"{server}/requests", timeout=10) as response:
-        return json.load(response)
 
 
 def order_session(manager, model):

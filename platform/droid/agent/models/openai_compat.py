@@ -166,10 +166,10 @@ class OpenAICompatibleModel(Model):
         names = [t.name for t in request.tools] if self.text_tool_calls else []
         with _ErrorTranslation(self):
             if not self.stream:
-                turn = await self._complete(body)
-                for chunk in _chunks_of(turn.response):
+                response = _with_text_calls((await self._complete(body)).response, names)
+                for chunk in _chunks_of(response):
                     yield chunk
-                yield _with_text_calls(turn.response, names)
+                yield response
                 return
             turn = None
             held: list[TextDelta] = []  # text that may yet turn out to be a tool call written as text
@@ -192,10 +192,13 @@ class OpenAICompatibleModel(Model):
                 log.warning("%s at %s ended its stream without the tool calls it announced; asking again "
                             "without streaming", self.name, self.where)
                 turn = await self._complete(body)
-                held = _chunks_of(turn.response)
+                held = []
             response = _with_text_calls(turn.response, names)
             if response is turn.response:
                 for piece in held:
+                    yield piece
+            if not turn.streamed:
+                for piece in _chunks_of(response):
                     yield piece
             yield response
 
@@ -234,7 +237,7 @@ class OpenAICompatibleModel(Model):
                 calls.add(call)
         response = ModelResponse("".join(text), calls.requests(), "".join(reasoning),
                                  truncated=finish_reason == "length")
-        yield _Turn(response, finish_reason)
+        yield _Turn(response, finish_reason, streamed=True)
 
 
 @dataclass
@@ -243,6 +246,7 @@ class _Turn:
 
     response: ModelResponse
     finish_reason: str | None
+    streamed: bool = False
 
     def dropped_tool_calls(self) -> bool:
         """Ollama has streamed ``finish_reason: tool_calls`` without the calls, or nothing at all."""

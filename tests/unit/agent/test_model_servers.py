@@ -1,0 +1,307 @@
+"""Real model servers' behaviour, against chat_server.py in its own process imitating each one.
+
+One test (or parametrized family) per behaviour of issue 13: Ollama's parallel calls at
+index 0, rollback of a failed run, context overflow, reasoning-only replies, tool calls
+written as text, streams that drop tool calls, a stalled stream, tool_choice per turn,
+truncation, arguments as an object, and the CLI's exit codes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+
+import pytest
+
+from droid.agent import (
+    Agent,
+    AgentRunner,
+    AppFunctionAgentTools,
+    ContextLengthExceededError,
+    FunctionCall,
+    FunctionResponse,
+    FunctionTool,
+    MaxTurnsReached,
+    ModelError,
+    OpenAICompatibleModel,
+    ReasoningMessage,
+    TextMessage,
+    model_from_spec,
+)
+from droid.agent.console import run_agent_console
+from droid.agent.messages import TOOL, USER
+
+from .chat_server import STALL_SECONDS
+from .conftest import received, run
+from .fakes import FETCH
+
+ORDER = {"name": "fetch_order_details", "arguments": {"orderId": "ORD-8492"}}
+WEATHER = {"name": "get_current_weather", "arguments": {"location": "Paris"}}
+
+
+def calls(*specs: dict) -> str:
+    return "[calls] " + json.dumps(list(specs))
+
+
+def model(server: str, flavor: str = "openai", **options) -> OpenAICompatibleModel:
+    return OpenAICompatibleModel(flavor, base_url=f"{server}/v1", max_retries=0, **options)
+
+
+def session_for(manager, llm, weather_calls: list | None = None, **agent_options):
+    def get_current_weather(location: str) -> dict:
+        """Gets the current weather for a city."""
+        if weather_calls is not None:
+            weather_calls.append(location)
+        return {"location": location, "temperature": 18}
+
+    tools = AppFunctionAgentTools.discover(manager) + [FunctionTool(get_current_weather)]
+    return AgentRunner(Agent(instructions="Be brief.", tools=tools, **agent_options), llm).create_session()
+
+
+# 1 ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flavor", ["ollama", "ollama-noindex"])
+def test_parallel_calls_that_share_index_0_or_have_none_are_two_calls(chat_server, manager, service, flavor):
+    weather: list[str] = []
+    events = run(session_for(manager, model(chat_server, flavor), weather), calls(ORDER, WEATHER))
+    made = [(e.name, e.args) for e in events if isinstance(e, FunctionCall)]
+    assert made == [("fetch_order_details", {"orderId": "ORD-8492"}), ("get_current_weather", {"location": "Paris"})]
+    assert service.executed == [FETCH] and weather == ["Paris"], "both calls ran"
+    answered = received(chat_server)[1]["body"]["messages"]
+    assert [m["tool_call_id"] for m in answered if m["role"] == "tool"] == ["call_srv_1", "call_srv_2"]
+
+
+# 2 ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("failure", ["[fail 500]", "[fail 400]", "[stall]"])
+def test_a_failed_run_leaves_the_session_as_it_was(chat_server, manager, failure):
+    # vLLM with a Mistral template: two user messages in a row are refused with HTTP 400.
+    session = session_for(manager, model(chat_server, "vllm-strict", read_timeout=1))
+    run(session, "hi")
+    before = [m.to_dict() for m in session.history]
+    with pytest.raises(ModelError):
+        run(session, f"{failure} please")
+    assert [m.to_dict() for m in session.history] == before
+    assert session.status == "completed"
+    events = run(session, "hi again")
+    assert events[-1].text == "Hello from the test server.", "the next prompt is not refused"
+    roles = [m["role"] for m in received(chat_server)[-1]["body"]["messages"]]
+    assert roles == ["system", "user", "assistant", "user"]
+
+
+def test_a_run_that_fails_after_a_tool_round_keeps_no_part_of_it(chat_server, manager, service, tmp_path):
+    from droid.agent import ScriptedModel, tool_call
+
+    runner = AgentRunner(Agent(tools=AppFunctionAgentTools.discover(manager)),
+                         ScriptedModel([tool_call("fetch_order_details", orderId="ORD-8492")]), session_dir=tmp_path)
+    session = runner.create_session("s1")
+    with pytest.raises(ModelError, match="no step for turn 2"):
+        run(session, "Where is ORD-8492?")
+    assert service.executed == [FETCH], "the call ran (it is not undone)"
+    assert session.history == [] and runner.store.load("s1")["history"] == []
+
+
+# 3 ------------------------------------------------------------------------------------------------
+
+LONG = "hi " + "x" * 400
+
+
+@pytest.mark.parametrize("flavor", ["vllm", "llamacpp", "openai"])
+def test_context_length_exceeded_is_a_clear_error(chat_server, manager, flavor):
+    session = session_for(manager, model(chat_server, f"{flavor}-ctx200"))
+    run(session, LONG)
+    before = session.history
+    with pytest.raises(ContextLengthExceededError, match="no longer fits the context") as error:
+        run(session, LONG)
+    assert "drop_oldest" in str(error.value), "the error says how to carry on"
+    assert session.history == before
+
+
+def test_drop_oldest_keeps_instructions_and_tools_and_drops_whole_turns(chat_server, manager):
+    session = session_for(manager, model(chat_server, "llamacpp-ctx200"), context_overflow="drop_oldest")
+    run(session, LONG)
+    events = run(session, LONG.replace("hi", "hello"))
+    assert events[-1].text == "Hello from the test server."
+    sent = received(chat_server)[-1]["body"]
+    assert sent["messages"][0] == {"role": "system", "content": "Be brief."}
+    assert [m["role"] for m in sent["messages"]] == ["system", "user"]
+    assert sent["messages"][1]["content"].startswith("hello"), "the oldest turn went, the current one stayed"
+    assert {t["function"]["name"] for t in sent["tools"]} == {"fetch_order_details", "cancel_order", "get_current_weather"}
+    assert len(session.history) == 4, "the stored history keeps everything"
+    # The current turn alone is too long: nothing left to drop, so the error stands.
+    with pytest.raises(ContextLengthExceededError):
+        run(session, "x" * 2000)
+
+
+# 4 ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flavor", ["vllm", "llamacpp"])
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_reasoning_only_reply_is_its_own_event_and_never_sends_null_back(chat_server, manager, flavor, stream):
+    session = session_for(manager, model(chat_server, flavor, stream=stream))
+    events = run(session, "[reasoning-only] write a haiku")
+    (whole,) = [e for e in events if isinstance(e, ReasoningMessage) and not e.partial]
+    assert whole.text.startswith("The user wants a haiku")
+    assert not any(isinstance(e, TextMessage) for e in events), "no empty answer is made up"
+    if stream:
+        assert len([e for e in events if isinstance(e, ReasoningMessage) and e.partial]) > 1
+    # The server answers HTTP 400 to any content: null, as OpenAI does; the next prompt goes through.
+    assert run(session, "hi")[-1].text == "Hello from the test server."
+    assistant = received(chat_server)[-1]["body"]["messages"][2]
+    assert assistant == {"role": "assistant", "content": ""}, "no null content, no reasoning sent back"
+
+
+# 5 ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("style", ["tagged", "bare"])
+@pytest.mark.parametrize("stream", [True, False])
+def test_tool_calls_written_as_text_are_run(chat_server, manager, service, style, stream):
+    session = session_for(manager, model(chat_server, "vllm", stream=stream))
+    events = run(session, f"[text-call {style}] " + calls(ORDER))
+    call = next(e for e in events if isinstance(e, FunctionCall))
+    assert (call.name, call.args) == ("fetch_order_details", {"orderId": "ORD-8492"})
+    assert service.executed == [FETCH]
+    shown = "".join(e.text for e in events if isinstance(e, TextMessage))
+    assert "tool_call" not in shown and "parameters" not in shown, "the raw call is not shown as the answer"
+    assert events[-1].text == "Order status: SHIPPED."
+
+
+def test_text_tool_calls_can_be_turned_off(chat_server, manager, service):
+    session = session_for(manager, model(chat_server, "vllm", text_tool_calls=False))
+    events = run(session, "[text-call tagged] " + calls(ORDER))
+    assert not any(isinstance(e, FunctionCall) for e in events) and service.calls == []
+    assert events[-1].text.startswith("<tool_call>")
+
+
+def test_text_that_names_no_declared_tool_stays_text(chat_server, manager, service):
+    session = session_for(manager, model(chat_server, "vllm"))
+    events = run(session, "[text-call bare] " + calls({"name": "launch_rockets", "arguments": {}}))
+    assert not any(isinstance(e, FunctionCall) for e in events)
+    assert json.loads(events[-1].text) == {"name": "launch_rockets", "parameters": {}}
+
+
+# 6 ------------------------------------------------------------------------------------------------
+
+def test_a_stream_that_drops_its_tool_calls_is_asked_again_without_streaming(chat_server, manager, service):
+    session = session_for(manager, model(chat_server, "ollama"))
+    events = run(session, "[drop-stream-calls] " + calls(ORDER))
+    assert [e.name for e in events if isinstance(e, FunctionCall)] == ["fetch_order_details"]
+    assert service.executed == [FETCH]
+    streamed = [r["body"].get("stream", False) for r in received(chat_server)]
+    assert streamed[:2] == [True, False], "the same request, asked again whole"
+
+
+def test_no_stream_asks_for_whole_responses(chat_server, manager, service):
+    session = session_for(manager, model(chat_server, "ollama", stream=False))
+    run(session, "[drop-stream-calls] " + calls(ORDER))
+    assert service.executed == [FETCH]
+    assert all(not r["body"].get("stream", False) for r in received(chat_server))
+
+
+# 7 ------------------------------------------------------------------------------------------------
+
+def test_a_stalled_stream_ends_with_a_clear_error_after_the_read_timeout(chat_server, manager):
+    session = session_for(manager, model(chat_server, "vllm", read_timeout=1))
+    started = time.monotonic()
+    with pytest.raises(ModelError, match=r"sent nothing for read_timeout \(1s\)"):
+        run(session, "[stall] hi")
+    assert time.monotonic() - started < STALL_SECONDS / 2, "it did not wait for the server to wake up"
+
+
+def test_timeouts_are_settable_through_the_api_and_the_model_spec(chat_server):
+    llm = model_from_spec("openai:vllm", base_url=f"{chat_server}/v1", connect_timeout=2.5, read_timeout=7, stream=None)
+    assert (llm.connect_timeout, llm.read_timeout, llm.stream) == (2.5, 7, True)
+    with pytest.raises(Exception, match="read_timeout must be a positive number"):
+        OpenAICompatibleModel("m", base_url="http://127.0.0.1:1/v1", read_timeout=0)
+    with pytest.raises(Exception, match="apply to openai:NAME models"):
+        model_from_spec("offline", read_timeout=3)
+
+
+# 8 ------------------------------------------------------------------------------------------------
+
+def test_tool_choice_required_applies_to_the_first_call_only(chat_server, manager, service):
+    session = session_for(manager, model(chat_server, "vllm"), tool_choice="required", max_turns=3)
+    events = run(session, "hi")
+    assert not any(isinstance(e, MaxTurnsReached) for e in events)
+    assert events[-1].text == "Order status: SHIPPED."
+    sent = [r["body"].get("tool_choice") for r in received(chat_server)]
+    assert sent == ["required", "auto"]
+
+
+def test_tool_choice_and_parallel_tool_calls_per_run(chat_server, manager, service):
+    session = session_for(manager, model(chat_server, "vllm"))
+    events = run(session, calls(ORDER, WEATHER), parallel_tool_calls=False, tool_choice="fetch_order_details")
+    assert [e.name for e in events if isinstance(e, FunctionCall)] == ["fetch_order_details"]
+    first = received(chat_server)[0]["body"]
+    assert first["parallel_tool_calls"] is False
+    assert first["tool_choice"] == {"type": "function", "function": {"name": "fetch_order_details"}}
+    run(session, "hi")
+    assert "tool_choice" not in received(chat_server)[-1]["body"], "per-run settings do not stick"
+
+
+# 9 ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_finish_reason_length_marks_the_answer_truncated(chat_server, manager, stream):
+    events = run(session_for(manager, model(chat_server, "llamacpp", stream=stream)), "[truncate] explain")
+    final = events[-1]
+    assert isinstance(final, TextMessage) and not final.partial and final.truncated
+    assert final.text == "The answer is long and it gets"
+    assert final.to_dict()["truncated"] is True
+
+
+# 10 -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flavor", ["ollama", "vllm"])
+@pytest.mark.parametrize("stream", [True, False])
+def test_arguments_sent_as_an_object_are_accepted(chat_server, manager, service, flavor, stream):
+    session = session_for(manager, model(chat_server, flavor, stream=stream))
+    events = run(session, "[object-args] " + calls(ORDER))
+    response = next(e for e in events if isinstance(e, FunctionResponse))
+    assert not response.is_error and response.response["status"] == "SHIPPED"
+
+
+# exit codes ---------------------------------------------------------------------------------------
+
+def console(context, prompt, server, flavor="vllm", **kwargs):
+    out, err = io.StringIO(), io.StringIO()
+    code = run_agent_console(context, prompt, model=f"openai:{flavor}", base_url=f"{server}/v1",
+                             stdin=io.StringIO(""), stdout=out, stderr=err, **kwargs)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_exit_codes_say_whether_the_run_ended_in_an_error(chat_server, context):
+    assert console(context, "Where is my order ORD-8492?", chat_server)[0] == 0
+    code, _, err = console(context, "[truncate] explain", chat_server)
+    assert code == 1 and "cut off" in err
+    code, _, err = console(context, "[fail 400] hi", chat_server, model_options={"max_retries": 0})
+    assert code == 1 and "HTTP 400" in err
+    code, _, err = console(context, "[stall] hi", chat_server, model_options={"read_timeout": 1})
+    assert code == 1 and "read_timeout" in err
+    code, out, _ = console(context, "hi", chat_server, agent_options={"tool_choice": "required"}, max_turns=1,
+                           flavor="vllm")
+    assert code == 0, "required applies once: the model answers after one round"
+    code, out, err = console(context, "Where is ORD-8492?", chat_server, flavor="ollama-ctx10")
+    assert code == 1 and "no longer fits" in err
+
+
+def test_cli_no_stream_and_reasoning(chat_server, context, service):
+    code, out, _ = console(context, "[drop-stream-calls] " + calls(ORDER), chat_server, flavor="ollama",
+                           model_options={"stream": False})
+    assert code == 0 and service.executed == [FETCH]
+    assert not any(r["body"].get("stream", False) for r in received(chat_server))
+    code, out, _ = console(context, "[reasoning-only] haiku", chat_server)
+    assert code == 0 and "thinking: The user wants a haiku" in out
+
+
+def test_max_turns_reached_exits_non_zero(chat_server, context):
+    code, out, _ = console(context, "[always-call] Where is my order ORD-8492?", chat_server, max_turns=1)
+    assert code == 1 and "max_turns (1)" in out
+
+
+def test_history_keeps_user_and_tool_messages(chat_server, manager):
+    session = session_for(manager, model(chat_server, "ollama"))
+    run(session, calls(ORDER, WEATHER))
+    assert [m.role for m in session.history][:1] == [USER]
+    assert sum(1 for m in session.history if m.role == TOOL) == 2
