@@ -1,0 +1,101 @@
+"""ML Kit and Genkit parity: Agent.builder(), max_turns counted exactly, per-run tools,
+define_interrupt, and stream chunks that carry tool requests."""
+
+from __future__ import annotations
+
+import pytest
+
+from droid.agent import (
+    Agent,
+    AgentChunk,
+    AgentError,
+    AgentRunner,
+    AppFunctionAgentTools,
+    FunctionCall,
+    FunctionResponse,
+    FunctionTool,
+    Interrupted,
+    MaxTurnsReached,
+    ScriptedModel,
+    define_interrupt,
+    tool_call,
+)
+
+from .conftest import collect, run
+from .fakes import FETCH
+
+
+def test_builder_builds_the_same_agent_as_the_constructor(manager):
+    tools = AppFunctionAgentTools.discover(manager)
+    built = (Agent.builder().set_name("OrderAssistant").set_instructions("Assist users with orders.")
+             .add_tools(*tools).add_app_function_ids("fetch_order_details").set_max_turns(3).build())
+    assert built == Agent(name="OrderAssistant", instructions="Assist users with orders.", tools=tools,
+                          max_turns=3, app_functions_enabled=True, app_function_ids=["fetch_order_details"])
+    assert Agent.builder().enable_app_functions().build().app_functions_enabled
+    with pytest.raises(ValueError, match="max_turns must be at least 1"):
+        Agent.builder().set_max_turns(0).build()
+    with pytest.raises(TypeError, match="AgentTool instances"):
+        Agent.builder().add_tools(lambda: None).build()
+
+
+@pytest.mark.parametrize("max_turns", [1, 2, 5])
+def test_max_turns_allows_that_many_tool_rounds_and_one_more_model_call(manager, service, max_turns):
+    call = tool_call("fetch_order_details", orderId="ORD-8492")
+    model = ScriptedModel([call] * (max_turns + 1))
+    agent = Agent(tools=AppFunctionAgentTools.discover(manager), max_turns=max_turns)
+    events = run(AgentRunner(agent, model).create_session(), "loop")
+    assert len(model.requests) == max_turns + 1, "the docstring's count: max_turns + 1 model calls"
+    assert service.executed == [FETCH] * max_turns, "max_turns rounds of calls ran"
+    assert events[-1] == MaxTurnsReached(max_turns)
+    assert "``max_turns + 1`` times" in Agent.__doc__
+
+
+def test_tools_per_run_are_declared_for_that_run_only(manager):
+    def get_time(city: str) -> dict:
+        """Gets the local time in a city."""
+        return {"city": city, "time": "10:00"}
+
+    extra = FunctionTool(get_time)
+    model = ScriptedModel([tool_call("get_time", city="Paris"), "It is 10:00.", "hello"])
+    session = AgentRunner(Agent(tools=AppFunctionAgentTools.discover(manager)), model).create_session()
+    events = run(session, "time in Paris?", tools=[extra])
+    assert next(e for e in events if isinstance(e, FunctionResponse)).response == {"city": "Paris", "time": "10:00"}
+    assert "get_time" in [t.name for t in model.requests[0].tools]
+    run(session, "hi")
+    assert "get_time" not in [t.name for t in model.requests[2].tools]
+    with pytest.raises(AgentError, match="two tools are named 'fetch_order_details'"):
+        run(session, "x", tools=AppFunctionAgentTools.discover(manager))
+
+
+def test_define_interrupt_pauses_and_the_answer_reaches_the_model():
+    ask = define_interrupt("ask_user", "Ask the user a question.",
+                           {"type": "object", "properties": {"question": {"type": "string"}}},
+                           request_metadata={"kind": "question"})
+    model = ScriptedModel([tool_call("ask_user", question="Which size?"), lambda r: f"got {r.messages[-1].tool_response.output}"])
+    session = AgentRunner(Agent(tools=[ask]), model).create_session()
+    events = run(session, "order a shirt")
+    (interrupt,) = events[-1].interrupts
+    assert isinstance(events[-1], Interrupted)
+    assert interrupt.metadata == {"question": "Which size?", "kind": "question"}
+    events = collect(session.resume(respond=[interrupt.respond({"answer": "M"})]))
+    assert events[-1].text == "got {'answer': 'M'}"
+    # Restarted instead, the resumed metadata is the answer.
+    model.add(tool_call("ask_user", question="Colour?"), lambda r: f"got {r.messages[-1].tool_response.output}")
+    (interrupt,) = run(session, "and the colour")[-1].interrupts
+    events = collect(session.resume(restart=[interrupt.restart(resumed_metadata={"answer": "blue"})]))
+    assert events[-1].text == "got {'answer': 'blue'}"
+
+
+def test_stream_chunks_carry_text_and_tool_requests_by_message(manager):
+    model = ScriptedModel([tool_call("fetch_order_details", orderId="ORD-8492"), "It has shipped."])
+    session = AgentRunner(Agent(tools=AppFunctionAgentTools.discover(manager)), model).create_session()
+    chunks: list[AgentChunk] = collect(session.stream("where is ORD-8492?"))
+    requests = [c for c in chunks if c.tool_requests]
+    assert [(c.index, c.role, c.tool_requests[0].name, c.tool_requests[0].args) for c in requests] == [
+        (0, "model", "fetch_order_details", {"orderId": "ORD-8492"})
+    ]
+    responses = [c for c in chunks if c.tool_responses]
+    assert [(c.index, c.role, c.tool_responses[0].output["status"]) for c in responses] == [(1, "tool", "SHIPPED")]
+    text = [c for c in chunks if c.text]
+    assert {c.index for c in text} == {2} and text[-1].accumulated_text == "It has shipped."
+    assert isinstance(requests[0].event, FunctionCall)
