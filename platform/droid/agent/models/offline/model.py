@@ -1,25 +1,30 @@
 """The offline default model: a keyword heuristic that needs no weights and no network.
 
-It is NOT a language model. It does four mechanical things, and nothing more:
+It is NOT a language model. Per prompt it does these mechanical things, and
+nothing more (docs/agent.md, "What the offline model is, honestly", says where
+it fails):
 
-1. **Pick a tool** by matching the words of the user's last message against each
-   tool's name (weight 3) and description (weight 1), with a small table of
-   question words ("where" ~ status/fetch/track, "show" ~ get/list...). A tool
-   needs a literal word in common with the prompt to be chosen at all, and a
-   tool whose name starts with a destructive verb (cancel, delete, pay, ...) is
-   only chosen when the prompt says that verb. No match: it says so and lists
-   what it can do.
-2. **Fill arguments by type** from the prompt: ids (``ORD-8492``, ``A12B``),
-   numbers, quoted strings, ISO dates/times and today/tomorrow/yesterday, enum
-   values, yes/no/on/off for booleans. Each value is used once.
-3. **Ask for missing required arguments** instead of calling; the user's reply
-   is read together with the original request.
-4. **Phrase the answer from the result**: the fields of the returned object,
-   the error message of an error map, or that the user declined.
-
-It calls at most one tool per prompt and never chains calls. Use it to try the
-device, the tools and the loop offline; use a real model (``openai:NAME``) to
-judge how an agent behaves.
+1. **Reads the prompt in English words**: French, Thai and Chinese words it knows
+   are rewritten by ``lexicon.to_english``; dates and times in any of the four
+   languages are parsed by ``dateparser`` (``dates``).
+2. **Splits it into requests** ("turn on the porch light and tell me the weather
+   in Paris") and **picks a tool for each** by nouns, verb, description and how
+   well the prompt fills its parameters (``choosing``); a destructive tool only
+   when the user says its verb.
+3. **Fills arguments by type** (``values``): dates and times in the shapes the
+   function declares, SetField updates for the fields the prompt names, enums,
+   numbers with units, ids, places, names, titles; each value used once. One
+   request naming several things ("orders ORD-8492 and ORD-6025", "London, Paris
+   and New York") makes one call per thing.
+4. **Looks up what it cannot fill** (``memory``): an id the prompt describes
+   rather than gives ("the bedside lamp") is found by calling the function that
+   lists such things, then matching the description against the list; "it",
+   "that booking", "the first one" refer to earlier calls and results; "And in
+   Fahrenheit?" repeats the previous call with the new value.
+5. **Asks** for required arguments it cannot fill, or which item was meant when
+   two match equally, instead of guessing; the reply is read with the request.
+6. **Words the answer from the results** (``answers``), and says so when a
+   result shows the action did not happen.
 """
 
 from __future__ import annotations
@@ -27,59 +32,35 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
-from droid.agent.confirmation import CANCELLED_BY_USER, DESTRUCTIVE_VERBS, name_words
-from droid.agent.errors import is_error_map
-from droid.agent.messages import ASSISTANT, TOOL, USER, Message, ToolDeclaration, ToolRequest, ToolResponse
+from droid.agent.confirmation import name_words
+from droid.agent.messages import ASSISTANT, TOOL, USER, Message, ToolDeclaration, ToolRequest
 from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, TextDelta, stream_words
-
-_STOPWORDS = frozenset(
-    "a an the is are was were be been am i me my mine you your it its this that these those of for to in "
-    "at by with from and or but please can could would will shall should do does did what's whats "
-    "hi hello hey thanks thank kindly just now some any all".split()
+from droid.agent.models.offline import lexicon
+from droid.agent.models.offline.answers import humanize, phrase
+from droid.agent.models.offline.choosing import (
+    STOPWORDS,
+    SYNONYMS,
+    Chooser,
+    Clause,
+    Part,
+    same,
+    split_clauses,
+    split_parts,
+    words_of,
 )
-# Question words and common verbs, expanded to the words tools tend to use.
-_SYNONYMS = {
-    "where": ("status", "track", "fetch", "details", "locate"),
-    "track": ("status", "fetch", "details"),
-    "status": ("fetch", "details", "get"),
-    "what": ("get", "fetch", "details", "list", "show"),
-    "show": ("get", "fetch", "list", "details"),
-    "check": ("get", "fetch", "status", "details"),
-    "tell": ("get", "fetch", "details"),
-    "find": ("search", "get", "fetch", "list"),
-    "look": ("search", "get", "fetch", "find"),
-    "list": ("list", "get", "search"),
-    "when": ("status", "details", "delivery", "fetch"),
-    "turn": ("set", "switch", "toggle"),
-    "switch": ("set", "toggle"),
-    "make": ("create", "add"),
-    "new": ("create", "add"),
-    "write": ("create", "add", "note"),
-    "change": ("update", "set", "edit"),
-    "edit": ("update", "set"),
-    "reserve": ("book", "create"),
-    "return": ("cancel",),
-    "stop": ("cancel",),
-}
+from droid.agent.models.offline.memory import Memory, entity_of, ordinal, points_back, resolve
+from droid.agent.models.offline.values import Values, is_id_param, is_set_field
+
 _ASK_PREFIX = "To "
 _ASK_MARK = ", I need "
-
-_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d|(?<![\w])\'([^\']+)\'(?![\w])')
-_DATETIME = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?\b")
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_TIME = re.compile(r"\b([01]?\d|2[0-3]):[0-5]\d\b")
-_ID = re.compile(r"#?\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*\b|#\d+\b")
-_NUMBER = re.compile(r"(?<![\w.-])-?\d+(?:\.\d+)?(?![\w-])")
-_WORD = re.compile(r"[A-Za-z]+")
-_AFTER_CUE = re.compile(r"\b(?:saying|says|called|named|titled|with (?:the )?text|to say)\s+(.+?)[.?!]*$", re.I)
-# A place named after a preposition: "weather in Paris", "tables near San Francisco, CA".
-_PLACE = re.compile(r"\b(?:in|at|near|for)\s+([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*)*)")
-_PLACE_WORDS = frozenset({"location", "city", "place", "where", "address", "destination", "town"})
-_STATE_FLAGS = frozenset({"on", "enabled", "enable", "active", "power", "powered", "state", "value", "flag"})
-_TRUE = ("yes", "true", "on", "enable", "enabled", "turn on", "switch on")
-_FALSE = ("no", "false", "off", "disable", "disabled", "turn off", "switch off")
+_MAX_ROUNDS = 3
+_CONTINUES = re.compile(r"^\s*(?:and|what about|how about|also|et|and what about|และ|แล้ว|那|还有)\b", re.I)
+_LISTER_VERBS = ("list", "search", "find", "get", "fetch")
+_ACTION_WORDS = frozenset({"turn", "switch", "set", "on", "off", "dim", "make", "please", "just", "actually"})
+_GENERIC_FIELD_WORDS = frozenset({"new", "value", "null", "removes", "field", "keep", "omitted", "of", "the"})
 
 
 class OfflineModel(Model):
@@ -104,239 +85,309 @@ class OfflineModel(Model):
         users = [i for i, m in enumerate(messages) if m.role == USER]
         if not users:
             return ModelResponse("How can I help?")
-        last = users[-1]
-        results = [m.tool_response for m in messages[last + 1:] if m.role == TOOL and m.tool_response]
-        if results:
-            return ModelResponse(self.answer(results))
         if not request.tools:
             return ModelResponse(
                 "I am the offline stand-in model: I can only call the device's app functions, "
                 "and none are available to me."
             )
-        prompt = messages[last].text
-        tool = self.choose_tool(prompt, request.tools)
-        context = prompt
-        if tool is None and last > 0 and _asked_question(messages[last - 1]):
+        last = users[-1]
+        this_turn = messages[last + 1:]
+        context = messages[last].text
+        if last > 0 and _asked_question(messages[last - 1]):
             earlier = [i for i in users if i < last]
             if earlier:
-                context = f"{messages[earlier[-1]].text}\n{prompt}"
-                tool = self.choose_tool(messages[earlier[-1]].text, request.tools)
-        if tool is None:
-            can = "; ".join(_humanize(t.name) for t in request.tools)
-            return ModelResponse(f"I could not match that to any function I have. I can: {can}.")
-        args, missing = self.fill_arguments(context, tool)
-        if missing:
-            return ModelResponse(self._ask(tool, missing))
-        return ModelResponse("", [ToolRequest(tool.name, args)])
+                context = f"{messages[earlier[-1]].text}\n{context}"
+        planner = _Planner(request.tools, self._today or _dt.date.today(), Memory(messages))
+        plan = planner.plan(context, messages[last].text)
+        made = {_key(r) for m in this_turn if m.role == ASSISTANT for r in m.tool_requests}
+        rounds = sum(1 for m in this_turn if m.role == ASSISTANT and m.tool_requests)
+        new = [c for c in plan.calls if _key(c) not in made]
+        if new and rounds < _MAX_ROUNDS:
+            return ModelResponse("", new)
+        results = [m.tool_response for m in this_turn if m.role == TOOL and m.tool_response]
+        if results:
+            shown = [r for r in results if r.name not in plan.lookups] or results
+            return ModelResponse(" ".join([phrase(r) for r in shown] + plan.questions))
+        if plan.questions:
+            return ModelResponse(" ".join(plan.questions))
+        can = "; ".join(humanize(t.name) for t in request.tools)
+        return ModelResponse(f"I could not match that to any function I have. I can: {can}.")
 
-    # -- choosing ---------------------------------------------------------------------------------
+    # -- kept for callers of the earlier heuristic --------------------------------------------------
 
     def choose_tool(self, prompt: str, tools: tuple[ToolDeclaration, ...] | list[ToolDeclaration]) -> ToolDeclaration | None:
-        literal = [w for w in (w.lower() for w in _WORD.findall(_strip_values(prompt))) if w not in _STOPWORDS]
-        expanded = [s for w in literal for s in _SYNONYMS.get(w, ())]
-        asked = {w for w in literal + expanded if w in DESTRUCTIVE_VERBS}
-        best, best_score = None, 0.0
-        for tool in tools:
-            name = name_words(tool.name)
-            description = [w.lower() for w in _WORD.findall(tool.description)]
-            if name and name[0] in DESTRUCTIVE_VERBS and not any(_same(name[0], w) for w in literal + expanded):
-                continue  # never pick a destructive function the user did not ask for
-            if asked and not any(_same(v, n) for v in asked for n in name):
-                continue  # "cancel X" must not turn into some other call on X
-            name_hits = sum(1 for w in literal if any(_same(w, n) for n in name))
-            desc_hits = sum(1 for w in literal if any(_same(w, d) for d in description))
-            if name_hits == 0 and desc_hits < 2:
-                continue  # nothing the user actually said points at this tool
-            score = 3 * name_hits + desc_hits
-            score += sum(2 for s in expanded if any(_same(s, n) for n in name))
-            score += sum(0.5 for s in expanded if any(_same(s, d) for d in description))
-            if score > best_score:
-                best, best_score = tool, score
-        return best
+        """The tool the prompt's first request asks for, or None."""
+        planner = _Planner(tuple(tools), self._today or _dt.date.today(), Memory([]))
+        clauses = planner.clauses(prompt)
+        return next((c.tool for c in clauses if c.tool is not None), None)
+
+    def fill_arguments(self, text: str, tool: ToolDeclaration) -> tuple[dict[str, Any], list[str]]:
+        """(the arguments the text fills for ``tool``, the required ones it leaves missing)."""
+        planner = _Planner((tool,), self._today or _dt.date.today(), Memory([]))
+        part = Part(text, lexicon.to_english(text))
+        outcome = planner.fill(Clause(tool, [part]), text)
+        return outcome.args, outcome.missing
+
+
+@dataclass
+class _Plan:
+    calls: list[ToolRequest] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+    lookups: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Filled:
+    args: dict[str, Any]
+    missing: list[str]
+    lookup: ToolDeclaration | None = None  # call this first to find an id
+    ambiguous: str | None = None  # the id parameter for which two listed items matched
+    per_part: list[dict[str, Any]] = field(default_factory=list)
+
+
+class _Planner:
+    def __init__(self, tools: tuple[ToolDeclaration, ...], today: _dt.date, memory: Memory) -> None:
+        self.tools = tools
+        self.today = today
+        self.memory = memory
+        self.used_lookups: set[str] = set()  # listers whose results named an id
+
+    def clauses(self, prompt: str) -> list[Clause]:
+        english = lexicon.to_english(prompt)
+        chooser = Chooser(self.tools, english)
+        return split_clauses(split_parts(prompt), chooser, _Fit(self))
+
+    def plan(self, context: str, prompt: str) -> _Plan:
+        plan = _Plan()
+        clauses = [c for c in self.clauses(context) if c.tool is not None]
+        follow_on = not clauses and self.memory.last_call is not None and _CONTINUES.search(prompt)
+        if follow_on:
+            previous = self.memory.last_call
+            tool = next((t for t in self.tools if t.name == previous.name), None)
+            if tool is not None:
+                clauses = [Clause(tool, split_parts(prompt))]
+        lookups: dict[str, ToolDeclaration] = {}
+        for clause in clauses:
+            filled = self.fill(clause, context, previous=self.memory.last_call if follow_on else None)
+            if filled.lookup is not None:
+                lookups[filled.lookup.name] = filled.lookup
+                continue
+            if filled.missing:
+                plan.questions.append(_ask(clause.tool, filled.missing))
+                continue
+            if filled.ambiguous:
+                plan.questions.append(self._which(clause.tool, filled.ambiguous))
+                continue
+            for args in filled.per_part or [filled.args]:
+                plan.calls.append(ToolRequest(clause.tool.name, args))
+        for lister in lookups.values():
+            plan.calls.insert(0, ToolRequest(lister.name, {}))
+        plan.lookups = set(lookups) | self.used_lookups
+        if plan.questions and lookups:
+            plan.questions = []  # ask once the lookup has answered
+        return plan
 
     # -- arguments --------------------------------------------------------------------------------
 
-    def fill_arguments(self, text: str, tool: ToolDeclaration) -> tuple[dict[str, Any], list[str]]:
-        pool = _Candidates(text, self._today or _dt.date.today())
+    def fill(self, clause: Clause, context: str, previous: ToolRequest | None = None) -> _Filled:
+        tool = clause.tool
+        assert tool is not None
         properties: dict[str, Any] = tool.parameters.get("properties", {}) or {}
         required = list(tool.parameters.get("required", []) or [])
+        original, english = _span(context, clause), clause.english
+        values = Values(original, english, self.today)
         args: dict[str, Any] = {}
+        mentioned = self.mentioned_fields(tool, english)
         for name, schema in properties.items():
-            value = pool.take(name, schema or {})
+            value = values.take(name, schema or {}, name in mentioned, slugs=self._lister_for(name) is None)
             if value is not None:
                 args[name] = value
-        missing = [name for name in required if name not in args]
-        return args, missing
+        reason = _leftover(clause, tool, properties)
+        if reason and reason[0] not in args:
+            args[reason[0]] = reason[1]
+        per_part = self._distribute(clause, tool, properties, mentioned)
+        outcome = _Filled(args, [], per_part=[])
+        for name in required:
+            if name in args or any(name in p for p in per_part):
+                continue
+            schema = properties.get(name) or {}
+            if is_id_param(name, schema) and self._lister_for(name) is not None:
+                found = self._look_up(clause, tool, name, context)
+                if found is _LOOK_UP:
+                    outcome.lookup = self._lister_for(name)
+                    continue
+                if isinstance(found, list):
+                    per_part += found
+                    continue
+                if found is _AMBIGUOUS and not points_back(context):
+                    outcome.ambiguous = name
+                    continue
+            recalled = self.memory.recall(name, context) if points_back(context) or ordinal(context) is not None else None
+            if recalled is None and previous is not None:
+                recalled = previous.args.get(name)
+            if recalled is not None:
+                args[name] = recalled
+            else:
+                outcome.missing.append(name)
+        if previous is not None:
+            for name, value in previous.args.items():
+                args.setdefault(name, value)
+        if any(is_set_field(s or {}) for s in properties.values()) and not any(
+            is_set_field(properties[n] or {}) for n in args if n in properties
+        ) and not outcome.missing:
+            outcome.missing.append(" or the ".join(n for n, s in properties.items() if is_set_field(s or {})))
+        if len(per_part) == 1:
+            args.update(per_part[0])
+        elif per_part:
+            outcome.per_part = [{**args, **p} for p in per_part]
+        return outcome
 
-    def _ask(self, tool: ToolDeclaration, missing: list[str]) -> str:
+    def _distribute(self, clause: Clause, tool: ToolDeclaration, properties: dict[str, Any],
+                    mentioned: set[str]) -> list[dict[str, Any]]:
+        """One set of values per piece when several pieces each name their own (ids, places, titles)."""
+        if len(clause.parts) < 2:
+            return []
+        per_part: list[dict[str, Any]] = []
+        for part in clause.parts:
+            values = Values(part.original, part.english, self.today)
+            found = {}
+            for name, schema in properties.items():
+                if not (is_id_param(name, schema or {}) or _distributable(name)):
+                    continue
+                value = values.take(name, schema or {}, name in mentioned, slugs=self._lister_for(name) is None)
+                if value is not None:
+                    found[name] = value
+            if found:
+                per_part.append(found)
+        keys = [tuple(sorted(p)) for p in per_part]
+        if len(per_part) < 2 or len(set(keys)) != 1 or len({json.dumps(p, sort_keys=True) for p in per_part}) < 2:
+            return []
+        return per_part
+
+    def mentioned_fields(self, tool: ToolDeclaration, english: str) -> set[str]:
+        """The SetField parameters the prompt names (by the parameter's name or description)."""
+        words = set(words_of(english))
+        named = set()
+        for name, schema in (tool.parameters.get("properties") or {}).items():
+            if not is_set_field(schema or {}):
+                continue
+            own = set(name_words(name)) | {
+                w for w in words_of(lexicon.to_english((schema or {}).get("description", "")))
+                if w not in STOPWORDS and w not in _GENERIC_FIELD_WORDS and w not in name_words(tool.name)
+            }
+            if any(same(w, o) for w in words for o in own):
+                named.add(name)
+        return named
+
+    # -- looking things up ------------------------------------------------------------------------
+
+    def _is_lister(self, tool: ToolDeclaration) -> bool:
+        words = name_words(tool.name)
+        required = tool.parameters.get("required") or []
+        return bool(words) and words[0] in _LISTER_VERBS and not required
+
+    def _lister_for(self, param: str) -> ToolDeclaration | None:
+        entity = entity_of(param)
+        for tool in self.tools:
+            if self._is_lister(tool) and any(same(entity, w) for w in name_words(tool.name)[1:]):
+                return tool
+        return None
+
+    def _look_up(self, clause: Clause, tool: ToolDeclaration, param: str, context: str) -> Any:
+        items = self.memory.items_with(param)
+        if items is None:
+            if points_back(context) and self.memory.recall(param, context) is not None:
+                return None  # "turn it off": the id is remembered
+            return _LOOK_UP
+        lister = self._lister_for(param)
+        if lister is not None:
+            self.used_lookups.add(lister.name)
+        ignore = set(name_words(tool.name)) | _ACTION_WORDS | {w for v in SYNONYMS.values() for w in v}
+        found, named_any = [], False
+        for part in clause.parts:
+            value, named = resolve(part.english, items, param, ignore)
+            named_any = named_any or named
+            if value is not None and {param: value} not in found:
+                found.append({param: value})
+        if found:
+            return found
+        return _AMBIGUOUS if named_any else None
+
+    def _which(self, tool: ToolDeclaration, param: str) -> str:
+        items = self.memory.items_with(param) or []
+        options = ", ".join(str(i.get(param)) for i in items[:8])
+        return f"{_ASK_PREFIX}{humanize(tool.name)}{_ASK_MARK}to know which {humanize(entity_of(param))} you mean: {options}?"
+
+
+_LOOK_UP = object()
+_AMBIGUOUS = object()
+
+
+class _Fit:
+    """How well a piece of prompt fills a tool's parameters, for ``choosing``."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.planner = planner
+
+    def score(self, tool: ToolDeclaration, english: str, original: str) -> float:
         properties = tool.parameters.get("properties", {}) or {}
-        parts = []
-        for name in missing:
-            description = (properties.get(name) or {}).get("description", "")
-            parts.append(f"the {_humanize(name)}" + (f" ({description.rstrip('.')})" if description else ""))
-        what = " and ".join(parts)
-        return f"{_ASK_PREFIX}{_humanize(tool.name)}{_ASK_MARK}{what}. What {'is it' if len(missing) == 1 else 'are they'}?"
+        values = Values(original, english, self.planner.today)
+        mentioned = self.planner.mentioned_fields(tool, english)
+        total = 0.0
+        for name in tool.parameters.get("required", []) or []:
+            schema = properties.get(name) or {}
+            lister = self.planner._lister_for(name) if is_id_param(name, schema) else None
+            if values.take(name, schema, name in mentioned, slugs=lister is None) is not None or lister is not None:
+                total += 1
+            else:
+                total -= 1.5
+        return total
 
-    # -- answering --------------------------------------------------------------------------------
+    def names_a_field(self, tool: ToolDeclaration, english: str) -> bool:
+        return bool(self.planner.mentioned_fields(tool, english))
 
-    def answer(self, results: list[ToolResponse]) -> str:
-        return " ".join(_phrase(r) for r in results)
+
+def _distributable(name: str) -> bool:
+    words = set(name_words(name))
+    return bool(words & {"location", "city", "place", "title", "name"})
+
+
+def _leftover(clause: Clause, tool: ToolDeclaration, properties: dict[str, Any]) -> tuple[str, str] | None:
+    """A free-text reason/comment parameter gets the words said after the request itself."""
+    name = next((n for n in properties if set(name_words(n)) & {"reason", "comment", "message", "remark"}), None)
+    if name is None or len(clause.parts) < 2:
+        return None
+    rest = [p.original for p in clause.parts[1:] if not re.fullmatch(r"\W*\w{0,3}\W*", p.original)]
+    text = " ".join(rest).strip(" .!?")
+    return (name, text) if text else None
+
+
+def _span(context: str, clause: Clause) -> str:
+    """The clause as written in the prompt (its pieces with what was between them)."""
+    first, last = clause.parts[0].original, clause.parts[-1].original
+    start = context.find(first)
+    end = context.find(last, max(start, 0))
+    if start < 0 or end < 0:
+        return clause.original
+    return context[start:end + len(last)]
+
+
+def _key(request: ToolRequest) -> tuple[str, str]:
+    return request.name, json.dumps(request.args, sort_keys=True, default=str)
+
+
+def _ask(tool: ToolDeclaration, missing: list[str]) -> str:
+    properties = tool.parameters.get("properties", {}) or {}
+    parts = []
+    for name in missing:
+        description = (properties.get(name) or {}).get("description", "")
+        parts.append(f"the {humanize(name)}" + (f" ({description.rstrip('.')})" if description else ""))
+    what = " and ".join(parts)
+    return f"{_ASK_PREFIX}{humanize(tool.name)}{_ASK_MARK}{what}. What {'is it' if len(missing) == 1 else 'are they'}?"
 
 
 def _asked_question(message: Message) -> bool:
-    return message.role == ASSISTANT and not message.tool_requests and message.text.startswith(_ASK_PREFIX) and _ASK_MARK in message.text
+    return message.role == ASSISTANT and not message.tool_requests and _ASK_MARK in message.text and (
+        message.text.startswith(_ASK_PREFIX) or f" {_ASK_PREFIX}" in message.text
+    )
 
-
-def _same(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    return len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
-
-
-def _strip_values(text: str) -> str:
-    """The prompt without quoted strings, ids and numbers (they are arguments, not intent)."""
-    text = _QUOTED.sub(" ", text)
-    return _NUMBER.sub(" ", _ID.sub(" ", text))
-
-
-def _humanize(name: str) -> str:
-    return " ".join(name_words(name)) or name
-
-
-class _Candidates:
-    """Values found in the prompt, by kind; each is handed out once."""
-
-    def __init__(self, text: str, today: _dt.date) -> None:
-        self.text = text
-        self.quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
-        rest = _QUOTED.sub(" ", text)
-        self.datetimes = [m.group(0).replace(" ", "T") for m in _DATETIME.finditer(rest)]
-        rest = _DATETIME.sub(" ", rest)
-        self.dates = [m.group(0) for m in _DATE.finditer(rest)]
-        for word, delta in (("today", 0), ("tomorrow", 1), ("yesterday", -1)):
-            if re.search(rf"\b{word}\b", rest, re.I):
-                self.dates.append((today + _dt.timedelta(days=delta)).isoformat())
-        rest = _DATE.sub(" ", rest)
-        self.times = [m.group(0) for m in _TIME.finditer(rest)]
-        rest = _TIME.sub(" ", rest)
-        self.ids = [m.group(0).lstrip("#") for m in _ID.finditer(rest)]
-        rest = _ID.sub(" ", rest)
-        self.numbers = [m.group(0) for m in _NUMBER.finditer(rest)]
-        self.lower = f" {text.lower()} "
-
-    def take(self, name: str, schema: dict[str, Any]) -> Any:
-        kind = schema.get("type")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), None)
-        words = name_words(name)
-        if "enum" in schema:
-            return self._enum([v for v in schema["enum"] if v is not None])
-        if kind == "boolean":
-            return self._boolean(words)
-        if kind == "integer":
-            return self._number(int)
-        if kind == "number":
-            return self._number(float)
-        if kind != "string":
-            return None  # objects and lists are beyond a keyword heuristic
-        fmt = schema.get("format", "")
-        if fmt == "date-time" or {"datetime", "timestamp"} & set(words):
-            return _pop(self.datetimes) or _pop(self.dates)
-        if fmt == "date" or "date" in words or "day" in words:
-            return _pop(self.dates) or (_pop(self.datetimes) or "")[:10] or None
-        if fmt == "time" or "time" in words:
-            return _pop(self.times)
-        if words and words[-1] in ("id", "ids", "number", "code", "ref", "reference", "sku"):
-            return _pop(self.ids) or _pop(self.quoted) or _pop(self.numbers)
-        if self.quoted:
-            return self.quoted.pop(0)
-        if _PLACE_WORDS & set(words):
-            place = _PLACE.search(self.text)
-            if place:
-                return place.group(1)
-        cue = _AFTER_CUE.search(self.text)
-        if cue and "_cue_used" not in self.__dict__:
-            self._cue_used = True
-            return cue.group(1).strip().strip("\"'")
-        return None
-
-    def _enum(self, values: list[Any]) -> Any:
-        found = []
-        for value in values:
-            spelled = str(value).lower()
-            for form in {spelled, spelled.replace("_", " "), spelled.replace("-", " ")}:
-                at = self.lower.find(form)
-                if at >= 0 and not self.lower[at - 1].isalnum() and not self.lower[at + len(form)].isalnum():
-                    found.append((at, value))
-                    break
-        return min(found, key=lambda f: f[0])[1] if found else None
-
-    def _boolean(self, words: list[str]) -> bool | None:
-        """A flag the prompt names ("high chair", "no high chair"), or on/off for a state flag."""
-        words = [w for w in words if w not in ("is", "has", "use")]
-        phrase = " ".join(words)
-        if phrase:
-            match = re.search(rf"\b(no|not|without|don't|dont)?\s*{re.escape(phrase)}s?\b", self.lower)
-            if match:
-                return match.group(1) is None
-        if not set(words) & _STATE_FLAGS:
-            return None
-        hits = []
-        for candidates, value in ((_TRUE, True), (_FALSE, False)):
-            for word in candidates:
-                found = re.search(rf"\b{word}\b", self.lower)
-                if found:
-                    hits.append((found.start(), value))
-        return min(hits)[1] if hits else None
-
-    def _number(self, kind: type) -> Any:
-        while self.numbers:
-            text = self.numbers.pop(0)
-            try:
-                return kind(float(text)) if kind is int and "." not in text else kind(text)
-            except ValueError:
-                continue
-        return None
-
-
-def _pop(values: list[str]) -> str | None:
-    return values.pop(0) if values else None
-
-
-def _phrase(result: ToolResponse) -> str:
-    action = _humanize(result.name)
-    output = result.output
-    if is_error_map(output):
-        error = output["error"]
-        return f"I couldn't {action}: {error.get('message') or error.get('code_name')} ({error.get('code_name')})."
-    if isinstance(output, dict) and output.get("status") == CANCELLED_BY_USER:
-        return f"I did not {action}, because you declined it."
-    if isinstance(output, dict) and set(output) == {"result"}:
-        value = output["result"]
-        if value is None:
-            return f"Done: {action}."
-        if isinstance(value, list):
-            return f"{action.capitalize()} returned {len(value)} item{'s' if len(value) != 1 else ''}" + (
-                ": " + "; ".join(_describe(v) for v in value[:5]) + "." if value else "."
-            )
-        return f"{action.capitalize()} returned {_describe(value)}."
-    if not output:
-        return f"Done: {action}."
-    return f"Here is what {action} returned: {_describe(output)}."
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, dict):
-        parts = []
-        for key, item in value.items():
-            if item is None or item == "" or item == []:
-                continue
-            parts.append(f"{_humanize(key)}: {_describe(item)}")
-        return ", ".join(parts) if parts else "nothing"
-    if isinstance(value, list):
-        return "[" + "; ".join(_describe(v) for v in value[:5]) + (" ..." if len(value) > 5 else "") + "]"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, float, str)):
-        return str(value)
-    return json.dumps(value, default=str)

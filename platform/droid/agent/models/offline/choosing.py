@@ -1,0 +1,229 @@
+"""Which tool a piece of a prompt asks for, and how a prompt splits into requests.
+
+A tool's name is read as a verb and the nouns it acts on (``set_light_power``:
+set; light, power). A tool is *relevant* to a piece of prompt only when the piece
+names one of its nouns, or two words of its description, or holds an id shaped
+like the one in a parameter's description (ORD-8492 for ``orderId``): a verb
+alone ("set an alarm") never picks a tool. Among relevant tools the score adds
+the nouns (3), the verb or a synonym of it (2), description words (1) and the
+*fit* of the parameters: +1 for each required one the piece can fill, -1.5 for
+each it cannot. A destructive tool (cancel, delete...) is only picked when the
+prompt says that verb, and a prompt that says one picks nothing else.
+
+``split_clauses`` cuts the prompt at sentence ends, "and", "also", commas and their
+French, Thai and Chinese equivalents (never inside quotes); a piece that names a
+different tool *with a verb* starts a new request, a piece that only names a
+noun starts one only if the previous request is about something else, and the
+rest ("and ORD-6025", "and the floor lamp") belong to the request before (or, at
+the start, after) them: one request may then make several calls.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from droid.agent.confirmation import DESTRUCTIVE_VERBS, name_words
+from droid.agent.messages import ToolDeclaration
+from droid.agent.models.offline import lexicon
+from droid.agent.models.offline.values import ID, QUOTED, example_of, id_shape, is_id_param
+
+STOPWORDS = frozenset(
+    "a an the is are was were be been am i me my mine you your it its this that these those of for to in "
+    "at by with from and or but please can could would will shall should do does did what's whats "
+    "hi hello hey thanks thank kindly just now some any all there here right us our".split()
+)
+# Question words and common verbs, expanded to the words tools tend to use.
+SYNONYMS = {
+    "where": ("status", "track", "fetch", "details", "locate", "get"),
+    "track": ("status", "fetch", "details"),
+    "status": ("fetch", "details", "get"),
+    "what": ("get", "fetch", "details", "list", "show"),
+    "which": ("list", "get", "show"),
+    "how": ("get", "fetch"),
+    "show": ("get", "fetch", "list", "details"),
+    "check": ("get", "fetch", "status", "details"),
+    "tell": ("get", "fetch", "details"),
+    "give": ("get", "fetch"),
+    "find": ("search", "get", "fetch", "list"),
+    "look": ("search", "get", "fetch", "find"),
+    "list": ("list", "get", "search"),
+    "when": ("status", "details", "delivery", "fetch"),
+    "turn": ("set", "switch", "toggle"),
+    "switch": ("set", "toggle"),
+    "make": ("create", "add"),
+    "new": ("create", "add"),
+    "add": ("create",),
+    "write": ("create", "add"),
+    "put": ("update", "set"),
+    "change": ("update", "set", "edit"),
+    "edit": ("update", "set"),
+    "remove": ("update",),
+    "reserve": ("book", "create"),
+    "book": ("book",),
+    "return": ("cancel",),
+    "stop": ("cancel",),
+    "get": ("get", "fetch"),
+    "read": ("get",),
+}
+_SPLIT = re.compile(
+    r"\s*(?:[.?!;。？！；]+\s*|,\s*and\s+|,\s*|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
+    re.I,
+)
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+@dataclass
+class Choice:
+    tool: ToolDeclaration
+    score: float
+    verb: bool  # the piece says the tool's verb (or a synonym)
+    noun: bool  # the piece names one of the tool's nouns
+
+
+@dataclass
+class Part:
+    original: str
+    english: str
+
+
+@dataclass
+class Clause:
+    tool: ToolDeclaration | None
+    parts: list[Part] = field(default_factory=list)
+
+    @property
+    def original(self) -> str:
+        return " ".join(p.original for p in self.parts)
+
+    @property
+    def english(self) -> str:
+        return " ".join(p.english for p in self.parts)
+
+
+def words_of(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def same(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    return len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
+
+
+def intent_words(english: str) -> list[str]:
+    """The words that say what is wanted: no values (quotes, ids, numbers), no stopwords."""
+    text = QUOTED.sub(" ", english)
+    text = ID.sub(" ", text)
+    return [w for w in words_of(text) if w not in STOPWORDS]
+
+
+class Chooser:
+    def __init__(self, tools: Sequence[ToolDeclaration], prompt_english: str) -> None:
+        self.tools = list(tools)
+        literal = intent_words(prompt_english)
+        self.asked_destructive = {w for w in literal + _expand(literal) if w in DESTRUCTIVE_VERBS}
+
+    def choose(self, english: str, original: str, fit: Any = None) -> Choice | None:
+        literal = intent_words(english)
+        expanded = _expand(literal)
+        ids = [m.group(0) for m in ID.finditer(original)]
+        best: Choice | None = None
+        for tool in self.tools:
+            choice = self._score(tool, literal, expanded, ids, english, original, fit)
+            if choice is not None and (best is None or choice.score > best.score):
+                best = choice
+        return best
+
+    def _score(self, tool, literal, expanded, ids, english, original, fit) -> Choice | None:
+        name = name_words(tool.name)
+        verb, nouns = (name[0], name[1:]) if len(name) > 1 else ("", name)
+        description = set(words_of(lexicon.to_english(tool.description)))
+        if verb in DESTRUCTIVE_VERBS and not any(same(verb, w) for w in literal + expanded):
+            return None  # never pick a destructive function the user did not ask for
+        if self.asked_destructive and not any(same(v, n) for v in self.asked_destructive for n in name):
+            if not (fit is not None and fit.names_a_field(tool, english)):
+                return None  # "cancel X" must not turn into some other call on X
+        noun_hits = sum(1 for w in literal if any(same(w, n) for n in nouns))
+        desc_hits = sum(1 for w in literal if w not in name and any(same(w, d) for d in description))
+        shaped = any(_fits_shape(tool, i) for i in ids)
+        verb_hit = bool(verb) and (any(same(verb, w) for w in literal) or verb in expanded)
+        said = verb_hit and ids and _takes_unshaped_id(tool)  # "cancel ORD-8492", no example to compare
+        if noun_hits == 0 and desc_hits < 2 and not shaped and not said:
+            return None  # nothing the user actually said points at this tool
+        score = 3 * noun_hits + desc_hits + (2 if verb_hit else 0) + (2 if shaped else 0)
+        score += sum(0.5 for s in expanded if any(same(s, n) for n in nouns))
+        if fit is not None:
+            score += fit.score(tool, english, original)
+        return Choice(tool, score, verb_hit or _asks(literal), noun_hits > 0)
+
+
+def _asks(literal: list[str]) -> bool:
+    return any(w in ("where", "what", "which", "how", "when", "who") for w in literal)
+
+
+def _expand(words: list[str]) -> list[str]:
+    return [s for w in words for s in SYNONYMS.get(w, ())]
+
+
+def _fits_shape(tool: ToolDeclaration, value: str) -> bool:
+    for name, schema in (tool.parameters.get("properties") or {}).items():
+        example = example_of(schema or {})
+        if is_id_param(name, schema or {}) and example and re.search(r"\d", example) and id_shape(example) == id_shape(value):
+            return True
+    return False
+
+
+def _takes_unshaped_id(tool: ToolDeclaration) -> bool:
+    return any(is_id_param(n, s or {}) and not example_of(s or {}) for n, s in (tool.parameters.get("properties") or {}).items())
+
+
+def split_parts(original: str) -> list[Part]:
+    """The prompt cut at separators, quotes kept whole; each piece with its English rewording."""
+    quotes: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        quotes.append(match.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    hidden = QUOTED.sub(hide, original)
+    pieces = [p for p in _SPLIT.split(hidden) if p and p.strip()]
+    parts = []
+    for piece in pieces:
+        text = re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], piece).strip()
+        parts.append(Part(text, lexicon.to_english(text)))
+    return parts
+
+
+def split_clauses(parts: list[Part], chooser: Chooser, fit: Any = None) -> list[Clause]:
+    clauses: list[Clause] = []
+    waiting: list[Part] = []  # pieces before the first request that names a tool with a verb
+    for part in parts:
+        choice = chooser.choose(part.english, part.original, fit)
+        previous = clauses[-1] if clauses else None
+        if choice is not None and (choice.verb or (choice.noun and not _same_subject(previous, choice))):
+            if previous is not None and previous.tool is not None and previous.tool.name == choice.tool.name:
+                previous.parts.append(part)
+                continue
+            clauses.append(Clause(choice.tool, waiting + [part]))
+            waiting = []
+        elif previous is not None:
+            previous.parts.append(part)
+        else:
+            waiting.append(part)
+    if waiting:
+        clauses.append(Clause(None, waiting))
+    for clause in clauses:  # a request whose first piece only hinted: choose again on all of it
+        if clause.tool is None:
+            choice = chooser.choose(clause.english, clause.original, fit)
+            clause.tool = choice.tool if choice else None
+    return clauses
+
+
+def _same_subject(previous: Clause | None, choice: Choice) -> bool:
+    if previous is None or previous.tool is None:
+        return False
+    ours = set(name_words(choice.tool.name)[1:]) or set(name_words(choice.tool.name))
+    theirs = set(name_words(previous.tool.name)[1:]) or set(name_words(previous.tool.name))
+    return any(same(a, b) for a in ours for b in theirs)
