@@ -72,6 +72,11 @@ _SPLIT = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_QUESTION = re.compile(
+    r"^\s*(?:what|where|when|which|who|how|has|have|is|was|did|can i|could i|may i|am i)\b"
+    r"|\bis it (?:still )?possible\b",
+    re.I,
+)
 
 
 @dataclass
@@ -123,7 +128,11 @@ class Chooser:
     def __init__(self, tools: Sequence[ToolDeclaration], prompt_english: str) -> None:
         self.tools = list(tools)
         literal = intent_words(prompt_english)
-        self.asked_destructive = {w for w in literal + _expand(literal) if w in DESTRUCTIVE_VERBS}
+        # "What did I buy?", "Can I still cancel it?": a question about an action is not the action.
+        self.question = bool(_QUESTION.search(prompt_english))
+        self.asked_destructive = set() if self.question else {
+            w for w in literal + _expand(literal) if w in DESTRUCTIVE_VERBS
+        }
 
     def choose(self, english: str, original: str, fit: Any = None) -> Choice | None:
         literal = intent_words(english)
@@ -140,12 +149,14 @@ class Chooser:
         name = name_words(tool.name)
         verb, nouns = (name[0], name[1:]) if len(name) > 1 else ("", name)
         description = set(words_of(lexicon.to_english(tool.description)))
-        if verb in DESTRUCTIVE_VERBS and not any(same(verb, w) for w in literal + expanded):
+        if verb in DESTRUCTIVE_VERBS and (self.question or not any(same(verb, w) for w in literal + expanded)):
             return None  # never pick a destructive function the user did not ask for
         if self.asked_destructive and not any(same(v, n) for v in self.asked_destructive for n in name):
             if not (fit is not None and fit.names_a_field(tool, english)):
                 return None  # "cancel X" must not turn into some other call on X
-        noun_hits = sum(1 for w in literal if any(same(w, n) for n in nouns))
+        # An id's prefix names its kind too: note-1 is a note.
+        kinds = [w for i in ids for w in words_of(id_shape(i))]
+        noun_hits = sum(1 for w in literal + kinds if any(same(w, n) for n in nouns))
         desc_hits = sum(1 for w in literal if w not in name and any(same(w, d) for d in description))
         shaped = any(_fits_shape(tool, i) for i in ids)
         verb_hit = bool(verb) and (any(same(verb, w) for w in literal) or verb in expanded)

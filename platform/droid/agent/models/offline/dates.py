@@ -248,17 +248,25 @@ def _best_span(text: str, start: int, end: int, languages, today: dt.date, space
         while hi < len(text) and (text[hi].isdigit() or text[hi] in "日号 "):
             hi += 1
         candidates = [(lo, hi), (start, end)]
-    for lo, hi in candidates:
-        phrase = _NEXT.sub(" ", text[lo:hi]).strip(" ,.")
-        if not phrase:
-            continue
-        parsed = _parse(phrase, languages, today)
-        if parsed is not None:
-            value = parsed.date()
-            if value.year > 2400:  # a Thai Buddhist-era year
-                value = value.replace(year=value.year - 543)
+    bare = _parse_phrase(text[start:end], languages, today)
+    for lo, hi in candidates:  # longest first; neighbours count only if they change the date
+        value = _parse_phrase(text[lo:hi], languages, today)
+        if value is not None and (bare is None or value != bare or (lo, hi) == (start, end)):
             return lo, hi, value
-    return None
+    return (start, end, bare) if bare is not None else None
+
+
+def _parse_phrase(phrase: str, languages, today: dt.date) -> dt.date | None:
+    phrase = _NEXT.sub(" ", phrase).strip(" ,.")
+    if not phrase:
+        return None
+    parsed = _parse(phrase, languages, today)
+    if parsed is None:
+        return None
+    value = parsed.date()
+    if value.year > 2400:  # a Thai Buddhist-era year
+        value = value.replace(year=value.year - 543)
+    return value
 
 
 def _date_token(token: str) -> bool:

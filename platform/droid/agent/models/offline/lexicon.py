@@ -18,6 +18,8 @@ _GLOSSARY = """
 package = order
 parcel = order
 purchase = order
+buy = order
+bought = order
 shipped = status delivery
 delivered = status delivery
 lamp = light
@@ -212,8 +214,22 @@ def numbers_in_words(text: str) -> str:
                   lambda m: str(NUMBER_WORDS[m.group(1).lower()]), text, flags=re.I)
 
 
+_QUOTES = re.compile(r'"[^"]+"|\u201c[^\u201d]+\u201d|«[^»]+»|「[^」]+」')
+
+
 def to_english(text: str) -> str:
-    """The prompt in the words tools use (see the module docstring); values are left as they are."""
+    """The prompt in the words tools use (see the module docstring); quoted text is left as it is."""
+    quotes: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        quotes.append(match.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    text = _rewrite(_QUOTES.sub(hide, text))
+    return re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], text)
+
+
+def _rewrite(text: str) -> str:
     substrings, words = _entries()
     for phrase, english in substrings:
         text = text.replace(phrase, f" {english} ")

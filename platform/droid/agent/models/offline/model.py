@@ -333,8 +333,14 @@ class _Fit:
         properties = tool.parameters.get("properties", {}) or {}
         values = Values(original, english, self.planner.today)
         mentioned = self.planner.mentioned_fields(tool, english)
+        required = tool.parameters.get("required", []) or []
         total = 0.0
-        for name in tool.parameters.get("required", []) or []:
+        for name, schema in properties.items():  # optional values the prompt gives also point here
+            if name not in required and (not is_set_field(schema or {}) or name in mentioned):
+                if values.take(name, schema or {}, name in mentioned) is not None:
+                    total += 0.5
+        values = Values(original, english, self.planner.today)
+        for name in required:
             schema = properties.get(name) or {}
             lister = self.planner._lister_for(name) if is_id_param(name, schema) else None
             if values.take(name, schema, name in mentioned, slugs=lister is None) is not None or lister is not None:
