@@ -161,13 +161,24 @@ class Chooser:
         shaped = any(_fits_shape(tool, i) for i in ids)
         verb_hit = bool(verb) and (any(same(verb, w) for w in literal) or verb in expanded)
         said = verb_hit and ids and _takes_unshaped_id(tool)  # "cancel ORD-8492", no example to compare
-        if noun_hits == 0 and desc_hits < 2 and not shaped and not said:
+        # "book Sakura Sushi": a verb only this tool has; "its text", "cancel it": a field or a thing
+        # named before.
+        distinctive = verb_hit and verb not in _GENERIC_VERBS and self._owners(verb) == 1
+        hinted = fit is not None and (fit.names_a_field(tool, english) or (verb_hit and fit.recallable(tool, original)))
+        if noun_hits == 0 and desc_hits < 2 and not (shaped or said or distinctive or hinted):
             return None  # nothing the user actually said points at this tool
         score = 3 * noun_hits + desc_hits + (2 if verb_hit else 0) + (2 if shaped else 0)
         score += sum(0.5 for s in expanded if any(same(s, n) for n in nouns))
         if fit is not None:
             score += fit.score(tool, english, original)
         return Choice(tool, score, verb_hit or _asks(literal), noun_hits > 0)
+
+
+    def _owners(self, verb: str) -> int:
+        return sum(1 for t in self.tools if (name_words(t.name) or [""])[0] == verb)
+
+
+_GENERIC_VERBS = frozenset({"get", "set", "list", "search", "find", "fetch", "create", "update", "add", "show", "make"})
 
 
 def _asks(literal: list[str]) -> bool:

@@ -106,7 +106,9 @@ class OfflineModel(Model):
             return ModelResponse("", new)
         results = [m.tool_response for m in this_turn if m.role == TOOL and m.tool_response]
         if results:
-            shown = [r for r in results if r.name not in plan.lookups] or results
+            shown = [r for r in results if r.name not in plan.lookups]
+            if not shown and not plan.questions:
+                shown = results
             return ModelResponse(" ".join([phrase(r) for r in shown] + plan.questions))
         if plan.questions:
             return ModelResponse(" ".join(plan.questions))
@@ -169,11 +171,11 @@ class _Planner:
         lookups: dict[str, ToolDeclaration] = {}
         for clause in clauses:
             filled = self.fill(clause, context, previous=self.memory.last_call if follow_on else None)
+            if filled.missing:  # ask first: a lookup cannot fill what the user has not said
+                plan.questions.append(_ask(clause.tool, filled.missing, self.memory))
+                continue
             if filled.lookup is not None:
                 lookups[filled.lookup.name] = filled.lookup
-                continue
-            if filled.missing:
-                plan.questions.append(_ask(clause.tool, filled.missing))
                 continue
             if filled.ambiguous:
                 plan.questions.append(self._which(clause.tool, filled.ambiguous))
@@ -183,8 +185,6 @@ class _Planner:
         for lister in lookups.values():
             plan.calls.insert(0, ToolRequest(lister.name, {}))
         plan.lookups = set(lookups) | self.used_lookups
-        if plan.questions and lookups:
-            plan.questions = []  # ask once the lookup has answered
         return plan
 
     # -- arguments --------------------------------------------------------------------------------
@@ -352,6 +352,14 @@ class _Fit:
     def names_a_field(self, tool: ToolDeclaration, english: str) -> bool:
         return bool(self.planner.mentioned_fields(tool, english))
 
+    def recallable(self, tool: ToolDeclaration, original: str) -> bool:
+        """The piece points back ("cancel it") at something a required id of this tool names."""
+        if not points_back(original):
+            return False
+        properties = tool.parameters.get("properties", {}) or {}
+        return any(is_id_param(n, properties.get(n) or {}) and self.planner.memory.recall(n, original) is not None
+                   for n in tool.parameters.get("required", []) or [])
+
 
 def _distributable(name: str) -> bool:
     words = set(name_words(name))
@@ -382,11 +390,14 @@ def _key(request: ToolRequest) -> tuple[str, str]:
     return request.name, json.dumps(request.args, sort_keys=True, default=str)
 
 
-def _ask(tool: ToolDeclaration, missing: list[str]) -> str:
+def _ask(tool: ToolDeclaration, missing: list[str], memory: Memory | None = None) -> str:
     properties = tool.parameters.get("properties", {}) or {}
     parts = []
     for name in missing:
         description = (properties.get(name) or {}).get("description", "")
+        items = memory.items_with(name) if memory is not None else None
+        if items:  # listed already: offer them
+            description = "one of " + ", ".join(str(i.get(name)) for i in items[:8])
         parts.append(f"the {humanize(name)}" + (f" ({description.rstrip('.')})" if description else ""))
     what = " and ".join(parts)
     return f"{_ASK_PREFIX}{humanize(tool.name)}{_ASK_MARK}{what}. What {'is it' if len(missing) == 1 else 'are they'}?"

@@ -33,7 +33,7 @@ ID = re.compile(r"#?\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+
 _NUMBER = re.compile(r"(?<![\w.-])-?\d+(?:\.\d+)?(?![\w-])")
 _PERCENT = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s*(?:%|percent\b|pour ?cent\b|เปอร์เซ็นต์)", re.I)
 _EXAMPLE = re.compile(r"(?:for example|e\.g\.|such as)[,:]?\s+([^\s,;]+?)[.,;]?(?:\s|$)", re.I)
-_PLACE = re.compile(r"\b(?:in|at|near|for|à|en)\s+([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*)*)")
+_PLACE = re.compile(r"\b(?i:in|at|near|for|à|en)\s+([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*)*)")
 _BARE_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _NAME_CUE = re.compile(
     r"(?:\bunder(?:\s+the\s+name(?:\s+of)?)?|\bfor\s+the\s+name|\bau\s+nom\s+de|\bin\s+the\s+name\s+of|ในชื่อ|ชื่อ|名字是|以)"
@@ -206,7 +206,8 @@ class Values:
         text = QUOTED.sub(" ", self.original)
         for pattern in (_PLACE, _BARE_PLACE):
             for match in pattern.finditer(text):
-                if pattern is _BARE_PLACE and match.start() == len(text) - len(text.lstrip()) and len(text.split()) > 3:
+                at_start = match.start() == len(text) - len(text.lstrip())
+                if pattern is _BARE_PLACE and at_start and re.search(r"\b[a-z]", text):
                     continue  # a capital at the start of a sentence is not a name
                 place = match.group(1).strip(" ,")
                 words = place.split()
