@@ -68,7 +68,7 @@ SYNONYMS = {
     "read": ("get",),
 }
 _SPLIT = re.compile(
-    r"\s*(?:[.?!;。？！；]+\s*|,\s*and\s+|,\s*|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
+    r"\s*(?:[.?!;。？！；\n]+\s*|,\s*and\s+|,\s*|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
     re.I,
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -157,7 +157,7 @@ class Chooser:
         # An id's prefix names its kind too: note-1 is a note.
         kinds = [w for i in ids for w in words_of(id_shape(i))]
         noun_hits = sum(1 for w in literal + kinds if any(same(w, n) for n in nouns))
-        desc_hits = sum(1 for w in literal if w not in name and any(same(w, d) for d in description))
+        desc_hits = sum(1 for w in literal if len(w) > 2 and w not in name and any(same(w, d) for d in description))
         shaped = any(_fits_shape(tool, i) for i in ids)
         verb_hit = bool(verb) and (any(same(verb, w) for w in literal) or verb in expanded)
         said = verb_hit and ids and _takes_unshaped_id(tool)  # "cancel ORD-8492", no example to compare
@@ -236,10 +236,10 @@ def split_clauses(parts: list[Part], chooser: Chooser, fit: Any = None) -> list[
             waiting.append(part)
     if waiting:
         clauses.append(Clause(None, waiting))
-    for clause in clauses:  # a request whose first piece only hinted: choose again on all of it
-        if clause.tool is None:
+    for clause in clauses:  # the pieces fixed where requests start; all of a request's words choose its tool
+        if clause.tool is None or len(clause.parts) > 1:
             choice = chooser.choose(clause.english, clause.original, fit)
-            clause.tool = choice.tool if choice else None
+            clause.tool = choice.tool if choice else clause.tool
     return clauses
 
 

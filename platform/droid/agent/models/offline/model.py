@@ -46,6 +46,7 @@ from droid.agent.models.offline.choosing import (
     Chooser,
     Clause,
     Part,
+    intent_words,
     same,
     split_clauses,
     split_parts,
@@ -199,6 +200,9 @@ class _Planner:
         args: dict[str, Any] = {}
         mentioned = self.mentioned_fields(tool, english)
         for name, schema in properties.items():
+            if ordinal(context) is not None and self.memory.items_with(name):
+                args[name] = self.memory.recall(name, context)  # "the first one": from the list just shown
+                continue
             value = values.take(name, schema or {}, name in mentioned, slugs=self._lister_for(name) is None)
             if value is not None:
                 args[name] = value
@@ -295,14 +299,15 @@ class _Planner:
 
     def _look_up(self, clause: Clause, tool: ToolDeclaration, param: str, context: str) -> Any:
         items = self.memory.items_with(param)
+        ignore = set(name_words(tool.name)) | _ACTION_WORDS | {w for v in SYNONYMS.values() for w in v}
         if items is None:
             if points_back(context) and self.memory.recall(param, context) is not None:
                 return None  # "turn it off": the id is remembered
-            return _LOOK_UP
+            described = {w for w in intent_words(clause.english) if w not in ignore} - {entity_of(param)}
+            return _LOOK_UP if described else None  # "turn on a light": nothing to look for, so ask
         lister = self._lister_for(param)
         if lister is not None:
             self.used_lookups.add(lister.name)
-        ignore = set(name_words(tool.name)) | _ACTION_WORDS | {w for v in SYNONYMS.values() for w in v}
         found, named_any = [], False
         for part in clause.parts:
             value, named = resolve(part.english, items, param, ignore)

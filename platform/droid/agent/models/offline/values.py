@@ -191,7 +191,8 @@ class Values:
             words = match.group(2).split()
             while words and (words[0].lower() in _LEADING or words[0].lower() in lexicon.NOT_PLACES):
                 words = words[1:]
-            if not words or words[0] == self.original.split()[0] and len(words) == 1:
+            first_word = self.original.split()[0].strip(",.!?") if self.original.split() else ""
+            if not words or (words[0] == first_word and len(words) == 1):
                 continue
             if match.group(1) and words[0].lower() not in ("le", "la"):
                 words = ["le", *words]
@@ -305,7 +306,7 @@ class Values:
         return None
 
 
-_LEADING = frozenset("at the a an book reserve in for to on le la les des un une and et also".split())
+_LEADING = frozenset("at the a an book reserve in for to on and et also any great ok okay please".split())
 
 
 def _shaped(value: str) -> bool:
