@@ -27,7 +27,7 @@ from typing import Any, Sequence
 from droid.agent.confirmation import DESTRUCTIVE_VERBS, name_words
 from droid.agent.messages import ToolDeclaration
 from droid.agent.models.offline import lexicon
-from droid.agent.models.offline.values import ID, QUOTED, example_of, id_shape, is_id_param
+from droid.agent.models.offline.values import ID, QUOTED, example_of, id_shape, is_id_param, without_cued_values
 
 STOPWORDS = frozenset(
     "a an the is are was were be been am i me my mine you your it its this that these those of for to in "
@@ -118,8 +118,8 @@ def same(a: str, b: str) -> bool:
 
 
 def intent_words(english: str) -> list[str]:
-    """The words that say what is wanted: no values (quotes, ids, numbers), no stopwords."""
-    text = QUOTED.sub(" ", english)
+    """The words that say what is wanted: no values (quotes, ids, numbers, names), no stopwords."""
+    text = without_cued_values(QUOTED.sub(" ", english))
     text = ID.sub(" ", text)
     return [w for w in words_of(text) if w not in STOPWORDS]
 
@@ -167,7 +167,7 @@ class Chooser:
         hinted = fit is not None and (fit.names_a_field(tool, english) or (verb_hit and fit.recallable(tool, original)))
         if noun_hits == 0 and desc_hits < 2 and not (shaped or said or distinctive or hinted):
             return None  # nothing the user actually said points at this tool
-        score = 3 * noun_hits + desc_hits + (2 if verb_hit else 0) + (2 if shaped else 0)
+        score = 3 * noun_hits + desc_hits + (3 if verb_hit else 0) + (2 if shaped else 0)
         score += sum(0.5 for s in expanded if any(same(s, n) for n in nouns))
         if fit is not None:
             score += fit.score(tool, english, original)

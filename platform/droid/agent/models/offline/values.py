@@ -63,6 +63,13 @@ LOCAL_DATE = frozenset({"year", "month", "dayOfMonth"})
 LOCAL_TIME = frozenset({"hour", "minute", "second", "nanoOfSecond"})
 
 
+def without_cued_values(text: str) -> str:
+    """The text without what follows "called", "under", "saying"...: those words are values, not intent."""
+    for pattern in (_TITLE_CUE, _NAME_CUE, _CONTENT_CUE):
+        text = pattern.sub(lambda m: m.group(0)[: m.start(m.lastindex) - m.start()] if m.lastindex else m.group(0), text)
+    return text
+
+
 def is_set_field(schema: dict[str, Any]) -> bool:
     return set((schema or {}).get("properties") or {}) == {"value"}
 
