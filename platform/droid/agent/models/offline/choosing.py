@@ -6,8 +6,8 @@ names one of its nouns, or two words of its description, or holds an id shaped
 like the one in a parameter's description (ORD-8492 for ``orderId``): a verb
 alone ("set an alarm") never picks a tool. Among relevant tools the score adds
 the nouns (3), the verb or a synonym of it (2), description words (1) and the
-*fit* of the parameters: +1 for each required one the piece can fill, -1.5 for
-each it cannot. A destructive tool (cancel, delete...) is only picked when the
+*fit* of the parameters: +1 for each required one the piece can fill (+0.5 for an optional one), and
+each it cannot (-1). A destructive tool (cancel, delete...) is only picked when the
 prompt says that verb, and a prompt that says one picks nothing else.
 
 ``split_clauses`` cuts the prompt at sentence ends, "and", "also", commas and their
@@ -57,6 +57,7 @@ SYNONYMS = {
     "add": ("create",),
     "write": ("create", "add"),
     "put": ("update", "set"),
+    "set": ("set", "update"),
     "change": ("update", "set", "edit"),
     "edit": ("update", "set"),
     "remove": ("update",),
@@ -68,7 +69,7 @@ SYNONYMS = {
     "read": ("get",),
 }
 _SPLIT = re.compile(
-    r"\s*(?:[.?!;。？！；\n]+\s*|,\s*and\s+|,\s*|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
+    r"\s*(?:[.?!;。？！；\n]+\s*|,\s*and\s+|,\s*(?![A-Z]{2,3}\b|(?:France|USA|UK|England|Japan|Thailand|China)\b)|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
     re.I,
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)

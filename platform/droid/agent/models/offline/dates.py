@@ -48,8 +48,6 @@ _TIME = re.compile(
 _NOON = re.compile(r"\b(?:noon|midday|midi)\b|เที่ยง(?!คืน)|中午12点", re.I)
 _TONIGHT = re.compile(r"\b(?:tonight|this evening|ce soir)\b|คืนนี้|今晚|今天晚上", re.I)
 _NEXT = re.compile(r"\b(?:next|this|coming|prochain|prochaine)\b|หน้า|下个?|这个?|本", re.I)
-_CONNECTORS = {"the", "on", "of", "le", "la", "de", "du", "in", "at", "à", "this", "next", "coming", "prochain",
-               "prochaine", "ce", "cette"}
 
 
 @dataclass
@@ -181,6 +179,17 @@ def _parse(text: str, languages: tuple[str, ...], base: dt.date | None) -> dt.da
 
 
 @functools.lru_cache(maxsize=None)
+def _months(language: str) -> frozenset[str]:
+    """Month names: the only date words a day number or a year is written next to."""
+    from dateparser.languages.loader import LocaleDataLoader
+
+    info = LocaleDataLoader().get_locale(language).info
+    return frozenset(v.lower() for name in ("january", "february", "march", "april", "may", "june", "july",
+                                            "august", "september", "october", "november", "december")
+                     for v in info.get(name, []))
+
+
+@functools.lru_cache(maxsize=None)
 def _vocabulary(language: str) -> tuple[str, ...]:
     """Words that make a phrase a date in ``language``: dateparser's relative day and week words,
     weekday and month names (abbreviations of one or two letters left out: too ambiguous)."""
@@ -213,7 +222,8 @@ def _phrases(text: str, languages: tuple[str, ...], today: dt.date, taken: list)
                     continue
                 if any(s < end and start < e for s, e in occupied):
                     continue
-                span = _best_span(text, start, end, languages, today, spaced)
+                month = word.lower() in _months(language)
+                span = _best_span(text, start, end, languages, today, spaced and month, spaced)
                 if span is None:
                     continue
                 s, e, value = span
@@ -228,32 +238,46 @@ def _word_bounded(text: str, start: int, end: int) -> bool:
     return not before.isalnum() and not after.isalnum()
 
 
-def _best_span(text: str, start: int, end: int, languages, today: dt.date, spaced: bool):
-    """Grow the phrase over neighbouring numbers and connectors; parse the longest first."""
-    candidates = []
-    if spaced:
-        before = list(re.finditer(r"\S+", text[:start]))[-3:]
-        after = list(re.finditer(r"\S+", text[end:]))[:3]
-        lo_options = [start] + [m.start() for m in reversed(_contiguous_tail(before))]
-        hi_options = [end] + [end + m.end() for m in _contiguous_head(after)]
-        for lo in sorted(set(lo_options)):
-            for hi in sorted(set(hi_options), reverse=True):
-                candidates.append((lo, hi))
-        candidates.sort(key=lambda c: c[0] - c[1])
+def _best_span(text: str, start: int, end: int, languages, today: dt.date, numbered: bool, spaced: bool):
+    """The date word with the day and year written next to it ("le 12 mars", "the 12th of March
+    2026", "March 12"), parsed by dateparser; the longest such phrase that parses wins."""
+    if numbered:
+        before = list(re.finditer(r"\S+", text[:start]))[-2:]
+        after = list(re.finditer(r"\S+", text[end:]))[:2]
+        los, his = [start], [end]
+        if before and _DAY.fullmatch(_bare(before[-1].group(0))):
+            los.append(before[-1].start())
+        elif len(before) == 2 and _bare(before[-1].group(0)) in ("of", "de") and _DAY.fullmatch(_bare(before[0].group(0))):
+            los.append(before[0].start())
+        if after and _DAY.fullmatch(_bare(after[0].group(0))):
+            his.append(end + after[0].end())
+            after = after[1:]
+        if after and _YEAR.fullmatch(_bare(after[0].group(0))):
+            his.append(end + after[0].end())
+        candidates = sorted({(lo, hi) for lo in los for hi in his}, key=lambda c: c[0] - c[1])
+    elif spaced:
+        candidates = [(start, end)]
     else:
         lo = start
-        while lo > 0 and (text[lo - 1].isdigit() or text[lo - 1] in " "):
+        while lo > 0 and (text[lo - 1].isdigit() or text[lo - 1] == " "):
             lo -= 1
         hi = end
         while hi < len(text) and (text[hi].isdigit() or text[hi] in "日号 "):
             hi += 1
         candidates = [(lo, hi), (start, end)]
-    bare = _parse_phrase(text[start:end], languages, today)
-    for lo, hi in candidates:  # longest first; neighbours count only if they change the date
+    for lo, hi in candidates:
         value = _parse_phrase(text[lo:hi], languages, today)
-        if value is not None and (bare is None or value != bare or (lo, hi) == (start, end)):
+        if value is not None:
             return lo, hi, value
-    return (start, end, bare) if bare is not None else None
+    return None
+
+
+_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er)?")
+_YEAR = re.compile(r"(?:19|20|25)\d\d")
+
+
+def _bare(token: str) -> str:
+    return token.lower().strip(",.;:!?")
 
 
 def _parse_phrase(phrase: str, languages, today: dt.date) -> dt.date | None:
@@ -267,26 +291,3 @@ def _parse_phrase(phrase: str, languages, today: dt.date) -> dt.date | None:
     if value.year > 2400:  # a Thai Buddhist-era year
         value = value.replace(year=value.year - 543)
     return value
-
-
-def _date_token(token: str) -> bool:
-    word = token.lower().strip(",.")
-    return bool(re.fullmatch(r"\d{1,4}(?:st|nd|rd|th|er)?", word)) or word in _CONNECTORS
-
-
-def _contiguous_tail(matches: list[re.Match[str]]) -> list[re.Match[str]]:
-    tail = []
-    for m in reversed(matches):
-        if not _date_token(m.group(0)):
-            break
-        tail.insert(0, m)
-    return tail
-
-
-def _contiguous_head(matches: list[re.Match[str]]) -> list[re.Match[str]]:
-    head = []
-    for m in matches:
-        if not _date_token(m.group(0)):
-            break
-        head.append(m)
-    return head

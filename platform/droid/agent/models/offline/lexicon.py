@@ -77,6 +77,9 @@ réserve = book table
 réserver = book table
 réservation = booking
 crée = create
+cherche = search find
+chercher = search find
+trouve = find search
 créer = create
 note = note
 titre = title
@@ -105,6 +108,8 @@ quel = what
 หรี่ = dim
 ความสว่าง = brightness
 จอง = book table
+ค้นหา = search find
+หา = find
 โต๊ะ = table
 ร้านอาหาร = table
 โน้ต = note
@@ -137,6 +142,8 @@ quel = what
 调暗 = dim
 亮度 = brightness
 预订 = book table
+搜索 = search find
+找 = find
 订 = book table
 桌 = table
 餐厅 = table
@@ -159,6 +166,12 @@ NOT_PLACES = frozenset(
     "fahrenheit celsius metric imperial january february march april may june july august september october "
     "november december monday tuesday wednesday thursday friday saturday sunday english french thai chinese "
     "japanese italian today tomorrow tonight".split()
+)
+
+# Words that start sentences: a capital on them does not make a name.
+COMMON = frozenset(
+    "what what's whats where where's how how's when which who is are can could please show tell give find "
+    "search look check get set turn switch make create book cancel weather and also then ok okay great".split()
 )
 
 # Values that some parameters take from a closed set (a parameter named after the kind).

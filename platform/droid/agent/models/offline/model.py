@@ -351,7 +351,7 @@ class _Fit:
             if values.take(name, schema, name in mentioned, slugs=lister is None) is not None or lister is not None:
                 total += 1
             else:
-                total -= 1.5
+                total -= 1
         return total
 
     def names_a_field(self, tool: ToolDeclaration, english: str) -> bool:

@@ -215,7 +215,7 @@ class Values:
         for pattern in (_PLACE, _BARE_PLACE):
             for match in pattern.finditer(text):
                 at_start = match.start() == len(text) - len(text.lstrip())
-                if pattern is _BARE_PLACE and at_start and re.search(r"\b[a-z]", text):
+                if pattern is _BARE_PLACE and at_start and match.group(1).split()[0].lower() in lexicon.COMMON:
                     continue  # a capital at the start of a sentence is not a name
                 place = match.group(1).strip(" ,")
                 words = place.split()
