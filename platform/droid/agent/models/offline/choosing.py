@@ -69,7 +69,7 @@ SYNONYMS = {
     "read": ("get",),
 }
 _SPLIT = re.compile(
-    r"\s*(?:[.?!;。？！；\n]+\s*|,\s*and\s+|,\s*(?![A-Z]{2,3}\b|(?:France|USA|UK|England|Japan|Thailand|China)\b)|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
+    r"\s*(?:[.?!;。？！；\n]+\s*|,\s*and\s+|,(?!\s*(?:[A-Z]{2,3}\b(?![-\d])|(?:France|USA|UK|England|Japan|Thailand|China)\b))\s*|\s+and\s+|\s+also\s+|\balso,?\s+|\s+et\s+|\s+puis\s+|，|、|และ|แล้วก็|还有|并且|然后|和)\s*",
     re.I,
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
