@@ -58,6 +58,8 @@ from droid.agent.models.offline.values import Values, is_id_param, is_set_field
 _ASK_PREFIX = "To "
 _ASK_MARK = ", I need "
 _MAX_ROUNDS = 3
+# "Don't turn on the porch light": a request the user negates is not made.
+_NEGATED = re.compile(r"^\W*(?:please\s+)?(?:don'?t|do not|never|no need to|ne\b|n'|อย่า|ไม่ต้อง|不要|别|不用)", re.I)
 _CONTINUES = re.compile(r"^\s*(?:and|what about|how about|also|et|and what about|และ|แล้ว|那|还有)\b", re.I)
 _LISTER_VERBS = ("list", "search", "find", "get", "fetch")
 _ACTION_WORDS = frozenset({"turn", "switch", "set", "on", "off", "dim", "make", "please", "just", "actually"})
@@ -171,6 +173,9 @@ class _Planner:
                 clauses = [Clause(tool, split_parts(prompt))]
         lookups: dict[str, ToolDeclaration] = {}
         for clause in clauses:
+            if _NEGATED.search(clause.parts[0].original):
+                plan.questions.append(f"You asked me not to {humanize(clause.tool.name)}, so I did not.")
+                continue
             filled = self.fill(clause, context, previous=self.memory.last_call if follow_on else None)
             if filled.missing:  # ask first: a lookup cannot fill what the user has not said
                 plan.questions.append(_ask(clause.tool, filled.missing, self.memory))
