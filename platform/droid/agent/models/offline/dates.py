@@ -21,6 +21,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from droid.agent.models.offline.lexicon import THAI_NUMBERS, zh_number
+
 _LANGS = ("en", "fr", "th", "zh")
 _THAI = re.compile(r"[\u0E00-\u0E7F]")
 _CJK = re.compile(r"[\u4E00-\u9FFF]")
@@ -33,11 +35,9 @@ _FRENCH = re.compile(
 
 _ISO_DATETIME = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_ZH_NUM = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ZH_TIME = re.compile(r"(上午|早上|中午|下午|傍晚|晚上|今晚)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點](半|(\d{1,2})\s*分|([0-5]\d)(?!\d))?")
 _ZH_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]")
 _TH_EVENING = re.compile(r"(\d{1,2}|หนึ่ง|สอง|สาม|สี่|ห้า)?\s*ทุ่ม(?:นึง|ครึ่ง)?")
-_TH_NUM = {"หนึ่ง": 1, "สอง": 2, "สาม": 3, "สี่": 4, "ห้า": 5}
 # A clock time in the Latin script: 7pm, 7:30 pm, 19:30, 19h30, 20h, 19.00 น.
 _TIME = re.compile(
     r"(?<![\d:])(?:(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])"
@@ -118,19 +118,8 @@ def _month_day(today: dt.date, month: int, day: int, year: str | None) -> dt.dat
     return value
 
 
-def _zh_number(text: str) -> int:
-    if text.isdigit():
-        return int(text)
-    if text.startswith("十"):
-        return 10 + (_ZH_NUM.get(text[1:], 0) if len(text) > 1 else 0)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return _ZH_NUM.get(tens, 0) * 10 + _ZH_NUM.get(ones, 0)
-    return _ZH_NUM.get(text, 0)
-
-
 def _zh_time(match: re.Match[str]) -> dt.time | None:
-    period, hour, half = match.group(1), _zh_number(match.group(2)), match.group(3)
+    period, hour, half = match.group(1), zh_number(match.group(2)), match.group(3)
     minutes = match.group(4) or match.group(5)
     if period in ("下午", "傍晚", "晚上", "今晚") and hour < 12:
         hour += 12
@@ -141,7 +130,7 @@ def _zh_time(match: re.Match[str]) -> dt.time | None:
 def _th_evening(match: re.Match[str]) -> dt.time | None:
     """Thai "X ทุ่ม" is X o'clock in the evening (18:00 + X)."""
     count = match.group(1)
-    hour = 18 + (int(count) if count and count.isdigit() else _TH_NUM.get(count or "", 1))
+    hour = 18 + (int(count) if count and count.isdigit() else THAI_NUMBERS.get(count or "", 1))
     minute = 30 if match.group(0).endswith("ครึ่ง") else 0
     return dt.time(hour, minute) if hour < 24 else None
 

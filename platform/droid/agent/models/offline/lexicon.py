@@ -189,9 +189,8 @@ NUMBER_WORDS = {
     "ten": 10, "eleven": 11, "twelve": 12, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
     "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "douze": 12,
 }
-_THAI_NUMBERS = {"หนึ่ง": 1, "สอง": 2, "สาม": 3, "สี่": 4, "ห้า": 5, "หก": 6, "เจ็ด": 7, "แปด": 8, "เก้า": 9, "สิบ": 10}
+THAI_NUMBERS = {"หนึ่ง": 1, "สอง": 2, "สาม": 3, "สี่": 4, "ห้า": 5, "หก": 6, "เจ็ด": 7, "แปด": 8, "เก้า": 9, "สิบ": 10}
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_ZH_NUMBER = re.compile(r"([一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])")
 _ZH_PERCENT = re.compile(r"百分之\s*(\d+|[一二两三四五六七八九十]+)")
 
 
@@ -220,7 +219,7 @@ def zh_number(text: str) -> int:
 def numbers_in_words(text: str) -> str:
     """Spelled numbers as digits ("three of us" -> "3 of us", "百分之四十" -> "40%")."""
     text = _ZH_PERCENT.sub(lambda m: f" {zh_number(m.group(1))}% ", text)
-    for word, value in _THAI_NUMBERS.items():
+    for word, value in THAI_NUMBERS.items():
         text = re.sub(rf"{word}(?=\s*(?:คน|ท่าน|ที่))", f" {value} ", text)
     text = re.sub(r"([一二两三四五六七八九十]+)\s*(?=个人|位|人|个)", lambda m: f" {zh_number(m.group(1))} ", text)
     return re.sub(r"\b(" + "|".join(NUMBER_WORDS) + r")\b",
