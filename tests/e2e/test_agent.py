@@ -41,3 +41,21 @@ def test_cancel_asks_first_and_declining_cancels_nothing(device_process):
     assert response["name"] == "cancel_order"
     assert response["response"]["status"] == "CANCELLED_BY_USER"
     assert order_status(device_process) == before
+
+
+def test_cli_flags_reach_a_real_model_server_and_errors_exit_non_zero(device_process):
+    from tests.unit.agent.chat_server import received, running
+
+    with running() as server:
+        base = ["agent", "--as", AGENT, "--model", "openai:ollama", "--base-url", f"{server}/v1", "--json"]
+        result = droidsim(*base, "--no-stream", "--read-timeout", "30", "--tool-choice", "auto",
+                          "--no-parallel-tool-calls", "Where is my order ORD-8492?", data=device_process.data)
+        assert result.returncode == 0, result.stderr
+        first = received(server)[0]["body"]
+        assert not first.get("stream", False) and first["tool_choice"] == "auto"
+        assert first["parallel_tool_calls"] is False
+        assert any(json.loads(line).get("name") == "fetch_order_details" for line in result.stdout.splitlines())
+        failed = droidsim(*base, "[fail 400] hi", data=device_process.data)
+        assert failed.returncode == 1 and "HTTP 400" in failed.stderr
+        bad = droidsim("agent", "--as", AGENT, "--read-timeout", "5", "hi", data=device_process.data)
+        assert bad.returncode == 1 and "apply to openai:NAME models" in bad.stderr

@@ -48,11 +48,15 @@ header), so a test can check what the client sent. Prints its port on stdout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import subprocess
 import sys
 import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
 
 RECEIVED: list[dict] = []
 STALL_SECONDS = 60
@@ -287,6 +291,24 @@ class Reply:
                 continue
             for start in range(0, len(arguments), 7):  # arguments arrive in fragments
                 yield self._chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[start:start + 7]}}]})
+
+
+@contextlib.contextmanager
+def running() -> Iterator[str]:
+    """This server in its own process, on loopback; yields its base URL and stops it after."""
+    process = subprocess.Popen([sys.executable, __file__], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(process.stdout.readline())
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def received(server: str) -> list[dict]:
+    """Every request body the server got, in order."""
+    with urllib.request.urlopen(f"{server}/requests", timeout=10) as response:
+        return json.load(response)
 
 
 def main() -> None:
