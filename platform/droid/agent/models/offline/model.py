@@ -208,7 +208,7 @@ class _Planner:
             if ordinal(context) is not None and self.memory.items_with(name):
                 args[name] = self.memory.recall(name, context)  # "the first one": from the list just shown
                 continue
-            value = values.take(name, schema or {}, name in mentioned, slugs=self._lister_for(name) is None)
+            value = values.take(name, schema or {}, name in mentioned, slugs=self.lister_for(name) is None)
             if value is not None:
                 args[name] = value
         reason = _leftover(clause, tool, properties)
@@ -220,10 +220,10 @@ class _Planner:
             if name in args or any(name in p for p in per_part):
                 continue
             schema = properties.get(name) or {}
-            if is_id_param(name, schema) and self._lister_for(name) is not None:
+            if is_id_param(name, schema) and self.lister_for(name) is not None:
                 found = self._look_up(clause, tool, name, context)
                 if found is _LOOK_UP:
-                    outcome.lookup = self._lister_for(name)
+                    outcome.lookup = self.lister_for(name)
                     continue
                 if isinstance(found, list):
                     per_part += found
@@ -263,7 +263,7 @@ class _Planner:
             for name, schema in properties.items():
                 if not (is_id_param(name, schema or {}) or _distributable(name)):
                     continue
-                value = values.take(name, schema or {}, name in mentioned, slugs=self._lister_for(name) is None)
+                value = values.take(name, schema or {}, name in mentioned, slugs=self.lister_for(name) is None)
                 if value is not None:
                     found[name] = value
             if found:
@@ -290,15 +290,15 @@ class _Planner:
 
     # -- looking things up ------------------------------------------------------------------------
 
-    def _is_lister(self, tool: ToolDeclaration) -> bool:
+    def is_lister(self, tool: ToolDeclaration) -> bool:
         words = name_words(tool.name)
         required = tool.parameters.get("required") or []
         return bool(words) and words[0] in _LISTER_VERBS and not required
 
-    def _lister_for(self, param: str) -> ToolDeclaration | None:
+    def lister_for(self, param: str) -> ToolDeclaration | None:
         entity = entity_of(param)
         for tool in self.tools:
-            if self._is_lister(tool) and any(same(entity, w) for w in name_words(tool.name)[1:]):
+            if self.is_lister(tool) and any(same(entity, w) for w in name_words(tool.name)[1:]):
                 return tool
         return None
 
@@ -310,7 +310,7 @@ class _Planner:
                 return None  # "turn it off": the id is remembered
             described = {w for w in intent_words(clause.english) if w not in ignore} - {entity_of(param)}
             return _LOOK_UP if described else None  # "turn on a light": nothing to look for, so ask
-        lister = self._lister_for(param)
+        lister = self.lister_for(param)
         if lister is not None:
             self.used_lookups.add(lister.name)
         found, named_any = [], False
@@ -352,7 +352,7 @@ class _Fit:
         values = Values(original, english, self.planner.today)
         for name in required:
             schema = properties.get(name) or {}
-            lister = self.planner._lister_for(name) if is_id_param(name, schema) else None
+            lister = self.planner.lister_for(name) if is_id_param(name, schema) else None
             if values.take(name, schema, name in mentioned, slugs=lister is None) is not None or lister is not None:
                 total += 1
             else:
