@@ -70,6 +70,9 @@ def test_simple_requests_fill_typed_arguments(agent):
     assert calls(agent, "Search for a French restaurant for 4 on 2025-06-20 at 7pm") == [
         ("search_tables", {"date": {"year": 2025, "month": 6, "dayOfMonth": 20}, "time": at(19), "partySize": 4,
                            "cuisine": "French"})]
+    assert calls(agent, "Book trattoria-roma for 2 on 2025-06-10 at 19:00 under Ana") == [
+        ("book_table", {"restaurantId": "trattoria-roma", "date": {"year": 2025, "month": 6, "dayOfMonth": 10},
+                        "time": at(19), "partySize": 2, "guestName": "Ana"})]
     assert calls(agent, "Write a note titled Ideas saying buy a kite") == [
         ("create_note", {"title": "Ideas", "content": "buy a kite"})]
 
@@ -88,6 +91,8 @@ def test_set_field_updates_only_the_field_named(agent):
 def test_lights_are_found_by_what_the_user_calls_them(agent):
     assert calls(agent, "Switch on the kitchen pendant") == [("set_light_power", {"lightId": "kitchen-pendant", "power": "ON"})]
     assert calls(agent, "Set the porch light brightness to 75%") == [("dim_light", {"lightId": "porch", "brightness": 75})]
+    assert calls(agent, "Set the living room ceiling light to 25%") == [
+        ("dim_light", {"lightId": "living-room-ceiling", "brightness": 25})], "a percentage picks the dimmer"
     assert calls(agent, "Which lights are there in the bedroom?") == []  # list_lights itself is left out of calls()
     _, events = agent("Turn off a lamp")
     assert not any(isinstance(e, FunctionCall) for e in events) and events[-1].text.endswith("?"), "which one? it asks"
@@ -104,6 +109,7 @@ def test_parallel_requests_make_one_call_each(agent):
 
 
 @pytest.mark.parametrize("prompt", ["Tell me a joke", "Delete note-1", "Book a hotel room in Paris", "Water the plants",
+                                    "Don't turn on the porch light",
                                     "Que penses-tu de la musique ?", "帮我叫一辆出租车"])
 def test_irrelevant_requests_call_nothing(agent, prompt):
     assert calls(agent, prompt) == []

@@ -7,7 +7,7 @@ like the one in a parameter's description (ORD-8492 for ``orderId``): a verb
 alone ("set an alarm") never picks a tool. Among relevant tools the score adds
 the nouns (3), the verb or a synonym of it (2), description words (1) and the
 *fit* of the parameters: +1 for each required one the piece can fill (+0.5 for an optional one), and
-each it cannot (-1). A destructive tool (cancel, delete...) is only picked when the
+each it cannot (-1.5). A destructive tool (cancel, delete...) is only picked when the
 prompt says that verb, and a prompt that says one picks nothing else.
 
 ``split_clauses`` cuts the prompt at sentence ends, "and", "also", commas and their
@@ -113,7 +113,8 @@ def words_of(text: str) -> list[str]:
 
 
 def same(a: str, b: str) -> bool:
-    if a == b:
+    """One word, give or take an ending: light ~ lights, set ~ sets, cancel ~ cancellation."""
+    if a == b or a == b + "s" or b == a + "s":
         return True
     return len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
 
@@ -158,7 +159,8 @@ class Chooser:
         # An id's prefix names its kind too: note-1 is a note.
         kinds = [w for i in ids for w in words_of(id_shape(i))]
         noun_hits = sum(1 for w in literal + kinds if any(same(w, n) for n in nouns))
-        desc_hits = sum(1 for w in literal if len(w) > 2 and w not in name and any(same(w, d) for d in description))
+        desc_hits = sum(1 for w in literal if len(w) > 2 and not any(same(w, n) for n in name)
+                        and any(same(w, d) for d in description))
         shaped = any(_fits_shape(tool, i) for i in ids)
         verb_hit = bool(verb) and (any(same(verb, w) for w in literal) or verb in expanded)
         said = verb_hit and ids and _takes_unshaped_id(tool)  # "cancel ORD-8492", no example to compare

@@ -355,8 +355,10 @@ class _Fit:
             lister = self.planner.lister_for(name) if is_id_param(name, schema) else None
             if values.take(name, schema, name in mentioned, slugs=lister is None) is not None or lister is not None:
                 total += 1
+                if values.percents and "percent" in (schema.get("description") or "").lower():
+                    total += 1  # "25%" is what a percent parameter takes
             else:
-                total -= 1
+                total -= 1.5
         return total
 
     def names_a_field(self, tool: ToolDeclaration, english: str) -> bool:

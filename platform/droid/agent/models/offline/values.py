@@ -30,6 +30,7 @@ from droid.agent.models.offline.dates import find_dates
 
 QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d|«\s*([^»]+?)\s*»|「([^」]+)」|(?<![\w])\'([^\']+)\'(?![\w])')
 ID = re.compile(r"#?\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*\b|#\d+\b")
+_SLUG = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])")
 _NUMBER = re.compile(r"(?<![\w.-])-?\d+(?:\.\d+)?(?![\w-])")
 _PERCENT = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s*(?:%|percent\b|pour ?cent\b|เปอร์เซ็นต์)", re.I)
 _EXAMPLE = re.compile(r"(?:for example|e\.g\.|such as)[,:]?\s+([^\s,;]+?)[.,;]?(?:\s|$)", re.I)
@@ -188,17 +189,19 @@ class Values:
                 self.ids.remove(value)
             return value
         if example and slugs and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", example):
-            return self.slug()
+            written = _SLUG.search(QUOTED.sub(" ", self.original))  # the id itself: "trattoria-roma"
+            return written.group(0) if written else self.slug()
         return _pop(self.ids) if not example else None
 
     def slug(self) -> str | None:
         """A capitalised name as a lower-case slug ("Trattoria Roma" -> trattoria-roma; French "au
         Petit Bistro" is "à le Petit Bistro")."""
-        for match in re.finditer(r"(?:\b(au|du|aux)\s+)?((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*)", self.original):
+        text = _NAME_CUE.sub(" ", self.original)  # "under Ana" is the guest, not the place
+        for match in re.finditer(r"(?:\b(au|du|aux)\s+)?((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*)", text):
             words = match.group(2).split()
             while words and (words[0].lower() in _LEADING or words[0].lower() in lexicon.NOT_PLACES):
                 words = words[1:]
-            first_word = self.original.split()[0].strip(",.!?") if self.original.split() else ""
+            first_word = text.split()[0].strip(",.!?") if text.split() else ""
             if not words or (words[0] == first_word and len(words) == 1):
                 continue
             if match.group(1) and words[0].lower() not in ("le", "la"):
