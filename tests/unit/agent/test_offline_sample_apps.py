@@ -35,16 +35,37 @@ def at(hour: int, minute: int = 0) -> dict:
     return {"hour": hour, "minute": minute, "second": 0, "nanoOfSecond": 0}
 
 
+def sample_device(folder: Path) -> Device:
+    device = Device(folder, isolated_apps=False)
+    for app in ("orders", "notes", "lights", "booking", "weather"):
+        device.install(APPS / app)
+    return device
+
+
 @pytest.fixture
 def device(tmp_path):
-    with Device(tmp_path / "device", isolated_apps=False) as device:
-        for app in ("orders", "notes", "lights", "booking", "weather"):
-            device.install(APPS / app)
+    with sample_device(tmp_path / "device") as device:
+        yield device
+
+
+@pytest.fixture(scope="module")
+def shared_device(tmp_path_factory):
+    """One device for the one-prompt tests below: they check calls, not what the calls changed."""
+    with sample_device(tmp_path_factory.mktemp("device")) as device:
         yield device
 
 
 @pytest.fixture
 def agent(device):
+    return _agent(device)
+
+
+@pytest.fixture
+def one_prompt_agent(shared_device):
+    return _agent(shared_device)
+
+
+def _agent(device):
     """A session on the sample apps; destructive calls are confirmed with the answers in ``approve``."""
     answers: list[bool] = []
     tools = require_confirmation(AppFunctionAgentTools.discover(device.shell_context()),
@@ -111,8 +132,8 @@ def test_parallel_requests_make_one_call_each(agent):
 @pytest.mark.parametrize("prompt", ["Tell me a joke", "Delete note-1", "Book a hotel room in Paris", "Water the plants",
                                     "Don't turn on the porch light",
                                     "Que penses-tu de la musique ?", "帮我叫一辆出租车"])
-def test_irrelevant_requests_call_nothing(agent, prompt):
-    assert calls(agent, prompt) == []
+def test_irrelevant_requests_call_nothing(one_prompt_agent, prompt):
+    assert calls(one_prompt_agent, prompt) == []
 
 
 def test_missing_information_is_asked_for_and_the_reply_completes_the_call(agent):
@@ -154,5 +175,5 @@ def test_a_declined_destructive_call_is_not_reported_as_done(agent):
     ("东京天气怎么样", [("get_current_weather", {"location": "Tokyo"})]),
     ("帮我找一张明天晚上7点两个人的桌子", [("search_tables", {"date": TOMORROW, "time": at(19), "partySize": 2})]),
 ])
-def test_french_thai_and_chinese_prompts(agent, prompt, expected):
-    assert calls(agent, prompt) == expected
+def test_french_thai_and_chinese_prompts(one_prompt_agent, prompt, expected):
+    assert calls(one_prompt_agent, prompt) == expected
