@@ -45,7 +45,6 @@ from droid.agent.models.offline.choosing import (
     SYNONYMS,
     Chooser,
     Clause,
-    Part,
     intent_words,
     same,
     split_clauses,
@@ -117,21 +116,6 @@ class OfflineModel(Model):
             return ModelResponse(" ".join(plan.questions))
         can = "; ".join(humanize(t.name) for t in request.tools)
         return ModelResponse(f"I could not match that to any function I have. I can: {can}.")
-
-    # -- kept for callers of the earlier heuristic --------------------------------------------------
-
-    def choose_tool(self, prompt: str, tools: tuple[ToolDeclaration, ...] | list[ToolDeclaration]) -> ToolDeclaration | None:
-        """The tool the prompt's first request asks for, or None."""
-        planner = _Planner(tuple(tools), self._today or _dt.date.today(), Memory([]))
-        clauses = planner.clauses(prompt)
-        return next((c.tool for c in clauses if c.tool is not None), None)
-
-    def fill_arguments(self, text: str, tool: ToolDeclaration) -> tuple[dict[str, Any], list[str]]:
-        """(the arguments the text fills for ``tool``, the required ones it leaves missing)."""
-        planner = _Planner((tool,), self._today or _dt.date.today(), Memory([]))
-        part = Part(text, lexicon.to_english(text))
-        outcome = planner.fill(Clause(tool, [part]), text)
-        return outcome.args, outcome.missing
 
 
 @dataclass
