@@ -28,7 +28,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
 
-from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, check_tools
+from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, check_tools
 from droid.agent.chunks import AgentChunk, chunks_of
 from droid.agent.confirmation import cancelled_by_user
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, error_map, make_error_map
@@ -420,6 +420,7 @@ class AgentSession:
         runner = self.runner
         tools = await self._tools()
         declarations = tuple(t.declaration() for t in tools)
+        _check_tool_choice(options.first_choice, [t.name for t in tools])
         max_turns = runner.agent.max_turns
         rounds = 0
         while True:
@@ -577,6 +578,13 @@ class AgentSession:
         missing = [i for i in expected if i not in given]
         if missing:
             raise AgentError(f"every pending call needs an answer; missing: {', '.join(missing)}")
+
+
+def _check_tool_choice(choice: str | None, names: list[str]) -> None:
+    if choice is None or choice in TOOL_CHOICES or choice in names:
+        return
+    raise AgentError(f"tool_choice {choice!r} is neither one of {', '.join(TOOL_CHOICES)} nor a tool's name "
+                     f"(tools: {', '.join(names) or 'none'})")
 
 
 def _json_safe(output: dict[str, Any]) -> dict[str, Any]:

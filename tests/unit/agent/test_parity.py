@@ -99,3 +99,12 @@ def test_stream_chunks_carry_text_and_tool_requests_by_message(manager):
     text = [c for c in chunks if c.text]
     assert {c.index for c in text} == {2} and text[-1].accumulated_text == "It has shipped."
     assert isinstance(requests[0].event, FunctionCall)
+
+
+def test_a_tool_choice_that_names_nothing_is_refused_before_the_model_is_called(manager):
+    model = ScriptedModel(["hi"])
+    session = AgentRunner(Agent(tools=AppFunctionAgentTools.discover(manager)), model).create_session()
+    with pytest.raises(AgentError, match="tool_choice 'sometimes' is neither one of auto, none, required nor a tool"):
+        run(session, "hi", tool_choice="sometimes")
+    assert model.requests == [] and session.history == []
+    assert run(session, "hi", tool_choice="fetch_order_details")[-1].text == "hi"

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+from droid.agent.agent import TOOL_CHOICES
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError
 from droid.agent.messages import SYSTEM
 from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
@@ -49,7 +50,6 @@ except ImportError:  # pragma: no cover - older SDKs
 log = logging.getLogger("droid.agent")
 
 _PLACEHOLDER_KEY = "sk-no-key-required"
-TOOL_CHOICES = ("auto", "none", "required")
 # How OpenAI, vLLM, llama.cpp and LM Studio say that the prompt does not fit.
 _CONTEXT_MARKERS = re.compile(
     r"context_length_exceeded|exceed_context_size|maximum context length|exceeds the available context size"
