@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import time
 
 import pytest
@@ -207,6 +208,19 @@ def test_a_stalled_stream_ends_with_a_clear_error_after_the_read_timeout(chat_se
     with pytest.raises(ModelError, match=r"sent nothing for read_timeout \(1s\)"):
         run(session, "[stall] hi")
     assert time.monotonic() - started < STALL_SECONDS / 2, "it did not wait for the server to wake up"
+
+
+def test_a_server_that_accepts_no_connection_fails_after_the_connect_timeout():
+    # A listening socket whose backlog is full: the kernel leaves new connections unanswered,
+    # as an overloaded server does.
+    with socket.socket() as server, socket.socket() as first:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        first.connect(server.getsockname())
+        llm = OpenAICompatibleModel("m", base_url=f"http://127.0.0.1:{server.getsockname()[1]}/v1",
+                                    max_retries=0, connect_timeout=1, read_timeout=60)
+        with pytest.raises(ModelError, match=r"no connection within connect_timeout \(1s\)"):
+            run(AgentRunner(Agent(), llm).create_session(), "hi")
 
 
 def test_timeouts_are_settable_through_the_api_and_the_model_spec(chat_server):
