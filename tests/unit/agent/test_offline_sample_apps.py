@@ -168,11 +168,15 @@ def test_a_declined_destructive_call_is_not_reported_as_done(agent):
     ("Quelle est la météo à Londres ?", [("get_current_weather", {"location": "London"})]),
     ("Cherche une table pour 2 le 20 juin à 19h30",
      [("search_tables", {"date": {"year": 2025, "month": 6, "dayOfMonth": 20}, "time": at(19, 30), "partySize": 2})]),
+    ("Mets la lampe de chevet à 30 %", [("dim_light", {"lightId": "bedroom-lamp", "brightness": 30})]),
     ("ปิดไฟห้องนอน", [("set_light_power", {"lightId": "bedroom-lamp", "power": "OFF"})]),
+    ("ค้นหาโต๊ะอาหารญี่ปุ่นสำหรับ 3 คน พรุ่งนี้ 20:00",  # "อา" (Sunday) inside "อาหาร" is not a date
+     [("search_tables", {"date": TOMORROW, "time": at(20), "partySize": 3, "cuisine": "Japanese"})]),
     ("สถานะคำสั่งซื้อ ORD-5117", [("fetch_order_details", {"orderId": "ORD-5117"})]),
     ("หาโต๊ะสำหรับ 2 คน พรุ่งนี้ 19:00", [("search_tables", {"date": TOMORROW, "time": at(19), "partySize": 2})]),
     ("取消订单 ORD-7310", [("cancel_order", {"orderId": "ORD-7310"})]),
     ("东京天气怎么样", [("get_current_weather", {"location": "Tokyo"})]),
+    ("把门廊的灯关掉", [("set_light_power", {"lightId": "porch", "power": "OFF"})]),
     ("帮我找一张明天晚上7点两个人的桌子", [("search_tables", {"date": TOMORROW, "time": at(19), "partySize": 2})]),
 ])
 def test_french_thai_and_chinese_prompts(one_prompt_agent, prompt, expected):

@@ -192,7 +192,8 @@ def _vocabulary(language: str) -> tuple[str, ...]:
     for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
                  "january", "february", "march", "april", "may", "june", "july", "august",
                  "september", "october", "november", "december"):
-        words.update(v for v in info.get(name, []) if len(v) >= (2 if language in ("th", "zh") else 3))
+        # Thai abbreviations of one or two letters ("อา", "จ") hide inside other words ("อาหาร").
+        words.update(v for v in info.get(name, []) if len(v) >= (2 if language == "zh" else 3))
     words.discard("may")  # "may" is far more often the verb
     return tuple(sorted(words, key=len, reverse=True))
 
