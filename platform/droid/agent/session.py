@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
@@ -31,10 +30,9 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
 from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, check_tools
 from droid.agent.chunks import AgentChunk, chunks_of
 from droid.agent.confirmation import cancelled_by_user
-from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, error_map, make_error_map
+from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, make_error_map
 from droid.agent.events import (
     AgentEvent,
-    FunctionCall,
     FunctionResponse,
     Interrupted,
     MaxTurnsReached,
@@ -42,17 +40,11 @@ from droid.agent.events import (
     TextMessage,
     ToolRequestsReturned,
 )
-from droid.agent.interrupts import (
-    Interrupt,
-    InterruptRequest,
-    InterruptResponse,
-    InterruptRestart,
-    ToolContext,
-    set_tool_context,
-)
+from droid.agent.execution import Paused, execute_calls, invoke, json_safe
+from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart
 from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
 from droid.agent.models.base import ModelRequest, ModelResponse, ReasoningDelta, TextDelta
-from droid.agent.tools import AgentTool, as_output, call_tool, check_unique_names
+from droid.agent.tools import AgentTool, as_output, check_unique_names
 from droid.appfunctions.exceptions import AppFunctionException
 
 if TYPE_CHECKING:
@@ -69,11 +61,6 @@ COMPLETED = "completed"
 INTERRUPTED = "interrupted"
 MAX_TURNS = "max_turns"
 AWAITING_TOOL_RESPONSES = "awaiting_tool_responses"
-
-
-@dataclass
-class _Paused:
-    metadata: dict[str, Any]
 
 
 @dataclass
@@ -247,7 +234,7 @@ class AgentSession:
                 by_id = {r.id: r for r in responses}
                 for request in self._pending["requests"]:
                     answer = by_id[request["id"]]
-                    output = _json_safe(as_output(answer.output))
+                    output = json_safe(as_output(answer.output))
                     self._history.append(Message.tool(ToolResponse(answer.id, request["name"], output)))
                     yield FunctionResponse(answer.id, request["name"], output)
                 self._pending = None
@@ -303,7 +290,7 @@ class AgentSession:
             outcomes: dict[str, dict[str, Any]] = dict(pending["responses"])
             by_id = {r.id: r for r in requests}
             for answer in respond:
-                output = _json_safe(as_output(answer.output))
+                output = json_safe(as_output(answer.output))
                 outcomes[answer.id] = output
                 yield FunctionResponse(answer.id, by_id[answer.id].name, output)
             reruns = []
@@ -351,8 +338,8 @@ class AgentSession:
 
     async def execute_tool_request(self, request: ToolRequest) -> ToolResponse:
         """Run one tool request yourself (manual loop); errors come back as error maps."""
-        outcome = await self._invoke({t.name: t for t in await self._tools()}, request, None)
-        if isinstance(outcome, _Paused):
+        outcome = await invoke({t.name: t for t in await self._tools()}, request, self.session_id, None)
+        if isinstance(outcome, Paused):
             raise AgentError(f"tool {request.name} interrupted; in a manual loop, answer it yourself")
         return ToolResponse(request.id, request.name, outcome)
 
@@ -490,51 +477,9 @@ class AgentSession:
         interrupts: list[InterruptRequest],
         tools: list[AgentTool] | None = None,
     ) -> AsyncIterator[AgentEvent]:
-        """Run calls concurrently; yield their responses in request order."""
-        if not calls:
-            return
         by_name = {t.name: t for t in (tools if tools is not None else await self._tools())}
-        for request, _ in calls:  # FunctionCall comes before any call starts
-            tool = by_name.get(request.name)
-            yield FunctionCall(request.id, request.name, dict(request.args), tool.function_id if tool else None)
-        tasks = [asyncio.create_task(self._invoke(by_name, request, resumed)) for request, resumed in calls]
-        try:
-            for (request, _), task in zip(calls, tasks):
-                outcome = await task
-                if isinstance(outcome, _Paused):
-                    interrupts.append(InterruptRequest(request.id, request.name, dict(request.args), outcome.metadata))
-                else:
-                    outcomes[request.id] = outcome
-                    yield FunctionResponse(request.id, request.name, outcome)
-        finally:
-            for task in tasks:
-                if not task.done():
-                    task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def _invoke(
-        self, by_name: dict[str, AgentTool], request: ToolRequest, resumed_metadata: dict[str, Any] | None
-    ) -> dict[str, Any] | _Paused:
-        if request.argument_error:
-            return make_error_map(AppFunctionException.ERROR_INVALID_ARGUMENT, "InvalidToolArguments", request.argument_error)
-        tool = by_name.get(request.name)
-        if tool is None:
-            available = ", ".join(sorted(by_name)) or "none"
-            return make_error_map(
-                AppFunctionException.ERROR_FUNCTION_NOT_FOUND, "UnknownTool",
-                f"there is no tool named {request.name!r}; available tools: {available}",
-            )
-        set_tool_context(ToolContext(request.id, self.session_id, resumed_metadata is not None, dict(resumed_metadata or {})))
-        try:
-            return _json_safe(await call_tool(tool, dict(request.args)))
-        except Interrupt as interrupt:
-            return _Paused(interrupt.metadata)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - every failure goes back to the model
-            if not isinstance(exc, AppFunctionException):
-                log.warning("tool %s raised %s: %s", request.name, type(exc).__name__, exc, exc_info=True)
-            return error_map(exc)
+        async for event in execute_calls(calls, by_name, self.session_id, outcomes, interrupts):
+            yield event
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -585,11 +530,3 @@ def _check_tool_choice(choice: str | None, names: list[str]) -> None:
         return
     raise AgentError(f"tool_choice {choice!r} is neither one of {', '.join(TOOL_CHOICES)} nor a tool's name "
                      f"(tools: {', '.join(names) or 'none'})")
-
-
-def _json_safe(output: dict[str, Any]) -> dict[str, Any]:
-    """Outputs are stored and sent to models as JSON: make sure they are."""
-    try:
-        return json.loads(json.dumps(output))
-    except (TypeError, ValueError):
-        return json.loads(json.dumps(output, default=str))
