@@ -128,3 +128,17 @@ def test_a_place_after_a_preposition_fills_a_location():
     (call,) = decide("weather for San Francisco, CA please", [WEATHER]).tool_requests
     assert call.args == {"location": "San Francisco, CA"}
     assert decide("what's the weather like", [WEATHER]).tool_requests == []
+
+
+NOTE_ID = {"type": "object", "properties": {"noteId": {"type": "string", "description": "The note, for example note-1."}},
+           "required": ["noteId"]}
+PIN = ToolDeclaration("pin_note", "Pins a note to the top of the list.", NOTE_ID)
+ARCHIVE = ToolDeclaration("archive_note", "Moves a note to the archive.", NOTE_ID)
+
+
+def test_similar_functions_are_told_apart_by_verb_and_description_or_asked_about():
+    assert [r.name for r in decide("Pin note-1", [ARCHIVE, PIN]).tool_requests] == ["pin_note"]
+    assert [r.name for r in decide("Put note-1 in the archive", [PIN, ARCHIVE]).tool_requests] == ["archive_note"]
+    response = decide("note-1", [PIN, ARCHIVE])
+    assert response.tool_requests == [], "two equally good fits: it does not guess"
+    assert "pin note or archive note?" in response.text

@@ -86,6 +86,7 @@ class Choice:
     score: float
     verb: bool  # the piece says the tool's verb (or a synonym)
     noun: bool  # the piece names one of the tool's nouns
+    tied: list[ToolDeclaration] = field(default_factory=list)  # as good a fit: the user should say which
 
 
 @dataclass
@@ -98,6 +99,7 @@ class Part:
 class Clause:
     tool: ToolDeclaration | None
     parts: list[Part] = field(default_factory=list)
+    tied: list[ToolDeclaration] = field(default_factory=list)
 
     @property
     def original(self) -> str:
@@ -143,8 +145,12 @@ class Chooser:
         best: Choice | None = None
         for tool in self.tools:
             choice = self._score(tool, literal, expanded, ids, english, original, fit)
-            if choice is not None and (best is None or choice.score > best.score):
+            if choice is None:
+                continue
+            if best is None or choice.score > best.score:
                 best = choice
+            elif choice.score == best.score:
+                best.tied.append(choice.tool)
         return best
 
     def _score(self, tool, literal, expanded, ids, english, original, fit) -> Choice | None:
@@ -240,9 +246,9 @@ def split_clauses(parts: list[Part], chooser: Chooser, fit: Any = None) -> list[
     if waiting:
         clauses.append(Clause(None, waiting))
     for clause in clauses:  # the pieces fixed where requests start; all of a request's words choose its tool
-        if clause.tool is None or len(clause.parts) > 1:
-            choice = chooser.choose(clause.english, clause.original, fit)
-            clause.tool = choice.tool if choice else clause.tool
+        choice = chooser.choose(clause.english, clause.original, fit)
+        if choice is not None:
+            clause.tool, clause.tied = choice.tool, [t for t in choice.tied if t.name != choice.tool.name]
     return clauses
 
 

@@ -157,6 +157,10 @@ class _Planner:
                 clauses = [Clause(tool, split_parts(prompt))]
         lookups: dict[str, ToolDeclaration] = {}
         for clause in clauses:
+            if clause.tied:  # two functions fit equally well: guessing could do the wrong thing
+                names = " or ".join(humanize(t.name) for t in [clause.tool, *clause.tied])
+                plan.questions.append(f"{_ASK_PREFIX}do that{_ASK_MARK}to know which you mean: {names}?")
+                continue
             if _NEGATED.search(clause.parts[0].original):
                 plan.questions.append(f"You asked me not to {humanize(clause.tool.name)}, so I did not.")
                 continue
