@@ -80,8 +80,8 @@ def _agent(device):
     return ask
 
 
-def calls(agent, prompt: str) -> list:
-    return agent(prompt)[0]
+def calls(agent, prompt: str, *approve: bool) -> list:
+    return agent(prompt, *approve)[0]
 
 
 def test_simple_requests_fill_typed_arguments(agent):
@@ -94,6 +94,9 @@ def test_simple_requests_fill_typed_arguments(agent):
     assert calls(agent, "Book trattoria-roma for 2 on 2025-06-10 at 19:00 under Ana") == [
         ("book_table", {"restaurantId": "trattoria-roma", "date": {"year": 2025, "month": 6, "dayOfMonth": 10},
                         "time": at(19), "partySize": 2, "guestName": "Ana"})]
+    assert calls(agent, "Please create a note: call mom") == [("create_note", {"title": "call mom"})]
+    assert calls(agent, "Cancel the order ORD-5117 because it's late", True) == [
+        ("cancel_order", {"orderId": "ORD-5117", "reason": "it's late"})]
     assert calls(agent, "Write a note titled Ideas saying buy a kite") == [
         ("create_note", {"title": "Ideas", "content": "buy a kite"})]
 

@@ -37,7 +37,8 @@ _EXAMPLE = re.compile(r"(?:for example|e\.g\.|such as)[,:]?\s+([^\s,;]+?)[.,;]?(
 _PLACE = re.compile(r"\b(?i:in|at|near|for|à|en)\s+([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*)*)")
 _BARE_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _NAME_CUE = re.compile(
-    r"(?:\bunder(?:\s+the\s+name(?:\s+of)?)?|\bfor\s+the\s+name|\bau\s+nom\s+de|\bin\s+the\s+name\s+of|ในชื่อ|ชื่อ|名字是|以)"
+    r"(?:\bunder(?:\s+the\s+name(?:\s+of)?)?|\bfor\s+the\s+name|\bau\s+nom\s+de|\bin\s+the\s+name\s+of"
+    r"|\bfor(?=\s+[A-Z][a-z]+\s*[.!?]*$)|ในชื่อ|ชื่อ|名字是|以)"
     r"\s*([A-Z\u0E00-\u0E7F\u4E00-\u9FFF][\w\u0E00-\u0E7F\u4E00-\u9FFF'-]*(?:\s+[A-Z][\w'-]*)*)"
 )
 _TITLE_CUE = re.compile(
@@ -50,6 +51,7 @@ _CONTENT_CUE = re.compile(
     r"\s*[:：]?\s*(.+?)\s*[.!?]*$|[:：]\s*(.+?)\s*[.!?]*$",
     re.I,
 )
+_COLON = re.compile(r"[:：]\s*(.+?)\s*[.!?]*$")
 _TO_CUE = re.compile(r"\b(?:to|as|en|à|改为|改成|เป็น)\s+(.+?)\s*[.!?]*$", re.I)
 _REASON_CUE = re.compile(r"\b(?:because|since|as|parce que|car)\b\s+(.+?)\s*[.!?]*$|เพราะ(.+)$|因为(.+)$", re.I)
 _REMOVE = re.compile(r"\b(?:remove|clear|delete|erase|empty)\b|supprime|efface|ลบ|删除|清空", re.I)
@@ -169,7 +171,8 @@ class Values:
         if _NAME_WORDS & set(words):
             return self._cue(_NAME_CUE, "name")
         if "title" in words or "subject" in words:
-            return _pop(self.quoted) or self._cue(_TITLE_CUE, "title")
+            # "create a note: call mom" has no title cue; what follows the colon is the title then.
+            return _pop(self.quoted) or self._cue(_TITLE_CUE, "title") or self._cue(_COLON, "content")
         if {"content", "body", "text"} & set(words):
             return _pop(self.quoted) or self._cue(_CONTENT_CUE, "content")
         if _TEXT_KINDS & set(words):
