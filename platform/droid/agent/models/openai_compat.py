@@ -39,7 +39,7 @@ from droid.agent.agent import TOOL_CHOICES
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError
 from droid.agent.messages import SYSTEM
 from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
-from droid.agent.models.openai_wire import ToolCallAssembler, message_calls, reasoning_of, to_openai_message
+from droid.agent.models.openai_wire import ToolCallAssembler, message_calls, reasoning_of, to_openai_message, usage_of
 from droid.agent.models.text_tool_calls import could_be_tool_call, parse_text_tool_calls
 
 try:  # the openai SDK's HTTP library: raised as is while a stream is read
@@ -208,8 +208,8 @@ class OpenAICompatibleModel(Model):
             raise ModelError(f"{self.name} at {self.where} returned no choices")
         choice = completion.choices[0]
         message = choice.message
-        response = ModelResponse(message.content or "", message_calls(message), reasoning_of(message),
-                                 truncated=choice.finish_reason == "length")
+        response = ModelResponse(message.content or "", message_calls(message), usage_of(completion),
+                                 reasoning=reasoning_of(message), truncated=choice.finish_reason == "length")
         return _Turn(response, choice.finish_reason)
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator["ModelChunk | _Turn"]:
@@ -218,7 +218,9 @@ class OpenAICompatibleModel(Model):
         reasoning: list[str] = []
         calls = ToolCallAssembler()
         finish_reason = None
+        usage: dict[str, int] = {}
         async for chunk in stream:
+            usage = usage_of(chunk) or usage  # servers that report it do so on the last chunk
             if not chunk.choices:
                 continue
             choice = chunk.choices[0]
@@ -235,7 +237,7 @@ class OpenAICompatibleModel(Model):
                 yield TextDelta(delta.content)
             for call in delta.tool_calls or []:
                 calls.add(call)
-        response = ModelResponse("".join(text), calls.requests(), "".join(reasoning),
+        response = ModelResponse("".join(text), calls.requests(), usage, reasoning="".join(reasoning),
                                  truncated=finish_reason == "length")
         yield _Turn(response, finish_reason, streamed=True)
 
@@ -274,7 +276,7 @@ def _with_text_calls(response: ModelResponse, tool_names: list[str]) -> ModelRes
     text, requests = parse_text_tool_calls(response.text, tool_names)
     if not requests:
         return response
-    return ModelResponse(text, requests, response.reasoning, response.truncated)
+    return ModelResponse(text, requests, response.usage, response.reasoning, response.truncated)
 
 
 def _wire_tool_choice(choice: str) -> Any:

@@ -120,3 +120,12 @@ def message_calls(message: Any) -> list[ToolRequest]:
         if function is not None:
             calls.append({"id": call.id or "", "name": function.name or "", "arguments": function.arguments})
     return [tool_request(c) for c in calls]
+
+
+def usage_of(reply: Any) -> dict[str, int]:
+    """The token counts a reply (or a stream's last chunk) reports, if any."""
+    usage = getattr(reply, "usage", None)
+    if usage is None:
+        return {}
+    names = ("prompt_tokens", "completion_tokens", "total_tokens")
+    return {n: getattr(usage, n) for n in names if isinstance(getattr(usage, n, None), int)}
