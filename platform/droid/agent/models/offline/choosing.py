@@ -155,7 +155,7 @@ class Chooser:
 
     def _score(self, tool, literal, expanded, ids, english, original, fit) -> Choice | None:
         name = name_words(tool.name)
-        verb, nouns = (name[0], name[1:]) if len(name) > 1 else ("", name)
+        verb, nouns = verb_and_nouns(tool.name)
         description = set(words_of(lexicon.to_english(tool.description)))
         if verb in DESTRUCTIVE_VERBS and (self.question or not any(same(verb, w) for w in literal + expanded)):
             return None  # never pick a destructive function the user did not ask for
@@ -184,10 +184,25 @@ class Chooser:
 
 
     def _owners(self, verb: str) -> int:
-        return sum(1 for t in self.tools if (name_words(t.name) or [""])[0] == verb)
+        return sum(1 for t in self.tools if verb_and_nouns(t.name)[0] == verb)
 
 
 _GENERIC_VERBS = frozenset({"get", "set", "list", "search", "find", "fetch", "create", "update", "add", "show", "make"})
+_VERBS = DESTRUCTIVE_VERBS | _GENERIC_VERBS | frozenset(
+    "book dim switch turn toggle open read check track edit change put write reserve look tell give locate "
+    "start play call pin archive move rename enable disable".split()
+)
+
+
+def verb_and_nouns(tool_name: str) -> tuple[str, list[str]]:
+    """``set_light_power`` -> ("set", ["light", "power"]); a package prefix before the verb is a noun
+    (``hotels_cancel_reservation`` -> ("cancel", ["hotels", "reservation"])); a name with no known
+    verb reads its first word as the verb."""
+    words = name_words(tool_name)
+    for i, word in enumerate(words):
+        if word in _VERBS and len(words) > 1:
+            return word, words[:i] + words[i + 1:]
+    return (words[0], words[1:]) if len(words) > 1 else ("", words)
 
 
 def _asks(literal: list[str]) -> bool:
@@ -231,7 +246,9 @@ def split_clauses(parts: list[Part], chooser: Chooser, fit: Any = None) -> list[
     clauses: list[Clause] = []
     waiting: list[Part] = []  # pieces before the first request that names a tool with a verb
     for part in parts:
-        choice = chooser.choose(part.english, part.original, fit)
+        # "..., Paris and New York": a piece that is only a name is one more item, not a request.
+        only_a_name = bool(re.fullmatch(r"(?:[A-Z][\w'-]*\s*)+[.?!]*", part.original.strip()))
+        choice = None if only_a_name else chooser.choose(part.english, part.original, fit)
         previous = clauses[-1] if clauses else None
         if choice is not None and (choice.verb or (choice.noun and not _same_subject(previous, choice))):
             if previous is not None and previous.tool is not None and previous.tool.name == choice.tool.name:
@@ -255,6 +272,6 @@ def split_clauses(parts: list[Part], chooser: Chooser, fit: Any = None) -> list[
 def _same_subject(previous: Clause | None, choice: Choice) -> bool:
     if previous is None or previous.tool is None:
         return False
-    ours = set(name_words(choice.tool.name)[1:]) or set(name_words(choice.tool.name))
-    theirs = set(name_words(previous.tool.name)[1:]) or set(name_words(previous.tool.name))
+    ours = set(verb_and_nouns(choice.tool.name)[1])
+    theirs = set(verb_and_nouns(previous.tool.name)[1])
     return any(same(a, b) for a in ours for b in theirs)
