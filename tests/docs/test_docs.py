@@ -52,18 +52,7 @@ def booted():
 
 # Blocks known to fail, each with who fixes it; strict: the test fails once they pass, so the
 # entry cannot outlive the fix.
-KNOWN_BROKEN = {
-    "agent.md": "the headline example uses undefined names (issue 15: the agent branch rewrites it)",
-}
-
-
-def _param(path: Path):
-    reason = KNOWN_BROKEN.get(path.name)
-    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-    return pytest.param(path, id=path.name, marks=marks)
-
-
-@pytest.mark.parametrize("path", [_param(p) for p in DOCS])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in DOCS])
 def test_every_block_runs_or_is_a_marked_fragment(path: Path, booted: BootedDevice, tmp_path: Path) -> None:
     blocks = read_blocks(path)
     python = [b for b in blocks if b.kind == "run" and b.language == "python"]
