@@ -49,7 +49,8 @@ def prepare(workspace: Workspace, app_dir: Path, search_apps: list[Path]) -> Non
 
 
 def run(report: Report, workspace: Workspace, transports: BareTransports, *,
-        rounds: int, per_round: int, throughput_seconds: float) -> None:
+        rounds: int, per_round: int, throughput_seconds: float,
+        parts: frozenset[str] = frozenset({"latency", "throughput", "search"})) -> None:
     from droid.content.context import connect
 
     package = appgen.package_name(0)
@@ -61,10 +62,13 @@ def run(report: Report, workspace: Workspace, transports: BareTransports, *,
             execute = lambda: manager.execute_app_function(request)  # noqa: E731
             appgen.check_sum(execute(), expected)
             echo = transports.grpc_echo(wire.request_to_proto(request).SerializeToString())
-            _latency(report, echo, execute, rounds, per_round)
-            _throughput(report, echo, execute, transports.server.process.pid, device.process.pid,
-                        throughput_seconds)
-            _search(report, transports, manager, rounds)
+            if "latency" in parts:
+                _latency(report, echo, execute, rounds, per_round)
+            if "throughput" in parts:
+                _throughput(report, echo, execute, transports.server.process.pid, device.process.pid,
+                            throughput_seconds)
+            if "search" in parts:
+                _search(report, transports, manager, rounds)
 
 
 def _latency(report: Report, echo, execute, rounds: int, per_round: int) -> None:
