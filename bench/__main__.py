@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.markdown:
         print(report.markdown(), end="")  # the README's table; the notes (load average) on stderr
         for note in report.notes:
-            err.print(f"note: {note}", highlight=False)
+            print(f"note: {note}", file=sys.stderr)
     else:
         report.render(table_console())
         err.print(f"[dim]bench: {time.perf_counter() - started:.0f} s; results in {args.out}[/]")

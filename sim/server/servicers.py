@@ -103,7 +103,8 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         if refusal is not None:
             return wire.result_to_proto(refusal)
         try:
-            decoded = wire.request_from_proto(request)
+            # Checked, not decoded: the device forwards the documents to the app as they came.
+            received = wire.request_from_proto(request, encoded=True)
         except wire.MalformedDataError as error:
             return wire.result_to_proto(AppFunctionInvalidArgumentException(f"Malformed request: {error}"))
         signal = CancellationSignal()
@@ -111,7 +112,7 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         # Fires when the RPC ends for any reason; only a caller that left cancels.
         context.add_callback(lambda: finished.is_set() or signal.cancel())
         try:
-            outcome = self._service.execute_app_function(decoded, signal, request.calling_package)
+            outcome = self._service.execute_app_function(received, signal, request.calling_package)
         except AppFunctionException as error:
             outcome = error
         finally:
