@@ -47,7 +47,7 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AccessChangedListener, AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
-from sim.appfunctions.index import VALID_STATES, FunctionIndex
+from sim.appfunctions.index import VALID_STATES, FunctionIndex, SearchPage
 from sim.appfunctions.observers import AppFunctionObservers, Deliver
 from sim.limits import CallLimits, shape_violation
 from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
@@ -245,28 +245,36 @@ class AppFunctionManagerServiceImpl:
         """Only what the caller may see: its own functions, and others' its reach allows; one
         flat list, as AppFunctionManager.searchAppFunctions returns.
 
-        The functions are the caller's own to change: copies of ``visible_functions``.
+        The functions are the caller's own to change: copies of the index's shared ones.
         """
         copies = []
-        for function in self.visible_functions(spec):
-            copy = AppFunctionMetadata()
-            copy.CopyFrom(function)
-            copies.append(copy)
+        for page in self._visible_pages(spec):
+            for function in page.functions:
+                copy = AppFunctionMetadata()
+                copy.CopyFrom(function)
+                copies.append(copy)
         return copies
 
-    def visible_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:
-        """``search_app_functions`` without the copies: the index's cached functions themselves,
-        shared and read-only, so only a caller that just serialises them may use this (copying
-        5,000 functions costs about 4 ms)."""
+    def encoded_search_response(self, spec: AppFunctionSearchSpec) -> bytes:
+        """``search_app_functions`` as the serialised SearchAppFunctionsResponse a remote caller
+        gets: the pages' kept encodings joined, with no copy and no serialisation of the
+        functions a cached page holds (5,000 functions cost about what sending them costs)."""
+        return b"".join(page.encoded for page in self._visible_pages(spec))
+
+    def _visible_pages(self, spec: AppFunctionSearchSpec) -> list[SearchPage]:
+        """The index's pages, shared and read-only: a page whose functions the caller may all see
+        is the cached page itself, another a new page of the functions it may see."""
         caller = Binder.get_calling_identity()
-        functions: list[AppFunctionMetadata] = []
+        pages = []
         for page in self._index.search(spec):
             reach = self._validator.discovery_reach(caller, page.package_name)
             if self._validator.permits_all(reach, page.functions, page.most_restricted):
-                functions.extend(page.functions)
-            else:
-                functions.extend(f for f in page.functions if self._validator.permits(reach, f))
-        return functions
+                pages.append(page)
+                continue
+            visible = [f for f in page.functions if self._validator.permits(reach, f)]
+            if visible:
+                pages.append(SearchPage.of(page.package_name, visible))
+        return pages
 
     def observe_app_functions(self, callback: Deliver) -> Callable[[], None]:
         """observeAppFunctions: later changes the caller may see go to ``callback``, on the

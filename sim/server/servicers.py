@@ -131,9 +131,8 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
 
     @binder_call
     def SearchAppFunctions(self, request, context):  # noqa: N802
-        # The response copies the functions as it serialises them: no need for search's own copies.
-        functions = self._service.visible_functions(wire.spec_from_proto(request))
-        return afm_pb2.SearchAppFunctionsResponse(app_functions=functions)
+        # Already serialised (the server registers this method without a serializer).
+        return self._service.encoded_search_response(wire.spec_from_proto(request))
 
     def ObserveAppFunctions(self, request, context):  # noqa: N802
         """A stream of change events: first an empty one once the observer is registered,
