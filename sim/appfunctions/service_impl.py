@@ -115,7 +115,7 @@ class AppFunctionManagerServiceImpl:
         # What the history says if the pipeline itself fails (the error then propagates).
         outcome: object = AppFunctionSystemUnknownException("The device failed to run the call.")
         try:
-            outcome = self._execute(caller, calling_package, request, cancellation_signal or CancellationSignal())
+            outcome = self._execute(caller, calling_package, request, cancellation_signal)
         finally:
             duration_ms = int((time.monotonic() - clock) * 1000)
             self._history.record(
@@ -130,7 +130,7 @@ class AppFunctionManagerServiceImpl:
         caller: CallingIdentity,
         calling_package: str,
         request: ExecuteAppFunctionRequest,
-        signal: CancellationSignal,
+        signal: CancellationSignal | None,
     ) -> ExecuteAppFunctionResponse | AppFunctionException:
         refusal = shape_violation(request.parameters, self._limits, "parameters") or shape_violation(
             request.extras, self._limits, "extras"
@@ -175,14 +175,16 @@ class AppFunctionManagerServiceImpl:
 
     def _call(
         self, host: AppHost, request: ExecuteAppFunctionRequest, calling_package: str, service_name: str,
-        signal: CancellationSignal,
+        signal: CancellationSignal | None,
     ) -> Outcome:
-        """The app call; with an execution timeout, cancelled as if by the caller when it passes."""
+        """The app call; with an execution timeout, cancelled as if by the caller when it passes.
+        ``signal`` None: nothing can cancel the call (the host may then skip a thread hop)."""
         timeout = self._limits.execution_timeout
         if timeout is None:
             return host.execute(request, calling_package, service_name, signal)
         call_signal = CancellationSignal()
-        signal.set_on_cancel_listener(call_signal.cancel)
+        if signal is not None:
+            signal.set_on_cancel_listener(call_signal.cancel)
         expired = threading.Event()
 
         def expire() -> None:

@@ -9,9 +9,11 @@ tell them apart.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import logging
 import os
+import selectors
 import signal as signals
 import socket
 import subprocess
@@ -45,8 +47,9 @@ class AppHost(Protocol):
         request: ExecuteAppFunctionRequest,
         calling_package: str,
         service_name: str,
-        signal: CancellationSignal,
-    ) -> Outcome: ...
+        signal: CancellationSignal | None,
+    ) -> Outcome:
+        """The call's outcome; ``signal`` None when nothing can cancel it."""
 
     def stop(self) -> None: ...
 
@@ -97,10 +100,13 @@ class _CallTracker:
     def wait(
         self,
         call: PendingCall,
-        signal: CancellationSignal,
+        signal: CancellationSignal | None,
         cancel_in_app: Callable[[], None],
         function_id: str,
     ) -> Outcome:
+        if signal is None:
+            return call.wait()
+
         def cancelled() -> None:
             cancel_in_app()
             if not call.settle(AppFunctionCancelledException("The call was cancelled by the caller.")):
@@ -117,13 +123,39 @@ class _CallTracker:
             self._on_stuck(f"{function_id} ignored cancellation for {self.cancellation_timeout:g}s")
 
 
+class _MainThreadSelector(selectors.DefaultSelector):
+    """The app's event loop holds ``main`` except while it waits for something to do, so a
+    thread that takes ``main`` knows the app's main thread is idle and stays so until released."""
+
+    def __init__(self, main: threading.Lock) -> None:
+        super().__init__()
+        self._main = main
+
+    def select(self, timeout: float | None = None) -> list:
+        self._main.release()
+        try:
+            return super().select(timeout)
+        finally:
+            self._main.acquire()
+
+
 class LocalAppHost:
-    """Runs an app's runtime on its own thread and event loop, in this process."""
+    """Runs an app's runtime on its own thread and event loop, in this process.
+
+    A call that nothing can cancel (no CancellationSignal, no execution timeout) skips the
+    thread hop when the app's main thread is idle: the calling thread stands in for it, with
+    the app's loop as its running loop, while the main thread is held idle, so app code
+    still runs one piece at a time and whatever it starts (a task, an async function) runs on
+    the main thread. A cancellable call always hops, so its caller can leave at once while
+    the app's code runs on (docs/performance.md).
+    """
 
     def __init__(self, runtime: AppRuntime, cancellation_timeout: float) -> None:
         self.package_name = runtime.package_name
         self._runtime = runtime
-        self._loop = asyncio.new_event_loop()
+        self._main = threading.Lock()
+        self._main.acquire()  # the loop thread's until it first waits
+        self._loop = asyncio.SelectorEventLoop(_MainThreadSelector(self._main))
         self._tracker = _CallTracker(cancellation_timeout, self._abandon)
         self._thread = threading.Thread(target=self._run_loop, name=f"app:{self.package_name}", daemon=True)
         self._thread.start()
@@ -134,6 +166,7 @@ class LocalAppHost:
             self._loop.run_forever()
         finally:
             self._loop.close()
+            self._main.release()
 
     @property
     def alive(self) -> bool:
@@ -144,14 +177,31 @@ class LocalAppHost:
         request: ExecuteAppFunctionRequest,
         calling_package: str,
         service_name: str,
-        signal: CancellationSignal,
+        signal: CancellationSignal | None,
     ) -> Outcome:
         call = PendingCall()
         app_signal = CancellationSignal()
-        self._loop.call_soon_threadsafe(
-            self._runtime.execute, request, calling_package, service_name, app_signal, call.deliver
-        )
+        if signal is None and self._main.acquire(blocking=False):
+            try:
+                contextvars.copy_context().run(
+                    self._run_here, request, calling_package, service_name, app_signal, call.deliver)
+            finally:
+                self._main.release()
+            if not call.app_done:
+                self._loop.call_soon_threadsafe(_wake)  # what the call started is the main thread's to run
+        else:
+            self._loop.call_soon_threadsafe(
+                self._runtime.execute, request, calling_package, service_name, app_signal, call.deliver
+            )
         return self._tracker.wait(call, signal, app_signal.cancel, request.function_identifier)
+
+    def _run_here(self, *call: object) -> None:
+        """On the calling thread, holding the idle main thread: the app's loop is the running one."""
+        asyncio.events._set_running_loop(self._loop)
+        try:
+            self._runtime.execute(*call)
+        finally:
+            asyncio.events._set_running_loop(None)
 
     def _abandon(self, reason: str) -> None:
         # A thread cannot be killed; the stuck call is left behind, the app restarts fresh.
@@ -164,6 +214,10 @@ class LocalAppHost:
         self._alive = False
         self._loop.call_soon_threadsafe(self._runtime.shutdown)
         self._loop.call_soon_threadsafe(self._loop.stop)
+
+
+def _wake() -> None:
+    """A callback that does nothing: posting it wakes the loop to recompute what is due."""
 
 
 class ProcessAppHost:
