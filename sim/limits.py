@@ -81,7 +81,10 @@ def shape_violation(data: AppFunctionData, limits: CallLimits, path: str) -> App
 
     A document still encoded (a remote request) is checked by its shape and decoded only to
     find the path of a problem it has."""
-    if type(data) is EncodedData and _fits(data.shape, limits):
+    if type(data) is EncodedData:  # len() would decode it
+        if _fits(data.shape, limits):
+            return None
+    elif not data:
         return None
     problem = _first_problem(data, limits, path, 1)
     return AppFunctionLimitExceededException(problem) if problem else None

@@ -62,22 +62,21 @@ class AccessHistory:
                  code, message)
         with self._queue_lock:
             self._queue.append(entry)
-            first, full = len(self._queue) == 1, len(self._queue) >= WRITE_BATCH
+            queued = len(self._queue)
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_queued, name="access-history", daemon=True)
                 self._writer.start()
-        if first or full:
+        if queued == 1 or queued == WRITE_BATCH:  # the window opens, or it is full
             self._queued.set()
 
     def _write_queued(self) -> None:
-        """The writer thread: wait for a first entry, let the window fill, commit it."""
+        """The writer thread: wait for a first entry, let the window fill (WRITE_DELAY, or until
+        the queue is full or the history closes), commit it."""
         while not self._closing.is_set():
             self._queued.wait()
             self._queued.clear()
-            with self._queue_lock:
-                full = len(self._queue) >= WRITE_BATCH
-            if not full:
-                self._closing.wait(WRITE_DELAY)
+            self._queued.wait(WRITE_DELAY)
+            self._queued.clear()
             self.flush()
 
     def flush(self) -> None:

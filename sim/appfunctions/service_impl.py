@@ -112,12 +112,13 @@ class AppFunctionManagerServiceImpl:
     ) -> ExecuteAppFunctionResponse:
         caller = Binder.get_calling_identity()
         started_ms, clock = int(time.time() * 1000), time.monotonic()
-        # What the history says if the pipeline itself fails (the error then propagates).
-        outcome: object = AppFunctionSystemUnknownException("The device failed to run the call.")
+        outcome: object = None
         try:
             outcome = self._execute(caller, calling_package, request, cancellation_signal)
         finally:
             duration_ms = int((time.monotonic() - clock) * 1000)
+            if outcome is None:  # the pipeline itself failed (the error propagates)
+                outcome = AppFunctionSystemUnknownException("The device failed to run the call.")
             self._history.record(
                 caller, request.target_package_name, request.function_identifier, started_ms, duration_ms, outcome
             )
