@@ -108,15 +108,15 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         except wire.MalformedDataError as error:
             return wire.result_to_proto(AppFunctionInvalidArgumentException(f"Malformed request: {error}"))
         signal = CancellationSignal()
-        finished = threading.Event()
+        finished: list[bool] = []  # a flag: an Event costs a condition variable per call
         # Fires when the RPC ends for any reason; only a caller that left cancels.
-        context.add_callback(lambda: finished.is_set() or signal.cancel())
+        context.add_callback(lambda: finished or signal.cancel())
         try:
             outcome = self._service.execute_app_function(received, signal, request.calling_package)
         except AppFunctionException as error:
             outcome = error
         finally:
-            finished.set()
+            finished.append(True)
         return wire.result_to_proto(outcome)
 
     @binder_call

@@ -216,9 +216,15 @@ def request_to_proto(
     message.target_package_name = request.target_package_name
     message.function_identifier = request.function_identifier
     data_to_proto(request.parameters, message.parameters)
-    if request.extras:
+    if _present(request.extras):
         data_to_proto(request.extras, message.extras)
     return message
+
+
+def _present(extras: AppFunctionData) -> bool:
+    """Whether optional extras go on the wire; an encoded document is forwarded as it came
+    (asking it for its length would decode it)."""
+    return type(extras) is EncodedData or bool(extras)
 
 
 def request_from_proto(message: afm_pb2.ExecuteAppFunctionRequest, encoded: bool = False) -> ExecuteAppFunctionRequest:
@@ -233,12 +239,15 @@ def request_from_proto(message: afm_pb2.ExecuteAppFunctionRequest, encoded: bool
 
 def result_to_proto(
     outcome: ExecuteAppFunctionResponse | AppFunctionException,
+    out: afm_pb2.ExecuteAppFunctionResult | None = None,
 ) -> afm_pb2.ExecuteAppFunctionResult:
+    """``out``: a message to fill (e.g. the field of an enclosing frame), saving a copy."""
+    result = out if out is not None else afm_pb2.ExecuteAppFunctionResult()
     if isinstance(outcome, AppFunctionException):
-        return afm_pb2.ExecuteAppFunctionResult(error=error_to_proto(outcome))
-    result = afm_pb2.ExecuteAppFunctionResult()
+        result.error.CopyFrom(error_to_proto(outcome))
+        return result
     data_to_proto(outcome.result_document, result.response.result_document)
-    if outcome.extras:
+    if _present(outcome.extras):
         data_to_proto(outcome.extras, result.response.extras)
     return result
 
