@@ -88,8 +88,15 @@ def drive(execute, callers: int, seconds: float) -> int:
     return sum(done)
 
 
+def py_spy_path() -> str:
+    found = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(found).exists():
+        raise SystemExit("bench.callprofile needs py-spy: pip install -e '.[profile]'")
+    return found
+
+
 def py_spy(pid: int, out: Path, seconds: float, rate: int, gil: bool, idle: bool) -> subprocess.Popen:
-    command = [shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid),
+    command = [py_spy_path(), "record", "--pid", str(pid),
                "--rate", str(rate), "--duration", str(int(seconds)), "--format", "raw", "--output", str(out),
                "--nonblocking"]
     command += ["--gil"] if gil else []
@@ -111,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench import cross_process
 
+    py_spy_path()
     workspace = Workspace()
     try:
         app = workspace.generate_apps(1)[0]
