@@ -26,8 +26,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bench import appgen
-from bench.child import ChildProcess
 from bench.cpu import descendants
 from bench.workspace import Workspace
 
@@ -114,8 +112,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="Copy the raw py-spy stacks into this folder.")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from droid.content.context import connect
-
     from bench import cross_process
 
     py_spy_path()
@@ -123,25 +119,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = workspace.generate_apps(1)[0]
         cross_process.prepare(workspace, app, [])
-        package = appgen.package_name(0)
-        request, expected = appgen.sum_request(package)
-        with ChildProcess("bench.device_process", "--data", str(workspace.device_data)) as device:
-            credential = (workspace.device_data / "shell.credential").read_text().strip()
-            with connect(device.ready["address"], credential) as context:
-                manager = context.app_function_manager
-                execute = lambda: manager.execute_app_function(request)  # noqa: E731
-                appgen.check_sum(execute(), expected)
-                drive(execute, args.callers, 1.0)  # warm-up
-                app_pid = next(p for p in descendants(device.process.pid) if p != device.process.pid)
-                outs = {"device": workspace.root / "device.txt", "app": workspace.root / "app.txt"}
-                spies = [py_spy(pid, outs[name], args.seconds, args.rate, args.gil, args.idle)
-                         for name, pid in (("device", device.process.pid), ("app", app_pid))]
-                time.sleep(0.5)  # py-spy attaches
-                calls = drive(execute, args.callers, args.seconds)
-                for spy in spies:
-                    _, err = spy.communicate(timeout=60)
-                    if spy.returncode != 0:
-                        raise RuntimeError(f"py-spy failed: {err.decode(errors='replace')}")
+        with cross_process.served_device(workspace) as served:
+            device_pid = served.process.process.pid
+            drive(served.execute, args.callers, 1.0)  # warm-up
+            app_pid = next(p for p in descendants(device_pid) if p != device_pid)
+            outs = {"device": workspace.root / "device.txt", "app": workspace.root / "app.txt"}
+            spies = [py_spy(pid, outs[name], args.seconds, args.rate, args.gil, args.idle)
+                     for name, pid in (("device", device_pid), ("app", app_pid))]
+            time.sleep(0.5)  # py-spy attaches
+            calls = drive(served.execute, args.callers, args.seconds)
+            for spy in spies:
+                _, err = spy.communicate(timeout=60)
+                if spy.returncode != 0:
+                    raise RuntimeError(f"py-spy failed: {err.decode(errors='replace')}")
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             for name, path in outs.items():

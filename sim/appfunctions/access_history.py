@@ -14,6 +14,7 @@ before the kill (docs/reliability.md).
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 from droid.appfunctions.exceptions import AppFunctionException
@@ -31,6 +32,7 @@ WRITE_DELAY = 0.05
 WRITE_BATCH = 512
 
 FIELDS = "agent_package, agent_uid, target_package, function_id, access_time_ms, duration_ms, result_code, result_message"
+_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class AccessHistory:
@@ -90,7 +92,12 @@ class AccessHistory:
         if not batch:
             return
         with self._store.transaction() as db:
-            db.executemany(f"INSERT INTO access_history ({FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", batch)
+            # One statement per WRITE_BATCH rows (within SQLite's limit on parameters): executemany
+            # hands the GIL back and forth with SQLite for every row, holding up other threads.
+            for start in range(0, len(batch), WRITE_BATCH):
+                chunk = batch[start:start + WRITE_BATCH]
+                db.execute(f"INSERT INTO access_history ({FIELDS}) VALUES {', '.join([_ROW] * len(chunk))}",
+                           list(itertools.chain.from_iterable(chunk)))
             (last,) = db.execute("SELECT last_insert_rowid()").fetchone()
             if last // TRIM_EVERY != (last - len(batch)) // TRIM_EVERY:
                 db.execute("DELETE FROM access_history WHERE id <= ?", (last - MAX_ENTRIES,))

@@ -132,3 +132,14 @@ def test_an_uninstall_deletes_the_packages_queued_attempts_in_its_own_transactio
     device.package_manager.uninstall(AGENT)
     # Committed before the uninstall's transaction, not left queued to be written after it.
     assert stored_attempts(device) == [(TARGET, "add")]
+
+
+def test_a_long_queue_is_committed_whole_and_in_order(slow_writer, device):
+    """More entries than one statement carries (a writer that fell behind): one read commits all."""
+    from droid.os.binder import CallingIdentity
+    from sim.appfunctions.access_history import WRITE_BATCH
+
+    agent = CallingIdentity(device.registry.get(AGENT).uid, AGENT)
+    for n in range(WRITE_BATCH * 2 + 3):
+        device.access_history.record(agent, TARGET, f"f{n}", 1, 0, None)
+    assert [e.function_identifier for e in device.access_history.entries()] == [f"f{n}" for n in range(WRITE_BATCH * 2 + 3)]
