@@ -96,7 +96,7 @@ def py_spy_path() -> str:
 def py_spy(pid: int, out: Path, seconds: float, rate: int, gil: bool, idle: bool) -> subprocess.Popen:
     command = [py_spy_path(), "record", "--pid", str(pid),
                "--rate", str(rate), "--duration", str(int(seconds)), "--format", "raw", "--output", str(out),
-               "--nonblocking"]
+               "--nonblocking", "--threads"]
     command += ["--gil"] if gil else []
     command += ["--idle"] if idle else []
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
