@@ -197,11 +197,11 @@ class LocalAppHost:
 
     def _run_here(self, *call: object) -> None:
         """On the calling thread, holding the idle main thread: the app's loop is the running one."""
-        asyncio.events._set_running_loop(self._loop)
+        asyncio._set_running_loop(self._loop)  # asyncio.__all__ exports it for loops run by hand
         try:
             self._runtime.execute(*call)
         finally:
-            asyncio.events._set_running_loop(None)
+            asyncio._set_running_loop(None)
 
     def _abandon(self, reason: str) -> None:
         # A thread cannot be killed; the stuck call is left behind, the app restarts fresh.
