@@ -77,8 +77,10 @@ class AccessHistory:
         while not self._closing.is_set():
             self._queued.wait()
             self._queued.clear()
-            self._queued.wait(WRITE_DELAY)
-            self._queued.clear()
+            # close() sets _closing before _queued: either it is seen here or it ends the wait.
+            if not self._closing.is_set():
+                self._queued.wait(WRITE_DELAY)
+                self._queued.clear()
             self.flush()
 
     def flush(self) -> None:
