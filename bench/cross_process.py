@@ -13,7 +13,9 @@ import os
 import statistics
 import time
 from pathlib import Path
-from typing import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 from bench import appgen
 from bench.child import ChildProcess
@@ -48,22 +50,43 @@ def prepare(workspace: Workspace, app_dir: Path, search_apps: list[Path]) -> Non
             device.install(app)
 
 
-def run(report: Report, workspace: Workspace, transports: BareTransports, *,
-        rounds: int, per_round: int, throughput_seconds: float) -> None:
+@dataclass(frozen=True)
+class ServedDevice:
+    """The device process these figures call, the shell's manager on it, and the sum call."""
+
+    process: ChildProcess
+    manager: Any
+    request: Any
+    execute: Callable[[], object]
+
+
+@contextmanager
+def served_device(workspace: Workspace) -> Iterator[ServedDevice]:
+    """A device process on the prepared data, whose sum call has been checked once."""
     from droid.content.context import connect
 
-    package = appgen.package_name(0)
-    request, expected = appgen.sum_request(package)
+    request, expected = appgen.sum_request(appgen.package_name(0))
     with ChildProcess("bench.device_process", "--data", str(workspace.device_data)) as device:
         credential = (workspace.device_data / "shell.credential").read_text().strip()
         with connect(device.ready["address"], credential) as context:
             manager = context.app_function_manager
             execute = lambda: manager.execute_app_function(request)  # noqa: E731
             appgen.check_sum(execute(), expected)
-            echo = transports.grpc_echo(wire.request_to_proto(request).SerializeToString())
+            yield ServedDevice(device, manager, request, execute)
+
+
+def run(report: Report, workspace: Workspace, transports: BareTransports, *,
+        rounds: int, per_round: int, throughput_seconds: float,
+        parts: frozenset[str] = frozenset({"latency", "throughput", "search"})) -> None:
+    with served_device(workspace) as served:
+        device, manager, execute = served.process, served.manager, served.execute
+        echo = transports.grpc_echo(wire.request_to_proto(served.request).SerializeToString())
+        if "latency" in parts:
             _latency(report, echo, execute, rounds, per_round)
+        if "throughput" in parts:
             _throughput(report, echo, execute, transports.server.process.pid, device.process.pid,
                         throughput_seconds)
+        if "search" in parts:
             _search(report, transports, manager, rounds)
 
 

@@ -57,12 +57,16 @@ class LocalBinder:
         method = getattr(self._service, name)
         if not callable(method):
             return method
+        identity, service = self._identity, self._service
 
         @functools.wraps(method)
         def call(*args: Any, **kwargs: Any) -> Any:
-            with Binder.calling_as(self._identity):
-                return method(*args, **kwargs)
+            with Binder.calling_as(identity):
+                # Looked up per call: a service method replaced later (a test's patch) is the one called.
+                return getattr(service, name)(*args, **kwargs)
 
+        # Kept: __getattr__ runs only for names not yet set, so the next call skips building it.
+        setattr(self, name, call)
         return call
 
 
@@ -139,7 +143,7 @@ class Device:
         self.pregrants = AgentPregrants(self.registry, self.access, self.settings)
         self.package_manager = PackageManagerService(
             self.registry, self.index, self.installer, self.authenticator, self.permissions,
-            self.processes.stop, self.pregrants.package_added, self._package_removed,
+            self._stop_app, self.pregrants.package_added, self._package_removed,
         )
         validator = CallerValidator(self.registry, self.permissions, self.access, self.version)
         self.index.listener = self.observers = AppFunctionObservers(validator, self.index)
@@ -156,6 +160,12 @@ class Device:
             package = package_from_row(row, self.installer.data_dir_for(row.package_name))
             self.package_manager.adopt(package, row.credential_hash)
         self.installer.collect_garbage(self.registry.all())
+
+    def _stop_app(self, package_name: str) -> None:
+        """Before an uninstall, an update or ``pm clear``: the app's process ends, and the queued
+        history is committed, so an uninstall's one transaction deletes all of the package's."""
+        self.processes.stop(package_name)
+        self.access_history.flush()
 
     def _package_removed(self, package_name: str) -> None:
         """Everything the device keeps about a package besides the package itself."""
@@ -228,6 +238,7 @@ class Device:
             self._server = None
         self.processes.stop_all()
         self.verifier.close()
+        self.access_history.close()
         self.store.close()
 
     def __enter__(self) -> "Device":

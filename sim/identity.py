@@ -36,12 +36,19 @@ def write_secret(path: Path, secret: str) -> None:
     os.replace(tmp, path)
 
 
+# Secrets recently presented with success, kept so a caller's every call is not hashed again.
+RECENT_SECRETS = 1024
+
+
 class Authenticator:
     """Maps presented secrets to identities; the only source of a caller's identity."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_hash: dict[str, CallingIdentity] = {}
+        # Only secrets that matched, so garbage credentials cannot grow it; emptied on every
+        # change of who is registered, so a forgotten or replaced secret stops working at once.
+        self._recent: dict[str, CallingIdentity] = {}
 
     def register(self, credential_hash: str, identity: CallingIdentity) -> None:
         with self._lock:
@@ -53,14 +60,25 @@ class Authenticator:
             self._forget_identity(identity)
 
     def _forget_identity(self, identity: CallingIdentity) -> None:
+        self._recent = {}
         for key in [k for k, v in self._by_hash.items() if v.package_name == identity.package_name]:
             del self._by_hash[key]
 
     def identify(self, secret: str | None) -> CallingIdentity | None:
         if not secret:
             return None
-        # A lookup by SHA-256 digest leaks nothing useful through timing.
-        return self._by_hash.get(hash_secret(secret))
+        # Neither lookup leaks a secret through timing: the first hashes with the interpreter's
+        # random per-process key before it compares, the second goes by SHA-256 digest.
+        identity = self._recent.get(secret)
+        if identity is not None:
+            return identity
+        with self._lock:
+            identity = self._by_hash.get(hash_secret(secret))
+            if identity is not None:
+                if len(self._recent) >= RECENT_SECRETS:
+                    self._recent = {}
+                self._recent[secret] = identity
+        return identity
 
 
 def ensure_shell_credential(data_dir: Path, authenticator: Authenticator) -> Path:

@@ -21,6 +21,7 @@ from typing import Any
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionLimitExceededException
 from droid.binder.channel import MAX_MESSAGE_BYTES
+from droid.binder.wire import EncodedData, Shape
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 
 MIB = 1024 * 1024
@@ -76,9 +77,22 @@ def oversized_request(message: afm_pb2.ExecuteAppFunctionRequest, limits: CallLi
 
 
 def shape_violation(data: AppFunctionData, limits: CallLimits, path: str) -> AppFunctionLimitExceededException | None:
-    """The refusal of a document nested, listed or sized beyond the limits, naming the path."""
+    """The refusal of a document nested, listed or sized beyond the limits, naming the path.
+
+    A document still encoded (a remote request) is checked by its shape and decoded only to
+    find the path of a problem it has."""
+    if type(data) is EncodedData:  # len() would decode it
+        if _fits(data.shape, limits):
+            return None
+    elif not data:
+        return None
     problem = _first_problem(data, limits, path, 1)
     return AppFunctionLimitExceededException(problem) if problem else None
+
+
+def _fits(shape: Shape, limits: CallLimits) -> bool:
+    return (shape.depth <= limits.max_depth and shape.widest <= limits.max_list_length
+            and shape.longest_list <= limits.max_list_length and shape.longest_value <= limits.max_string_length)
 
 
 def _first_problem(data: AppFunctionData, limits: CallLimits, path: str, depth: int) -> str | None:

@@ -3,9 +3,19 @@
 Android logs successful calls for the access-history provider; here every attempt is kept,
 denials included, because "who tried to call what" is what a developer checks. The newest
 MAX_ENTRIES are kept (Android expires entries by age instead).
+
+A call does not wait for SQLite: ``record`` queues the entry and a writer thread commits the
+queue in one transaction (a group commit), at most WRITE_DELAY after the oldest entry queued.
+Every read (``entries``, the dump) and every deletion writes the queue first, so readers see
+every recorded attempt; a clean shutdown (``close``) writes it too. A SIGKILL loses what is
+still queued: the attempts that ended in the last WRITE_DELAY, plus one commit's duration,
+before the kill (docs/reliability.md).
 """
 
 from __future__ import annotations
+
+import itertools
+import threading
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.os.binder import CallingIdentity
@@ -16,13 +26,25 @@ RESULT_SUCCESS = 0
 MAX_ENTRIES = 10_000
 # Trimming costs a statement, so it runs once every this many inserts.
 TRIM_EVERY = 100
+# Seconds an entry may wait in the queue: one commit then carries every call of that window.
+WRITE_DELAY = 0.05
+# A queue this long is written at once, whatever its age.
+WRITE_BATCH = 512
 
 FIELDS = "agent_package, agent_uid, target_package, function_id, access_time_ms, duration_ms, result_code, result_message"
+_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class AccessHistory:
     def __init__(self, store: DeviceStore) -> None:
         self._store = store
+        self._queue: list[tuple] = []
+        self._queue_lock = threading.Lock()
+        # Held from taking the queue to committing it, so batches commit in the order recorded.
+        self._write_lock = threading.Lock()
+        self._queued = threading.Event()
+        self._closing = threading.Event()
+        self._writer: threading.Thread | None = None
 
     def record(
         self,
@@ -33,21 +55,66 @@ class AccessHistory:
         duration_ms: int,
         outcome: object,
     ) -> None:
+        """Queue the attempt for the writer thread; the call goes on without waiting for it."""
         if isinstance(outcome, AppFunctionException):
             code, message = outcome.error_code, outcome.error_message or ""
         else:
             code, message = RESULT_SUCCESS, ""
+        entry = (caller.package_name, caller.uid, target_package, function_id, access_time_ms, duration_ms,
+                 code, message)
+        with self._queue_lock:
+            self._queue.append(entry)
+            queued = len(self._queue)
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_queued, name="access-history", daemon=True)
+                self._writer.start()
+        if queued == 1 or queued == WRITE_BATCH:  # the window opens, or it is full
+            self._queued.set()
+
+    def _write_queued(self) -> None:
+        """The writer thread: wait for a first entry, let the window fill (WRITE_DELAY, or until
+        the queue is full or the history closes), commit it."""
+        while not self._closing.is_set():
+            self._queued.wait()
+            self._queued.clear()
+            # close() sets _closing before _queued: either it is seen here or it ends the wait.
+            if not self._closing.is_set():
+                self._queued.wait(WRITE_DELAY)
+                self._queued.clear()
+            self.flush()
+
+    def flush(self) -> None:
+        """Commit every queued entry now, in one transaction."""
+        with self._write_lock:
+            self._commit_queue()
+
+    def _commit_queue(self) -> None:
+        with self._queue_lock:
+            batch, self._queue = self._queue, []
+        if not batch:
+            return
         with self._store.transaction() as db:
-            cursor = db.execute(
-                f"INSERT INTO access_history ({FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (caller.package_name, caller.uid, target_package, function_id, access_time_ms, duration_ms,
-                 code, message),
-            )
-            if cursor.lastrowid % TRIM_EVERY == 0:
-                db.execute("DELETE FROM access_history WHERE id <= ?", (cursor.lastrowid - MAX_ENTRIES,))
+            # One statement per WRITE_BATCH rows (within SQLite's limit on parameters): executemany
+            # hands the GIL back and forth with SQLite for every row, holding up other threads.
+            for start in range(0, len(batch), WRITE_BATCH):
+                chunk = batch[start:start + WRITE_BATCH]
+                db.execute(f"INSERT INTO access_history ({FIELDS}) VALUES {', '.join([_ROW] * len(chunk))}",
+                           list(itertools.chain.from_iterable(chunk)))
+            (last,) = db.execute("SELECT last_insert_rowid()").fetchone()
+            if last // TRIM_EVERY != (last - len(batch)) // TRIM_EVERY:
+                db.execute("DELETE FROM access_history WHERE id <= ?", (last - MAX_ENTRIES,))
+
+    def close(self) -> None:
+        """Stop the writer and commit what it had not (a clean shutdown loses nothing)."""
+        self._closing.set()
+        self._queued.set()
+        if self._writer is not None:
+            self._writer.join()
+        self.flush()
 
     def entries(self, agent_uid: int | None = None) -> list[AccessHistoryEntry]:
-        """Oldest first; only ``agent_uid``'s attempts when given."""
+        """Oldest first; only ``agent_uid``'s attempts when given. Queued attempts included."""
+        self.flush()
         where, args = ("WHERE agent_uid = ?", (agent_uid,)) if agent_uid is not None else ("", ())
         rows = self._store.query(f"SELECT id, {FIELDS} FROM access_history {where} ORDER BY id", args)
         return [
@@ -60,12 +127,18 @@ class AccessHistory:
         ]
 
     def clear(self) -> None:
-        with self._store.transaction() as db:
-            db.execute("DELETE FROM access_history")
+        with self._write_lock:
+            with self._queue_lock:
+                self._queue = []
+            with self._store.transaction() as db:
+                db.execute("DELETE FROM access_history")
 
     def forget_package(self, package_name: str) -> None:
         """Uninstall drops the package's history as an agent and as a target, as Android does."""
-        with self._store.transaction() as db:
-            db.execute(
-                "DELETE FROM access_history WHERE agent_package = ? OR target_package = ?", (package_name, package_name)
-            )
+        with self._write_lock:
+            self._commit_queue()
+            with self._store.transaction() as db:
+                db.execute(
+                    "DELETE FROM access_history WHERE agent_package = ? OR target_package = ?",
+                    (package_name, package_name),
+                )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Protocol
 
 from droid.appfunctions.metadata import ACCESS_LEVEL_ANDROID_TRUSTED, AppFunctionMetadata, AppFunctionPackageMetadata
@@ -19,6 +20,7 @@ from droid.appfunctions.requests import (
     AppFunctionName,
     AppFunctionSearchSpec,
 )
+from droidsim.v1.app_function_manager_pb2 import SearchAppFunctionsResponse
 from sim.data.store import DeviceStore
 
 VALID_STATES = (APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_ENABLED, APP_FUNCTION_STATE_DISABLED)
@@ -64,6 +66,12 @@ class SearchPage:
     def of(cls, package_name: str, functions: Iterable[AppFunctionMetadata]) -> SearchPage:
         functions = tuple(functions)
         return cls(package_name, functions, min(functions, key=lambda f: f.access_level or ACCESS_LEVEL_ANDROID_TRUSTED))
+
+    @cached_property
+    def encoded(self) -> bytes:
+        """The page's functions as part of a serialised SearchAppFunctionsResponse (a response is
+        the concatenation of its entries), encoded on first use and kept with the cached page."""
+        return SearchAppFunctionsResponse(app_functions=self.functions).SerializeToString()
 
 
 class FunctionIndex:

@@ -6,6 +6,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
@@ -102,8 +103,9 @@ class InstalledPackage:
     metadata: AppFunctionPackageMetadata
     source_hash: str
 
-    @property
+    @cached_property
     def credential_file(self) -> Path:
+        # Kept: every call to the package names it (the zygote needs it to start the app).
         return self.data_dir / "credential"
 
     def requests_permission(self, permission: str) -> bool:

@@ -65,9 +65,16 @@ class DeviceServer:
             ThreadPoolExecutor(max_workers=MAX_WORKERS), interceptors=[UndecodableRequestGuard()], options=CHANNEL_OPTIONS
         )
         auth = device.authenticator
-        afm_grpc.add_AppFunctionManagerServicer_to_server(
-            AppFunctionManagerServicer(auth, device.app_functions, device.limits), self._server
-        )
+        app_functions = AppFunctionManagerServicer(auth, device.app_functions, device.limits)
+        afm_grpc.add_AppFunctionManagerServicer_to_server(app_functions, self._server)
+        # SearchAppFunctions answers with its response already serialised (each package's page
+        # is encoded once, docs/performance.md): the same method again, without a serializer.
+        self._server.add_registered_method_handlers(SERVICE_NAMES["app_function"], {
+            "SearchAppFunctions": grpc.unary_unary_rpc_method_handler(
+                app_functions.SearchAppFunctions,
+                request_deserializer=app_function_manager_pb2.AppFunctionSearchSpec.FromString,
+            ),
+        })
         pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, device.package_manager), self._server)
         settings_grpc.add_SettingsServicer_to_server(SettingsServicer(auth, device.settings), self._server)
         sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, SERVICE_NAMES, device.version), self._server)

@@ -103,19 +103,20 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         if refusal is not None:
             return wire.result_to_proto(refusal)
         try:
-            decoded = wire.request_from_proto(request)
+            # Checked, not decoded: the device forwards the documents to the app as they came.
+            received = wire.request_from_proto(request, encoded=True)
         except wire.MalformedDataError as error:
             return wire.result_to_proto(AppFunctionInvalidArgumentException(f"Malformed request: {error}"))
         signal = CancellationSignal()
-        finished = threading.Event()
+        finished: list[bool] = []  # a flag: an Event costs a condition variable per call
         # Fires when the RPC ends for any reason; only a caller that left cancels.
-        context.add_callback(lambda: finished.is_set() or signal.cancel())
+        context.add_callback(lambda: finished or signal.cancel())
         try:
-            outcome = self._service.execute_app_function(decoded, signal, request.calling_package)
+            outcome = self._service.execute_app_function(received, signal, request.calling_package)
         except AppFunctionException as error:
             outcome = error
         finally:
-            finished.set()
+            finished.append(True)
         return wire.result_to_proto(outcome)
 
     @binder_call
@@ -130,9 +131,8 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
 
     @binder_call
     def SearchAppFunctions(self, request, context):  # noqa: N802
-        # The response copies the functions as it serialises them: no need for search's own copies.
-        functions = self._service.visible_functions(wire.spec_from_proto(request))
-        return afm_pb2.SearchAppFunctionsResponse(app_functions=functions)
+        # Already serialised (the server registers this method without a serializer).
+        return self._service.encoded_search_response(wire.spec_from_proto(request))
 
     def ObserveAppFunctions(self, request, context):  # noqa: N802
         """A stream of change events: first an empty one once the observer is registered,

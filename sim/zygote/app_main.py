@@ -70,7 +70,8 @@ class AppProcessMain:
 
     def _reply(self, call_id: int, outcome: Outcome) -> None:
         self._signals.pop(call_id, None)
-        reply = app_pb2.AppReply(call_id=call_id, result=wire.result_to_proto(outcome))
+        reply = app_pb2.AppReply(call_id=call_id)
+        wire.result_to_proto(outcome, reply.result)
         try:
             self._frames.send(reply)
         except OSError:

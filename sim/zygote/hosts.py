@@ -9,10 +9,11 @@ tell them apart.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import contextvars
 import itertools
 import logging
 import os
+import selectors
 import signal as signals
 import socket
 import subprocess
@@ -46,10 +47,47 @@ class AppHost(Protocol):
         request: ExecuteAppFunctionRequest,
         calling_package: str,
         service_name: str,
-        signal: CancellationSignal,
-    ) -> Outcome: ...
+        signal: CancellationSignal | None,
+    ) -> Outcome:
+        """The call's outcome; ``signal`` None when nothing can cancel it."""
 
     def stop(self) -> None: ...
+
+
+class PendingCall:
+    """One call in flight: the app's outcome, handed to the waiting caller.
+
+    The hand-off is a lock released once, the cheapest wake-up CPython has (a
+    ``concurrent.futures.Future`` costs a condition variable and a second lock);
+    the first outcome wins, whoever delivers it (the app, a cancellation, a death).
+    """
+
+    __slots__ = ("app_done", "outcome", "_claimed", "_ready")
+
+    def __init__(self) -> None:
+        self.app_done = False  # the app (or its death) has answered, cancelled or not
+        self.outcome: Outcome | None = None
+        self._claimed = threading.Lock()
+        self._ready = threading.Lock()
+        self._ready.acquire()
+
+    def deliver(self, outcome: Outcome) -> None:
+        """The app's outcome (or its process's death)."""
+        self.app_done = True
+        self.settle(outcome)
+
+    def settle(self, outcome: Outcome) -> bool:
+        """Give the caller ``outcome`` unless it has one already; whether it was the first."""
+        if not self._claimed.acquire(blocking=False):
+            return False
+        self.outcome = outcome
+        self._ready.release()
+        return True
+
+    def wait(self) -> Outcome:
+        self._ready.acquire()
+        assert self.outcome is not None
+        return self.outcome
 
 
 class _CallTracker:
@@ -61,46 +99,63 @@ class _CallTracker:
 
     def wait(
         self,
-        app_call: concurrent.futures.Future,
-        signal: CancellationSignal,
+        call: PendingCall,
+        signal: CancellationSignal | None,
         cancel_in_app: Callable[[], None],
         function_id: str,
     ) -> Outcome:
-        caller: concurrent.futures.Future = concurrent.futures.Future()
-
-        def app_done(future: concurrent.futures.Future) -> None:
-            if not caller.done():
-                try:
-                    caller.set_result(future.result())
-                except concurrent.futures.InvalidStateError:
-                    pass
+        if signal is None:
+            return call.wait()
 
         def cancelled() -> None:
             cancel_in_app()
-            try:
-                caller.set_result(AppFunctionCancelledException("The call was cancelled by the caller."))
-            except concurrent.futures.InvalidStateError:
+            if not call.settle(AppFunctionCancelledException("The call was cancelled by the caller.")):
                 return
-            timer = threading.Timer(self.cancellation_timeout, self._kill_if_running, (app_call, function_id))
+            timer = threading.Timer(self.cancellation_timeout, self._kill_if_running, (call, function_id))
             timer.daemon = True
             timer.start()
 
-        app_call.add_done_callback(app_done)
         signal.set_on_cancel_listener(cancelled)
-        return caller.result()
+        return call.wait()
 
-    def _kill_if_running(self, app_call: concurrent.futures.Future, function_id: str) -> None:
-        if not app_call.done():
+    def _kill_if_running(self, call: PendingCall, function_id: str) -> None:
+        if not call.app_done:
             self._on_stuck(f"{function_id} ignored cancellation for {self.cancellation_timeout:g}s")
 
 
+class _MainThreadSelector(selectors.DefaultSelector):
+    """The app's event loop holds ``main`` except while it waits for something to do, so a
+    thread that takes ``main`` knows the app's main thread is idle and stays so until released."""
+
+    def __init__(self, main: threading.Lock) -> None:
+        super().__init__()
+        self._main = main
+
+    def select(self, timeout: float | None = None) -> list:
+        self._main.release()
+        try:
+            return super().select(timeout)
+        finally:
+            self._main.acquire()
+
+
 class LocalAppHost:
-    """Runs an app's runtime on its own thread and event loop, in this process."""
+    """Runs an app's runtime on its own thread and event loop, in this process.
+
+    A call that nothing can cancel (no CancellationSignal, no execution timeout) skips the
+    thread hop when the app's main thread is idle: the calling thread stands in for it, with
+    the app's loop as its running loop, while the main thread is held idle, so app code
+    still runs one piece at a time and whatever it starts (a task, an async function) runs on
+    the main thread. A cancellable call always hops, so its caller can leave at once while
+    the app's code runs on (docs/performance.md).
+    """
 
     def __init__(self, runtime: AppRuntime, cancellation_timeout: float) -> None:
         self.package_name = runtime.package_name
         self._runtime = runtime
-        self._loop = asyncio.new_event_loop()
+        self._main = threading.Lock()
+        self._main.acquire()  # the loop thread's until it first waits
+        self._loop = asyncio.SelectorEventLoop(_MainThreadSelector(self._main))
         self._tracker = _CallTracker(cancellation_timeout, self._abandon)
         self._thread = threading.Thread(target=self._run_loop, name=f"app:{self.package_name}", daemon=True)
         self._thread.start()
@@ -111,6 +166,7 @@ class LocalAppHost:
             self._loop.run_forever()
         finally:
             self._loop.close()
+            self._main.release()
 
     @property
     def alive(self) -> bool:
@@ -121,19 +177,31 @@ class LocalAppHost:
         request: ExecuteAppFunctionRequest,
         calling_package: str,
         service_name: str,
-        signal: CancellationSignal,
+        signal: CancellationSignal | None,
     ) -> Outcome:
-        app_call: concurrent.futures.Future = concurrent.futures.Future()
+        call = PendingCall()
         app_signal = CancellationSignal()
+        if signal is None and self._main.acquire(blocking=False):
+            try:
+                contextvars.copy_context().run(
+                    self._run_here, request, calling_package, service_name, app_signal, call.deliver)
+            finally:
+                self._main.release()
+            if not call.app_done:
+                self._loop.call_soon_threadsafe(_wake)  # what the call started is the main thread's to run
+        else:
+            self._loop.call_soon_threadsafe(
+                self._runtime.execute, request, calling_package, service_name, app_signal, call.deliver
+            )
+        return self._tracker.wait(call, signal, app_signal.cancel, request.function_identifier)
 
-        def deliver(outcome: Outcome) -> None:
-            if not app_call.done():
-                app_call.set_result(outcome)
-
-        self._loop.call_soon_threadsafe(
-            self._runtime.execute, request, calling_package, service_name, app_signal, deliver
-        )
-        return self._tracker.wait(app_call, signal, app_signal.cancel, request.function_identifier)
+    def _run_here(self, *call: object) -> None:
+        """On the calling thread, holding the idle main thread: the app's loop is the running one."""
+        asyncio._set_running_loop(self._loop)  # asyncio.__all__ exports it for loops run by hand
+        try:
+            self._runtime.execute(*call)
+        finally:
+            asyncio._set_running_loop(None)
 
     def _abandon(self, reason: str) -> None:
         # A thread cannot be killed; the stuck call is left behind, the app restarts fresh.
@@ -146,6 +214,10 @@ class LocalAppHost:
         self._alive = False
         self._loop.call_soon_threadsafe(self._runtime.shutdown)
         self._loop.call_soon_threadsafe(self._loop.stop)
+
+
+def _wake() -> None:
+    """A callback that does nothing: posting it wakes the loop to recompute what is due."""
 
 
 class ProcessAppHost:
@@ -161,7 +233,7 @@ class ProcessAppHost:
     ) -> None:
         self.package_name = package_name
         self._tracker = _CallTracker(cancellation_timeout, self._kill)
-        self._pending: dict[int, concurrent.futures.Future] = {}
+        self._pending: dict[int, PendingCall] = {}
         self._pending_lock = threading.Lock()
         self._ids = itertools.count(1)
         self._on_exit = on_exit
@@ -204,11 +276,11 @@ class ProcessAppHost:
         signal: CancellationSignal,
     ) -> Outcome:
         call_id = next(self._ids)
-        app_call: concurrent.futures.Future = concurrent.futures.Future()
+        call = PendingCall()
         with self._pending_lock:
             if not self.alive:
                 return AppFunctionAppUnknownException("Failed to connect to AppFunctionService")
-            self._pending[call_id] = app_call
+            self._pending[call_id] = call
         frame = app_pb2.AppCall(call_id=call_id)
         wire.request_to_proto(request, frame.execute.request)
         frame.execute.calling_package = calling_package
@@ -218,7 +290,7 @@ class ProcessAppHost:
         except OSError:
             self._fail_pending("app process is gone")
         cancel = lambda: self._send_cancel(call_id)  # noqa: E731 - one-line callback
-        return self._tracker.wait(app_call, signal, cancel, request.function_identifier)
+        return self._tracker.wait(call, signal, cancel, request.function_identifier)
 
     def _send_cancel(self, call_id: int) -> None:
         try:
@@ -236,15 +308,16 @@ class ProcessAppHost:
             if reply is None:
                 break
             with self._pending_lock:
-                future = self._pending.pop(reply.call_id, None)
-            if future is not None:
-                future.set_result(self._outcome_of(reply))
+                call = self._pending.pop(reply.call_id, None)
+            if call is not None:
+                call.deliver(self._outcome_of(reply))
         self._died()
 
     def _outcome_of(self, reply: app_pb2.AppReply) -> Outcome:
-        """The app's result; one it cannot have meant (malformed data) fails that call only."""
+        """The app's result, checked and kept encoded for the caller; one it cannot have meant
+        (malformed data) fails that call only."""
         try:
-            return wire.result_from_proto(reply.result)
+            return wire.result_from_proto(reply.result, encoded=True)
         except wire.MalformedDataError as error:
             log.error("%s sent a malformed result: %s", self.package_name, error)
             return AppFunctionAppUnknownException(f"The app sent a malformed result: {error}")
@@ -267,8 +340,8 @@ class ProcessAppHost:
         with self._pending_lock:
             self._alive = False
             pending, self._pending = self._pending, {}
-        for future in pending.values():
-            future.set_result(AppFunctionAppUnknownException(f"Failed to connect to AppFunctionService: {reason}"))
+        for call in pending.values():
+            call.deliver(AppFunctionAppUnknownException(f"Failed to connect to AppFunctionService: {reason}"))
 
     def _kill(self, reason: str) -> None:
         log.warning("%s: %s; killing pid %d", self.package_name, reason, self.pid)

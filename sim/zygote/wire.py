@@ -31,6 +31,11 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[bytes]:
         buffer = self._buffer
+        if not buffer and len(data) >= _HEADER.size:
+            # The usual case, one whole frame in one recv: no copy through the buffer.
+            (length,) = _HEADER.unpack_from(data)
+            if len(data) == _HEADER.size + length and length <= MAX_FRAME_BYTES:
+                return [data[_HEADER.size:]]
         buffer += data
         payloads = []
         offset = 0

@@ -26,7 +26,7 @@ from droid.appfunctions.requests import APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION
 from droid.os.binder import SHELL, Binder
 from sim.device import Device
 from sim.pm.installer import source_hash
-from tests.faults.conftest import FAULTY, FAULTY_APP, shell
+from tests.faults.conftest import FAULTY, FAULTY_APP, execute, shell, start_device
 from tests.faults.invariants import check_device_invariants
 from tests.helpers import HELPER_APP, HELPER_PACKAGE, REPO, SAMPLE_APPS, DeviceProcess, copy_app
 
@@ -244,3 +244,22 @@ def test_device_killed_at_random_moments_keeps_every_acknowledged_change(tmp_pat
             if found != state.snapshot() and in_flight:
                 state.apply(in_flight[0], hashes)  # the operation in flight took effect before the kill
             assert found == state.snapshot(), f"restored {found}, acknowledged {state.snapshot()} {where}"
+
+
+def test_history_a_read_has_shown_survives_a_kill_and_later_attempts_are_kept_whole_or_not_at_all(tmp_path):
+    """The access history is written in batches off the call path (docs/reliability.md): a read
+    commits what is queued, so what it showed is durable; attempts after it may be lost to a
+    SIGKILL, but only from the newest back, never one in the middle or half of one."""
+    device = start_device(tmp_path)
+    with shell(device) as context:
+        for n in range(5):
+            assert execute(context, HELPER_PACKAGE, "add", a=n, b=1) == n + 1
+        shown = [(e.id, e.function_identifier, e.result_code) for e in context.app_function_manager.get_access_history()]
+        for n in range(5):
+            execute(context, HELPER_PACKAGE, "add", a=n, b=2)
+    device.kill()
+    with Device(device.data, isolated_apps=False) as restored:
+        kept = [(e.id, e.function_identifier, e.result_code) for e in restored.access_history.entries()]
+    assert len(shown) == 5 and kept[:5] == shown
+    assert kept[5:] == [(shown[-1][0] + 1 + n, "add", 0) for n in range(len(kept) - 5)]
+    assert len(kept) <= 10

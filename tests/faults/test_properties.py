@@ -34,6 +34,7 @@ from droid.binder.channel import open_channel
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import data_pb2
 from sim.device import Device
+from sim.limits import CallLimits, shape_violation
 from sim.pm.installer import InstallError
 from sim.pm.manifest import parse_manifest
 from tests.faults.conftest import DEADLINE, FAULTY, FAULTY_APP, execute, shell
@@ -202,6 +203,30 @@ def test_the_decoder_accepts_exactly_the_well_formed_documents(message):
     event("accepted")
     assert well_formed(message)
     assert wire.data_from_proto(wire.data_to_proto(data)) == data
+
+
+SMALL_LIMITS = st.builds(CallLimits, max_depth=st.integers(1, 4), max_list_length=st.integers(1, 4),
+                         max_string_length=st.integers(1, 4))
+
+
+@QUICK
+@given(message=DOCUMENTS, limits=SMALL_LIMITS)
+def test_a_document_kept_encoded_is_checked_as_the_decoded_one(message, limits):
+    """What the device does with a remote call's documents (check, forward, never decode)
+    refuses exactly what decoding refuses, with the same error, and the same limits apply."""
+    try:
+        decoded = wire.data_from_proto(message)
+    except wire.MalformedDataError as error:
+        with pytest.raises(wire.MalformedDataError) as kept:
+            wire.EncodedData(message)
+        assert str(kept.value) == str(error)
+        return
+    encoded = wire.EncodedData(message)
+    assert wire.data_to_proto(encoded) == message
+    fresh = wire.EncodedData(message)  # its limits checked before anything decoded it
+    verdicts = [shape_violation(doc, limits, "parameters") for doc in (decoded, fresh)]
+    assert [v and v.error_message for v in verdicts] == [verdicts[0] and verdicts[0].error_message] * 2
+    assert encoded == decoded and dict(encoded) == dict(decoded)
 
 
 VALID_REQUEST = wire.request_to_proto(ExecuteAppFunctionRequest(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException, category_of
@@ -29,6 +29,9 @@ _FIELD_BY_KIND = {
 
 def data_to_proto(data: AppFunctionData, out: data_pb2.AppFunctionData | None = None) -> data_pb2.AppFunctionData:
     message = out if out is not None else data_pb2.AppFunctionData()
+    if type(data) is EncodedData:
+        message.CopyFrom(data.message)
+        return message
     if data.qualified_name:
         message.qualified_name = data.qualified_name
     if data.id:
@@ -99,6 +102,75 @@ def data_from_proto(message: data_pb2.AppFunctionData) -> AppFunctionData:
     return AppFunctionData._of_checked(values, message.qualified_name, message.id)
 
 
+class Shape(NamedTuple):
+    """The extremes of a document, for limits to be checked without decoding it: how deeply
+    documents nest (1 for none), the most properties of one document, the longest list, and
+    the longest string (characters) or bytes value."""
+
+    depth: int
+    widest: int
+    longest_list: int
+    longest_value: int
+
+
+def shape_of(message: data_pb2.AppFunctionData) -> Shape:
+    """The shape of an encoded document, checked as ``data_from_proto`` checks it (the same
+    MalformedDataError, at the same path), without building it."""
+    seen: set[str] = set()
+    depth = widest = longest_list = longest_value = 0
+    properties = message.properties
+    widest = len(properties)
+    for prop in properties:
+        name = prop.name
+        if name in seen:
+            raise MalformedDataError(f"property {name!r} is given more than once")
+        seen.add(name)
+        which = prop.WhichOneof("values")
+        if which is None or which == "null_value":
+            continue
+        items = getattr(prop, which).values
+        count = len(items)
+        if prop.repeated:
+            longest_list = max(longest_list, count)
+        elif count != 1:
+            raise MalformedDataError(f"property {name!r} is a single value but carries {count}")
+        if which == "documents":
+            for index, item in enumerate(items):
+                try:
+                    inner = shape_of(item)
+                except MalformedDataError as error:
+                    raise error.inside(f"{name}[{index}]" if prop.repeated else name) from None
+                depth = max(depth, inner.depth)
+                widest = max(widest, inner.widest)
+                longest_list = max(longest_list, inner.longest_list)
+                longest_value = max(longest_value, inner.longest_value)
+        elif count and (which == "strings" or which == "bytes_values"):
+            longest_value = max(longest_value, max(map(len, items)))
+    return Shape(depth + 1, widest, longest_list, longest_value)
+
+
+class EncodedData(AppFunctionData):
+    """A document as the binder carried it: checked (``shape_of``) but decoded only when
+    something reads it. The device only checks a call's documents and forwards them to the
+    app or back to the caller, so it never builds their values; ``data_to_proto`` copies the
+    message as it came."""
+
+    __slots__ = ("message", "shape", "_decoded")
+
+    def __init__(self, message: data_pb2.AppFunctionData) -> None:  # noqa: D107 - not AppFunctionData's
+        self.shape = shape_of(message)
+        self.message = message
+        self.qualified_name = message.qualified_name
+        self.id = message.id
+        self._decoded: dict[str, Any] | None = None
+
+    @property
+    def _values(self) -> dict[str, Any]:  # type: ignore[override] - AppFunctionData's slot, filled on first read
+        if self._decoded is None:
+            self._decoded = data_from_proto(self.message)._values
+        return self._decoded
+
+
 def _documents_from_proto(items: Any, name: str, repeated: bool) -> list[AppFunctionData]:
     decoded = []
     for index, item in enumerate(items):
@@ -109,12 +181,13 @@ def _documents_from_proto(items: Any, name: str, repeated: bool) -> list[AppFunc
     return decoded
 
 
-def _optional_data(message: Any, field: str) -> AppFunctionData:
-    """An optional document field: decoded when set, else the shared empty document."""
+def _optional_data(message: Any, field: str, encoded: bool = False) -> AppFunctionData:
+    """An optional document field: decoded (or checked and kept ``encoded``) when set, else
+    the shared empty document."""
     if not message.HasField(field):
         return AppFunctionData.EMPTY
     try:
-        return data_from_proto(getattr(message, field))
+        return (EncodedData if encoded else data_from_proto)(getattr(message, field))
     except MalformedDataError as error:
         raise error.inside(field) from None
 
@@ -143,39 +216,51 @@ def request_to_proto(
     message.target_package_name = request.target_package_name
     message.function_identifier = request.function_identifier
     data_to_proto(request.parameters, message.parameters)
-    if request.extras:
+    if _present(request.extras):
         data_to_proto(request.extras, message.extras)
     return message
 
 
-def request_from_proto(message: afm_pb2.ExecuteAppFunctionRequest) -> ExecuteAppFunctionRequest:
+def _present(extras: AppFunctionData) -> bool:
+    """Whether optional extras go on the wire; an encoded document is forwarded as it came
+    (asking it for its length would decode it)."""
+    return type(extras) is EncodedData or bool(extras)
+
+
+def request_from_proto(message: afm_pb2.ExecuteAppFunctionRequest, encoded: bool = False) -> ExecuteAppFunctionRequest:
+    """``encoded``: keep the documents as they came (EncodedData), for a process that forwards them."""
     return ExecuteAppFunctionRequest(
         target_package_name=message.target_package_name,
         function_identifier=message.function_identifier,
-        parameters=_optional_data(message, "parameters"),
-        extras=_optional_data(message, "extras"),
+        parameters=_optional_data(message, "parameters", encoded),
+        extras=_optional_data(message, "extras", encoded),
     )
 
 
 def result_to_proto(
     outcome: ExecuteAppFunctionResponse | AppFunctionException,
+    out: afm_pb2.ExecuteAppFunctionResult | None = None,
 ) -> afm_pb2.ExecuteAppFunctionResult:
+    """``out``: a message to fill (e.g. the field of an enclosing frame), saving a copy."""
+    result = out if out is not None else afm_pb2.ExecuteAppFunctionResult()
     if isinstance(outcome, AppFunctionException):
-        return afm_pb2.ExecuteAppFunctionResult(error=error_to_proto(outcome))
-    result = afm_pb2.ExecuteAppFunctionResult()
+        result.error.CopyFrom(error_to_proto(outcome))
+        return result
     data_to_proto(outcome.result_document, result.response.result_document)
-    if outcome.extras:
+    if _present(outcome.extras):
         data_to_proto(outcome.extras, result.response.extras)
     return result
 
 
 def result_from_proto(
-    message: afm_pb2.ExecuteAppFunctionResult,
+    message: afm_pb2.ExecuteAppFunctionResult, encoded: bool = False
 ) -> ExecuteAppFunctionResponse | AppFunctionException:
+    """``encoded``: keep the documents as they came (EncodedData), for a process that forwards them."""
     if message.WhichOneof("outcome") == "error":
         return error_from_proto(message.error)
     response = message.response
-    return ExecuteAppFunctionResponse(data_from_proto(response.result_document), _optional_data(response, "extras"))
+    document = (EncodedData if encoded else data_from_proto)(response.result_document)
+    return ExecuteAppFunctionResponse(document, _optional_data(response, "extras", encoded))
 
 
 def spec_to_proto(spec: AppFunctionSearchSpec) -> afm_pb2.AppFunctionSearchSpec:

@@ -7,10 +7,8 @@ service method runs, and services read it with ``Binder.get_calling_uid()``.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 from dataclasses import dataclass
-from typing import Iterator
 
 ROOT_UID = 0
 SYSTEM_UID = 1000
@@ -59,11 +57,21 @@ class Binder:
         return _calling.get().package_name
 
     @staticmethod
-    @contextlib.contextmanager
-    def calling_as(identity: CallingIdentity) -> Iterator[None]:
+    def calling_as(identity: CallingIdentity) -> "_CallingAs":
         """Run the body as a call from ``identity`` (what the binder does per transaction)."""
-        token = _calling.set(identity)
-        try:
-            yield
-        finally:
-            _calling.reset(token)
+        return _CallingAs(identity)
+
+
+class _CallingAs:
+    """``with Binder.calling_as(identity):`` -- a class, not a generator: every call enters one."""
+
+    __slots__ = ("_identity", "_token")
+
+    def __init__(self, identity: CallingIdentity) -> None:
+        self._identity = identity
+
+    def __enter__(self) -> None:
+        self._token = _calling.set(self._identity)
+
+    def __exit__(self, *exc: object) -> None:
+        _calling.reset(self._token)

@@ -86,3 +86,60 @@ def test_dumpsys_shows_levels_allowlist_flags_and_history(device):
 def test_only_the_shell_may_dump(device):
     with pytest.raises(SecurityException, match="may not dump the app_function service"):
         device.create_context(AGENT).app_function_manager.dump()
+
+
+def stored_attempts(device) -> list[tuple]:
+    """What the database file holds, read by a connection of its own: what a SIGKILL keeps."""
+    import sqlite3
+
+    with sqlite3.connect(device.store.path) as db:
+        return db.execute("SELECT agent_package, function_id FROM access_history ORDER BY id").fetchall()
+
+
+def test_attempts_reach_the_database_without_anyone_reading_them(device):
+    import time
+
+    attempt(device.create_context(AGENT), TARGET, "add")
+    deadline = time.monotonic() + 30  # a deadline for a broken writer, not a performance bound
+    while not stored_attempts(device) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert stored_attempts(device) == [(AGENT, "add")]
+
+
+@pytest.fixture
+def slow_writer(monkeypatch):
+    """The writer thread waits an hour before it writes: only flushes write."""
+    from sim.appfunctions import access_history
+
+    monkeypatch.setattr(access_history, "WRITE_DELAY", 3600)
+
+
+def test_a_clean_shutdown_writes_every_queued_attempt(slow_writer, device):
+    from sim.device import Device
+
+    data = device.data_dir
+    for _ in range(3):
+        attempt(device.create_context(AGENT), TARGET, "add")
+    assert stored_attempts(device) == []
+    device.shutdown()
+    with Device(data, isolated_apps=False) as restarted:
+        assert stored_attempts(restarted) == [(AGENT, "add")] * 3
+
+
+def test_an_uninstall_deletes_the_packages_queued_attempts_in_its_own_transaction(slow_writer, device):
+    attempt(device.create_context(AGENT), TARGET, "add")
+    attempt(device.create_context(TARGET), TARGET, "add")
+    device.package_manager.uninstall(AGENT)
+    # Committed before the uninstall's transaction, not left queued to be written after it.
+    assert stored_attempts(device) == [(TARGET, "add")]
+
+
+def test_a_long_queue_is_committed_whole_and_in_order(slow_writer, device):
+    """More entries than one statement carries (a writer that fell behind): one read commits all."""
+    from droid.os.binder import CallingIdentity
+    from sim.appfunctions.access_history import WRITE_BATCH
+
+    agent = CallingIdentity(device.registry.get(AGENT).uid, AGENT)
+    for n in range(WRITE_BATCH * 2 + 3):
+        device.access_history.record(agent, TARGET, f"f{n}", 1, 0, None)
+    assert [e.function_identifier for e in device.access_history.entries()] == [f"f{n}" for n in range(WRITE_BATCH * 2 + 3)]

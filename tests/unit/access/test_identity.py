@@ -101,3 +101,17 @@ def test_a_reinstalled_package_gets_a_new_credential_and_the_old_one_is_stale(se
         connect(served.address, old)
     with connect(served.address, new) as context:
         assert context.package_name == AGENT
+
+
+def test_a_remembered_secret_stops_working_once_its_package_is_forgotten_or_replaced():
+    from droid.os.binder import CallingIdentity
+    from sim.identity import Authenticator, hash_secret
+
+    auth, app = Authenticator(), CallingIdentity(10001, "com.test.app")
+    auth.register(hash_secret("first"), app)
+    assert auth.identify("first") == app and auth.identify("first") == app  # the second from memory
+    auth.register(hash_secret("second"), app)  # a reinstall: a new secret
+    assert auth.identify("first") is None and auth.identify("second") == app
+    auth.forget(app)
+    assert auth.identify("second") is None
+    assert auth.identify("garbage") is None

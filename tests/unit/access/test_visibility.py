@@ -51,6 +51,18 @@ def test_search_shows_what_the_caller_may_call(device, caller, expected):
     assert visible(context.app_function_manager) == expected
 
 
+def test_a_remote_search_shows_the_same_and_part_of_a_page_only_to_an_agent_with_less_reach(device):
+    """Over the binder the device sends each page's kept encoding, or encodes a page of only
+    the functions the caller may see."""
+    from droid.content import connect
+
+    address = device.serve()
+    for caller, expected in (("com.test.agent", ALL - {SELF_FUNCTION, SYSTEM_FUNCTION}), (TARGET, ALL)):
+        credential = device.registry.get(caller).credential_file.read_text().strip()
+        with connect(address, credential) as context:
+            assert visible(context.app_function_manager) == expected
+
+
 @pytest.mark.parametrize("function_id", [SELF_FUNCTION, "noSuchFunction"])
 def test_an_invisible_function_is_as_unknown_as_a_missing_one(device, function_id):
     agent = device.create_context("com.test.system").app_function_manager

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.__main__ import RESULTS, parse_args
+from bench.__main__ import RESULTS, SECTIONS, parse_args
 
 
 def test_defaults_write_the_results_file_and_print_a_table():
@@ -17,3 +17,14 @@ def test_json_and_markdown_are_exclusive(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--json", "--markdown"])
     assert "not allowed with" in capsys.readouterr().err
+
+
+def test_only_picks_groups_of_rows_and_defaults_to_all():
+    assert parse_args([]).only == frozenset(SECTIONS)
+    assert parse_args(["--only", "latency", "--only", "search"]).only == {"latency", "search"}
+
+
+def test_only_refuses_an_unknown_group(capsys):
+    with pytest.raises(SystemExit):
+        parse_args(["--only", "latencies"])
+    assert "invalid choice: 'latencies'" in capsys.readouterr().err
