@@ -1,11 +1,16 @@
 """AccessHistory: every execution attempt, who made it and how it ended, in SQLite.
 
 Android logs successful calls for the access-history provider; here every attempt is kept,
-denials included, because "who tried to call what" is what a developer checks. The newest
-MAX_ENTRIES are kept (Android expires entries by age instead).
+denials included, because "who tried to call what" is what a developer checks. Each caller
+keeps its newest MAX_ENTRIES_PER_CALLER attempts (Android expires entries by age instead):
+a caller flooding the device pushes out only its own rows, never anyone else's, and the
+table stays bounded by the number of identities, which installs bound.
 """
 
 from __future__ import annotations
+
+import sqlite3
+import threading
 
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.os.binder import CallingIdentity
@@ -13,8 +18,8 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.data.store import DeviceStore
 
 RESULT_SUCCESS = 0
-MAX_ENTRIES = 10_000
-# Trimming costs a statement, so it runs once every this many inserts.
+MAX_ENTRIES_PER_CALLER = 2_000
+# Trimming costs a statement, so it runs once every this many inserts by one caller.
 TRIM_EVERY = 100
 
 FIELDS = "agent_package, agent_uid, target_package, function_id, access_time_ms, duration_ms, result_code, result_message"
@@ -23,6 +28,14 @@ FIELDS = "agent_package, agent_uid, target_package, function_id, access_time_ms,
 class AccessHistory:
     def __init__(self, store: DeviceStore) -> None:
         self._store = store
+        self._inserts_since_trim: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def _due_for_trim(self, uid: int) -> bool:
+        with self._lock:
+            count = self._inserts_since_trim.get(uid, 0) + 1
+            self._inserts_since_trim[uid] = 0 if count >= TRIM_EVERY else count
+        return count >= TRIM_EVERY
 
     def record(
         self,
@@ -38,13 +51,13 @@ class AccessHistory:
         else:
             code, message = RESULT_SUCCESS, ""
         with self._store.transaction() as db:
-            cursor = db.execute(
+            db.execute(
                 f"INSERT INTO access_history ({FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (caller.package_name, caller.uid, target_package, function_id, access_time_ms, duration_ms,
                  code, message),
             )
-            if cursor.lastrowid % TRIM_EVERY == 0:
-                db.execute("DELETE FROM access_history WHERE id <= ?", (cursor.lastrowid - MAX_ENTRIES,))
+            if self._due_for_trim(caller.uid):
+                _trim(db, caller.uid)
 
     def entries(self, agent_uid: int | None = None) -> list[AccessHistoryEntry]:
         """Oldest first; only ``agent_uid``'s attempts when given."""
@@ -69,3 +82,12 @@ class AccessHistory:
             db.execute(
                 "DELETE FROM access_history WHERE agent_package = ? OR target_package = ?", (package_name, package_name)
             )
+
+
+def _trim(db: sqlite3.Connection, uid: int) -> None:
+    """Drop ``uid``'s attempts beyond its newest MAX_ENTRIES_PER_CALLER; no one else's."""
+    db.execute(
+        "DELETE FROM access_history WHERE agent_uid = ? AND id <= (SELECT id FROM access_history "
+        "WHERE agent_uid = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+        (uid, uid, MAX_ENTRIES_PER_CALLER),
+    )

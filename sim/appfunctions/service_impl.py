@@ -2,7 +2,8 @@
 
 spec/platform-android.md §2 "Execution pipeline", with access levels (docs/access-control.md):
 
-0. the parameters and extras must fit the device's CallLimits (else ERROR_LIMIT_EXCEEDED);
+0. an app may have only so many calls in flight, and the parameters and extras must fit the
+   device's CallLimits (else ERROR_LIMIT_EXCEEDED);
 1. the claimed calling package must belong to the caller's uid (else ERROR_DENIED, its reason);
 2. (enterprise policy: this device has no device policy, so nothing to refuse);
 3. an empty target package is ERROR_INVALID_ARGUMENT;
@@ -47,6 +48,7 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AccessChangedListener, AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
+from sim.appfunctions.calls_in_flight import CallsInFlight
 from sim.appfunctions.index import VALID_STATES, FunctionIndex
 from sim.appfunctions.observers import AppFunctionObservers, Deliver
 from sim.limits import CallLimits, shape_violation
@@ -103,6 +105,7 @@ class AppFunctionManagerServiceImpl:
         self._observers = observers
         self._limits = limits
         self._version = version
+        self._in_flight = CallsInFlight(limits.max_calls_in_flight)
 
     def execute_app_function(
         self,
@@ -115,7 +118,10 @@ class AppFunctionManagerServiceImpl:
         # What the history says if the pipeline itself fails (the error then propagates).
         outcome: object = AppFunctionSystemUnknownException("The device failed to run the call.")
         try:
-            outcome = self._execute(caller, calling_package, request, cancellation_signal or CancellationSignal())
+            with self._in_flight.slot(caller) as refusal:
+                outcome = refusal or self._execute(
+                    caller, calling_package, request, cancellation_signal or CancellationSignal()
+                )
         finally:
             duration_ms = int((time.monotonic() - clock) * 1000)
             self._history.record(
@@ -166,7 +172,7 @@ class AppFunctionManagerServiceImpl:
             return AppFunctionSystemUnknownException("Cannot find the target service.")
         try:
             host = self._processes.host_for(
-                AppLaunch(package.package_name, package.app_dir, package.credential_file)
+                AppLaunch(package.package_name, package.app_dir, package.credential_file, package.uid)
             )
         except OSError as error:
             log.error("binding %s failed: %s", target, error)
