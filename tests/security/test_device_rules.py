@@ -173,8 +173,10 @@ def test_the_agent_allowlist_setting_is_read_only_with_manage_app_function_acces
 
 def test_a_device_that_cannot_isolate_apps_says_so_at_boot_and_in_dumpsys(tmp_path, monkeypatch, caplog):
     import sim.device
+    from sim.zygote import landlock
 
-    monkeypatch.setattr(sim.device, "os_isolation", lambda: False)
+    monkeypatch.setattr(sim.device, "os_isolation", lambda: False)  # not root,
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)  # and a kernel without Landlock
     with Device(tmp_path / "data") as device, device.shell_context() as shell:
         dump = shell.app_function_manager.dump()
     warning = next(r.getMessage() for r in caplog.records if "OS isolation" in r.getMessage())
