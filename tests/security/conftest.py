@@ -4,17 +4,19 @@ folder above it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from sim.device import Device
-from tests.helpers import copy_app
+from tests.helpers import HELPER_APP, copy_app
 
 MALICIOUS_APP = Path(__file__).parent / "apps" / "malicious"
 MALICIOUS = "com.example.malicious"
@@ -34,17 +36,23 @@ def open_folder():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def malicious_device(folder: Path) -> Iterator[Device]:
+    """A served device with the malicious app and one victim app (the CTS helper)."""
+    device = Device(folder / "data", cancellation_timeout=1.0)
+    try:
+        device.install(copy_app(MALICIOUS_APP, folder / "apps"))
+        device.install(copy_app(HELPER_APP, folder / "apps"))
+        device.serve()
+        yield device
+    finally:
+        device.shutdown()
+
+
 @pytest.fixture
 def served(open_folder):
-    """A served device with the malicious app and one victim app (the CTS helper)."""
-    from tests.helpers import HELPER_APP
-
-    device = Device(open_folder / "data", cancellation_timeout=1.0)
-    device.install(copy_app(MALICIOUS_APP, open_folder / "apps"))
-    device.install(copy_app(HELPER_APP, open_folder / "apps"))
-    device.serve()
-    yield device
-    device.shutdown()
+    with malicious_device(open_folder) as device:
+        yield device
 
 
 def attack(device: Device, function: str, arg: str = "") -> str:

@@ -10,10 +10,9 @@ import os
 import pytest
 
 import sim.device
-from sim.device import Device
 from sim.zygote import landlock
-from tests.helpers import HELPER_APP, HELPER_PACKAGE, copy_app
-from tests.security.conftest import MALICIOUS, MALICIOUS_APP, attack
+from tests.helpers import HELPER_PACKAGE
+from tests.security.conftest import MALICIOUS, attack, malicious_device
 
 pytestmark = pytest.mark.skipif(landlock.abi_version() == 0, reason="needs a kernel with Landlock (Linux 5.13+)")
 
@@ -21,12 +20,8 @@ pytestmark = pytest.mark.skipif(landlock.abi_version() == 0, reason="needs a ker
 @pytest.fixture
 def confined(open_folder, monkeypatch):
     monkeypatch.setattr(sim.device, "os_isolation", lambda: False)  # as a device not run as root
-    device = Device(open_folder / "data", cancellation_timeout=1.0)
-    device.install(copy_app(MALICIOUS_APP, open_folder / "apps"))
-    device.install(copy_app(HELPER_APP, open_folder / "apps"))
-    device.serve()
-    yield device
-    device.shutdown()
+    with malicious_device(open_folder) as device:
+        yield device
 
 
 def test_the_device_says_its_apps_are_confined_and_what_still_does_not_hold(confined):
