@@ -110,13 +110,14 @@ ManifestCheck = Callable[[ManifestFacts], None]
 
 
 def parse_app(
-    app_dir: Path, code_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck,
-    version: PlatformVersion = NEWEST,
+    app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck,
+    version: PlatformVersion = NEWEST, code_dir: Path | None = None,
 ) -> ParsedApp:
     """Everything install checks, with each refusal naming the file, line or function. The
     manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
     ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
-    checked is ``code_dir``'s, the staged copy that will run, not the folder given."""
+    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s."""
+    code_dir = code_dir or app_dir
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
@@ -180,17 +181,18 @@ def parse_app(
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
         if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
-            _check_code(code_dir, file.service_name, document, file.path, verifier)
+            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier)
     return ParsedApp(facts, metadata)
 
 
 def _check_code(
-    app_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path, verifier: CodeVerifier
+    app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
+    verifier: CodeVerifier,
 ) -> None:
-    """The XML must describe the code: the same ids and, for an entry point, the same
-    signature of each (names, types, nullability, required, response)."""
+    """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids and,
+    for an entry point, the same signature of each (names, types, nullability, required, response)."""
     try:
-        code = verifier.declared_code(app_dir, service_name)
+        code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
         raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
     if code.ids is None:
@@ -269,7 +271,7 @@ class PackageInstaller:
                 self._check_name(manifest.package, system, installed(manifest.package))
                 check_manifest(manifest)
 
-            parsed = parse_app(app_dir, staging, self._verifier, check, self._version)
+            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
