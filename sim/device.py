@@ -35,6 +35,8 @@ from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessManager
+from sim.zygote.os_user import claim_os_user, unclaimed_user
+from sim.zygote.specialize import isolation_status, kill_every_process_of, os_isolation, restrict_to_owner
 
 log = logging.getLogger("droidsim.device")
 
@@ -115,8 +117,15 @@ class Device:
         anyway, passes an InProcessCodeVerifier)."""
         self.data_dir = Path(data_dir).resolve()
         self.limits = limits
+        self.os_isolation = isolated_apps and os_isolation()
+        # The Linux uids of this device's apps and verifier, apart from any other device's.
+        self.os_user = claim_os_user() if os_isolation() else unclaimed_user()
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        # Apps and the verifier walk through the data directory to their own folders, and
+        # can neither list nor read it.
+        self.data_dir.chmod(0o711 if os_isolation() else 0o700)
         self.address: str | None = None
+        self.app_address: str | None = None
         self._server = None
         self.store = DeviceStore(self.data_dir / "device.db")
         try:
@@ -124,28 +133,34 @@ class Device:
         except ValueError:
             self.store.close()
             raise
+        restrict_to_owner(self.data_dir / "device.db")
         self.registry = PackageRegistry()
         self.index = FunctionIndex(self.store)
         self.authenticator = Authenticator()
-        self.verifier = verifier or CodeVerifier()
+        self.verifier = verifier or CodeVerifier(self.os_user.isolated_uids() if os_isolation() else None)
         self.processes = ProcessManager(
             isolated=isolated_apps,
-            device_address=lambda: self.address,
+            device_address=lambda: self.app_address,
             local_context=self.create_context,
             cancellation_timeout=cancellation_timeout,
+            os_isolation=self.os_isolation,
+            os_uid=self.os_user.os_uid,
         )
-        self.installer = PackageInstaller(self.data_dir, self.store, self.verifier, self.version)
+        self.installer = PackageInstaller(
+            self.data_dir, self.store, self.verifier, self.version, self.os_user.os_uid, traversable=os_isolation()
+        )
         self.settings = SettingsProvider(self.store)
         self.permissions = PermissionManagerService(self.store, self.registry)
-        self.agent_allowlist = AgentAllowlist(self.settings)
+        self.agent_allowlist = AgentAllowlist(self.settings, self.permissions)
         self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist)
         self.access_history = AccessHistory(self.store)
         self.pregrants = AgentPregrants(self.registry, self.access, self.settings)
+        validator = CallerValidator(self.registry, self.permissions, self.access, self.version)
         self.package_manager = PackageManagerService(
             self.registry, self.index, self.installer, self.authenticator, self.permissions,
             self._stop_app, self.pregrants.package_added, self._package_removed,
+            validator.visible_function_ids,
         )
-        validator = CallerValidator(self.registry, self.permissions, self.access, self.version)
         self.index.listener = self.observers = AppFunctionObservers(validator, self.index)
         self.app_functions = AppFunctionManagerServiceImpl(
             self.registry, self.index, validator, self.processes, self.permissions, self.access,
@@ -153,12 +168,18 @@ class Device:
         )
         self.shell_credential_file = ensure_shell_credential(self.data_dir, self.authenticator)
         self._restore()
+        self.isolation = isolation_status(isolated_apps, self.os_isolation, self.processes.landlock_abi)
+        if isolated_apps and not self.os_isolation:  # never silently pretend (docs/security.md)
+            log.warning("%s", " ".join(self.isolation))
 
     def _restore(self) -> None:
-        """Bring back every committed install; drop what a crash left half-written."""
+        """Bring back every committed install; drop what a crash left half-written, and end
+        any process a crashed device's apps left running under their uids."""
         for row in self.store.packages():
             package = package_from_row(row, self.installer.data_dir_for(row.package_name))
             self.package_manager.adopt(package, row.credential_hash)
+            if self.os_isolation:
+                kill_every_process_of(self.os_user.os_uid(row.uid))
         self.installer.collect_garbage(self.registry.all())
 
     def _stop_app(self, package_name: str) -> None:
@@ -175,7 +196,8 @@ class Device:
 
     def _dump(self) -> str:
         return dump_app_functions(
-            self.registry, self.index, self.permissions, self.access, self.agent_allowlist, self.access_history
+            self.registry, self.index, self.permissions, self.access, self.agent_allowlist, self.access_history,
+            self.isolation,
         )
 
     def service(self, name: str) -> Any:
@@ -229,6 +251,7 @@ class Device:
         server.start()
         self._server = server
         self.address = server.address
+        self.app_address = server.app_address
         log.info("serving on %s", self.address)
         return self.address
 
@@ -240,6 +263,7 @@ class Device:
         self.verifier.close()
         self.access_history.close()
         self.store.close()
+        self.os_user.release()
 
     def __enter__(self) -> "Device":
         return self

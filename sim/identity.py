@@ -1,8 +1,9 @@
 """Credentials: how a process proves which package it is.
 
-On Android the kernel tells a service who is calling; here each package gets a
-secret at install, kept in its data folder (mode 0600), and presents it on every
-call. The device keeps only hashes and maps a presented secret to (uid, package).
+On Android the kernel tells a service who is calling. Here a connection the device relayed
+from an app process (sim/server/app_socket.py) is named by the kernel too, whatever it
+presents; every other caller presents the secret its package got at install (kept in its
+data folder, mode 0600, owned by the app's uid). The device keeps only hashes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import secrets
 import threading
 from pathlib import Path
 
-from droid.os.binder import SHELL, CallingIdentity
+from typing import Callable
+
+from droid.os.binder import FIRST_APPLICATION_UID, SHELL, CallingIdentity
 
 
 def new_secret() -> str:
@@ -49,6 +52,10 @@ class Authenticator:
         # Only secrets that matched, so garbage credentials cannot grow it; emptied on every
         # change of who is registered, so a forgotten or replaced secret stops working at once.
         self._recent: dict[str, CallingIdentity] = {}
+        # Relayed app connections, by the peer address gRPC reports for them.
+        self._by_peer: dict[str, CallingIdentity] = {}
+        # Set where the kernel can name other peers (a loopback TCP listener on an isolating device).
+        self.identify_peer: Callable[[str], CallingIdentity | None] | None = None
 
     def register(self, credential_hash: str, identity: CallingIdentity) -> None:
         with self._lock:
@@ -56,15 +63,42 @@ class Authenticator:
             self._by_hash[credential_hash] = identity
 
     def forget(self, identity: CallingIdentity) -> None:
+        """Revoke ``identity``'s credential and connections: by uid and package together, so
+        no package can take another identity's credential away by sharing its name."""
         with self._lock:
             self._forget_identity(identity)
+            for peer in [p for p, v in self._by_peer.items() if v == identity]:
+                del self._by_peer[peer]
 
     def _forget_identity(self, identity: CallingIdentity) -> None:
         self._recent = {}
-        for key in [k for k, v in self._by_hash.items() if v.package_name == identity.package_name]:
+        for key in [k for k, v in self._by_hash.items() if v == identity]:
             del self._by_hash[key]
 
-    def identify(self, secret: str | None) -> CallingIdentity | None:
+    def app_identity_of_uid(self, uid: int) -> CallingIdentity | None:
+        """The installed app that runs as ``uid``; None for any other uid."""
+        if uid < FIRST_APPLICATION_UID:
+            return None
+        with self._lock:
+            return next((v for v in self._by_hash.values() if v.uid == uid), None)
+
+    def bind_peer(self, peer: str, identity: CallingIdentity) -> None:
+        with self._lock:
+            self._by_peer[peer] = identity
+
+    def unbind_peer(self, peer: str) -> None:
+        with self._lock:
+            self._by_peer.pop(peer, None)
+
+    def identify(self, secret: str | None, peer: Callable[[], str] | None = None) -> CallingIdentity | None:
+        """A relayed app connection is its app, whatever secret it shows; else the secret's owner."""
+        if peer is not None and (self._by_peer or self.identify_peer is not None):
+            name = peer()
+            named = self._by_peer.get(name)
+            if named is None and self.identify_peer is not None:
+                named = self.identify_peer(name)
+            if named is not None:
+                return named
         if not secret:
             return None
         # Neither lookup leaks a secret through timing: the first hashes with the interpreter's

@@ -11,6 +11,8 @@ affect another's. The bounds are the device's configuration (``Device(limits=...
   parameters and extras document, in-process or remote; an error names the path
   (``parameters.note.attachments[3]``).
 - ``execution_timeout`` (off by default, as on current Android) ends a call that runs longer.
+- ``max_calls_in_flight`` bounds how many calls one app may have running at once
+  (sim/appfunctions/calls_in_flight.py), so no app can hold every worker of the device.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ DEFAULT_MAX_DEPTH = 16
 MAX_DEPTH_CEILING = 30
 DEFAULT_MAX_LIST_LENGTH = 100_000
 DEFAULT_MAX_STRING_LENGTH = DEFAULT_MAX_PARAMETERS_BYTES
+# Well below the gRPC server's 128 workers: several apps at their limit leave room for the rest.
+DEFAULT_MAX_CALLS_IN_FLIGHT = 16
 
 _BOUNDED_KINDS = (str, bytes, AppFunctionData)
 
@@ -47,6 +51,7 @@ class CallLimits:
     max_string_length: int = DEFAULT_MAX_STRING_LENGTH
     # Seconds; None: a call may run as long as its app takes.
     execution_timeout: float | None = None
+    max_calls_in_flight: int = DEFAULT_MAX_CALLS_IN_FLIGHT
 
     def __post_init__(self) -> None:
         _require(1 <= self.max_parameters_bytes <= MAX_PARAMETERS_BYTES_CEILING,
@@ -56,6 +61,7 @@ class CallLimits:
                  f"max_depth must be between 1 and {MAX_DEPTH_CEILING} (what the binder decodes), not {self.max_depth}")
         _require(self.max_list_length >= 1, f"max_list_length must be at least 1, not {self.max_list_length}")
         _require(self.max_string_length >= 1, f"max_string_length must be at least 1, not {self.max_string_length}")
+        _require(self.max_calls_in_flight >= 1, f"max_calls_in_flight must be at least 1, not {self.max_calls_in_flight}")
         _require(self.execution_timeout is None or self.execution_timeout > 0,
                  f"execution_timeout must be positive (or None for none), not {self.execution_timeout}")
 

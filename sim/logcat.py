@@ -20,6 +20,7 @@ def configure_device_logging(data_dir: Path) -> None:
         if console.level < logging.WARNING:
             console.setLevel(logging.WARNING)
     handler = logging.FileHandler(data_dir / LOG_NAME)
+    (data_dir / LOG_NAME).chmod(0o600)  # the device's only: it names packages, callers, errors
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(logging.INFO)

@@ -1,8 +1,10 @@
 """AccessHistory: every execution attempt, who made it and how it ended, in SQLite.
 
 Android logs successful calls for the access-history provider; here every attempt is kept,
-denials included, because "who tried to call what" is what a developer checks. The newest
-MAX_ENTRIES are kept (Android expires entries by age instead).
+denials included, because "who tried to call what" is what a developer checks. Each caller
+keeps its newest MAX_ENTRIES_PER_CALLER attempts (Android expires entries by age instead):
+a caller flooding the device pushes out only its own rows, never anyone else's, and the
+table stays bounded by the number of identities, which installs bound.
 
 A call does not wait for SQLite: ``record`` queues the entry and a writer thread commits the
 queue in one transaction (a group commit), at most WRITE_DELAY after the oldest entry queued.
@@ -15,6 +17,7 @@ before the kill (docs/reliability.md).
 from __future__ import annotations
 
 import itertools
+import sqlite3
 import threading
 
 from droid.appfunctions.exceptions import AppFunctionException
@@ -23,8 +26,8 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.data.store import DeviceStore
 
 RESULT_SUCCESS = 0
-MAX_ENTRIES = 10_000
-# Trimming costs a statement, so it runs once every this many inserts.
+MAX_ENTRIES_PER_CALLER = 2_000
+# Trimming costs a statement, so it runs once every this many inserts by one caller.
 TRIM_EVERY = 100
 # Seconds an entry may wait in the queue: one commit then carries every call of that window.
 WRITE_DELAY = 0.05
@@ -45,6 +48,8 @@ class AccessHistory:
         self._queued = threading.Event()
         self._closing = threading.Event()
         self._writer: threading.Thread | None = None
+        # Inserts per caller since its last trim (touched by the writer only, under _write_lock).
+        self._inserts_since_trim: dict[int, int] = {}
 
     def record(
         self,
@@ -100,9 +105,19 @@ class AccessHistory:
                 chunk = batch[start:start + WRITE_BATCH]
                 db.execute(f"INSERT INTO access_history ({FIELDS}) VALUES {', '.join([_ROW] * len(chunk))}",
                            list(itertools.chain.from_iterable(chunk)))
-            (last,) = db.execute("SELECT last_insert_rowid()").fetchone()
-            if last // TRIM_EVERY != (last - len(batch)) // TRIM_EVERY:
-                db.execute("DELETE FROM access_history WHERE id <= ?", (last - MAX_ENTRIES,))
+            for uid in self._due_for_trim(batch):
+                _trim(db, uid)
+
+    def _due_for_trim(self, batch: list[tuple]) -> list[int]:
+        """The callers of ``batch`` that reached TRIM_EVERY inserts since their last trim."""
+        due = []
+        for entry in batch:
+            uid = entry[1]
+            count = self._inserts_since_trim.get(uid, 0) + 1
+            self._inserts_since_trim[uid] = 0 if count >= TRIM_EVERY else count
+            if count >= TRIM_EVERY:
+                due.append(uid)
+        return sorted(set(due))
 
     def close(self) -> None:
         """Stop the writer and commit what it had not (a clean shutdown loses nothing)."""
@@ -142,3 +157,12 @@ class AccessHistory:
                     "DELETE FROM access_history WHERE agent_package = ? OR target_package = ?",
                     (package_name, package_name),
                 )
+
+
+def _trim(db: sqlite3.Connection, uid: int) -> None:
+    """Drop ``uid``'s attempts beyond its newest MAX_ENTRIES_PER_CALLER; no one else's."""
+    db.execute(
+        "DELETE FROM access_history WHERE agent_uid = ? AND id <= (SELECT id FROM access_history "
+        "WHERE agent_uid = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+        (uid, uid, MAX_ENTRIES_PER_CALLER),
+    )

@@ -16,6 +16,8 @@ from typing import Callable
 from droid.os.binder import SHELL_PACKAGE
 from droid.os.exceptions import IllegalArgumentException
 from sim.data.settings import DEVICE_CONFIG, SECURE, SettingSpec, SettingsProvider
+from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
+from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import require_package_names
 
 log = logging.getLogger("droidsim.app_function")
@@ -45,17 +47,22 @@ def serialize_agent_list(packages: list[str]) -> str:
 
 
 class AgentAllowlist:
-    def __init__(self, settings: SettingsProvider) -> None:
+    def __init__(self, settings: SettingsProvider, permissions: PermissionManagerService) -> None:
         self._settings = settings
         self._lock = threading.Lock()
         self._listeners: list[Callable[[frozenset[str]], None]] = []
+
+        def check_read() -> None:  # as getAgentAllowlist: not for every app to read
+            permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "read the agent allowlist setting")
+
         settings.register(
             DEVICE_CONFIG_AGENT_ALLOWLIST,
-            SettingSpec("the AppFunctions agent allowlist: package;package", parse_agent_list, self._reload),
+            SettingSpec("the AppFunctions agent allowlist: package;package", parse_agent_list, self._reload, check_read),
         )
         settings.register(
             ADDITIONAL_AGENT_ALLOWLIST,
-            SettingSpec("agents allowlisted besides DeviceConfig's list: package;package", parse_agent_list, self._reload),
+            SettingSpec("agents allowlisted besides DeviceConfig's list: package;package", parse_agent_list,
+                        self._reload, check_read),
         )
         self._packages = self._read()
 
@@ -69,7 +76,7 @@ class AgentAllowlist:
     def _read(self) -> frozenset[str]:
         agents = set(SYSTEM_AGENT_ALLOWLIST)
         for key in (DEVICE_CONFIG_AGENT_ALLOWLIST, ADDITIONAL_AGENT_ALLOWLIST):
-            agents.update(parse_agent_list(self._settings.get_setting(*key) or ""))
+            agents.update(parse_agent_list(self._settings.value(*key) or ""))
         return frozenset(agents)
 
     def _reload(self) -> None:

@@ -35,7 +35,7 @@ from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM
 from sim.permissions.service import PermissionManagerService
 from sim.platform_version import NEWEST, PlatformVersion
-from sim.pm.registry import PackageRegistry
+from sim.pm.registry import InstalledPackage, PackageRegistry
 
 # A reach: the lowest access level a caller may call, or None for none.
 Reach = int | None
@@ -59,6 +59,11 @@ class CallerValidator:
 
     def discovery_reach(self, caller: CallingIdentity, target_package: str) -> Reach:
         return self._reach(caller, target_package, need_grant=False)
+
+    def visible_function_ids(self, caller: CallingIdentity, package: InstalledPackage) -> list[str]:
+        """The ids of ``package``'s functions ``caller`` may discover: what search shows it."""
+        reach = self.discovery_reach(caller, package.package_name)
+        return [f.id for f in package.metadata.app_functions if self.permits(reach, f)]
 
     def permits(self, reach: Reach, function: AppFunctionMetadata) -> bool:
         if reach is None:

@@ -22,8 +22,9 @@ def dump_app_functions(
     access: AppFunctionAccessService,
     allowlist: AgentAllowlist,
     history: AccessHistory,
+    isolation: list[str],
 ) -> str:
-    lines = ["APP FUNCTION MANAGER (dumpsys app_function)", ""]
+    lines = ["APP FUNCTION MANAGER (dumpsys app_function)", "", *isolation, ""]
     lines.append(f"Agent allowlist: {', '.join(sorted(allowlist.packages()))}")
     lines.append(f"Privileged allowlist: {', '.join(permissions.privileged_allowlist()) or '(empty)'}")
     lines += ["", f"Packages ({len(registry.all())}):"]

@@ -90,7 +90,7 @@ class AgentPregrants:
     def _allowlist_in_device_config(self, agent_name: str) -> None:
         """Add to DeviceConfig's list, keeping what is there, as a preinstalled agent's
         server-pushed allowlist entry would be."""
-        current = parse_agent_list(self._settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST) or "")
+        current = parse_agent_list(self._settings.value(*DEVICE_CONFIG_AGENT_ALLOWLIST) or "")
         if agent_name not in current:
             self._settings.put_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST, serialize_agent_list([*current, agent_name]))
 

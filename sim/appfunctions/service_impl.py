@@ -2,7 +2,8 @@
 
 spec/platform-android.md §2 "Execution pipeline", with access levels (docs/access-control.md):
 
-0. the parameters and extras must fit the device's CallLimits (else ERROR_LIMIT_EXCEEDED);
+0. an app may have only so many calls in flight, and the parameters and extras must fit the
+   device's CallLimits (else ERROR_LIMIT_EXCEEDED);
 1. the claimed calling package must belong to the caller's uid (else ERROR_DENIED, its reason);
 2. (enterprise policy: this device has no device policy, so nothing to refuse);
 3. an empty target package is ERROR_INVALID_ARGUMENT;
@@ -48,6 +49,7 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AccessChangedListener, AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
+from sim.appfunctions.calls_in_flight import CallsInFlight
 from sim.appfunctions.index import VALID_STATES, FunctionIndex, SearchPage
 from sim.appfunctions.observers import AppFunctionObservers, Deliver
 from sim.limits import CallLimits, shape_violation
@@ -105,6 +107,7 @@ class AppFunctionManagerServiceImpl:
         self._limits = limits
         self._version = version
         self._last_search: tuple[tuple[SearchPage, ...], bytes] = ((), b"")
+        self._in_flight = CallsInFlight(limits.max_calls_in_flight)
 
     def execute_app_function(
         self,
@@ -116,7 +119,8 @@ class AppFunctionManagerServiceImpl:
         started_ms, clock = int(time.time() * 1000), time.monotonic()
         outcome: object = None
         try:
-            outcome = self._execute(caller, calling_package, request, cancellation_signal)
+            with self._in_flight.slot(caller) as refusal:
+                outcome = refusal or self._execute(caller, calling_package, request, cancellation_signal)
         finally:
             duration_ms = int((time.monotonic() - clock) * 1000)
             if outcome is None:  # the pipeline itself failed (the error propagates)
@@ -169,7 +173,7 @@ class AppFunctionManagerServiceImpl:
             return AppFunctionSystemUnknownException("Cannot find the target service.")
         try:
             host = self._processes.host_for(
-                AppLaunch(package.package_name, package.app_dir, package.credential_file)
+                AppLaunch(package.package_name, package.app_dir, package.credential_file, package.uid)
             )
         except OSError as error:
             log.error("binding %s failed: %s", target, error)

@@ -88,6 +88,9 @@ def device() -> None:
 @click.option("--max-string-length", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_STRING_LENGTH,
               show_default=True, metavar="CHARS",
               help="Refuse parameters with a longer string or bytes value (ERROR_LIMIT_EXCEEDED).")
+@click.option("--max-calls-in-flight", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_CALLS_IN_FLIGHT,
+              show_default=True, metavar="CALLS",
+              help="Refuse an app's call while it has this many running (ERROR_LIMIT_EXCEEDED).")
 def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...],
                  pregrant_agents: tuple[str, ...], listen: str | None, sdk: str | None, wipe: bool,
                  cancellation_timeout: float,
@@ -180,6 +183,8 @@ def _print_boot(device, address: str, elapsed_ms: float) -> None:
             rows.append((p.package_name, p.uid, f.id.rsplit("#", 1)[-1], enabled))
     print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
     click.echo(f"{device.version.name} device ready in {elapsed_ms:.0f} ms, listening on {address}")
+    for line in device.isolation:
+        click.echo(line)
     droidsim = droidsim_command()
     click.echo(f"try: {droidsim} shell cmd app_function list-app-functions")
     for agent in device.pregrants.agents():

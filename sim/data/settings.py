@@ -3,7 +3,9 @@
 A key exists only once the service that reads it registers it, with a parser for its values;
 writing an unknown key or a value its reader would refuse is an error naming the problem, so a
 typo never silently does nothing. Writes need the shell or root (adb's ``settings put`` and
-``device_config put``); the registering service hears about every change.
+``device_config put``); a read needs what its registering service says (the agent allowlist
+needs MANAGE_APP_FUNCTION_ACCESS, as getAgentAllowlist does); the registering service hears
+about every change and reads values itself with ``value``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ class SettingSpec:
     # Raises IllegalArgumentException for a value the reading service would refuse.
     parse: Callable[[str], Any]
     on_change: Callable[[], None]
+    # Raises SecurityException when the calling identity may not read the value.
+    check_read: Callable[[], None] = lambda: None
 
 
 class SettingsProvider:
@@ -48,6 +52,12 @@ class SettingsProvider:
             return {key: spec.description for key, spec in sorted(self._specs.items())}
 
     def get_setting(self, table: str, name: str) -> str | None:
+        """The binder read: only for a caller the setting's reader allows."""
+        self._spec(table, name).check_read()
+        return self.value(table, name)
+
+    def value(self, table: str, name: str) -> str | None:
+        """The device's own read, whoever is calling."""
         self._spec(table, name)
         return self._store.setting(_storage_key(table, name))
 

@@ -62,6 +62,8 @@ CREATE TABLE IF NOT EXISTS access_history (
     result_code INTEGER NOT NULL,
     result_message TEXT NOT NULL
 );
+-- Retention is per caller (sim/appfunctions/access_history.py).
+CREATE INDEX IF NOT EXISTS access_history_by_agent_uid ON access_history (agent_uid, id);
 """
 
 

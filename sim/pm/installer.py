@@ -20,7 +20,7 @@ from typing import Callable
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
-from droid.os.binder import FIRST_APPLICATION_UID, CallingIdentity
+from droid.os.binder import FIRST_APPLICATION_UID, SHELL_PACKAGE, SYSTEM_PACKAGE, CallingIdentity
 from droid.os.exceptions import IllegalArgumentException
 from sim.data.store import DeviceStore, PackageRow
 from sim.identity import hash_secret, new_secret, write_secret
@@ -34,6 +34,7 @@ from sim.pm.signature import function_signature, signature_difference
 from sim.pm.registry import InstalledPackage, ManifestFacts, PermissionFacts, ServiceFacts
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.xmlsafe import XmlError
+from sim.zygote.specialize import own_for_app
 
 log = logging.getLogger("droidsim.pm")
 
@@ -68,9 +69,10 @@ def source_hash(app_dir: Path) -> str:
 
 
 def _app_files(app_dir: Path) -> list[Path]:
-    """Every file of the app, each a regular file (a link to one is followed, as the copy
-    does), all of them together within MAX_APP_BYTES: a link to /dev/zero, a FIFO or a huge
-    sparse file would otherwise be read without end."""
+    """Every file of the app, each a regular file (a link to one inside the folder is read
+    through), all of them together within MAX_APP_BYTES: a FIFO or a huge sparse file would
+    otherwise be read without end, and a link out of the folder (to /dev/zero, to the
+    device's credentials) would put what it names into the app."""
     files, total = [], 0
     for root, dirs, names in os.walk(app_dir):
         dirs[:] = [d for d in dirs if d not in IGNORED_NAMES]
@@ -81,6 +83,7 @@ def _app_files(app_dir: Path) -> list[Path]:
             if name in IGNORED_NAMES or name.endswith(".pyc"):
                 continue
             path = Path(root) / name
+            _refuse_link_outside(path, app_dir)
             try:
                 status = path.stat()
             except OSError as error:
@@ -94,17 +97,27 @@ def _app_files(app_dir: Path) -> list[Path]:
     return files
 
 
+def _refuse_link_outside(path: Path, folder: Path) -> None:
+    if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)):
+        raise InstallError(
+            "INSTALL_FAILED_INVALID_APK", f"{path} links outside the app folder (to {os.readlink(path)})"
+        )
+
+
 # Refuses a manifest the device cannot take as it stands (PermissionManagerService's
 # check_new_definitions: a ``<permission>`` someone else owns, an unknown protection level).
 ManifestCheck = Callable[[ManifestFacts], None]
 
 
 def parse_app(
-    app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck, version: PlatformVersion = NEWEST
+    app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck,
+    version: PlatformVersion = NEWEST, code_dir: Path | None = None,
 ) -> ParsedApp:
     """Everything install checks, with each refusal naming the file, line or function. The
     manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
-    ``version`` decides which function files are indexed (sim/pm/function_files.py)."""
+    ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
+    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s."""
+    code_dir = code_dir or app_dir
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
@@ -168,17 +181,18 @@ def parse_app(
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
         if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
-            _check_code(app_dir, file.service_name, document, file.path, verifier)
+            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier)
     return ParsedApp(facts, metadata)
 
 
 def _check_code(
-    app_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path, verifier: CodeVerifier
+    app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
+    verifier: CodeVerifier,
 ) -> None:
-    """The XML must describe the code: the same ids and, for an entry point, the same
-    signature of each (names, types, nullability, required, response)."""
+    """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids and,
+    for an entry point, the same signature of each (names, types, nullability, required, response)."""
     try:
-        code = verifier.declared_code(app_dir, service_name)
+        code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
         raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
     if code.ids is None:
@@ -209,15 +223,27 @@ def _check_code(
             )
 
 
+# Packages only the system image has: the platform and the shell (not installable at all).
+BUILT_IN_PACKAGES = frozenset({SYSTEM_PACKAGE, SHELL_PACKAGE})
+_COPY_SUFFIX_BYTES = len("-") + 12 + len("..staging")
+
+
 class PackageInstaller:
     def __init__(
-        self, data_dir: Path, store: DeviceStore, verifier: CodeVerifier, version: PlatformVersion = NEWEST
+        self, data_dir: Path, store: DeviceStore, verifier: CodeVerifier, version: PlatformVersion = NEWEST,
+        os_uid: Callable[[int], int] = lambda uid: uid, traversable: bool = False,
     ) -> None:
         self._apps_root = data_dir / "app"
         self._data_root = data_dir / "data"
         self._store = store
         self._verifier = verifier
         self._version = version
+        # The Linux uid an assigned uid runs as (sim/zygote/os_user.py).
+        self._os_uid = os_uid
+        # Apps under their own uids walk through these folders to their own, never list them.
+        for root in (self._apps_root, self._data_root):
+            root.mkdir(exist_ok=True)
+            root.chmod(0o711 if traversable else 0o700)
 
     def data_dir_for(self, package_name: str) -> Path:
         return self._data_root / package_name
@@ -236,12 +262,23 @@ class PackageInstaller:
         if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
             raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
         digest = source_hash(app_dir)
-        parsed = parse_app(app_dir, self._verifier, check_manifest, self._version)
+        token = secrets.token_hex(6)
+        staging = self._apps_root / f".{token}.staging"
+        try:
+            _copy_app(app_dir, staging)
+
+            def check(manifest: ManifestFacts) -> None:
+                self._check_name(manifest.package, system, installed(manifest.package))
+                check_manifest(manifest)
+
+            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         package_name = parsed.manifest.package
         previous = installed(package_name)
-
-        target = self._apps_root / f"{package_name}-{secrets.token_hex(6)}"
-        _copy_app(app_dir, target)
+        target = self._apps_root / f"{package_name}-{token}"
+        os.replace(staging, target)
         secret = new_secret()
         data_dir = self.data_dir_for(package_name)
         pending = data_dir / PENDING_CREDENTIAL
@@ -265,10 +302,28 @@ class PackageInstaller:
                 pending.unlink(missing_ok=True)
             raise
         os.replace(pending, data_dir / "credential")
+        own_for_app(data_dir, self._os_uid(row.uid), 0o700)
+        own_for_app(data_dir / "credential", self._os_uid(row.uid), 0o600)
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
         return package_from_row(row, data_dir), secret
+
+    def _check_name(self, package_name: str, system: bool, previous: InstalledPackage | None) -> None:
+        """The platform's own names are never installable; a system package is replaced only
+        by a system install (on Android, by one signed with the system image's key); a name
+        must fit this file system as a folder name."""
+        if package_name in BUILT_IN_PACKAGES:
+            raise InstallError("INSTALL_FAILED_UPDATE_INCOMPATIBLE",
+                               f"{package_name} is the platform's own package and cannot be installed")
+        if previous is not None and previous.system and not system:
+            raise InstallError("INSTALL_FAILED_UPDATE_INCOMPATIBLE",
+                               f"{package_name} is a system package: only a system install (--system) may replace it")
+        limit = os.pathconf(self._apps_root, "PC_NAME_MAX") - _COPY_SUFFIX_BYTES
+        if len(package_name.encode()) > limit:
+            raise InstallError("INSTALL_PARSE_FAILED_BAD_PACKAGE_NAME",
+                               f"package name is {len(package_name.encode())} bytes; this device's file system "
+                               f"allows at most {limit}")
 
     def uninstall(self, package: InstalledPackage) -> None:
         with self._store.transaction() as db:
@@ -352,6 +407,16 @@ def identity_of(package: InstalledPackage) -> CallingIdentity:
 
 
 def _copy_app(source: Path, target: Path) -> None:
-    staging = target.with_name(f".{target.name}.staging")
-    shutil.copytree(source, staging, ignore=shutil.ignore_patterns(*IGNORED_NAMES, "*.pyc"))
-    os.replace(staging, target)
+    """Links copied as links (never followed), each still inside the copy; readable by every
+    uid (0755 folders, 0644 files, as an APK is) and writable by the device only."""
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*IGNORED_NAMES, "*.pyc"))
+    for root, dirs, names in os.walk(target):
+        os.chmod(root, 0o755)
+        for name in dirs + names:
+            path = Path(root) / name
+            if path.is_dir() and not path.is_symlink():
+                continue
+            if path.is_symlink():
+                _refuse_link_outside(path, target)
+            else:
+                path.chmod(0o755 if path.stat().st_mode & 0o111 else 0o644)

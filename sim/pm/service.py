@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from droid.os.binder import Binder, CallingIdentity
 from droid.os.exceptions import IllegalArgumentException
 from droidsim.v1 import package_manager_pb2 as pm_pb2
 from sim.appfunctions.index import FunctionIndex
@@ -34,6 +35,7 @@ class PackageManagerService:
         stop_app: Callable[[str], None],
         package_added: Callable[[InstalledPackage], None],
         package_removed: Callable[[str], None],
+        visible_function_ids: Callable[[CallingIdentity, InstalledPackage], list[str]],
     ) -> None:
         self._registry = registry
         self._index = index
@@ -45,6 +47,8 @@ class PackageManagerService:
         self._package_added = package_added
         # Told after an uninstall, so grants, flags and history of the package go too.
         self._package_removed = package_removed
+        # A listing shows the caller only the function ids search would (the caller's reach).
+        self._visible_function_ids = visible_function_ids
         # Installs of one package never interleave; different packages may.
         self._install_lock = threading.Lock()
 
@@ -131,7 +135,7 @@ class PackageManagerService:
             uid=package.uid,
             system=package.system,
             requested_permissions=package.manifest.uses_permissions,
-            function_ids=[f.id for f in package.metadata.app_functions],
+            function_ids=self._visible_function_ids(Binder.get_calling_identity(), package),
             privileged=self._permissions.is_privileged(package),
             granted_permissions=self._permissions.granted_permissions(package),
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,9 @@ from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
 from droidsim.v1 import package_manager_pb2_grpc as pm_grpc
 from droidsim.v1 import service_manager_pb2_grpc as sm_grpc
 from droidsim.v1 import settings_pb2_grpc as settings_grpc
+from sim.server.app_socket import INTERNAL_SOCKET_NAME, AppSocket
 from sim.server.decode_guard import UndecodableRequestGuard
+from sim.server.tcp_peers import loopback_peer_uid
 from sim.server.servicers import (
     AppFunctionManagerServicer,
     PackageManagerServicer,
@@ -56,6 +59,12 @@ def parse_listen(listen: str) -> tuple[str, bool]:
     return listen, public
 
 
+def _uid_identity(device: "Device", os_uid: int | None):
+    """The installed app that runs as ``os_uid`` on this device, if any."""
+    app_uid = None if os_uid is None else device.os_user.app_uid(os_uid)
+    return None if app_uid is None else device.authenticator.app_identity_of_uid(app_uid)
+
+
 class DeviceServer:
     def __init__(self, device: "Device", listen: str) -> None:
         address, public = parse_listen(listen)
@@ -87,12 +96,32 @@ class DeviceServer:
             raise OSError(f"cannot listen on {address}")
         self.address = address if address.startswith("unix:") else f"{address.rpartition(':')[0]}:{port}"
         self.public = public
+        self._app_socket = self._app_socket_for(device) if device.processes.os_isolation else None
+        # Where the device's own app processes connect: named by the kernel when they run as their uids.
+        self.app_address = self._app_socket.address if self._app_socket else self.address
+
+    def _app_socket_for(self, device: "Device") -> AppSocket:
+        internal = device.data_dir / INTERNAL_SOCKET_NAME
+        internal.unlink(missing_ok=True)
+        if self._server.add_insecure_port(f"unix:{internal}") == 0:
+            raise OSError(f"cannot listen on {internal}")
+        os.chmod(internal, 0o600)
+        auth = device.authenticator
+        if not self.address.startswith("unix:"):  # a loopback TCP peer is named by the kernel too
+            auth.identify_peer = lambda peer: _uid_identity(device, loopback_peer_uid(peer))
+        return AppSocket(internal, lambda uid: _uid_identity(device, uid), auth.bind_peer, auth.unbind_peer)
 
     def start(self) -> None:
         self._server.start()
+        if self.address.startswith("unix:") and self._app_socket is not None:
+            os.chmod(self.address.removeprefix("unix:"), 0o600)  # the device's user, and no app
+        if self._app_socket is not None:
+            self._app_socket.start()
         for name in [*SERVICE_NAMES.values(), SERVICE_MANAGER, ""]:
             self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace: float = 1.0) -> None:
         self._health.enter_graceful_shutdown()
+        if self._app_socket is not None:
+            self._app_socket.close()
         self._server.stop(grace).wait()

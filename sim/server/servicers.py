@@ -84,7 +84,7 @@ class _Servicer:
             if key == CREDENTIAL_KEY:
                 secret = value
                 break
-        identity = self._authenticator.identify(secret)
+        identity = self._authenticator.identify(secret, context.peer)
         if identity is None:
             context.abort(grpc.StatusCode.UNAUTHENTICATED, UNAUTHENTICATED)
         return identity

@@ -15,6 +15,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Callable
 
 from droid.appfunctions.loader import load_app_service_class
 from droid.binder import wire
@@ -22,6 +23,8 @@ from droid.content.context import Context, connect
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_service_pb2 as app_pb2
 from sim.zygote.runtime import AppRuntime, Outcome
+from sim.zygote import landlock
+from sim.zygote.specialize import import_roots, specialize
 from sim.zygote.wire import FrameSocket
 
 log = logging.getLogger("droidsim.app")
@@ -78,13 +81,17 @@ class AppProcessMain:
             pass  # the device went away; nothing is waiting for this reply
 
 
-def _context_factory() -> Context | None:
+def _context_factory(data_dir: Path) -> Callable[[], Context | None]:
     """The app's own binder connection, with the credential in its data folder."""
-    address = os.environ.get("DROIDSIM_DEVICE")
-    credential_file = Path(os.environ.get("DROIDSIM_CREDENTIAL_FILE", "/nonexistent"))
-    if not address or not credential_file.exists():
-        return None
-    return connect(address, credential_file.read_text().strip(), credential_file.parent)
+
+    def create() -> Context | None:
+        address = os.environ.get("DROIDSIM_DEVICE")
+        credential_file = data_dir / "credential"
+        if not address or not credential_file.exists():
+            return None
+        return connect(address, credential_file.read_text().strip(), data_dir)
+
+    return create
 
 
 def main() -> None:
@@ -92,15 +99,21 @@ def main() -> None:
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--package", required=True)
     parser.add_argument("--app-dir", required=True)
+    parser.add_argument("--uid", type=int, help="become this uid before any app code runs")
+    parser.add_argument("--confine", action="store_true", help="confine this process with Landlock first")
     args = parser.parse_args()
+    app_dir, data_dir = Path(args.app_dir), Path(os.environ.get("HOME", "."))
+    if args.uid is not None:
+        reachable = specialize(args.uid, (app_dir, data_dir))
+        app_dir, data_dir = reachable[app_dir], reachable[data_dir]
+    elif args.confine:
+        landlock.confine([*map(Path, import_roots(packages_themselves=True)), app_dir], [data_dir])
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname).1s %(name)s: %(message)s")
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     frames = FrameSocket(socket.socket(fileno=args.fd))
-    runtime = AppRuntime(
-        args.package, Path(args.app_dir), _context_factory, load_app_service_class
-    )
+    runtime = AppRuntime(args.package, app_dir, _context_factory(data_dir), load_app_service_class)
     app = AppProcessMain(frames, runtime, loop)
     app.start()
     try:

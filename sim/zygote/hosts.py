@@ -31,6 +31,7 @@ from droid.binder import wire
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_service_pb2 as app_pb2
 from sim.zygote.runtime import AppRuntime, Outcome
+from sim.zygote.specialize import kill_every_process_of
 from sim.zygote.wire import FrameSocket
 
 log = logging.getLogger("droidsim.zygote")
@@ -221,7 +222,9 @@ def _wake() -> None:
 
 
 class ProcessAppHost:
-    """A child process per app: ``python -m sim.zygote.app_main``."""
+    """A child process per app: ``python -m sim.zygote.app_main``, in its own process group,
+    under its own uid when ``os_uid`` is given (sim/zygote/specialize.py), else confined by
+    Landlock when ``confine`` (sim/zygote/landlock.py)."""
 
     def __init__(
         self,
@@ -230,6 +233,9 @@ class ProcessAppHost:
         env: dict[str, str],
         cancellation_timeout: float,
         on_exit: Callable[["ProcessAppHost"], None] = lambda host: None,
+        os_uid: int | None = None,
+        cwd: Path | None = None,
+        confine: bool = False,
     ) -> None:
         self.package_name = package_name
         self._tracker = _CallTracker(cancellation_timeout, self._kill)
@@ -237,13 +243,16 @@ class ProcessAppHost:
         self._pending_lock = threading.Lock()
         self._ids = itertools.count(1)
         self._on_exit = on_exit
+        self.os_uid = os_uid
         parent, child = socket.socketpair()
         self._frames = FrameSocket(parent)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "sim.zygote.app_main", "--fd", str(child.fileno()),
-             "--package", package_name, "--app-dir", str(app_dir)],
+             "--package", package_name, "--app-dir", str(app_dir), *(["--uid", str(os_uid)] if os_uid is not None else []),
+             *(["--confine"] if confine else [])],
             pass_fds=(child.fileno(),),
-            env={**os.environ, **env},
+            env=env,
+            cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -348,7 +357,7 @@ class ProcessAppHost:
         self.process.kill()
 
     def stop(self) -> None:
-        """Close the socket (the app's loop ends) and reap the process."""
+        """Close the socket (the app's loop ends), reap the process, then end whatever it started."""
         if self.process.poll() is None:
             self._frames.close()
             try:
@@ -356,4 +365,15 @@ class ProcessAppHost:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.kill_children()
+
+    def kill_children(self) -> None:
+        """Every process the app left behind: its process group, and under its own uid every
+        process of that uid (which catches those that left the group)."""
+        try:
+            os.killpg(self.pid, signals.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.os_uid is not None:
+            kill_every_process_of(self.os_uid)
 

@@ -99,7 +99,7 @@ def asset_outside(name: str):
 @pytest.mark.parametrize(
     ("plant", "reason", "words"),
     [
-        (link_to_dev_zero, "INSTALL_FAILED_INVALID_APK", "zeros.bin is not a regular file"),
+        (link_to_dev_zero, "INSTALL_FAILED_INVALID_APK", "zeros.bin links outside the app folder (to /dev/zero)"),
         (fifo, "INSTALL_FAILED_INVALID_APK", "pipe is not a regular file"),
         (linked_folder, "INSTALL_FAILED_INVALID_APK", "everything links to a folder"),
         (oversized, "INSTALL_FAILED_INVALID_APK", f"holds more than {MAX_APP_BYTES} bytes"),

@@ -82,7 +82,7 @@ def load_app_package(app_dir: Path, *, reload: bool = False) -> types.ModuleType
         init = app_dir / "__init__.py"
         if init.is_file():
             spec = importlib.util.spec_from_file_location(
-                name, init, submodule_search_locations=[str(app_dir.resolve())]
+                name, init, submodule_search_locations=[str(app_dir.absolute())]
             )
         else:
             spec = importlib.util.spec_from_loader(name, loader=None, is_package=True)
@@ -90,7 +90,7 @@ def load_app_package(app_dir: Path, *, reload: bool = False) -> types.ModuleType
             raise AppLoadError(f"{app_dir}: cannot import it as a package")
         module = importlib.util.module_from_spec(spec)
         if not init.is_file():
-            module.__path__ = [str(app_dir.resolve())]
+            module.__path__ = [str(app_dir.absolute())]
         sys.modules[name] = module
         try:
             if spec.loader is not None:

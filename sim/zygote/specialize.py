@@ -1,0 +1,172 @@
+"""Giving a child process an app's identity, as Android's zygote specializes a forked child.
+
+The child starts as the device's user, loads the platform, then gives up that user for good
+(setgroups, setgid, setuid to the app's uid, no new privileges) before any app code runs.
+Only root can do this, so only a device run as root isolates its apps (``os_isolation()``).
+
+An interpreter or checkout the app's uid cannot reach (a pyenv under /root, a clone in a
+private folder) stays importable through folder descriptors opened before the drop, as the
+zygote keeps what it preloaded: ``/proc/self/fd/N/...`` names an open folder without walking
+the folders above it. Only code is reachable that way; nothing of the device's data is opened.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pwd
+import subprocess
+import sys
+from pathlib import Path
+
+# prctl(PR_SET_NO_NEW_PRIVS): exec of a setuid program (su, sudo) gains nothing.
+_PR_SET_NO_NEW_PRIVS = 38
+# A clean environment: what an app process needs and nothing of the device's.
+_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def os_isolation() -> bool:
+    """Whether this process may start others under their own uids (it runs as root)."""
+    return os.geteuid() == 0
+
+
+# Passed on from the device: how this interpreter finds the platform when it is not installed.
+_INHERITED = ("PYTHONPATH",)
+# Passed on only to apps sharing the device's uid: a bytecode cache shared between uids would
+# let one app plant compiled code for another.
+_INHERITED_UNISOLATED = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+
+
+def clean_environment(home: Path, extra: dict[str, str], isolated: bool) -> dict[str, str]:
+    """HOME and TMPDIR in the app's own folder, a plain PATH, and what the device adds; none
+    of the device's own variables (API keys, tokens) reach app code."""
+    env = {"HOME": str(home), "TMPDIR": str(home), "PATH": _PATH, "LANG": "C.UTF-8"}
+    for name in _INHERITED if isolated else _INHERITED + _INHERITED_UNISOLATED:
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return {**env, **extra}
+
+
+def specialize(uid: int, own: tuple[Path, ...] = ()) -> dict[Path, Path]:
+    """Become ``uid`` (and gid ``uid``, no supplementary groups) irrevocably. Code stays
+    importable; so do the folders in ``own`` (the app's code and data), whose names the
+    returned map gives (a folder's own name where the uid can reach it)."""
+    descriptors = {}
+    for root in [*import_roots(), *map(str, own)]:
+        try:
+            descriptors[root] = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            continue
+    libc = ctypes.CDLL(None, use_errno=True)
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    try:
+        os.setuid(0)
+    except PermissionError:
+        pass
+    else:  # never run app code with a way back to root
+        raise RuntimeError(f"the process could become root again after dropping to uid {uid}")
+    rerouted = _reroute_unreachable(descriptors)
+    return {path: Path(rerouted.get(str(path), str(path))) for path in own}
+
+
+def import_roots(packages_themselves: bool = False) -> list[str]:
+    """Every folder imports come from: sys.path, and the folders holding imported packages
+    (or, with ``packages_themselves``, those packages' own folders: not a checkout around them)."""
+    roots = [p for p in sys.path if p and os.path.isdir(p)]
+    for module in list(sys.modules.values()):
+        for entry in _package_path(module):
+            root = entry if packages_themselves else os.path.dirname(entry)
+            if root not in roots and os.path.isdir(root):
+                roots.append(root)
+    return roots
+
+
+def _package_path(module: object) -> list[str]:
+    path = getattr(module, "__path__", None)
+    return list(path) if isinstance(path, list) else []
+
+
+def _reroute_unreachable(descriptors: dict[str, int]) -> dict[str, str]:
+    """Replace each folder this uid cannot reach with its /proc/self/fd name; close the rest."""
+    rerouted = {}
+    for root, fd in descriptors.items():
+        if os.access(root, os.R_OK | os.X_OK):
+            os.close(fd)
+        else:
+            rerouted[root] = f"/proc/self/fd/{fd}"
+    if not rerouted:
+        return rerouted
+    sys.path[:] = [rerouted.get(p, p) for p in sys.path]
+    for module in list(sys.modules.values()):
+        path = _package_path(module)
+        if path:
+            module.__path__[:] = [_rerouted_entry(entry, rerouted) for entry in path]  # type: ignore[attr-defined]
+    sys.path_importer_cache.clear()
+    return rerouted
+
+
+def _rerouted_entry(entry: str, rerouted: dict[str, str]) -> str:
+    parent = os.path.dirname(entry)
+    return os.path.join(rerouted[parent], os.path.basename(entry)) if parent in rerouted else entry
+
+
+def is_named_account(uid: int) -> bool:
+    """A uid this machine already gives to someone (in /etc/passwd)."""
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def kill_every_process_of(uid: int) -> None:
+    """SIGKILL everything running as ``uid``, however it detached (setsid, double fork): what a
+    cgroup kill does on Android. Only for uids no account of this machine uses.
+
+    A fresh interpreter becomes ``uid`` and kills all it may signal (``kill(-1)``); Popen's own
+    ``user=`` would fork this multi-threaded process without exec first, which gRPC's fork
+    handlers do not survive."""
+    if not os_isolation() or uid == 0 or is_named_account(uid):
+        return
+    code = f"import os; os.setgroups([]); os.setresgid({uid}, {uid}, {uid}); os.setresuid({uid}, {uid}, {uid}); os.kill(-1, 9)"
+    subprocess.run([sys.executable, "-I", "-S", "-c", code], env={}, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
+
+
+def own_for_app(path: Path, uid: int, mode: int) -> None:
+    """``path`` belongs to the app's uid with ``mode`` (a no-op where the device cannot chown)."""
+    if os_isolation():
+        os.chown(path, uid, uid)
+    os.chmod(path, mode)
+
+
+def isolation_status(processes: bool, os_isolated: bool, landlock_abi: int) -> list[str]:
+    """What this device's isolation holds and what it does not, said plainly (boot, dumpsys)."""
+    if os_isolated:
+        return ["OS isolation: on (the device runs as root): each app runs under its own uid (10000 + n) "
+                "with its own 0700 data folder; it cannot read other apps' files, credentials, device.db "
+                "or the log, and a connection from an app uid is that app whatever it presents."]
+    if processes and landlock_abi:
+        signals = "nor signal or trace the device" if landlock_abi >= 6 else "nor trace the device (it can signal it)"
+        return [f"OS isolation: partial (the device runs as uid {os.geteuid()}, not root): each app process is "
+                f"confined by Landlock (ABI {landlock_abi}) to its code and its own data folder, so it cannot read "
+                f"other apps' files, credentials, device.db or the log, {signals}; but it runs as the device's "
+                "user, so a child it detaches (setsid) outlives it. Run the device as root for per-app uids "
+                "(docs/security.md)."]
+    why = ("apps run on threads of the device process" if not processes
+           else f"the device runs as uid {os.geteuid()}, not root, and this kernel has no Landlock")
+    return [f"OS isolation: OFF ({why}). App code runs as the device's own user: an app can read every "
+            "credential, the shell's and device.db, and so act as any package or the shell. Access rules "
+            "hold only against callers that do not run code on this machine's account. Run the device "
+            "as root (as containers and CI do) for per-app uids (docs/security.md)."]
+
+
+def restrict_to_owner(path: Path) -> None:
+    """A file of the device's (database, log, its WAL) readable and writable by its user only."""
+    for candidate in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if candidate.exists():
+            candidate.chmod(0o600)

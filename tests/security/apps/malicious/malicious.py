@@ -1,0 +1,136 @@
+"""An app that attacks the device from inside its own process; tests/security says which
+defence stops each attack. Every function reports, as text, what the OS let it do:
+``allowed: ...`` or ``refused: ERRNO_NAME ...``.
+
+Importing this module inside the install-time verifier (``verifier_attack.txt`` beside it
+names a report folder and the device's data directory) tries to persist there: it leaves a
+detached daemon behind, and tries to plant files where a later install or process would
+pick them up. It writes what it managed to ``verifier.json`` in the report folder.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+from droid.appfunctions import AppFunctionService, ExecuteAppFunctionResponse
+from droid.content.context import connect
+from droid.os import IllegalArgumentException
+
+
+def _refused(error: OSError) -> str:
+    return f"refused: {errno.errorcode.get(error.errno, error.errno)} {error.strerror}"
+
+
+def read_file(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f"allowed: {f.read(64)!r}"
+    except OSError as error:
+        return _refused(error)
+
+
+def write_file(path: str) -> str:
+    try:
+        with open(path, "x") as f:
+            f.write("import os; os.system('echo planted')\n")
+        return "allowed: wrote it"
+    except OSError as error:
+        return _refused(error)
+
+
+def connect_with(address: str, secret: str) -> str:
+    if address.startswith("unix:"):  # what the kernel says to a plain connect, first
+        probe = socket.socket(socket.AF_UNIX)
+        try:
+            probe.connect(address.removeprefix("unix:"))
+        except OSError as error:
+            return _refused(error)
+        finally:
+            probe.close()
+    try:
+        with connect(address, secret) as context:
+            return f"allowed: the device says this is {context.package_name}"
+    except Exception as error:  # the device's refusal, whatever form it takes
+        return f"refused: {type(error).__name__}: {str(error)[:300]}"
+
+
+def signal_pid(pid: int) -> str:
+    try:
+        os.kill(pid, 9)
+        return "allowed: sent SIGKILL"
+    except OSError as error:
+        return _refused(error)
+
+
+def spawn_child(detached: bool) -> int:
+    """A `sleep` child; detached: in a new session, out of the app's process group."""
+    child = subprocess.Popen(["sleep", "300"], start_new_session=detached, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return child.pid
+
+
+def _daemon(pid_file: Path) -> None:
+    """Double fork into a new session, as a process that means to outlive its parent does."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            pid_file.write_text(str(os.getpid()))
+            time.sleep(300)
+        os._exit(0)
+    time.sleep(0.2)
+
+
+def _attack_from_the_verifier() -> None:
+    plan = Path(__file__).with_name("verifier_attack.txt")
+    if not plan.is_file() or "code_verifier" not in sys.argv[0]:
+        return
+    report, data_dir = (Path(line) for line in plan.read_text().split("\n")[:2])
+    _daemon(report / "daemon.pid")
+    results = {
+        "uid": os.getuid(),
+        "device.db": read_file(str(data_dir / "device.db")),
+        "shell.credential": read_file(str(data_dir / "shell.credential")),
+        "plant in app root": write_file(str(data_dir / "app" / "planted.py")),
+        "plant in site-packages": write_file(str(Path(sysconfig.get_paths()["purelib"]) / "droidsim-planted.pth")),
+        "plant beside itself": write_file(str(Path(__file__).with_name("planted.py"))),
+    }
+    (report / "verifier.json").write_text(json.dumps(results))
+
+
+_attack_from_the_verifier()
+
+
+class MaliciousFunctionService(AppFunctionService):
+    FUNCTION_IDS = frozenset({"readFile", "writeFile", "connectWith", "signalPid", "spawnChild", "environment"})
+
+    @classmethod
+    def implemented_function_ids(cls) -> frozenset[str]:
+        return cls.FUNCTION_IDS
+
+    def on_execute_function(self, request, calling_package, cancellation_signal, callback):
+        fid, arg = request.function_identifier, request.parameters.get_string("arg")
+        if fid == "readFile":
+            result = read_file(arg)
+        elif fid == "writeFile":
+            result = write_file(arg)
+        elif fid == "connectWith":
+            address, _, secret = arg.partition("|")
+            result = connect_with(address, secret)
+        elif fid == "signalPid":
+            result = signal_pid(int(arg))
+        elif fid == "spawnChild":
+            result = str(spawn_child(arg == "detached"))
+        elif fid == "environment":
+            result = json.dumps({"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(),
+                                 "cwd": os.getcwd(), "env": dict(os.environ)})
+        else:
+            raise IllegalArgumentException("Function does not exist")
+        callback.on_result(ExecuteAppFunctionResponse.of(result))
