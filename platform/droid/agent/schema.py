@@ -93,7 +93,9 @@ class _Builder:
         if name not in self.defs:
             self.defs[name] = {}  # claimed first, so a type that refers to itself stops here
             self.defs[name] = self.schema(target)
-        return {"$ref": "#/$defs/" + quote(name.replace("~", "~0").replace("/", "~1"), safe="$<>,")}
+        # A JSON pointer (RFC 6901) in a URI fragment: a generic's <, > and spaces percent-encoded.
+        pointer = name.replace("~", "~0").replace("/", "~1")
+        return {"$ref": "#/$defs/" + quote(pointer, safe="!$&'()*+,;=:@")}
 
     def _parent(self, parent: AppFunctionDataTypeMetadata, seen: tuple[str, ...]) -> dict[str, Any]:
         """An ``allOf`` parent's own schema, never a ``$ref``, so its properties can be merged."""

@@ -54,12 +54,12 @@ def test_inline_is_the_default_and_has_no_references():
     assert default["properties"]["note"]["properties"]["title"] == {"type": "string", "description": "The title"}
 
 
-def test_a_type_name_is_escaped_as_a_json_pointer():
-    name = "com.example.Box<a/b~c>"
+def test_a_type_name_is_escaped_as_a_json_pointer_in_a_uri_fragment():
+    name = "com.example.Box<a/b~c, kotlin.Int>"
     box = AppFunctionDataTypeMetadata(type=DataType.OBJECT, properties=[prop("label", string())], required=["label"])
     function = AppFunctionMetadata(id="com.example.F#put", package_name="com.example", parameters=[param("box", ref(name))])
     schema = parameters_schema(function, AppFunctionComponentsMetadata(data_types=[prop(name, box)]), shared_types="defs")
-    assert schema["properties"]["box"] == {"$ref": "#/$defs/com.example.Box<a~1b~0c>"}
+    assert schema["properties"]["box"] == {"$ref": "#/$defs/com.example.Box%3Ca~1b~0c,%20kotlin.Int%3E"}
     assert list(schema["$defs"]) == [name]
     (error,) = jsonschema.Draft202012Validator(schema).iter_errors({"box": {}})
     assert error.message == "'label' is a required property"
