@@ -1,7 +1,8 @@
 """AppFunction metadata and results as MCP tools and tool results.
 
-The input schema is the agent runtime's (droid.agent.schema, through AppFunctionAgentTool):
-one conversion for models and for MCP clients. MCP wants objects at the top of an output
+The schemas come from the agent runtime's one conversion (droid.agent.schema), but the input
+schema keeps shared types as ``$defs`` (MCP clients resolve ``$ref``; a model is given them
+inlined), so recursive types are described whole. MCP wants objects at the top of an output
 schema and of structured content, so a function that returns anything else (a string, a
 list) has its value under ``result``, as the agent runtime wraps it for a model.
 """
@@ -17,7 +18,7 @@ import mcp_types as types
 from droid.agent.appfunction_tools import AppFunctionAgentTool
 from droid.agent.confirmation import name_words
 from droid.agent.errors import error_map
-from droid.agent.schema import response_schema
+from droid.agent.schema import parameters_schema, response_schema
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FUNCTION_ID_META = "droidsim/functionId"
@@ -31,7 +32,10 @@ class ToolShape:
         self.agent_tool = agent_tool
         self.name = name
         self.destructive = destructive
-        self.input_schema = {"$schema": JSON_SCHEMA_DIALECT, **agent_tool.parameters}
+        self.input_schema = {
+            "$schema": JSON_SCHEMA_DIALECT,
+            **parameters_schema(agent_tool.metadata, components, shared_types="defs"),
+        }
         self._validator = jsonschema.Draft202012Validator(self.input_schema)
         returns = response_schema(agent_tool.metadata, components)
         self.wraps_result = returns is not None and returns.get("type") != "object"
@@ -43,12 +47,16 @@ class ToolShape:
             self.output_schema = returns
 
     def schema_violation(self, args: Any) -> str | None:
-        """The first way ``args`` break the input schema, naming where, or None."""
-        errors = sorted(self._validator.iter_errors(args), key=lambda e: list(e.path))
-        if not errors:
+        """How ``args`` break the input schema, naming where, or None.
+
+        ``best_match`` looks inside ``anyOf`` (a nullable ``$ref``), so the deepest real
+        problem is named rather than "not valid under any of the given schemas".
+        """
+        error = jsonschema.exceptions.best_match(self._validator.iter_errors(args))
+        if error is None:
             return None
-        where = "/".join(str(p) for p in errors[0].path)
-        return f"Invalid arguments{f' at {where}' if where else ''}: {errors[0].message}"
+        where = "/".join(str(p) for p in error.absolute_path)
+        return f"Invalid arguments{f' at {where}' if where else ''}: {error.message}"
 
     def tool(self) -> types.Tool:
         return types.Tool(

@@ -65,7 +65,7 @@ async def say_yes(context, params):
     return YES
 
 
-def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas(device, shell):
+def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas_shared_types_as_defs(device, shell):
     async def scenario():
         async with Client(stdio_server(device.data, AGENT)) as client:
             return client.instructions, (await client.list_tools()).tools
@@ -73,7 +73,7 @@ def test_the_tools_are_the_agents_functions_with_the_agent_runtimes_schemas(devi
     instructions, tools = run(scenario())
     expected = {}
     for function in shell.app_function_manager.search_app_functions():
-        expected[function.id] = parameters_schema(function, function.package_metadata.components)
+        expected[function.id] = parameters_schema(function, function.package_metadata.components, shared_types="defs")
     by_id = {tool.meta["droidsim/functionId"]: tool for tool in tools}
     assert len(by_id) == len(tools) == len({tool.name for tool in tools})
     assert FETCH in by_id and all(MCP_NAME.match(tool.name) for tool in tools)

@@ -2,7 +2,7 @@
 
 Its server scenarios call fixture tools by fixed names; the app under
 tests/e2e/apps/mcp_conformance declares them as app functions. Every scenario is either
-expected to pass (with one known, documented failure) or listed as not applicable to a bridge
+expected to pass, every check of it, or listed as not applicable to a bridge
 of app functions; docs/mcp.md ("Conformance") gives the reasons. A scenario the suite adds
 later fails this test until it is sorted into one list or the other.
 """
@@ -32,8 +32,6 @@ PASSING = {
     "server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error",
     "tools-call-elicitation", "json-schema-2020-12", "dns-rebinding-protection", "server-sse-multiple-streams",
 }
-# The one check expected to fail: the agent runtime's schemas inline shared types (docs/mcp.md).
-KNOWN_FAILURES = {"json-schema-2020-12-$defs"}
 NOT_APPLICABLE = {
     "logging-set-level", "completion-complete", "tools-call-image", "tools-call-audio",
     "tools-call-embedded-resource", "tools-call-mixed-content", "tools-call-with-logging",
@@ -80,4 +78,4 @@ def test_every_applicable_scenario_passes(bridge, conformance_bin, tmp_path):
     assert set(results) == PASSING | NOT_APPLICABLE, run.stdout[-2000:]
     for scenario in sorted(PASSING):
         failed = {c: outcome for c, outcome in results[scenario].items() if outcome[0] not in ("SUCCESS", "INFO")}
-        assert failed.keys() == KNOWN_FAILURES & results[scenario].keys(), (scenario, failed)
+        assert not failed, (scenario, failed)

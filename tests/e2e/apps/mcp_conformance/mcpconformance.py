@@ -15,7 +15,8 @@ from droid.appfunctions import (
 )
 
 
-@app_function_serializable
+# Named as the suite's json-schema-2020-12 scenario names it: it looks for "$defs"/"address".
+@app_function_serializable(qualified_name="address")
 @dataclass
 class Address:
     """A postal address.
