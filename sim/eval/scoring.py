@@ -5,9 +5,9 @@ the expected ones (in any order: parallel calls have none): same function,
 every required argument present, every argument of the declared JSON type and
 known to the function, every listed matcher satisfied; optional arguments the
 case does not mention are tolerated. Calls to functions the turn ``allow``s
-(say, a lookup before the action) are ignored; any other extra call fails.
-``abstain`` passes when no call was made; ``ask`` when no call was made and the
-agent said something (its question). Confirmations: ``required`` means the
+(say, a lookup before the action) are ignored, in ``abstain`` and ``ask`` turns
+too; any other extra call fails. ``abstain`` passes when no other call was made;
+``ask`` when no other call was made and the agent said something (its question). Confirmations: ``required`` means the
 agent must have asked before the call, ``not-required`` that it must not have.
 """
 
@@ -50,13 +50,15 @@ def score_turn(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, r
     verdict = TurnVerdict()
     allowed = {catalog.resolve(name).function_id for name in turn.allow}
     if turn.expects in ("abstain", "ask"):
-        for call in calls:
+        # A read-only lookup the case allows (``list_lights`` before asking which light) is no action.
+        acted = [c for c in calls if c.function_id not in allowed]
+        for call in acted:
             verdict.failures.append(f"expected {'a question back' if turn.ask else 'no call'}, "
                                     f"but {call.name} was called")
             verdict.confusion.append((NO_CALL, catalog.short(call.function_id)))
-        if not calls:
+        if not acted:
             verdict.confusion.append((NO_CALL, NO_CALL))
-        if turn.ask and not calls and not text.strip():
+        if turn.ask and not acted and not text.strip():
             verdict.failures.append("expected a question back, but the agent said nothing")
         return verdict
     if turn.expects is None:
