@@ -74,9 +74,22 @@ _SPLIT = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _QUESTION = re.compile(
-    r"^\s*(?:what|where|when|which|who|how|has|have|is|was|did|can i|could i|may i|am i)\b"
-    r"|\bis it (?:still )?possible\b",
+    r"^\s*(?:what|where|when|which|who|whom|whose|why|how|has|have|is|are|was|were|did|does|do|should|shall"
+    r"|can i|could i|may i|am i|do i|would it|will it)\b|\bis it (?:still )?possible\b",
     re.I,
+)
+# "Is the porch light on?": a yes/no question about how things are asks to look, not to change them.
+_STATE_QUESTION = re.compile(r"^\s*(?:is|are|was|were|has|have|did|does|do)\b(?!\s+you\b)", re.I)
+_REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b(?:\s+please\b)?", re.I)
+# Words before a verb that make it hypothetical ("before I cancel", "if I delete") or negated.
+_NOT_AN_ORDER = re.compile(
+    r"\b(?:before|after|if|unless|until|whether|without|instead|when|once|maybe|perhaps|might|in case|"
+    r"not|never|no|dont|won'?t|n't)\b|n't\b|\bne\b|\bn'|อย่า|ไม่ต้อง|不要|别|不用", re.I)
+_NEGATION = re.compile(r"n't\b|\b(?:not|never|dont|no need to)\b|\bne\b|\bn'|อย่า|ไม่ต้อง|不要|别|不用", re.I)
+_PIECE = re.compile(r"[^.?!;,\n。？！，；]+[.?!;,\n。？！，；]*")
+_MUTATING = DESTRUCTIVE_VERBS | frozenset(
+    "set turn switch toggle dim create add update book edit change put write make reserve rename move archive "
+    "pin enable disable start play".split()
 )
 
 
@@ -131,12 +144,10 @@ def intent_words(english: str) -> list[str]:
 class Chooser:
     def __init__(self, tools: Sequence[ToolDeclaration], prompt_english: str) -> None:
         self.tools = list(tools)
-        literal = intent_words(prompt_english)
-        # "What did I buy?", "Can I still cancel it?": a question about an action is not the action.
-        self.question = bool(_QUESTION.search(prompt_english))
-        self.asked_destructive = set() if self.question else {
-            w for w in literal + _expand(literal) if w in DESTRUCTIVE_VERBS
-        }
+        # "What did I buy?", "Should I cancel it?", "Before I cancel anything...": a question or a
+        # condition about an action is not the action; "don't cancel it" is refused, never done.
+        self.asked_destructive, self.refused_destructive = destructive_orders(prompt_english)
+        self.state_question = bool(_STATE_QUESTION.search(prompt_english))
 
     def choose(self, english: str, original: str, fit: Any = None) -> Choice | None:
         literal = intent_words(english)
@@ -157,9 +168,15 @@ class Chooser:
         name = name_words(tool.name)
         verb, nouns = verb_and_nouns(tool.name)
         description = set(words_of(lexicon.to_english(tool.description)))
-        if verb in DESTRUCTIVE_VERBS and (self.question or not any(same(verb, w) for w in literal + expanded)):
-            return None  # never pick a destructive function the user did not ask for
-        if self.asked_destructive and not any(same(v, n) for v in self.asked_destructive for n in name):
+        if verb in DESTRUCTIVE_VERBS and not (
+            any(same(verb, w) for w in literal + expanded)
+            and any(same(verb, w) for w in self.asked_destructive | self.refused_destructive)
+        ):
+            return None  # never pick a destructive function the user did not ask for (or refuse)
+        if self.state_question and verb in _MUTATING:
+            return None  # "is it on?" asks to look
+        orders = self.asked_destructive | self.refused_destructive
+        if orders and not any(same(v, n) for v in orders for n in name):
             if not (fit is not None and fit.names_a_field(tool, english)):
                 return None  # "cancel X" must not turn into some other call on X
         # An id's prefix names its kind too: note-1 is a note.
@@ -192,6 +209,35 @@ _VERBS = DESTRUCTIVE_VERBS | _GENERIC_VERBS | frozenset(
     "book dim switch turn toggle open read check track edit change put write reserve look tell give locate "
     "start play call pin archive move rename enable disable".split()
 )
+
+
+def destructive_orders(english: str) -> tuple[set[str], set[str]]:
+    """The destructive verbs the prompt orders, and those it says not to do, piece by piece: a verb
+    in a question or after "if", "before", "not"... is neither ordered nor refused, only talked about."""
+    ordered: set[str] = set()
+    refused: set[str] = set()
+    for piece in _PIECE.findall(english):
+        request = _REQUEST.match(piece)
+        body = piece[request.end():] if request else piece
+        question = not request and (bool(_QUESTION.search(body)) or body.rstrip().endswith(("?", "？")))
+        for match in _WORD.finditer(body):
+            word = match.group(0).lower()
+            verbs = {v for v in (word, *SYNONYMS.get(word, ())) if v in DESTRUCTIVE_VERBS}
+            if not verbs or question:
+                continue
+            before = body[:match.start()]
+            if not _NOT_AN_ORDER.search(before):
+                ordered |= verbs
+            elif _NEGATION.search(before) and not re.search(r"\b(?:if|before|after|unless|whether|when)\b", before, re.I):
+                refused |= verbs
+    return ordered, refused
+
+
+def refuses(chooser: "Chooser", tool_name: str) -> bool:
+    """The prompt says not to do this destructive function's verb, and never says to do it."""
+    verb = verb_and_nouns(tool_name)[0]
+    return any(same(verb, v) for v in chooser.refused_destructive) and not any(
+        same(verb, v) for v in chooser.asked_destructive)
 
 
 def verb_and_nouns(tool_name: str) -> tuple[str, list[str]]:

@@ -46,6 +46,7 @@ from droid.agent.models.offline.choosing import (
     Chooser,
     Clause,
     intent_words,
+    refuses,
     same,
     split_clauses,
     split_parts,
@@ -143,8 +144,8 @@ class _Planner:
 
     def clauses(self, prompt: str) -> list[Clause]:
         english = lexicon.to_english(prompt)
-        chooser = Chooser(self.tools, english)
-        return split_clauses(split_parts(prompt), chooser, _Fit(self))
+        self.chooser = Chooser(self.tools, english)
+        return split_clauses(split_parts(prompt), self.chooser, _Fit(self))
 
     def plan(self, context: str, prompt: str) -> _Plan:
         plan = _Plan()
@@ -161,7 +162,7 @@ class _Planner:
                 names = " or ".join(humanize(t.name) for t in [clause.tool, *clause.tied])
                 plan.questions.append(f"{_ASK_PREFIX}do that{_ASK_MARK}to know which you mean: {names}?")
                 continue
-            if _NEGATED.search(clause.parts[0].original):
+            if _NEGATED.search(clause.parts[0].original) or refuses(self.chooser, clause.tool.name):
                 plan.questions.append(f"You asked me not to {humanize(clause.tool.name)}, so I did not.")
                 continue
             filled = self.fill(clause, context, previous=self.memory.last_call if follow_on else None)
