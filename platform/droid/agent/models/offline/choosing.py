@@ -65,6 +65,7 @@ SYNONYMS = {
     "book": ("book",),
     "return": ("cancel",),
     "stop": ("cancel",),
+    "drop": ("cancel", "delete"),
     "get": ("get", "fetch"),
     "read": ("get",),
 }
