@@ -184,3 +184,37 @@ def test_a_declined_destructive_call_is_not_reported_as_done(agent):
 ])
 def test_french_thai_and_chinese_prompts(one_prompt_agent, prompt, expected):
     assert calls(one_prompt_agent, prompt) == expected
+
+
+@pytest.mark.parametrize("prompt, looked_at", [
+    ("Should I cancel ORD-7310?", ("fetch_order_details", {"orderId": "ORD-7310"})),
+    ("If I delete note-1, can I get it back?", ("get_note", {"noteId": "note-1"})),
+    ("before I cancel ORD-8492 show me what it holds", ("fetch_order_details", {"orderId": "ORD-8492"})),
+    ("Has ORD-8492 shipped?", ("fetch_order_details", {"orderId": "ORD-8492"})),
+])
+def test_a_destructive_verb_in_a_question_or_condition_only_looks(one_prompt_agent, prompt, looked_at):
+    assert calls(one_prompt_agent, prompt) == [looked_at]
+
+
+@pytest.mark.parametrize("prompt", ["I don't want to cancel ORD-8492", "Please do not cancel ORD-5117",
+                                    "No, do not cancel BK-1000"])
+def test_a_negated_destructive_verb_is_never_done(one_prompt_agent, prompt):
+    made, events = one_prompt_agent(prompt)
+    assert made == []
+    assert not any(isinstance(e, FunctionCall) and e.name.startswith("cancel") for e in events)
+
+
+def test_a_request_put_as_a_question_is_still_done(one_prompt_agent):
+    assert calls(one_prompt_agent, "Could you cancel ORD-7310?", False) == [("cancel_order", {"orderId": "ORD-7310"})]
+    assert calls(one_prompt_agent, "What did I buy in ORD-8492? Cancel it.", False)[-1][0] == "cancel_order"
+
+
+def test_a_yes_no_question_about_a_light_lists_and_changes_nothing(one_prompt_agent):
+    _, events = one_prompt_agent("Was the kitchen pendant left on?")
+    assert [e.name for e in events if isinstance(e, FunctionCall)] == ["list_lights"]
+
+
+def test_synonyms_pick_the_right_one_of_similar_functions(one_prompt_agent):
+    assert calls(one_prompt_agent, "Drop booking BK-1000 please", False) == [("cancel_booking", {"bookingId": "BK-1000"})]
+    assert calls(one_prompt_agent, "What's the weather in London, and did ORD-8492 arrive?") == [
+        ("get_current_weather", {"location": "London"}), ("fetch_order_details", {"orderId": "ORD-8492"})]
