@@ -4,7 +4,8 @@ A tool's name is read as a verb and the nouns it acts on (``set_light_power``:
 set; light, power). A tool is *relevant* to a piece of prompt only when the piece
 names one of its nouns, or two words of its description, or holds an id shaped
 like the one in a parameter's description (ORD-8492 for ``orderId``): a verb
-alone ("set an alarm") never picks a tool. Among relevant tools the score adds
+alone ("set an alarm") never picks a tool, unless the piece also gives every
+value the tool requires (one description word likewise: "temperature in Tokyo"). Among relevant tools the score adds
 the nouns (3), the verb or a synonym of it (2), description words (1) and the
 *fit* of the parameters: +1 for each required one the piece can fill (+0.5 for an optional one), and
 each it cannot (-1.5). A destructive tool (cancel, delete...) is only picked when the
@@ -190,9 +191,13 @@ class Chooser:
         said = verb_hit and ids and _takes_unshaped_id(tool)  # "cancel ORD-8492", no example to compare
         # "book Sakura Sushi": a verb only this tool has; "its text", "cancel it": a field or a thing
         # named before.
-        distinctive = verb_hit and verb not in _GENERIC_VERBS and self._owners(verb) == 1
+        # "Jot this down: buy stamps", "Temperature in Tokyo": a generic verb or one description word
+        # is enough when the piece itself gives every value the tool requires.
+        filled = fit is not None and fit.fills_required(tool, english, original)
+        distinctive = verb_hit and self._owners(verb) == 1 and (verb not in _GENERIC_VERBS or filled)
         hinted = fit is not None and (fit.names_a_field(tool, english) or (verb_hit and fit.recallable(tool, original)))
-        if noun_hits == 0 and desc_hits < 2 and not (shaped or said or distinctive or hinted):
+        described = desc_hits >= 2 or (desc_hits == 1 and filled)
+        if noun_hits == 0 and not (described or shaped or said or distinctive or hinted):
             return None  # nothing the user actually said points at this tool
         score = 3 * noun_hits + desc_hits + (3 if verb_hit else 0) + (2 if shaped else 0)
         score += sum(0.5 for s in expanded if any(same(s, n) for n in nouns))

@@ -350,6 +350,16 @@ class _Fit:
                 total -= 1.5
         return total
 
+    def fills_required(self, tool: ToolDeclaration, english: str, original: str) -> bool:
+        """The piece itself gives a value for every required parameter (a lookup does not count)."""
+        properties = tool.parameters.get("properties", {}) or {}
+        required = tool.parameters.get("required", []) or []
+        values = Values(original, english, self.planner.today)
+        mentioned = self.planner.mentioned_fields(tool, english)
+        return bool(required) and all(
+            values.take(n, properties.get(n) or {}, n in mentioned, slugs=self.planner.lister_for(n) is None) is not None
+            for n in required)
+
     def names_a_field(self, tool: ToolDeclaration, english: str) -> bool:
         return bool(self.planner.mentioned_fields(tool, english))
 

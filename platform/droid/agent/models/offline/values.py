@@ -37,7 +37,7 @@ _EXAMPLE = re.compile(r"(?:for example|e\.g\.|such as)[,:]?\s+([^\s,;]+?)[.,;]?(
 _PLACE = re.compile(r"\b(?i:in|at|near|for|à|en)\s+([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*)*)")
 _BARE_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _NAME_CUE = re.compile(
-    r"(?:\bunder(?:\s+the\s+name(?:\s+of)?)?|\bfor\s+the\s+name|\bau\s+nom\s+de|\bin\s+the\s+name\s+of"
+    r"(?:\bunder(?:\s+the\s+name(?:\s+of)?)?|\bfor\s+the\s+name|\bau\s+nom\s+de|\bin\s+the\s+name\s+of|\bname(?:'s|\s+is|\s*:)"
     r"|\bfor(?=\s+[A-Z][a-z]+\s*[.!?]*$)|ในชื่อ|ชื่อ|名字是|以)"
     r"\s*([A-Z\u0E00-\u0E7F\u4E00-\u9FFF][\w\u0E00-\u0E7F\u4E00-\u9FFF'-]*(?:\s+[A-Z][\w'-]*)*)"
 )
