@@ -218,3 +218,15 @@ def test_synonyms_pick_the_right_one_of_similar_functions(one_prompt_agent):
     assert calls(one_prompt_agent, "Drop booking BK-1000 please", False) == [("cancel_booking", {"bookingId": "BK-1000"})]
     assert calls(one_prompt_agent, "What's the weather in London, and did ORD-8492 arrive?") == [
         ("get_current_weather", {"location": "London"}), ("fetch_order_details", {"orderId": "ORD-8492"})]
+
+
+def test_a_piece_that_gives_every_required_value_needs_no_noun(one_prompt_agent):
+    assert calls(one_prompt_agent, "Write down: pick up dry cleaning") == [("create_note", {"title": "pick up dry cleaning"})]
+    assert calls(one_prompt_agent, "Humidity in Paris?") == [("get_current_weather", {"location": "Paris"})]
+    assert calls(one_prompt_agent, "Create an alarm for 7am") == [], "a generic verb with nothing filled picks nothing"
+
+
+def test_the_guest_name_said_as_my_name_is(one_prompt_agent):
+    assert calls(one_prompt_agent, "Book trattoria-roma for 3 on 2025-06-12 at 20:00, my name is Pierre") == [
+        ("book_table", {"restaurantId": "trattoria-roma", "date": {"year": 2025, "month": 6, "dayOfMonth": 12},
+                        "time": at(20), "partySize": 3, "guestName": "Pierre"})]
