@@ -200,8 +200,8 @@ def test_a_destructive_verb_in_a_question_or_condition_only_looks(one_prompt_age
                                     "No, do not cancel BK-1000"])
 def test_a_negated_destructive_verb_is_never_done(one_prompt_agent, prompt):
     made, events = one_prompt_agent(prompt)
-    assert made == []
-    assert not any(isinstance(e, FunctionCall) and e.name.startswith("cancel") for e in events)
+    assert made == [] and not any(isinstance(e, FunctionCall) for e in events)
+    assert events[-1].text.startswith("You asked me not to cancel "), events[-1].text
 
 
 def test_a_request_put_as_a_question_is_still_done(one_prompt_agent):

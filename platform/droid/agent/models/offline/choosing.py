@@ -76,12 +76,12 @@ _SPLIT = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _QUESTION = re.compile(
-    r"^\s*(?:what|where|when|which|who|whom|whose|why|how|has|have|is|are|was|were|did|does|do|should|shall"
+    r"^\s*(?:what|where|when|which|who|whom|whose|why|how|has|have|is|are|was|were|did|does|do(?!\s+not\b)|should|shall"
     r"|can i|could i|may i|am i|do i|would it|will it)\b|\bis it (?:still )?possible\b",
     re.I,
 )
 # "Is the porch light on?": a yes/no question about how things are asks to look, not to change them.
-_STATE_QUESTION = re.compile(r"^\s*(?:is|are|was|were|has|have|did|does|do)\b(?!\s+you\b)", re.I)
+_STATE_QUESTION = re.compile(r"^\s*(?:is|are|was|were|has|have|did|does|do)\b(?!\s+(?:you|not)\b)", re.I)
 _REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b(?:\s+please\b)?", re.I)
 # Words before a verb that make it hypothetical ("before I cancel", "if I delete") or negated.
 _NOT_AN_ORDER = re.compile(
