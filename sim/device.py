@@ -36,7 +36,13 @@ from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessManager
 from sim.zygote.os_user import claim_os_user, unclaimed_user
-from sim.zygote.specialize import isolation_status, kill_every_process_of, os_isolation, restrict_to_owner
+from sim.zygote.specialize import (
+    isolation_status,
+    kill_every_process_of,
+    os_isolation,
+    restrict_to_owner,
+    uids_running,
+)
 
 log = logging.getLogger("droidsim.device")
 
@@ -175,10 +181,11 @@ class Device:
     def _restore(self) -> None:
         """Bring back every committed install; drop what a crash left half-written, and end
         any process a crashed device's apps left running under their uids."""
+        running = uids_running() if self.os_isolation else set()
         for row in self.store.packages():
             package = package_from_row(row, self.installer.data_dir_for(row.package_name))
             self.package_manager.adopt(package, row.credential_hash)
-            if self.os_isolation:
+            if self.os_user.os_uid(row.uid) in running:
                 kill_every_process_of(self.os_user.os_uid(row.uid))
         self.installer.collect_garbage(self.registry.all())
 

@@ -123,6 +123,19 @@ def is_named_account(uid: int) -> bool:
     return True
 
 
+def uids_running() -> set[int]:
+    """The uids that own a process now: one pass over /proc, so that a boot with many apps
+    starts a killer only for the uids a crashed device really left something running under."""
+    uids = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                uids.add(os.stat(f"/proc/{name}").st_uid)
+            except FileNotFoundError:  # it ended meanwhile
+                pass
+    return uids
+
+
 def kill_every_process_of(uid: int) -> None:
     """SIGKILL everything running as ``uid``, however it detached (setsid, double fork): what a
     cgroup kill does on Android. Only for uids no account of this machine uses.
