@@ -35,7 +35,7 @@ from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessManager
-from sim.zygote.os_user import claim_os_user, unclaimed_user
+from sim.zygote.os_user import OsUser, claim_os_user, unclaimed_user
 from sim.zygote.specialize import (
     isolation_status,
     kill_every_process_of,
@@ -52,6 +52,7 @@ SOCKET_NAME = "device.sock"
 SETTINGS_SERVICE = "settings"
 # The system property Build.VERSION.SDK_INT reads, kept with the device's state.
 SDK_PROPERTY = "ro.build.version.sdk"
+OS_USER_PROPERTY = "droidsim.os_user"  # the device's own, never a setting (sim/zygote/os_user.py)
 
 
 class LocalBinder:
@@ -107,6 +108,18 @@ def _settle_version(store: DeviceStore, data_dir: Path, sdk: int | None) -> Plat
     return version
 
 
+def _claim_user(store: DeviceStore) -> OsUser:
+    """The Linux uids of this device's apps and verifier, apart from any other device's: the
+    user it had before where that is free, so its apps keep their uids across restarts."""
+    if not os_isolation():
+        return unclaimed_user()
+    stored = store.setting(OS_USER_PROPERTY)
+    user = claim_os_user(int(stored) if stored is not None else None)
+    if stored != str(user.user_id):
+        store.put_setting(OS_USER_PROPERTY, str(user.user_id))
+    return user
+
+
 class Device:
     def __init__(
         self,
@@ -124,8 +137,6 @@ class Device:
         self.data_dir = Path(data_dir).resolve()
         self.limits = limits
         self.os_isolation = isolated_apps and os_isolation()
-        # The Linux uids of this device's apps and verifier, apart from any other device's.
-        self.os_user = claim_os_user() if os_isolation() else unclaimed_user()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         # Apps and the verifier walk through the data directory to their own folders, and
         # can neither list nor read it.
@@ -136,7 +147,8 @@ class Device:
         self.store = DeviceStore(self.data_dir / "device.db")
         try:
             self.version = _settle_version(self.store, self.data_dir, sdk)
-        except ValueError:
+            self.os_user = _claim_user(self.store)
+        except (ValueError, OSError):
             self.store.close()
             raise
         restrict_to_owner(self.data_dir / "device.db")

@@ -5,7 +5,9 @@ the package manager assigns, and each user of the device has its own range. Seve
 may run as root on one machine (a test suite's, side by side); each claims a free user here
 (a lock held for its lifetime), so no two running devices ever share an OS uid, and killing
 every process of one of a device's uids can never reach another device's apps. The first
-device claims user 0, whose OS uids are the assigned uids themselves.
+device claims user 0, whose OS uids are the assigned uids themselves. A restarted device asks
+for the user it had, so its apps keep their OS uids; where another device holds it meanwhile,
+its apps' folders are handed to their new uids at their next start (specialize.py).
 """
 
 from __future__ import annotations
@@ -46,13 +48,17 @@ class OsUser:
             self._release()
 
 
-def claim_os_user() -> OsUser:
-    """The lowest user no other running device holds (the lock goes when this process does)."""
+def claim_os_user(preferred: int | None = None) -> OsUser:
+    """``preferred`` if no other running device holds it, else the lowest free user (the lock
+    goes when this process does)."""
     LOCK_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     status = LOCK_DIR.stat()
     if status.st_uid != os.geteuid() or status.st_mode & 0o077:
         raise PermissionError(f"{LOCK_DIR} must belong to uid {os.geteuid()} with mode 0700: someone else made it")
-    for user_id in range(MAX_USERS):
+    candidates = range(MAX_USERS)
+    if preferred is not None and preferred in candidates:
+        candidates = [preferred, *(user for user in candidates if user != preferred)]
+    for user_id in candidates:
         fd = os.open(LOCK_DIR / f"user-{user_id}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

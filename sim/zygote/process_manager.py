@@ -13,7 +13,7 @@ from droid.content.context import Context
 from sim.zygote.hosts import AppHost, LocalAppHost, ProcessAppHost
 from sim.zygote.runtime import AppRuntime
 from sim.zygote import landlock
-from sim.zygote.specialize import clean_environment, own_for_app
+from sim.zygote.specialize import clean_environment, own_for_app, reclaim_for_app
 
 log = logging.getLogger("droidsim.zygote")
 
@@ -92,6 +92,7 @@ class ProcessManager:
         home = launch.credential_file.parent
         home.mkdir(parents=True, exist_ok=True)
         os_uid = self._os_uid(launch.uid)
+        reclaim_for_app(home, os_uid)
         own_for_app(home, os_uid, 0o700)
         if launch.credential_file.exists():
             own_for_app(launch.credential_file, os_uid, 0o600)

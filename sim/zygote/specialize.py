@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sim.zygote.os_user import PER_USER_RANGE
+
 # prctl(PR_SET_NO_NEW_PRIVS): exec of a setuid program (su, sudo) gains nothing.
 _PR_SET_NO_NEW_PRIVS = 38
 # A clean environment: what an app process needs and nothing of the device's.
@@ -148,6 +150,22 @@ def kill_every_process_of(uid: int) -> None:
     code = f"import os; os.setgroups([]); os.setresgid({uid}, {uid}, {uid}); os.setresuid({uid}, {uid}, {uid}); os.kill(-1, 9)"
     subprocess.run([sys.executable, "-I", "-S", "-c", code], env={}, stdin=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
+
+
+def reclaim_for_app(folder: Path, uid: int) -> None:
+    """Hand to ``uid`` what the same app left in ``folder`` under another user's uid (its
+    device restarted while another device held its user: os_user.py), so the app can still
+    read and write its own files. Links are re-owned, never followed; another app's file
+    stays as it is."""
+    if not os_isolation() or folder.lstat().st_uid == uid:
+        return
+    app_id = uid % PER_USER_RANGE
+    for root, folders, files in os.walk(folder):
+        for name in (*folders, *files):
+            path = os.path.join(root, name)
+            owner = os.lstat(path).st_uid
+            if owner != uid and owner % PER_USER_RANGE == app_id:
+                os.lchown(path, uid, uid)
 
 
 def own_for_app(path: Path, uid: int, mode: int) -> None:

@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -60,3 +61,21 @@ def attack(device: Device, function: str, arg: str = "") -> str:
     request = ExecuteAppFunctionRequest(MALICIOUS, function, AppFunctionData({"arg": arg}))
     with device.shell_context() as shell:
         return shell.app_function_manager.execute_app_function(request).return_value
+
+
+def alive(pid: int) -> bool:
+    """Running: neither gone nor a zombie its parent has not reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def gone(pid: int, timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False

@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
 
 from droid.os.binder import FIRST_APPLICATION_UID
 from tests.helpers import HELPER_PACKAGE, copy_app
-from tests.security.conftest import MALICIOUS, MALICIOUS_APP, attack, needs_root
+from tests.security.conftest import MALICIOUS, MALICIOUS_APP, alive, attack, gone, needs_root
 
 pytestmark = needs_root
 
@@ -103,23 +102,6 @@ def test_a_stolen_secret_does_not_make_the_app_anyone_else_over_loopback_tcp(ope
 def test_the_app_cannot_signal_the_device(served):
     # Defence: a different uid; the kernel refuses kill() across uids without CAP_KILL.
     assert attack(served, "signalPid", str(os.getpid())) == "refused: EPERM Operation not permitted"
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def gone(pid: int, timeout: float = 10) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not alive(pid):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.parametrize("end", ["crash", "pm clear", "uninstall", "shutdown"])
