@@ -5,9 +5,10 @@ the package manager assigns, and each user of the device has its own range. Seve
 may run as root on one machine (a test suite's, side by side); each claims a free user here
 (a lock held for its lifetime), so no two running devices ever share an OS uid, and killing
 every process of one of a device's uids can never reach another device's apps. The first
-device claims user 0, whose OS uids are the assigned uids themselves. A restarted device asks
-for the user it had, so its apps keep their OS uids; where another device holds it meanwhile,
-its apps' folders are handed to their new uids at their next start (specialize.py).
+device on a machine claims user 0, whose OS uids are the assigned uids themselves. A restarted
+device asks for the user it had, so its apps keep their OS uids, and other devices take the
+user claimed least recently; where another device holds it all the same, its apps' folders are
+handed to their new uids at their next start (specialize.py).
 """
 
 from __future__ import annotations
@@ -49,24 +50,39 @@ class OsUser:
 
 
 def claim_os_user(preferred: int | None = None) -> OsUser:
-    """``preferred`` if no other running device holds it, else the lowest free user (the lock
-    goes when this process does)."""
+    """``preferred`` if no other running device holds it, else the free user claimed least
+    recently, so that a user a device just had (and will ask for when it restarts) is the last
+    one another device takes. The lock goes when this process does."""
     LOCK_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     status = LOCK_DIR.stat()
     if status.st_uid != os.geteuid() or status.st_mode & 0o077:
         raise PermissionError(f"{LOCK_DIR} must belong to uid {os.geteuid()} with mode 0700: someone else made it")
-    candidates = range(MAX_USERS)
-    if preferred is not None and preferred in candidates:
-        candidates = [preferred, *(user for user in candidates if user != preferred)]
-    for user_id in candidates:
-        fd = os.open(LOCK_DIR / f"user-{user_id}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    for user_id in _in_order_of_preference(preferred):
+        fd = os.open(_lock_file(user_id), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             continue
+        os.utime(fd)  # claimed now: the last choice of the next device with no preference
         return OsUser(user_id, fd)
     raise OSError(f"{MAX_USERS} devices already run as root on this machine: no user is free for another")
+
+
+def _lock_file(user_id: int) -> Path:
+    return LOCK_DIR / f"user-{user_id}.lock"
+
+
+def _last_claimed(user_id: int) -> float:
+    try:
+        return _lock_file(user_id).stat().st_mtime
+    except FileNotFoundError:
+        return 0.0  # never claimed
+
+
+def _in_order_of_preference(preferred: int | None) -> list[int]:
+    others = sorted((user for user in range(MAX_USERS) if user != preferred), key=lambda user: (_last_claimed(user), user))
+    return [preferred, *others] if preferred in range(MAX_USERS) else others
 
 
 def unclaimed_user() -> OsUser:
