@@ -4,8 +4,9 @@ calls that run too long. docs/reliability.md says what each caller receives."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from typing import Callable
 
 import grpc
@@ -86,8 +87,18 @@ def close_the_channel(device) -> tuple[grpc.Future, Callable[[], None]]:
     return future, channel.close
 
 
-@pytest.mark.parametrize("cancel_how", [cancel_with_signal, cancel_grpc_call, close_the_channel],
-                         ids=["CancellationSignal", "grpc-future-cancel", "channel-closed"])
+def cancel_the_awaiting_task(device) -> tuple[Future, Callable[[], None]]:
+    """An asyncio caller (an agent, the MCP bridge) cancels the task awaiting the call."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    request = ExecuteAppFunctionRequest(HELPER_PACKAGE, "longRunningFunction")
+    manager = shell(device).app_function_manager
+    call = asyncio.run_coroutine_threadsafe(manager.execute_app_function_async(request), loop)
+    return call, lambda: loop.call_soon_threadsafe(call.cancel)
+
+
+@pytest.mark.parametrize("cancel_how", [cancel_with_signal, cancel_grpc_call, close_the_channel, cancel_the_awaiting_task],
+                         ids=["CancellationSignal", "grpc-future-cancel", "channel-closed", "asyncio-task-cancel"])
 def test_a_cancel_reaches_the_app_and_the_app_is_stopped(fault_device, cancel_how):
     before = len(events(fault_device, HELPER_PACKAGE))
     call, cancel = cancel_how(fault_device)
@@ -103,6 +114,9 @@ def test_a_cancel_reaches_the_app_and_the_app_is_stopped(fault_device, cancel_ho
         with pytest.raises(AppFunctionCancelledException) as caught:
             call.result(DEADLINE)
         assert caught.value.error_message == CANCELLED_BY_CALLER
+    elif cancel_how is cancel_the_awaiting_task:
+        with pytest.raises(CancelledError):
+            call.result(DEADLINE)
     else:
         with pytest.raises((grpc.FutureCancelledError, grpc.RpcError)):
             call.result(DEADLINE)

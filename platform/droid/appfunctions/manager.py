@@ -145,6 +145,9 @@ class AppFunctionManager:
         self, request: ExecuteAppFunctionRequest
     ) -> ExecuteAppFunctionResponse:
         """Await a call; cancelling the awaiting task cancels the call on the device."""
+        awaitable = getattr(self._service, "execute_app_function_async", None)
+        if awaitable is not None:  # a remote device: awaited without a thread (binder/remote.py)
+            return await awaitable(request)
         import asyncio  # here, not at the top: asyncio is a large import the device's boot never needs
 
         signal = CancellationSignal()

@@ -67,32 +67,43 @@ class RemoteAppFunctionManager:
     def execute_app_function(
         self, request: ExecuteAppFunctionRequest, cancellation_signal: CancellationSignal | None
     ) -> ExecuteAppFunctionResponse:
-        message = wire.request_to_proto(request)
-        message.calling_package = self._binder.package_name
+        message = self._request_message(request)
         if cancellation_signal is None:
             result = self._binder.call(self._stub.ExecuteAppFunction, message)
         else:
-            result = self._call_cancellable(message, cancellation_signal)
-        outcome = wire.result_from_proto(result)
-        if isinstance(outcome, AppFunctionException):
-            raise outcome
-        return outcome
+            call = self._stub.ExecuteAppFunction.future(message, metadata=self._binder.metadata)
+            cancellation_signal.set_on_cancel_listener(call.cancel)
+            result = _result_of(call)
+        return _outcome(result)
 
-    def _call_cancellable(
-        self, message: afm_pb2.ExecuteAppFunctionRequest, signal: CancellationSignal
-    ) -> afm_pb2.ExecuteAppFunctionResult:
-        future = self._stub.ExecuteAppFunction.future(message, metadata=self._binder.metadata)
-        signal.set_on_cancel_listener(future.cancel)
+    async def execute_app_function_async(self, request: ExecuteAppFunctionRequest) -> ExecuteAppFunctionResponse:
+        """Awaited on the caller's loop, which gRPC's completion thread wakes: no worker thread
+        waits for the call (asyncio.to_thread would cost two thread hops more per call).
+        Cancelling the awaiting task cancels the call on the device."""
+        import asyncio  # as in AppFunctionManager: never on the device's boot path
+
+        loop = asyncio.get_running_loop()
+        finished = loop.create_future()
+
+        def wake(_: grpc.Future) -> None:
+            try:
+                loop.call_soon_threadsafe(_settle, finished)
+            except RuntimeError:  # the loop closed while the call was in flight: nobody waits
+                pass
+
+        call = self._stub.ExecuteAppFunction.future(self._request_message(request), metadata=self._binder.metadata)
+        call.add_done_callback(wake)
         try:
-            return future.result()
-        except grpc.FutureCancelledError:
-            # Android sends a cancelled caller nothing at all; a blocking Python
-            # call must end somehow, so it raises ERROR_CANCELLED (docs/differences.md).
-            raise AppFunctionCancelledException("The call was cancelled by the caller.") from None
-        except grpc.RpcError as error:
-            if error.code() == grpc.StatusCode.CANCELLED:
-                raise AppFunctionCancelledException("The call was cancelled by the caller.") from None
-            raise from_rpc_error(error) from None
+            await finished
+        except asyncio.CancelledError:
+            call.cancel()
+            raise
+        return _outcome(_result_of(call))
+
+    def _request_message(self, request: ExecuteAppFunctionRequest) -> afm_pb2.ExecuteAppFunctionRequest:
+        message = wire.request_to_proto(request)
+        message.calling_package = self._binder.package_name
+        return message
 
     def is_app_function_enabled(self, function_identifier: str, target_package_name: str) -> bool:
         request = afm_pb2.IsAppFunctionEnabledRequest(
@@ -311,3 +322,29 @@ class RemoteServiceManager:
 
     def close(self) -> None:
         self._binder.channel.close()
+
+
+def _settle(finished: Any) -> None:
+    if not finished.done():
+        finished.set_result(None)
+
+
+def _result_of(call: grpc.Future) -> afm_pb2.ExecuteAppFunctionResult:
+    """A finished (or finishing) call's result; cancelled is ERROR_CANCELLED."""
+    try:
+        return call.result()
+    except grpc.FutureCancelledError:
+        # Android sends a cancelled caller nothing at all; a blocking Python
+        # call must end somehow, so it raises ERROR_CANCELLED (docs/differences.md).
+        raise AppFunctionCancelledException("The call was cancelled by the caller.") from None
+    except grpc.RpcError as error:
+        if error.code() == grpc.StatusCode.CANCELLED:
+            raise AppFunctionCancelledException("The call was cancelled by the caller.") from None
+        raise from_rpc_error(error) from None
+
+
+def _outcome(result: afm_pb2.ExecuteAppFunctionResult) -> ExecuteAppFunctionResponse:
+    outcome = wire.result_from_proto(result)
+    if isinstance(outcome, AppFunctionException):
+        raise outcome
+    return outcome
