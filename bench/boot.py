@@ -42,20 +42,30 @@ def boot_once(data_dir: Path) -> dict:
         return {**device.ready, "spawn_to_ready_ns": device.spawn_to_ready_ns}
 
 
-def boot_figures(data_dir: Path, expected_packages: int, repeats: int) -> dict:
-    """Median boot of ``repeats`` boots (after one untimed boot that warms the caches)."""
-    boot_once(data_dir)
-    boots = [boot_once(data_dir) for _ in range(repeats)]
-    for boot in boots:
-        if boot["packages"] != expected_packages:
-            raise RuntimeError(f"the device restored {boot['packages']} packages, expected {expected_packages}")
+def boot_figures(data_dirs: dict[int, Path], repeats: int) -> dict[int, dict]:
+    """Per app count, the median of ``repeats`` boots, after one untimed boot of each that
+    warms the caches. The counts take turns, so whatever else the machine does at one moment
+    (the end of the bench's previous section) falls on every figure alike."""
+    for data_dir in data_dirs.values():
+        boot_once(data_dir)
+    boots: dict[int, list[dict]] = {count: [] for count in data_dirs}
+    for _ in range(repeats):
+        for count, data_dir in data_dirs.items():
+            boot = boot_once(data_dir)
+            if boot["packages"] != count:
+                raise RuntimeError(f"the device restored {boot['packages']} packages, expected {count}")
+            boots[count].append(boot)
+    return {count: _median_boot(runs) for count, runs in boots.items()}
+
+
+def _median_boot(boots: list[dict]) -> dict:
     return {
         "boot_ns": statistics.median(b["boot_ns"] for b in boots),
         "phases_ns": {
             phase: statistics.median(b["phases_ns"][phase] for b in boots) for phase in boots[0]["phases_ns"]
         },
         "spawn_to_ready_ns": statistics.median(b["spawn_to_ready_ns"] for b in boots),
-        "repeats": repeats,
+        "repeats": len(boots),
     }
 
 
@@ -99,8 +109,8 @@ def prepare(workspace: Workspace, apps: list[Path]) -> tuple[list[int], list[int
 def run(report: Report, workspace: Workspace, installs: tuple[list[int], list[int]], *,
         repeats: int, workers: int) -> None:
     baseline = report.baseline("bare gRPC server boot", bare_grpc_boot(workspace, repeats, workers), "ns")
-    for count in BOOT_APP_COUNTS:
-        figures = boot_figures(workspace.boot_data(count), count, repeats)
+    boots = boot_figures({count: workspace.boot_data(count) for count in BOOT_APP_COUNTS}, repeats)
+    for count, figures in boots.items():
         report.add(Row(f"boot to ready, {count} apps", figures["boot_ns"], "ns", baseline,
                        Target("value_at_most", boot_budget_ns(count)), detail=figures))
     first, rest = installs

@@ -103,7 +103,8 @@ def install_refusal(app: App) -> list[Finding]:
     missing function XML, a service without BIND_APP_FUNCTION_SERVICE...), run here with the
     app's code imported in this process, as the lint's other code rules do."""
     from sim.pm.code_verifier import InProcessCodeVerifier
-    from sim.pm.installer import InstallError, parse_app
+    from sim.pm.app_parser import parse_app
+    from sim.pm.install_error import InstallError
 
     try:
         parse_app(app.app_dir, InProcessCodeVerifier(), lambda manifest: None)

@@ -25,7 +25,7 @@ from sim.permissions.definitions import (
     ProtectionLevel,
 )
 from sim.permissions.enforcement import require_shell_or_root
-from sim.pm.installer import InstallError
+from sim.pm.install_error import InstallError
 from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry, require_package_names
 
 log = logging.getLogger("droidsim.permissions")

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from droid.appfunctions.loader import load_app_service_class
 from droid.content.context import Context
 from sim.zygote.hosts import AppHost, LocalAppHost, ProcessAppHost
 from sim.zygote.runtime import AppRuntime
@@ -81,6 +80,8 @@ class ProcessManager:
 
     def _start(self, launch: AppLaunch) -> AppHost:
         if not self.isolated:
+            from droid.appfunctions.loader import load_app_service_class  # only apps on threads load here
+
             runtime = AppRuntime(
                 launch.package_name,
                 launch.app_dir,

@@ -35,7 +35,7 @@ from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import data_pb2
 from sim.device import Device
 from sim.limits import CallLimits, shape_violation
-from sim.pm.installer import InstallError
+from sim.pm.install_error import InstallError
 from sim.pm.manifest import parse_manifest
 from tests.faults.conftest import DEADLINE, FAULTY, FAULTY_APP, execute, shell
 from tests.faults.test_hostile_clients import EXECUTE, credential

@@ -20,7 +20,7 @@ from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
 from sim.device import Device
 from sim.identity import Authenticator, hash_secret
 from sim.limits import CallLimits
-from sim.pm.installer import InstallError
+from sim.pm.install_error import InstallError
 from tests.unit.access.apps import LEVELED, SELF_FUNCTION, make_app
 
 APP = "com.test.app"

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from sim.cli.main import cli
 from sim.pm import installer
 from sim.pm.app_folders import NotAnAppFolder, app_folders
-from sim.pm.installer import InstallError
+from sim.pm.install_error import InstallError
 from tests.helpers import SAMPLE_APPS, copy_app
 
 

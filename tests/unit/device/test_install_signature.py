@@ -9,7 +9,7 @@ import pytest
 
 from droid.appfunctions.compiler import generate
 from sim.lint import lint_apps
-from sim.pm.installer import InstallError
+from sim.pm.install_error import InstallError
 from tests.helpers import SAMPLE_APPS, copy_app
 
 ORDERS_PY = "orders.py"

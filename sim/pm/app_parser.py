@@ -1,0 +1,152 @@
+"""parse_app: an app folder read and checked as an install needs it, before anything is copied.
+
+Apart from the installer so that the XML stack (lxml, the schemas, the function-file
+readers) loads at the first install, not at every boot: restoring installed packages never
+parses XML (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
+from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
+from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
+from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
+from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, function_xml_files
+from sim.pm.function_xml import FunctionDocument, parse_function_xml
+from sim.pm.install_error import InstallError
+from sim.pm.manifest import parse_manifest
+from sim.pm.registry import ManifestFacts, PermissionFacts, ServiceFacts
+from sim.pm.signature import function_signature, signature_difference
+from sim.platform_version import NEWEST, PlatformVersion
+from sim.xmlsafe import XmlError
+
+
+@dataclass(frozen=True)
+class ParsedApp:
+    manifest: ManifestFacts
+    metadata: AppFunctionPackageMetadata
+
+
+
+# Refuses a manifest the device cannot take as it stands (PermissionManagerService's
+# check_new_definitions: a ``<permission>`` someone else owns, an unknown protection level).
+ManifestCheck = Callable[[ManifestFacts], None]
+
+
+def parse_app(
+    app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck,
+    version: PlatformVersion = NEWEST, code_dir: Path | None = None,
+) -> ParsedApp:
+    """Everything install checks, with each refusal naming the file, line or function. The
+    manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
+    ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
+    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s."""
+    code_dir = code_dir or app_dir
+    manifest_path = app_dir / "AndroidManifest.xml"
+    if not manifest_path.is_file():
+        raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
+    try:
+        manifest = parse_manifest(manifest_path)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+    facts = ManifestFacts(
+        package=manifest.package,
+        uses_permissions=tuple(manifest.uses_permissions),
+        permissions=tuple(
+            PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions
+        ),
+        services=tuple(
+            ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
+            for s in manifest.services
+        ),
+    )
+    check_manifest(facts)
+
+    metadata = AppFunctionPackageMetadata(package_name=manifest.package)
+    try:
+        app_metadata_file = resolve_app_metadata(manifest, app_dir)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+    if app_metadata_file is not None:
+        try:
+            metadata.app_metadata.CopyFrom(parse_app_metadata(app_metadata_file))
+        except XmlError as error:
+            raise InstallError("INSTALL_PARSE_FAILED_BAD_APP_METADATA", str(error)) from None
+
+    services = [s for s in manifest.services if s.is_app_function_service]
+    for service in services:
+        if service.permission != BIND_APP_FUNCTION_SERVICE:
+            raise InstallError(
+                "INSTALL_FAILED_INVALID_SERVICE",
+                f"{manifest_path}: service {service.name} must declare "
+                f'android:permission="{BIND_APP_FUNCTION_SERVICE}" (found {service.permission!r})',
+            )
+    try:
+        files = function_xml_files(manifest, app_dir, services, app_level=version.indexes_app_level_functions)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+    except FunctionFileError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
+    seen: dict[str, str] = {}
+    for file in files:
+        try:
+            document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
+            if file.schema is not None:
+                check_custom_documents(document, parse_dialect_xsd(file.schema))
+        except XmlError as error:
+            raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
+        for function in document.functions:
+            if function.id in seen:
+                raise InstallError(
+                    "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
+                    f"{file.path}: function {function.id} is also declared by {seen[function.id]}",
+                )
+            seen[function.id] = str(file.path)
+            metadata.app_functions.append(function)
+        metadata.components.data_types.extend(document.components.data_types)
+        if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
+            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier)
+    return ParsedApp(facts, metadata)
+
+
+def _check_code(
+    app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
+    verifier: CodeVerifier,
+) -> None:
+    """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids and,
+    for an entry point, the same signature of each (names, types, nullability, required, response)."""
+    try:
+        code = verifier.declared_code(code_dir, service_name)
+    except CodeVerificationError as error:
+        raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
+    if code.ids is None:
+        return
+    regenerate = f"(regenerate it: droidsim appfunctions generate {app_dir})"
+    xml_ids = {f.id for f in document.functions}
+    missing_in_code = sorted(xml_ids - code.ids)
+    if missing_in_code:
+        raise InstallError(
+            "INSTALL_FAILED_FUNCTION_MISMATCH",
+            f"{xml_path} declares {missing_in_code[0]}, which {service_name} does not implement {regenerate}",
+        )
+    missing_in_xml = sorted(code.ids - xml_ids)
+    if missing_in_xml:
+        raise InstallError(
+            "INSTALL_FAILED_FUNCTION_MISMATCH",
+            f"{service_name} implements {missing_in_xml[0]}, which {xml_path} does not declare {regenerate}",
+        )
+    if code.metadata is None or document.format != "v2":  # a v1 XML declares no signature
+        return
+    declared = {f.id: function_signature(f, code.metadata.components) for f in code.metadata.app_functions}
+    for function in document.functions:
+        difference = signature_difference(function_signature(function, document.components), declared[function.id])
+        if difference is not None:
+            raise InstallError(
+                "INSTALL_FAILED_FUNCTION_MISMATCH",
+                f"{xml_path} is stale for {function.id}: {difference} {regenerate}",
+            )
