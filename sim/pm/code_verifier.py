@@ -3,19 +3,18 @@
 Importing an app runs its code, which must never happen inside system_server: a crash or
 ``os._exit`` there would take the device down. Each verification runs in a fresh process,
 gone when it ends (its process group killed), so nothing one app's import-time code does can
-reach a later install. On a device run as root it also runs under a uid of its own from
+reach a later install: a child forked, per verification, from the verifier's zygote
+(sim/pm/verifier_zygote.py), a clean process started at the device's first install that never
+runs app code itself. On a device run as root the child runs under a uid of its own from
 Android's isolated range (99000-99999), which owns nothing of the device's, and every process
 of that uid is killed afterwards, however it detached (the range is this device's own:
 sim/zygote/os_user.py). Without root it confines itself with Landlock, read-only.
 
 What it answers is the metadata the compiler would write for the service's declarations
 (``droidsim appfunctions generate``), so install can compare the whole signature of each
-function with the app's XML, not only its id.
-
-Run as ``python -m sim.pm.code_verifier APP_DIR SERVICE_NAME [--uid UID]``: one JSON answer on
-stdout (``{"ids": [...] | null, "metadata": BASE64 | null}`` or ``{"error": "..."}``; the
-metadata is null for a service that is not an ``AppFunctionServiceEntryPoint``, which
-declares ids only).
+function with the app's XML, not only its id: ``{"ids": [...] | null, "metadata": BASE64 |
+null}`` or ``{"error": "..."}``; the metadata is null for a service that is not an
+``AppFunctionServiceEntryPoint``, which declares ids only.
 
 ``InProcessCodeVerifier`` does the same without the helper process, for a device whose
 apps run in the caller's process anyway (``sim.testing``): there is nothing to protect.
@@ -23,12 +22,10 @@ apps run in the caller's process anyway (``sim.testing``): there is nothing to p
 
 from __future__ import annotations
 
-import argparse
 import base64
 import itertools
 import json
-import os
-import signal
+import select
 import subprocess
 import sys
 import tempfile
@@ -37,9 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
-from sim.zygote.specialize import clean_environment, kill_every_process_of
+from sim.pm.verifier_zygote import VERIFY_TIMEOUT
+from sim.zygote.specialize import clean_environment
 
-VERIFY_TIMEOUT = 20.0
+# How long past a verification's own timeout the zygote may take to answer before it is ended.
+ZYGOTE_GRACE = 10.0
 
 
 @dataclass(frozen=True)
@@ -57,77 +56,80 @@ class CodeVerificationError(Exception):
 
 class CodeVerifier:
     """``isolated_uids``: the uids verifications take turns with (this device's own); None
-    runs them as the device's user."""
+    runs them as the device's user. A verification still running after ``timeout`` seconds
+    is ended and refused."""
 
-    def __init__(self, isolated_uids: range | None = None) -> None:
+    def __init__(self, isolated_uids: range | None = None, timeout: float = VERIFY_TIMEOUT) -> None:
         self._uids = itertools.cycle(isolated_uids) if isolated_uids else None
+        self._timeout = timeout
         self._lock = threading.Lock()
+        self._zygote: subprocess.Popen | None = None
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         with self._lock:
             uid = next(self._uids) if self._uids else None
-        return _declared_from(self._ask(app_dir, service_name, uid))
+            request = {"app_dir": str(app_dir), "service": service_name, "uid": uid, "timeout": self._timeout}
+            return _declared_from(self._ask(request))
 
-    def _ask(self, app_dir: Path, service_name: str, uid: int | None) -> dict:
-        command = [sys.executable, "-m", "sim.pm.code_verifier", str(app_dir), service_name]
-        if uid is not None:
-            command += ["--uid", str(uid)]
-        process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=clean_environment(Path(tempfile.gettempdir()), {}, uid is not None),
-            cwd="/", text=True, start_new_session=True,
-        )
-        # Wait for the process, not for its output to end: a child it left holds the pipe open.
+    def _ask(self, request: dict) -> dict:
+        zygote = self._started_zygote()
+        assert zygote.stdin is not None and zygote.stdout is not None
         try:
-            process.wait(timeout=VERIFY_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            pass
-        finally:
-            _end(process, uid)
-        assert process.stdout is not None
-        output = process.stdout.read()
-        process.stdout.close()
-        lines = output.splitlines()
-        if process.returncode != 0 or not lines:
-            return {"error": "loading the app's code killed the verifier process (or took too long)"}
-        return json.loads(lines[-1])
+            zygote.stdin.write(json.dumps(request) + "\n")
+            zygote.stdin.flush()
+            answered, _, _ = select.select([zygote.stdout], [], [], self._timeout + ZYGOTE_GRACE)
+            line = zygote.stdout.readline() if answered else ""
+        except OSError:
+            line = ""
+        if not line:  # the zygote itself failed: the next install starts a new one
+            self.close()
+            return {"error": "the code verifier stopped before it answered"}
+        return json.loads(line)
+
+    def _started_zygote(self) -> subprocess.Popen:
+        if self._zygote is None or self._zygote.poll() is not None:
+            self._zygote = subprocess.Popen(
+                [sys.executable, "-m", "sim.pm.verifier_zygote"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=clean_environment(Path(tempfile.gettempdir()), {}, self._uids is not None),
+                cwd="/", text=True, start_new_session=True,
+            )
+        return self._zygote
 
     def close(self) -> None:
-        """Nothing outlives a verification, so there is nothing to close."""
+        """Ends the zygote (a verification's own processes are gone when it answers)."""
+        zygote, self._zygote = self._zygote, None
+        if zygote is None:
+            return
+        zygote.kill()
+        zygote.wait()
+        for stream in (zygote.stdin, zygote.stdout):
+            if stream is not None:
+                stream.close()
 
 
 class InProcessCodeVerifier:
     """The verifier's answers computed in this process (app code runs here)."""
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
-        return _declared_from(_answer(app_dir, service_name))
+        return _declared_from(answer(app_dir, service_name))
 
     def close(self) -> None:
         pass
 
 
-def _end(process: subprocess.Popen, uid: int | None) -> None:
-    """The verifier and everything it started: its group, and every process of its uid."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    process.wait()
-    if uid is not None:
-        kill_every_process_of(uid)
-
-
-def _declared_from(answer: dict) -> DeclaredCode:
-    if "error" in answer:
-        raise CodeVerificationError(answer["error"])
-    ids, encoded = answer.get("ids"), answer.get("metadata")
+def _declared_from(reply: dict) -> DeclaredCode:
+    if "error" in reply:
+        raise CodeVerificationError(reply["error"])
+    ids, encoded = reply.get("ids"), reply.get("metadata")
     return DeclaredCode(
         None if ids is None else frozenset(ids),
         None if encoded is None else AppFunctionPackageMetadata.FromString(base64.b64decode(encoded)),
     )
 
 
-def _answer(app_dir: Path, service_name: str) -> dict:
+def answer(app_dir: Path, service_name: str) -> dict:
+    """What the code of ``service_name`` declares; run where app code may run."""
     from droid.appfunctions.compiler import build_metadata
     from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
     from droid.appfunctions.loader import load_app_service_class
@@ -143,35 +145,3 @@ def _answer(app_dir: Path, service_name: str) -> dict:
         return {"error": f"{type(error).__name__}: {error}"}
     metadata = AppFunctionPackageMetadata(app_functions=functions, components=components)
     return {"ids": sorted(ids), "metadata": base64.b64encode(metadata.SerializeToString()).decode("ascii")}
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("app_dir", type=Path)
-    parser.add_argument("service_name")
-    parser.add_argument("--uid", type=int)
-    args = parser.parse_args()
-    # Loaded before the drop, as the zygote preloads.
-    import droid.appfunctions.compiler  # noqa: F401
-    import droid.appfunctions.entry_point  # noqa: F401
-    import droid.appfunctions.loader  # noqa: F401
-
-    app_dir = args.app_dir
-    if args.uid is not None:
-        from sim.zygote.specialize import specialize
-
-        app_dir = specialize(args.uid, (app_dir,))[app_dir]
-    else:  # without root: read-only to code and the app, where the kernel has Landlock
-        from sim.zygote import landlock
-        from sim.zygote.specialize import import_roots
-
-        landlock.confine([*map(Path, import_roots(packages_themselves=True)), app_dir], [])
-    # App code may print; only the answer goes to the real stdout.
-    answers, sys.stdout = sys.stdout, sys.stderr
-    answers.write(json.dumps(_answer(app_dir, args.service_name)) + "\n")
-    answers.flush()
-    os._exit(0)  # no atexit handler or thread the app's code left behind runs
-
-
-if __name__ == "__main__":
-    main()

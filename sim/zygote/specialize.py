@@ -138,14 +138,27 @@ def uids_running() -> set[int]:
     return uids
 
 
-def kill_every_process_of(uid: int) -> None:
+def kill_every_process_of(uid: int, *, single_threaded: bool = False) -> None:
     """SIGKILL everything running as ``uid``, however it detached (setsid, double fork): what a
     cgroup kill does on Android. Only for uids no account of this machine uses.
 
-    A fresh interpreter becomes ``uid`` and kills all it may signal (``kill(-1)``); Popen's own
-    ``user=`` would fork this multi-threaded process without exec first, which gRPC's fork
-    handlers do not survive."""
+    A child becomes ``uid`` and kills all it may signal (``kill(-1)``). In a multi-threaded
+    process (the device) that child is a fresh interpreter: forking without exec, as Popen's
+    own ``user=`` does, is what gRPC's fork handlers do not survive. A ``single_threaded``
+    caller (the verifier's zygote) forks, which is much faster."""
     if not os_isolation() or uid == 0 or is_named_account(uid):
+        return
+    if single_threaded:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                os.kill(-1, 9)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
         return
     code = f"import os; os.setgroups([]); os.setresgid({uid}, {uid}, {uid}); os.setresuid({uid}, {uid}, {uid}); os.kill(-1, 9)"
     subprocess.run([sys.executable, "-I", "-S", "-c", code], env={}, stdin=subprocess.DEVNULL,

@@ -90,7 +90,7 @@ def _daemon(pid_file: Path) -> None:
 
 def _attack_from_the_verifier() -> None:
     plan = Path(__file__).with_name("verifier_attack.txt")
-    if not plan.is_file() or "code_verifier" not in sys.argv[0]:
+    if not plan.is_file() or "verifier_zygote" not in sys.argv[0]:
         return
     report, data_dir = (Path(line) for line in plan.read_text().split("\n")[:2])
     _daemon(report / "daemon.pid")
