@@ -23,6 +23,7 @@ from sim.server.app_socket import INTERNAL_SOCKET_NAME, app_socket
 from sim.server.decode_guard import UndecodableRequestGuard
 from sim.server.peer_relay import ConnectionCaps, PeerRelay
 from sim.server.tcp_peers import connection_owner
+from sim.server.worker_budget import AppWorkerBudget
 from sim.server.servicers import (
     AppFunctionManagerServicer,
     PackageManagerServicer,
@@ -42,7 +43,8 @@ SERVICE_NAMES = {
 }
 SERVICE_MANAGER = service_manager_pb2.DESCRIPTOR.services_by_name["ServiceManager"].full_name
 
-# Enough workers that 64 concurrent callers, some blocked in slow apps, all progress.
+# Enough workers that 64 concurrent callers, some blocked in slow apps, all progress; apps
+# together hold at most all but the reserved ones (sim/server/worker_budget.py).
 MAX_WORKERS = 128
 
 
@@ -75,8 +77,8 @@ class DeviceServer:
         self._server = grpc.server(
             ThreadPoolExecutor(max_workers=MAX_WORKERS), interceptors=[UndecodableRequestGuard()], options=CHANNEL_OPTIONS
         )
-        auth = device.authenticator
-        app_functions = AppFunctionManagerServicer(auth, device.app_functions, device.limits)
+        auth, budget = device.authenticator, AppWorkerBudget(MAX_WORKERS)
+        app_functions = AppFunctionManagerServicer(auth, budget, device.app_functions, device.limits)
         afm_grpc.add_AppFunctionManagerServicer_to_server(app_functions, self._server)
         # SearchAppFunctions answers with its response already serialised (each package's page
         # is encoded once, docs/performance.md): the same method again, without a serializer.
@@ -86,9 +88,9 @@ class DeviceServer:
                 request_deserializer=app_function_manager_pb2.AppFunctionSearchSpec.FromString,
             ),
         })
-        pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, device.package_manager), self._server)
-        settings_grpc.add_SettingsServicer_to_server(SettingsServicer(auth, device.settings), self._server)
-        sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, SERVICE_NAMES, device.version), self._server)
+        pm_grpc.add_PackageManagerServicer_to_server(PackageManagerServicer(auth, budget, device.package_manager), self._server)
+        settings_grpc.add_SettingsServicer_to_server(SettingsServicer(auth, budget, device.settings), self._server)
+        sm_grpc.add_ServiceManagerServicer_to_server(ServiceManagerServicer(auth, budget, SERVICE_NAMES, device.version), self._server)
         self._health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, self._server)
         names = [*SERVICE_NAMES.values(), SERVICE_MANAGER, health.SERVICE_NAME, reflection.SERVICE_NAME]

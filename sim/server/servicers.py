@@ -6,6 +6,7 @@ binder exception travels back as a status plus a BinderException trailer.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import queue
 import threading
@@ -33,6 +34,7 @@ from droidsim.v1 import settings_pb2_grpc as settings_grpc
 from sim.identity import Authenticator
 from sim.limits import CallLimits, oversized_request
 from sim.platform_version import PlatformVersion
+from sim.server.worker_budget import AppWorkerBudget
 
 UNAUTHENTICATED = "missing or unknown credential: present the package's credential as 'droidsim-credential'"
 
@@ -44,7 +46,7 @@ def binder_call(method: Callable[..., Any]) -> Callable[..., Any]:
     def handler(self: "_Servicer", request: Any, context: grpc.ServicerContext) -> Any:
         identity = self.authenticate(context)
         try:
-            with Binder.calling_as(identity):
+            with self.budget.hold(identity), Binder.calling_as(identity):
                 return method(self, request, context)
         except Exception as error:
             _abort_with(error, context)
@@ -75,8 +77,9 @@ def _as_parcelled(error: Exception) -> Exception | None:
 
 
 class _Servicer:
-    def __init__(self, authenticator: Authenticator) -> None:
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget) -> None:
         self._authenticator = authenticator
+        self.budget = budget
 
     def authenticate(self, context: grpc.ServicerContext) -> CallingIdentity:
         secret = None
@@ -91,8 +94,8 @@ class _Servicer:
 
 
 class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer):
-    def __init__(self, authenticator: Authenticator, service: Any, limits: CallLimits) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any, limits: CallLimits) -> None:
+        super().__init__(authenticator, budget)
         self._service = service
         self._limits = limits
 
@@ -139,18 +142,20 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         then each change, until the caller cancels or the device stops."""
         identity = self.authenticate(context)
         events: queue.Queue[AppFunctionChangeEvent | None] = queue.Queue()
-        try:
-            with Binder.calling_as(identity):
-                unregister = self._service.observe_app_functions(events.put)
-        except Exception as error:
-            _abort_with(error, context)
-        context.add_callback(lambda: events.put(None))  # the RPC ended: stop waiting
-        try:
-            yield AppFunctionChangeEvent()
-            while (event := events.get()) is not None:
-                yield event
-        finally:
-            unregister()
+        with contextlib.ExitStack() as held:  # a worker, for as long as the stream is open
+            try:
+                held.enter_context(self.budget.hold(identity))
+                with Binder.calling_as(identity):
+                    unregister = self._service.observe_app_functions(events.put)
+            except Exception as error:
+                _abort_with(error, context)
+            context.add_callback(lambda: events.put(None))  # the RPC ended: stop waiting
+            try:
+                yield AppFunctionChangeEvent()
+                while (event := events.get()) is not None:
+                    yield event
+            finally:
+                unregister()
 
     @binder_call
     def GetAppFunctionStates(self, request, context):  # noqa: N802
@@ -165,21 +170,23 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         is sent until the client cancels (or goes), which takes the listener out again."""
         identity = self.authenticate(context)
         changes: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-        try:
-            with Binder.calling_as(identity):
-                self._service.add_on_access_changed_listener(changes.put)
-        except Exception as error:
-            _abort_with(error, context)
+        with contextlib.ExitStack() as held:  # a worker, for as long as the stream is open
+            try:
+                held.enter_context(self.budget.hold(identity))
+                with Binder.calling_as(identity):
+                    self._service.add_on_access_changed_listener(changes.put)
+            except Exception as error:
+                _abort_with(error, context)
 
-        def stop() -> None:
-            with Binder.calling_as(identity):
-                self._service.remove_on_access_changed_listener(changes.put)
-            changes.put(None)
+            def stop() -> None:
+                with Binder.calling_as(identity):
+                    self._service.remove_on_access_changed_listener(changes.put)
+                changes.put(None)
 
-        context.add_callback(stop)
-        yield afm_pb2.AccessChangeEvent(registered=data_pb2.Empty())
-        while (agent_uid := changes.get()) is not None:
-            yield afm_pb2.AccessChangeEvent(agent_uid=agent_uid)
+            context.add_callback(stop)
+            yield afm_pb2.AccessChangeEvent(registered=data_pb2.Empty())
+            while (agent_uid := changes.get()) is not None:
+                yield afm_pb2.AccessChangeEvent(agent_uid=agent_uid)
 
     @binder_call
     def GetAccessRequestState(self, request, context):  # noqa: N802
@@ -230,8 +237,8 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
 
 
 class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
-    def __init__(self, authenticator: Authenticator, service: Any) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any) -> None:
+        super().__init__(authenticator, budget)
         self._service = service
 
     @binder_call
@@ -281,8 +288,8 @@ class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
 
 
 class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):
-    def __init__(self, authenticator: Authenticator, service: Any) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any) -> None:
+        super().__init__(authenticator, budget)
         self._service = service
 
     @binder_call
@@ -311,8 +318,9 @@ class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):
 
 
 class ServiceManagerServicer(_Servicer, sm_grpc.ServiceManagerServicer):
-    def __init__(self, authenticator: Authenticator, services: dict[str, str], version: PlatformVersion) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, services: dict[str, str],
+                 version: PlatformVersion) -> None:
+        super().__init__(authenticator, budget)
         self._services = services
         self._version = version
 
