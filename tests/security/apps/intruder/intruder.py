@@ -129,11 +129,28 @@ def let_go() -> str:
     return str(count)
 
 
+def post_json(url: str, token: str, body: str) -> str:
+    """POST ``body`` to an HTTP endpoint (the MCP bridge) with a bearer token; "STATUS BODY"."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return f"{response.status} {response.read(300).decode(errors='replace')}"
+    except urllib.error.HTTPError as error:
+        return f"{error.code} {error.read(300).decode(errors='replace')}"
+
+
 ATTACKS = {
     "holdPort": hold_port,
     "whoFromPort": who_from_port,
     "pileConnections": pile_connections,
     "letGo": let_go,
+    "postJson": post_json,
 }
 
 
