@@ -145,12 +145,19 @@ def post_json(url: str, token: str, body: str) -> str:
         return f"{error.code} {error.read(300).decode(errors='replace')}"
 
 
+def print_line(text: str) -> str:
+    """Write ``text`` to the process's output, which the device logs as this app's."""
+    print(text, flush=True)
+    return "printed"
+
+
 ATTACKS = {
     "holdPort": hold_port,
     "whoFromPort": who_from_port,
     "pileConnections": pile_connections,
     "letGo": let_go,
     "postJson": post_json,
+    "printLine": print_line,
 }
 
 
