@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from sim.cli.api_key import api_key_options
+
 from sim.eval.categories import CATEGORIES
 
 
@@ -26,7 +28,7 @@ def _counts(text: str) -> list[int]:
               help="offline: the keyword heuristic; scripted: the oracle replaying each case's expectations; "
                    "wrong: always wrong (the scorer's self-check); openai:NAME: any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint for openai:NAME.")
-@click.option("--api-key", envvar="OPENAI_API_KEY", help="Key for the endpoint, if it needs one.")
+@api_key_options
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Run each case K times: pass@1 and pass^K.")
 @click.option("--distractors", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
