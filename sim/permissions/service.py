@@ -77,18 +77,18 @@ class PermissionManagerService:
                 ProtectionLevel.parse(declared.protection_level)
             except ValueError as error:
                 raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"<permission {declared.name}>: {error}") from None
-            if declared.name.startswith(RESERVED_PREFIX):
-                raise InstallError(
-                    "INSTALL_FAILED_DUPLICATE_PERMISSION",
-                    f"Package {manifest.package} attempting to declare permission {declared.name} in the "
-                    f"{RESERVED_PREFIX}* namespace, which is reserved to the platform (android)",
-                )
             owner = self.definition(declared.name)
             if owner is not None and owner.package_name != manifest.package:
                 raise InstallError(
                     "INSTALL_FAILED_DUPLICATE_PERMISSION",
                     f"Package {manifest.package} attempting to redeclare permission {declared.name} "
                     f"already owned by {owner.package_name}",
+                )
+            if declared.name.startswith(RESERVED_PREFIX):
+                raise InstallError(
+                    "INSTALL_FAILED_DUPLICATE_PERMISSION",
+                    f"Package {manifest.package} attempting to declare permission {declared.name} in the "
+                    f"{RESERVED_PREFIX}* namespace, which is reserved to the platform (android)",
                 )
 
     # who holds what
