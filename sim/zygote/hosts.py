@@ -312,7 +312,9 @@ class ProcessAppHost:
             try:
                 reply = self._frames.receive(app_pb2.AppReply)
             except (ConnectionError, ValueError) as error:
-                log.error("%s sent a bad frame: %s", self.package_name, error)
+                # It broke the protocol: what it sends next cannot be trusted, and it may never
+                # exit by itself, so its pending calls fail now instead of at their deadline.
+                self._kill(f"it sent a bad frame ({error})")
                 reply = None
             if reply is None:
                 break

@@ -9,6 +9,7 @@ The helpers are plain functions, so a test may run the same steps as the device'
 from __future__ import annotations
 
 import json
+import os
 import socket
 import tempfile
 import threading
@@ -151,6 +152,18 @@ def print_line(text: str) -> str:
     return "printed"
 
 
+def send_undecodable_reply() -> str:
+    """Write a frame no AppReply decodes from onto the process's own socket to the device,
+    then keep running, as an app that means to leave the call hanging would."""
+    import struct
+    import sys
+
+    fd = int(sys.argv[sys.argv.index("--fd") + 1])
+    garbage = b"\xff\xff\xff\xff"
+    os.write(fd, struct.pack(">I", len(garbage)) + garbage)
+    return "sent"
+
+
 ATTACKS = {
     "holdPort": hold_port,
     "whoFromPort": who_from_port,
@@ -158,6 +171,7 @@ ATTACKS = {
     "letGo": let_go,
     "postJson": post_json,
     "printLine": print_line,
+    "sendUndecodableReply": send_undecodable_reply,
 }
 
 
