@@ -57,6 +57,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks."""
     from sim.cli.output import console, print_json
     from sim.eval.devices import DeviceSetupError
+    from sim.eval.execution import UnprotectedRay
     from sim.eval.models import ModelSpecError
     from sim.eval.progress import Progress
     from sim.eval.report import terminal_table
@@ -78,7 +79,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         suite = load_suite(suite_file)
         with Progress(err) as progress:
             summary = run_eval(suite, options, progress.update)
-    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError) as error:
+    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay) as error:
         raise click.ClickException(str(error)) from None
     except ModelUnavailable as error:
         raise click.ClickException(f"the model server went down, so the run stopped: {error}. The finished "
