@@ -101,3 +101,25 @@ def test_an_app_holds_at_most_its_cap_of_connections(open_folder):
         with connect(device.address, device.shell_credential_file.read_text().strip()) as shell:
             assert shell.package_name == SHELL
         assert intrude(device, "letGo") == str(MAX_CONNECTIONS_PER_APP - 1)
+
+
+def test_an_app_cannot_hold_the_devices_lock_to_keep_it_from_booting(open_folder, caplog):
+    from sim.running_devices import LOCK_NAME, DeviceLock
+
+    device = Device(open_folder / "data")
+    device.install(copy_app(INTRUDER_APP, open_folder / "apps"))
+    with device:
+        lock_file = device.data_dir / LOCK_NAME
+        lock = DeviceLock(device.data_dir)  # as `droidsim device start` takes it
+        # Defence: the lock file is the device user's alone; flock needs an open descriptor.
+        assert lock_file.stat().st_mode & 0o777 == 0o600
+        assert intrude(device, "holdLock", str(lock_file)) == "refused: EACCES Permission denied"
+        lock.release()
+        # A lock file an older version left readable: the app holds it as the device "crashes".
+        lock_file.chmod(0o644)
+        assert intrude(device, "holdLock", str(lock_file)) == "holding the lock"
+        # Defence: a holder of another uid is no device: the next boot replaces the file.
+        again = DeviceLock(device.data_dir)
+        assert lock_file.stat().st_mode & 0o777 == 0o600
+        assert "holds the device's lock and is no device: replacing the lock file" in caplog.text
+        again.release()

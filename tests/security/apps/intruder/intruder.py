@@ -19,8 +19,8 @@ from droid.appfunctions import AppFunctionService, ExecuteAppFunctionResponse
 from droid.content.context import connect
 from droid.os import IllegalArgumentException
 
-# Sockets an attack keeps open after its call returns (ports held, connections piled up).
-_HELD: list[socket.socket] = []
+# What an attack keeps open after its call returns (ports held, connections piled up, locks).
+_HELD: list = []
 
 
 def _endpoint(address: str) -> tuple[int, tuple]:
@@ -164,6 +164,34 @@ def send_undecodable_reply() -> str:
     return "sent"
 
 
+def hold_lock(path: str) -> str:
+    """Open ``path`` as far as the OS lets this app (read-only is enough) and take its flock."""
+    import errno
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as error:
+        return f"refused: {errno.errorcode.get(error.errno, error.errno)} {error.strerror}"
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        return f"refused: {errno.errorcode.get(error.errno, error.errno)} {error.strerror}"
+    _HELD.append(_Descriptor(fd))
+    return "holding the lock"
+
+
+class _Descriptor:
+    """A held file descriptor, closed by let_go as the sockets are."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
 ATTACKS = {
     "holdPort": hold_port,
     "whoFromPort": who_from_port,
@@ -172,6 +200,7 @@ ATTACKS = {
     "postJson": post_json,
     "printLine": print_line,
     "sendUndecodableReply": send_undecodable_reply,
+    "holdLock": hold_lock,
 }
 
 
