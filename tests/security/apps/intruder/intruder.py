@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import socket
 import tempfile
 import threading
@@ -72,25 +73,24 @@ def who_from_port(device: str, host: str, port: int, secret: str) -> str:
 
 
 def _relay_one(local: socket.socket, upstream: socket.socket) -> None:
+    """Carry one accepted connection onto ``upstream``, both ways, on this one thread."""
     try:
         connection, _ = local.accept()
     except OSError:
         return
-
-    def pump(source: socket.socket, target: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                target.sendall(data)
-        except OSError:
-            pass
-        for end in (source, target):
-            try:
-                end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    threading.Thread(target=pump, args=(upstream, connection), daemon=True).start()
-    pump(connection, upstream)
+    other_end = {connection: upstream, upstream: connection}
+    try:
+        while True:
+            readable, _, _ = select.select(list(other_end), [], [])
+            for source in readable:
+                data = source.recv(65536)
+                if not data:
+                    return
+                other_end[source].sendall(data)
+    except OSError:
+        return
+    finally:
+        connection.close()
 
 
 def pile_connections(address: str, count: int) -> str:
