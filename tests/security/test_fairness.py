@@ -8,8 +8,6 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 from droid.appfunctions import ExecuteAppFunctionRequest
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionCancelledException, AppFunctionLimitExceededException
