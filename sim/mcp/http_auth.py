@@ -5,7 +5,8 @@ confirmations, and the access history blames the agent. A loopback port is open 
 process of the machine, installed apps included, so each request must show the token the
 bridge made at start (``Authorization: Bearer TOKEN``; docs/mcp.md), and a peer the kernel
 names as an app's uid (sim/server/tcp_peers.py: by the whole connection) is refused whatever
-it shows, as the device refuses to take an app for anyone else.
+it shows, as the device refuses to take an app for anyone else. The kernel is asked once per
+connection, as it opens (``PeerVerdicts``), not for every request on it.
 """
 
 from __future__ import annotations
@@ -32,22 +33,63 @@ def kernel_peer_uids(client: tuple, server: tuple) -> set[int]:
     return {uid for uid, _inode in peer_sockets(client, server)}
 
 
+class PeerVerdicts:
+    """The app uid the kernel names at the other end of each open connection, if any: asked
+    when the connection opens and forgotten when it closes, so a later connection that
+    reuses the same addresses is asked again."""
+
+    def __init__(self, peer_uids: PeerUids = kernel_peer_uids) -> None:
+        self._peer_uids = peer_uids
+        self._app_uids: dict[tuple, int | None] = {}
+
+    def protocol(self, base: type) -> type:
+        """``base`` (uvicorn's HTTP protocol) that records each connection's verdict."""
+        from uvicorn.protocols.utils import get_local_addr, get_remote_addr
+
+        verdicts = self
+
+        class PeerNamingProtocol(base):  # type: ignore[misc, valid-type]
+            def connection_made(self, transport: Any) -> None:
+                self._droidsim_ends = (get_remote_addr(transport), get_local_addr(transport))
+                verdicts._opened(self._droidsim_ends)
+                super().connection_made(transport)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                verdicts._app_uids.pop(self._droidsim_ends, None)
+                super().connection_lost(exc)
+
+        return PeerNamingProtocol
+
+    def _opened(self, ends: tuple) -> None:
+        self._app_uids[ends] = self._ask(ends)
+
+    def _ask(self, ends: tuple) -> int | None:
+        client, server = ends
+        apps = sorted(uid for uid in self._peer_uids(client, server) if is_app_os_uid(uid)) if client and server else []
+        return apps[0] if apps else None
+
+    def app_uid(self, client: tuple | None, server: tuple | None) -> int | None:
+        key = (tuple(client) if client else None, tuple(server) if server else None)
+        if key in self._app_uids:
+            return self._app_uids[key]
+        return self._ask(key)  # a connection this protocol did not open (another server's): ask now
+
+
 class BearerTokenGate:
     """ASGI middleware: a request from an app's uid gets 403, one without the token 401."""
 
-    def __init__(self, app: Any, token: str, peer_uids: PeerUids = kernel_peer_uids) -> None:
+    def __init__(self, app: Any, token: str, verdicts: PeerVerdicts) -> None:
         self._app = app
         self._expected = f"Bearer {token}".encode()
-        self._peer_uids = peer_uids
+        self._verdicts = verdicts
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":  # lifespan events carry no request
             await self._app(scope, receive, send)
             return
-        client, server = scope.get("client"), scope.get("server")
-        apps = sorted(uid for uid in self._peer_uids(client, server) if is_app_os_uid(uid)) if client and server else []
-        if apps:
-            await _refuse(send, 403, f"the kernel names this connection's peer as uid {apps[0]}, an installed "
+        app_uid = self._verdicts.app_uid(scope.get("client"), scope.get("server"))
+        if app_uid is not None:
+            await _refuse(send, 403, f"the kernel names this connection's peer as uid {app_uid}, an installed "
                                      "app's: apps may not use the agent's bridge")
             return
         presented = dict(scope["headers"]).get(b"authorization", b"")

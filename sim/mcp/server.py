@@ -29,7 +29,7 @@ from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
 from sim.mcp.catalog import Catalog
 from sim.mcp.confirmation import Confirmation
 from sim.mcp.conversion import error_result, refusal
-from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT, BearerTokenGate
+from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT, BearerTokenGate, PeerVerdicts
 from sim.mcp.watcher import CatalogWatcher
 
 log = logging.getLogger("droidsim.mcp")
@@ -124,7 +124,10 @@ class Bridge:
         token file, the token itself, this once), go to ``announce_to`` once the socket listens."""
         import uvicorn
 
-        app = BearerTokenGate(self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host), token)
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+        verdicts = PeerVerdicts()
+        app = BearerTokenGate(self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host), token, verdicts)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -133,7 +136,8 @@ class Bridge:
         bound = listener.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         observation = self.watcher.start(asyncio.get_running_loop())
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
+                                              http=verdicts.protocol(AutoHTTPProtocol)))
         print(f"MCP server for {self.catalog.agent_package} on http://{shown}:{bound}{HTTP_PATH}",
               file=announce_to, flush=True)
         where = f"in {token_file.absolute()}" if token_file is not None else token
