@@ -123,3 +123,27 @@ def test_only_the_first_250_functions_of_a_file_are_indexed(device, tmp_path):
     assert manager.execute_app_function(ExecuteAppFunctionRequest("com.example.numbered", "f249")).return_value == "f249"
     with pytest.raises(AppFunctionFunctionNotFoundException):
         manager.execute_app_function(ExecuteAppFunctionRequest("com.example.numbered", "f250"))
+
+
+@pytest.mark.parametrize("element", ["<service ", "<application"])
+def test_a_disabled_service_is_neither_indexed_nor_a_target(device, tmp_path, element):
+    """android:enabled="false" on the service (or its application): queryIntentServices leaves
+    a disabled component out, so the indexer indexes none of its functions and the package is
+    no valid target for agent access."""
+    from droid.appfunctions import AppFunctionSearchSpec
+
+    app = write_numbered_app(tmp_path / "disabled", "com.example.disabled", 2)
+    edit(app / "AndroidManifest.xml", element, f'{element} android:enabled="false" '.replace("  ", " "))
+    package = device.install(app)
+    assert list(package.metadata.app_functions) == []
+    assert not [s for s in package.manifest.services if s.name.endswith("Numbered")]
+    manager = device.shell_context().app_function_manager
+    assert manager.search_app_functions(AppFunctionSearchSpec(package_names=frozenset({"com.example.disabled"}))) == []
+
+
+def test_an_enabled_attribute_must_be_a_literal_boolean(device, tmp_path):
+    """In an app folder android:enabled is written as aapt compiles it; a @bool/ reference is
+    resolved only in an APK, by its decoder."""
+    app = write_numbered_app(tmp_path / "bool-ref", "com.example.boolref", 1)
+    edit(app / "AndroidManifest.xml", "<service ", '<service android:enabled="@bool/on" ')
+    refused(device, app, r"INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: .*enabled.*'@bool/on'")
