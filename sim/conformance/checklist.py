@@ -151,6 +151,11 @@ ROWS: tuple[Row, ...] = (
         "a JSON object mapping each package to its functions"),
     Row("shell.execute", "§5", "cmd app_function execute-app-function", "execute-app-function --package P --function F "
         "--parameters JSON", "the result printed as JSON; the caller is com.android.shell"),
+    Row("shell.options", "§5", "cmd app_function execute-app-function / set-enabled / is-enabled",
+        "--user 0 or --user current; execute-app-function without --parameters",
+        "the user is taken; a missing --parameters is an error"),
+    Row("shell.test-hooks", "§5", "cmd app_function purge-allowlist-cache / set-test-page-size / reset-test-page-size",
+        "on Android 17", "Purge allowlist cache; Set test page size to N; nothing"),
     Row("shell.set-enabled", "§5", "cmd app_function set-enabled", "set-enabled --package P --function F "
         "--state enable|disable|default", "the state changes"),
     Row("shell.grant-access", "§5", "cmd app_function grant-app-function-access / revoke-app-function-access",
