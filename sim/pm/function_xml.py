@@ -111,6 +111,8 @@ def parse_function_xml(
     """
     root = parse_xml(path, what="function XML")
     fmt = format or detect_format(root)
+    if fmt == "v2":
+        _camel_case_property_tags(root)
     validate(root, "app_functions" if fmt == "v2" else "app_functions_v1", path)
     components = AppFunctionComponentsMetadata()
     functions: list[AppFunctionMetadata] = []
@@ -133,6 +135,26 @@ def parse_function_xml(
     unindexed = frozenset(_token(i) for c in documents[MAX_DOCUMENTS_PER_FILE:] if c.tag == "appfunction"
                           for i in c.findall("id" if fmt == "v2" else "function_id"))
     return FunctionDocument(str(path), fmt, functions, components, tuple(custom), unindexed)
+
+
+def _camel_case_property_tags(root: etree._Element) -> None:
+    """AppSearch reads every property tag of a v2 document through toLowerCamelCase
+    (AppFunctionDocumentParserImpl), so <access_level> is accessLevel and <is_required>
+    isRequired; the documents' own tags are read as written."""
+    for document in root:
+        for element in document.iterdescendants():
+            if "_" in element.tag and not element.tag.startswith("{"):
+                element.tag = to_lower_camel_case(element.tag)
+
+
+def to_lower_camel_case(tag: str) -> str:
+    """AppFunctionDocumentParserImpl.toLowerCamelCase with "_": each run of separators drops
+    and upper-cases the next character; every other character is lower-cased."""
+    words = [w for w in tag.split("_") if w]
+    if not words:
+        return ""
+    head = words[0].lower() if tag[0] != "_" else words[0][0].upper() + words[0][1:].lower()
+    return head + "".join(w[0].upper() + w[1:].lower() for w in words[1:])
 
 
 def _function_v1(element: etree._Element) -> AppFunctionMetadata:

@@ -487,3 +487,18 @@ def test_a_large_function_document_is_indexed_whole(tmp_path):
     description = "x" * 65536
     path.write_text(f"<appfunctions><appfunction><id>f</id><description>{description}</description></appfunction></appfunctions>")
     assert by_id(parse(path, format="v2"))["f"].description == description
+
+
+def test_v2_property_tags_are_read_through_to_lower_camel_case(tmp_path):
+    """AppFunctionDocumentParserImpl reads each property tag through toLowerCamelCase: on a
+    phone <access_level>self</access_level> is accessLevel, so the function is SELF-only there,
+    and here too; <is_required> is isRequired."""
+    path = tmp_path / "functions.xml"
+    path.write_text(
+        "<appfunctions><appfunction><id>f</id><access_level>self</access_level>"
+        "<parameters><data_type_metadata><type>8</type></data_type_metadata><is_required>true</is_required>"
+        "<name>p</name></parameters></appfunction></appfunctions>"
+    )
+    function = by_id(parse(path, format="v2"))["f"]
+    assert function.access_level == ACCESS_LEVEL_SELF
+    assert function.parameters[0].is_required and function.parameters[0].data_type.type == DataType.STRING
