@@ -133,3 +133,11 @@ def test_a_python_client_over_grpc_keeps_the_names(device, tmp_path):
     assert manager.update_access_flags(AGENT, TARGET, ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED)
     assert manager.get_access_flags(AGENT, TARGET) == ACCESS_FLAG_OTHER_GRANTED
     assert device.shell_context().app_function_manager.get_access_flags(AGENT, TARGET) == ACCESS_FLAG_OTHER_GRANTED
+
+
+def test_there_is_no_request_access_intent():
+    """createRequestAccessIntent starts a system dialog droidsim does not have
+    (docs/differences.md); a test plays the user by setting USER_GRANTED itself."""
+    from droid.appfunctions.manager import AppFunctionManager
+
+    assert not any("request_access_intent" in name for name in dir(AppFunctionManager))
