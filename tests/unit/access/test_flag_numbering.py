@@ -8,19 +8,7 @@ import grpc
 import pytest
 
 from droid.appfunctions.access_flag_numbering import from_wire, to_wire, valid_flags
-from droid.appfunctions.manager import (
-    ACCESS_FLAG_MASK_ALL,
-    ACCESS_FLAG_MASK_OTHER,
-    ACCESS_FLAG_MASK_USER,
-    ACCESS_FLAG_OTHER_DENIED,
-    ACCESS_FLAG_OTHER_GRANTED,
-    ACCESS_FLAG_PREGRANTED,
-    ACCESS_FLAG_UPGRADE_GRANTED,
-    ACCESS_FLAG_USER_DENIED,
-    ACCESS_FLAG_USER_GRANTED,
-    ACCESS_REQUEST_STATE_DENIED,
-    ACCESS_REQUEST_STATE_GRANTED,
-)
+from droid.appfunctions import manager as m
 from droid.binder.remote import CREDENTIAL_KEY
 from droid.os import IllegalArgumentException
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
@@ -31,8 +19,8 @@ from tests.unit.access.conftest import allowlist_agents
 
 AGENT, TARGET = "com.test.agent", "com.test.target"
 NUMBERS = {  # name -> (QPR2, Android 17)
-    ACCESS_FLAG_PREGRANTED: (1, 1), ACCESS_FLAG_UPGRADE_GRANTED: (None, 2), ACCESS_FLAG_USER_GRANTED: (8, 4),
-    ACCESS_FLAG_USER_DENIED: (16, 8), ACCESS_FLAG_OTHER_GRANTED: (2, 16), ACCESS_FLAG_OTHER_DENIED: (4, 32),
+    m.ACCESS_FLAG_PREGRANTED: (1, 1), m.ACCESS_FLAG_UPGRADE_GRANTED: (None, 2), m.ACCESS_FLAG_USER_GRANTED: (8, 4),
+    m.ACCESS_FLAG_USER_DENIED: (16, 8), m.ACCESS_FLAG_OTHER_GRANTED: (2, 16), m.ACCESS_FLAG_OTHER_DENIED: (4, 32),
 }
 
 
@@ -47,8 +35,8 @@ def test_each_flag_has_its_versions_number(flag):
 
 
 def test_the_masks_follow_the_numbering():
-    assert (to_wire(ACCESS_FLAG_MASK_USER, 36), to_wire(ACCESS_FLAG_MASK_OTHER, 36)) == (24, 6)
-    assert (to_wire(ACCESS_FLAG_MASK_USER, 37), to_wire(ACCESS_FLAG_MASK_OTHER, 37), to_wire(ACCESS_FLAG_MASK_ALL, 37)) == (12, 48, 63)
+    assert (to_wire(m.ACCESS_FLAG_MASK_USER, 36), to_wire(m.ACCESS_FLAG_MASK_OTHER, 36)) == (24, 6)
+    assert (to_wire(m.ACCESS_FLAG_MASK_USER, 37), to_wire(m.ACCESS_FLAG_MASK_OTHER, 37), to_wire(m.ACCESS_FLAG_MASK_ALL, 37)) == (12, 48, 63)
     with pytest.raises(IllegalArgumentException, match=r"Invalid flag\(s\) 32 specified"):
         from_wire(32, 36, strict=True)
 
@@ -90,9 +78,9 @@ def test_a_raw_client_sends_its_versions_numbers(device, raw):
     user_mask, user_granted = (24, 8) if device.version.sdk_int == 36 else (12, 4)
     update(63 if device.version.sdk_int == 37 else 31, 0)
     assert update(user_mask, user_granted)
-    assert shell.get_access_flags(AGENT, TARGET) == ACCESS_FLAG_USER_GRANTED
+    assert shell.get_access_flags(AGENT, TARGET) == m.ACCESS_FLAG_USER_GRANTED
     assert get() == user_granted
-    assert shell.get_access_request_state(AGENT, TARGET) == ACCESS_REQUEST_STATE_GRANTED
+    assert shell.get_access_request_state(AGENT, TARGET) == m.ACCESS_REQUEST_STATE_GRANTED
 
 
 def test_android_17s_other_denied_is_refused_on_qpr2(device, raw):
@@ -100,7 +88,7 @@ def test_android_17s_other_denied_is_refused_on_qpr2(device, raw):
     update, get = raw
     update(63 if device.version.sdk_int == 37 else 31, 0)
     if device.version.sdk_int == 37:
-        assert update(48, 32) and device.shell_context().app_function_manager.get_access_flags(AGENT, TARGET) == ACCESS_FLAG_OTHER_DENIED
+        assert update(48, 32) and device.shell_context().app_function_manager.get_access_flags(AGENT, TARGET) == m.ACCESS_FLAG_OTHER_DENIED
     else:
         with pytest.raises(grpc.RpcError) as caught:
             update(48, 32)
@@ -115,12 +103,12 @@ def test_upgrade_granted_grants_on_android_17_only(device):
     shell.update_access_flags(AGENT, TARGET, valid_flags(device.version.sdk_int), 0)
     if device.version.sdk_int == 36:
         with pytest.raises(IllegalArgumentException, match=r"Invalid flag\(s\) 32"):
-            shell.update_access_flags(AGENT, TARGET, ACCESS_FLAG_UPGRADE_GRANTED, ACCESS_FLAG_UPGRADE_GRANTED)
+            shell.update_access_flags(AGENT, TARGET, m.ACCESS_FLAG_UPGRADE_GRANTED, m.ACCESS_FLAG_UPGRADE_GRANTED)
         return
-    shell.update_access_flags(AGENT, TARGET, ACCESS_FLAG_UPGRADE_GRANTED, ACCESS_FLAG_UPGRADE_GRANTED)
-    assert shell.get_access_request_state(AGENT, TARGET) == ACCESS_REQUEST_STATE_GRANTED
-    shell.update_access_flags(AGENT, TARGET, ACCESS_FLAG_MASK_USER, ACCESS_FLAG_USER_DENIED)
-    assert shell.get_access_request_state(AGENT, TARGET) == ACCESS_REQUEST_STATE_DENIED
+    shell.update_access_flags(AGENT, TARGET, m.ACCESS_FLAG_UPGRADE_GRANTED, m.ACCESS_FLAG_UPGRADE_GRANTED)
+    assert shell.get_access_request_state(AGENT, TARGET) == m.ACCESS_REQUEST_STATE_GRANTED
+    shell.update_access_flags(AGENT, TARGET, m.ACCESS_FLAG_MASK_USER, m.ACCESS_FLAG_USER_DENIED)
+    assert shell.get_access_request_state(AGENT, TARGET) == m.ACCESS_REQUEST_STATE_DENIED
 
 
 def test_a_python_client_over_grpc_keeps_the_names(device, tmp_path):
@@ -130,9 +118,9 @@ def test_a_python_client_over_grpc_keeps_the_names(device, tmp_path):
     context = open_context(resolve(device.address, str(device.data_dir)))
     manager = context.app_function_manager
     manager.update_access_flags(AGENT, TARGET, valid_flags(device.version.sdk_int), 0)
-    assert manager.update_access_flags(AGENT, TARGET, ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED)
-    assert manager.get_access_flags(AGENT, TARGET) == ACCESS_FLAG_OTHER_GRANTED
-    assert device.shell_context().app_function_manager.get_access_flags(AGENT, TARGET) == ACCESS_FLAG_OTHER_GRANTED
+    assert manager.update_access_flags(AGENT, TARGET, m.ACCESS_FLAG_MASK_OTHER, m.ACCESS_FLAG_OTHER_GRANTED)
+    assert manager.get_access_flags(AGENT, TARGET) == m.ACCESS_FLAG_OTHER_GRANTED
+    assert device.shell_context().app_function_manager.get_access_flags(AGENT, TARGET) == m.ACCESS_FLAG_OTHER_GRANTED
 
 
 def test_there_is_no_request_access_intent():

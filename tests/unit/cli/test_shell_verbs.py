@@ -5,15 +5,14 @@ that exist only on Android 17 (purge-allowlist-cache, set-/reset-test-page-size)
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
 from droid.app.pending_intent import ComponentName, Intent, PendingIntent
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.proxies import pending_intent_to_data
-from sim.cli.main import cli
 from sim.cli.shell import _pending_intent_report
 from sim.device import Device
 from tests.helpers import HELPER_APP, HELPER_PACKAGE
+from tests.unit.cli.test_shell_functions import shell
 
 
 @pytest.fixture(scope="module", params=[37, 36], ids=["sdk37", "sdk36"])
@@ -22,12 +21,6 @@ def device(request, tmp_path_factory):
         device.install(HELPER_APP)
         device.serve()
         yield device
-
-
-def shell(device, *args: str):
-    return CliRunner().invoke(
-        cli, ["--device", device.address, "--data", str(device.data_dir), "shell", "cmd", "app_function", *args]
-    )
 
 
 ADD = ("execute-app-function", "--package", HELPER_PACKAGE, "--function", "add", "--parameters", '{"a": 1, "b": 2}')
