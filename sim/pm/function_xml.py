@@ -335,7 +335,7 @@ def _token(element: etree._Element) -> str:
 
 def _bool(element: etree._Element) -> bool:
     """The trimmed text, as AppSearch reads it (AppFunctionDocumentParserImpl.addPrimitiveProperty)."""
-    return parse_boolean(java_trim(_text(element)))
+    return parse_boolean(_java_trim(_text(element)))
 
 
 def parse_boolean(text: str) -> bool:
@@ -343,6 +343,6 @@ def parse_boolean(text: str) -> bool:
     return text.lower() == "true"
 
 
-def java_trim(text: str) -> str:
+def _java_trim(text: str) -> str:
     """String.trim(): every character up to U+0020 goes from both ends, nothing else."""
     return text.strip("".join(map(chr, range(0x21))))
