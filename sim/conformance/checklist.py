@@ -104,6 +104,10 @@ ROWS: tuple[Row, ...] = (
     _access("invalid-flags", "invalid or opposing flags", "IllegalArgumentException"),
     _access("revoke-self", "revokeSelfAccess", "leaves exactly OTHER_DENIED (0 if nothing was set)"),
     _access("validity", "agents and targets", "agents must request the permission, targets must have the service"),
+    # Which service a call binds (§2, step 6); CTS's helper-app-multi-services layout.
+    Row("multi-service", "§2", "ServiceHelperImpl.resolveAppFunctionService",
+        "a package with two AppFunctionServices, a function declared by the second",
+        "Android 16: the first service gets the call; Android 17: the declaring one"),
     # Android 17 access levels (§2); no CTS class in the sources checks them yet.
     _level("self", "a function at ACCESS_LEVEL_SELF",
            "its own package runs and sees it; anyone else, EXECUTE_APP_FUNCTIONS_SYSTEM included, gets ERROR_DENIED "
