@@ -10,11 +10,13 @@ from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_G
 from droid.os import IllegalArgumentException
 from sim.device import Device
 from sim.platform_version import ANDROID_16, ANDROID_17, NEWEST
+from tests.helpers import HELPER_APP
 from tests.unit.access import apps
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM, make_app
 from tests.unit.access.conftest import allowlist_agents, execute
 
 TARGET = "com.test.target"
+MULTI_SERVICES_APP = HELPER_APP.parent / "multi_services"  # CTS's helper-app-multi-services
 AGENT = "com.test.agent"
 SYSTEM_AGENT = "com.test.system"
 SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION = apps.SELF_FUNCTION, apps.SYSTEM_FUNCTION, apps.TRUSTED_FUNCTION
@@ -118,57 +120,14 @@ def test_application_level_functions_are_indexed_on_android_17_and_disabled_unti
         own.set_app_function_enabled("concat", 1)
 
 
-TWO_SERVICES = "com.test.twoservices"
-TWO_SERVICES_CODE = '''from droid.appfunctions import AppFunctionService, ExecuteAppFunctionResponse
 
-
-class _Answering(AppFunctionService):
-    IDS = frozenset()
-
-    @classmethod
-    def implemented_function_ids(cls):
-        return cls.IDS
-
-    def on_execute_function(self, request, calling_package, cancellation_signal, callback):
-        callback.on_result(ExecuteAppFunctionResponse.of(f"{type(self).__name__}:{request.function_identifier}"))
-
-
-class First(_Answering):
-    IDS = frozenset({"first"})
-
-
-class Second(_Answering):
-    IDS = frozenset({"second"})
-'''
-
-
-def two_service_app(root):
-    """The CTS helper-app-multi-services layout: two AppFunctionServices, each with its own XML."""
-    app = root / "twoservices"
-    (app / "assets").mkdir(parents=True)
-    services = "".join(f'''
-    <service android:name="{TWO_SERVICES}.services.{name}" android:permission="android.permission.BIND_APP_FUNCTION_SERVICE" android:exported="true">
-      <property android:name="android.app.appfunctions" android:value="{name}.xml"/>
-      <intent-filter><action android:name="android.app.appfunctions.AppFunctionService"/></intent-filter>
-    </service>''' for name in ("First", "Second"))
-    (app / "AndroidManifest.xml").write_text(
-        f'<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="{TWO_SERVICES}">'
-        f"<application>{services}</application></manifest>")
-    for name in ("First", "Second"):
-        (app / "assets" / f"{name}.xml").write_text(
-            f"<appfunctions><appfunction><function_id>{name.lower()}</function_id></appfunction></appfunctions>")
-    (app / "services.py").write_text(TWO_SERVICES_CODE)
-    return app
-
-
-def test_a_call_binds_the_packages_first_service_on_android_16_and_the_declaring_one_on_17(device, tmp_path):
+def test_a_call_binds_the_packages_first_service_on_android_16_and_the_declaring_one_on_17(device):
     """ServiceHelperImpl.resolveAppFunctionService(packageName, user) resolves one service per
-    package on Android 16, so "second" reaches First there; Android 17 binds the service whose
-    XML declared the function (lint R1 warns of the first)."""
-    device.install(two_service_app(tmp_path / "two"))
-    context = device.create_context(TWO_SERVICES)
-    answers = [execute(context, TWO_SERVICES, f).return_value for f in ("first", "second")]
-    if device.version.binds_declaring_service:
-        assert answers == ["First:first", "Second:second"]
-    else:
-        assert answers == ["First:first", "First:second"]
+    package on Android 16, so echo, declared by the second service, reaches the first there;
+    Android 17 binds the service whose XML declared the function (lint R1 warns of the first)."""
+    package = device.install(MULTI_SERVICES_APP).package_name
+    context = device.create_context(package)
+    answers = [execute(context, package, f).return_value for f in ("add", "echo")]
+    first = "TestAppFunctionService"
+    second = "TestAppFunctionService2" if device.version.binds_declaring_service else first
+    assert answers == [f"{first}:add", f"{second}:echo"]
