@@ -13,6 +13,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from droid.appfunctions.access_flag_numbering import valid_flags
 from droid.content.context import Context
 from droid.os.binder import SHELL, Binder, CallingIdentity
 from sim.appfunctions.access_history import AccessHistory
@@ -170,7 +171,8 @@ class Device:
         self.settings = SettingsProvider(self.store)
         self.permissions = PermissionManagerService(self.store, self.registry)
         self.agent_allowlist = AgentAllowlist(self.settings, self.permissions)
-        self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist)
+        self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist,
+                                               valid_flags(self.version.sdk_int))
         self.access_history = AccessHistory(self.store)
         self.pregrants = AgentPregrants(self.registry, self.access, self.settings)
         validator = CallerValidator(self.registry, self.permissions, self.access, self.version)

@@ -16,7 +16,7 @@ from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
-from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, function_xml_files
+from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, FunctionXmlFile, function_xml_files
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
 from sim.pm.install_error import InstallError
 from sim.pm.manifest import parse_manifest
@@ -63,6 +63,7 @@ def parse_app(
         services=tuple(
             ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
             for s in manifest.services
+            if s.enabled  # a disabled component is invisible to PackageManager queries
         ),
     )
     check_manifest(facts)
@@ -93,6 +94,7 @@ def parse_app(
     except FunctionFileError as error:
         raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
     seen: dict[str, str] = {}
+    documents: list[tuple[FunctionXmlFile, FunctionDocument]] = []
     for file in files:
         try:
             document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
@@ -109,17 +111,23 @@ def parse_app(
             seen[function.id] = str(file.path)
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
-        if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
-            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier)
+        documents.append((file, document))
+    # Application-level functions run no service's code (they are registered at runtime), but a
+    # service may implement them beside its own, as the CTS dynamic-schema helper's does.
+    app_level_ids = frozenset(f.id for file, d in documents if file.service_name == APPLICATION_LEVEL for f in d.functions)
+    for file, document in documents:
+        if file.service_name != APPLICATION_LEVEL:
+            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier, app_level_ids)
     return ParsedApp(facts, metadata)
 
 
 def _check_code(
     app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
-    verifier: CodeVerifier,
+    verifier: CodeVerifier, app_level_ids: frozenset[str],
 ) -> None:
-    """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids and,
-    for an entry point, the same signature of each (names, types, nullability, required, response)."""
+    """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids (the
+    code may also implement ``app_level_ids``) and, for an entry point, the same signature of
+    each (names, types, nullability, required, response)."""
     try:
         code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
@@ -134,7 +142,7 @@ def _check_code(
             "INSTALL_FAILED_FUNCTION_MISMATCH",
             f"{xml_path} declares {missing_in_code[0]}, which {service_name} does not implement {regenerate}",
         )
-    missing_in_xml = sorted(code.ids - xml_ids)
+    missing_in_xml = sorted(code.ids - xml_ids - app_level_ids - document.unindexed_ids)
     if missing_in_xml:
         raise InstallError(
             "INSTALL_FAILED_FUNCTION_MISMATCH",

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import grpc
 
+from droid.appfunctions.access_flag_numbering import from_wire, to_wire
 from droid.appfunctions.exceptions import AppFunctionException, AppFunctionInvalidArgumentException
 from droid.binder import wire
 from droid.binder.errors import to_status
@@ -94,10 +95,13 @@ class _Servicer:
 
 
 class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer):
-    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any, limits: CallLimits) -> None:
+    def __init__(
+        self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any, limits: CallLimits, sdk_int: int
+    ) -> None:
         super().__init__(authenticator, budget)
         self._service = service
         self._limits = limits
+        self._sdk_int = sdk_int
 
     @binder_call
     def ExecuteAppFunction(self, request, context):  # noqa: N802 - gRPC's name
@@ -193,15 +197,17 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         state = self._service.get_access_request_state(request.agent_package_name, request.target_package_name)
         return afm_pb2.AccessRequestState(state=state)
 
+    # Flags cross the wire in the numbering of the device's version (access_flag_numbering.py).
     @binder_call
     def GetAccessFlags(self, request, context):  # noqa: N802
         flags = self._service.get_access_flags(request.agent_package_name, request.target_package_name)
-        return afm_pb2.AccessFlags(flags=flags)
+        return afm_pb2.AccessFlags(flags=to_wire(flags, self._sdk_int))
 
     @binder_call
     def UpdateAccessFlags(self, request, context):  # noqa: N802
         changed = self._service.update_access_flags(
-            request.agent_package_name, request.target_package_name, request.flag_mask, request.flags
+            request.agent_package_name, request.target_package_name,
+            from_wire(request.flag_mask, self._sdk_int, strict=False), from_wire(request.flags, self._sdk_int, strict=True),
         )
         return afm_pb2.UpdateAccessFlagsResponse(changed=changed)
 

@@ -52,7 +52,7 @@ def test_same_result_in_process_and_across_processes(device_process, tmp_path):
 
 def test_unknown_function_exits_non_zero_with_code_name(device_process):
     result = droidsim("shell", "cmd", "app_function", "execute-app-function", "--package", ORDERS,
-                      "--function", "nope", data=device_process.data)
+                      "--function", "nope", "--parameters", "{}", data=device_process.data)
     assert result.returncode == 1
     assert "ERROR_FUNCTION_NOT_FOUND (1003): App function not found." in result.stderr
 
