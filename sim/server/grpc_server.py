@@ -78,7 +78,8 @@ class DeviceServer:
             ThreadPoolExecutor(max_workers=MAX_WORKERS), interceptors=[UndecodableRequestGuard()], options=CHANNEL_OPTIONS
         )
         auth, budget = device.authenticator, AppWorkerBudget(MAX_WORKERS)
-        app_functions = AppFunctionManagerServicer(auth, budget, device.app_functions, device.limits, device.version.sdk_int)
+        app_functions = AppFunctionManagerServicer(
+            auth, budget, device.app_functions, device.limits, device.version.sdk_int)
         afm_grpc.add_AppFunctionManagerServicer_to_server(app_functions, self._server)
         # SearchAppFunctions answers with its response already serialised (each package's page
         # is encoded once, docs/performance.md): the same method again, without a serializer.
