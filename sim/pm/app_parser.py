@@ -7,6 +7,7 @@ parses XML (docs/performance.md).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -30,7 +31,18 @@ from sim.xmlsafe import XmlError
 class ParsedApp:
     manifest: ManifestFacts
     metadata: AppFunctionPackageMetadata
+    # No Python code at all: a Kotlin app's folder, whose answers come from a response source.
+    code_less: bool = False
 
+
+def has_python_code(app_dir: Path) -> bool:
+    """Whether the folder holds any Python source. One that holds none is a Kotlin app's
+    (manifest, res/xml, the KSP-generated XML): nothing of it runs here (docs/responses.md)."""
+    for _root, dirs, names in os.walk(app_dir):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        if any(name.endswith(".py") for name in names):
+            return True
+    return False
 
 
 # Refuses a manifest the device cannot take as it stands (PermissionManagerService's
@@ -45,8 +57,10 @@ def parse_app(
     """Everything install checks, with each refusal naming the file, line or function. The
     manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
     ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
-    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s."""
+    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s;
+    a folder with no Python code at all is code-less: no code to check, its XML is what it offers."""
     code_dir = code_dir or app_dir
+    code_less = not has_python_code(code_dir)
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
@@ -109,9 +123,9 @@ def parse_app(
             seen[function.id] = str(file.path)
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
-        if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
+        if file.service_name != APPLICATION_LEVEL and not code_less:  # app-level ones are registered at runtime
             _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier)
-    return ParsedApp(facts, metadata)
+    return ParsedApp(facts, metadata, code_less)
 
 
 def _check_code(

@@ -23,6 +23,7 @@ from sim.data.store import DeviceStore, PackageRow
 from sim.identity import hash_secret, new_secret, write_secret
 from sim.pm.install_error import InstallError
 from sim.pm.registry import InstalledPackage, ManifestFacts
+from sim.responses.installed import RESPONSES_DIR, ResponseSource, write_source
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.zygote.specialize import own_for_app
 
@@ -121,6 +122,9 @@ class PackageInstaller:
             raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
         if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
             raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
+        if os.path.lexists(app_dir / RESPONSES_DIR):
+            raise InstallError("INSTALL_FAILED_INVALID_APK",
+                               f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
         digest = source_hash(app_dir)
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
@@ -134,6 +138,8 @@ class PackageInstaller:
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
             parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging)
+            if parsed.code_less:
+                write_source(staging, ResponseSource())
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise

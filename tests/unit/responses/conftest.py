@@ -1,0 +1,36 @@
+"""A Kotlin app as a developer copies it out of app/build: the orders sample's manifest,
+res/xml and function XML, without its Python."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.device import Device
+from tests.helpers import SAMPLE_APPS
+
+ORDERS = "com.example.orders"
+FETCH = "com.example.orders.OrderFunctionService#fetch_order_details"
+CANCEL = "com.example.orders.OrderFunctionService#cancel_order"
+
+
+def code_less_copy(app: Path, target: Path) -> Path:
+    """``app`` without its Python: what a Kotlin build leaves besides the DEX."""
+    target.mkdir(parents=True)
+    shutil.copy(app / "AndroidManifest.xml", target)
+    for folder in ("res", "assets"):
+        shutil.copytree(app / folder, target / folder)
+    return target
+
+
+@pytest.fixture
+def kotlin_orders(tmp_path: Path) -> Path:
+    return code_less_copy(SAMPLE_APPS / "orders", tmp_path / "orders-kotlin")
+
+
+@pytest.fixture
+def device(tmp_path: Path):
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        yield device
