@@ -102,7 +102,7 @@ def _typed_calls(
     package = content.get("package")
     if package is not None and package != metadata.package_name:
         raise CassetteError(f"{label}: recorded for package {package!r}, not {metadata.package_name}")
-    functions = _functions_by_key(metadata)
+    functions = functions_by_key(metadata)
     typed: dict[str, tuple[str, list[tuple[dict, Recorded]]]] = {}
     ids: set[str] = set()
     for key, entries in content["calls"].items():
@@ -121,7 +121,7 @@ def _typed_calls(
     return typed
 
 
-def _functions_by_key(metadata: AppFunctionPackageMetadata) -> dict[str, AppFunctionMetadata]:
+def functions_by_key(metadata: AppFunctionPackageMetadata) -> dict[str, AppFunctionMetadata]:
     """Each function by its whole id, and by its short name where that is unique."""
     by_key: dict[str, AppFunctionMetadata] = {f.id: f for f in metadata.app_functions}
     names: dict[str, list[AppFunctionMetadata]] = {}

@@ -19,6 +19,7 @@ from droid.appfunctions.metadata import (
     DataType,
 )
 from droid.appfunctions.requests import ExecuteAppFunctionResponse
+from sim.responses.types import object_properties, shared_types
 
 GENERATED_EXTRA = "droidsimGeneratedFromSchema"
 GENERATED_NOTE = "generated from the schema (--on-miss schema), not recorded: an eval against it measures nothing"
@@ -40,8 +41,7 @@ def generated_response(function: AppFunctionMetadata, metadata: AppFunctionPacka
     if not function.HasField("response"):
         return ExecuteAppFunctionResponse.of(None)
     value_type = function.response.value_type
-    shared = {named.name: named.data_type for named in metadata.components.data_types}
-    value = generated_json(value_type, shared, frozenset())
+    value = generated_json(value_type, shared_types(metadata), frozenset())
     return ExecuteAppFunctionResponse.of(value_from_json(value, value_type, metadata.components, "response"))
 
 
@@ -69,12 +69,7 @@ def generated_json(data_type: AppFunctionDataTypeMetadata, shared: dict, seen: f
 
 
 def _object(data_type: AppFunctionDataTypeMetadata, shared: dict, seen: frozenset[str]) -> dict:
-    properties, required = {}, set(data_type.required)
-    for parent in data_type.all_of:
-        resolved = shared.get(parent.data_type_reference, parent)
-        properties.update({p.name: p.data_type for p in resolved.properties})
-        required |= set(resolved.required)
-    properties.update({p.name: p.data_type for p in data_type.properties})
+    properties, required = object_properties(data_type, shared)
     return {
         name: None if prop.is_nullable else generated_json(prop, shared, seen)
         for name, prop in properties.items()
