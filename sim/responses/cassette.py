@@ -157,24 +157,7 @@ def _typed_entry(entry: Any, function: AppFunctionMetadata, metadata: AppFunctio
 def typed_parameters(function: AppFunctionMetadata, values: Any, metadata: AppFunctionPackageMetadata,
                      where: str) -> AppFunctionData:
     """The parameters document, each value typed as declared; errors name ``where.NAME``."""
-    if not isinstance(values, Mapping):
-        raise AppFunctionInvalidArgumentException(f"Parameter {where}: expected a mapping of parameter names to values")
-    if not function.parameters and not function.HasField("response"):  # a v1 function: no signature to type by
-        return parameters_from_json(None, values)
-    declared = {p.name: p for p in function.parameters}
-    unknown = sorted(set(values) - set(declared))
-    if unknown:
-        raise AppFunctionInvalidArgumentException(
-            f"Parameter {where}.{unknown[0]}: {function_name(function)} has no such parameter "
-            f"(it takes: {', '.join(declared) or 'nothing'})")
-    document = {}
-    for name, parameter in declared.items():
-        if name not in values:
-            if parameter.is_required and not parameter.data_type.is_nullable:
-                raise AppFunctionInvalidArgumentException(f"Parameter {where}.{name} is required")
-            continue
-        document[name] = value_from_json(values[name], parameter.data_type, metadata.components, f"{where}.{name}")
-    return AppFunctionData(document)
+    return parameters_from_json(function, values, metadata.components, where)
 
 
 def typed_response(function: AppFunctionMetadata, value: Any, metadata: AppFunctionPackageMetadata, where: str) -> Any:

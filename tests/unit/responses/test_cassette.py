@@ -83,7 +83,7 @@ def test_a_value_of_the_wrong_type_refuses_the_install_naming_file_function_and_
 
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("{orderId: ORD-8492}", "{orderId: ORD-8492, region: EU}",
-     r"fetch_order_details\[0\].parameters.region: fetch_order_details has no such parameter \(it takes: orderId\)"),
+     r"fetch_order_details\[0\].parameters.region: com.example.orders.OrderFunctionService#fetch_order_details has no such parameter \(it takes: orderId\)"),
     ("  cancel_order:", "  refund_order:", r"refund_order: com.example.orders declares no such function"),
     ("code: ERROR_RESOURCE_NOT_FOUND", "code: ERROR_NO_SUCH_THING",
      r"fetch_order_details\[1\].error.code: 'ERROR_NO_SUCH_THING' is not an AppFunctionException error code"),
