@@ -51,6 +51,8 @@ def read_cassette_file(path: Path) -> Any:
         return yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader without aliases
     except yaml.YAMLError as error:
         raise CassetteError(f"{path.name}: not YAML or JSON: {error}") from None
+    except RecursionError:
+        raise CassetteError(f"{path.name}: nests too deep to be a cassette") from None
 
 
 @functools.cache

@@ -27,7 +27,7 @@ def test_recorded_answers_replay_byte_identically_after_a_restart(tmp_path):
     device = DeviceProcess(data, SAMPLE_APPS)
     try:
         recorded = droidsim("responses", "record", str(REPO / "docs/examples/orders.calls.yaml"), "--out", str(cassette),
-                            data=data)
+                            "--device", str(data))
         assert recorded.returncode == 0, recorded.stderr
         live = execute(data, FETCH, {"orderId": "ORD-8492"}).stdout
         installed = droidsim("install", str(KOTLIN_ORDERS), "--responses", str(cassette), data=data)

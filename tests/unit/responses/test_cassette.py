@@ -131,3 +131,9 @@ def test_replayed_answers_are_byte_identical_across_a_restart(tmp_path, kotlin_o
     with Device(tmp_path / "proc") as device:
         assert answer_bytes(device) == before
         assert device.registry.get(ORDERS).metadata.answers.cassette == "orders.cassette.yaml"
+
+
+def test_a_cassette_nested_beyond_reason_is_refused(device, kotlin_orders, tmp_path):
+    path = tmp_path / "deep.yaml"
+    path.write_text("calls: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    refused(device, kotlin_orders, ResponseOptions(cassette=path), r"deep.yaml: nests too deep to be a cassette")

@@ -108,3 +108,13 @@ def test_on_miss_schema_answers_are_marked_generated(device, kotlin_orders, capl
 def test_an_unknown_on_miss_is_refused():
     with pytest.raises(IllegalArgumentException, match="--on-miss must be one of refuse, schema, not 'guess'"):
         ResponseOptions(on_miss="guess")
+
+
+def test_a_double_holding_a_fifo_is_refused_before_it_is_read(device, kotlin_orders, tmp_path):
+    import os
+
+    double = shutil.copytree(DOUBLE, tmp_path / "double")
+    os.mkfifo(double / "pipe")
+    with pytest.raises(IllegalArgumentException, match=r"INSTALL_FAILED_INVALID_APK: .*pipe is not a regular file"):
+        device.install(kotlin_orders, responses=ResponseOptions(double_dir=double))
+    assert device.registry.get(ORDERS) is None
