@@ -68,3 +68,17 @@ def test_a_double_keeps_state_in_its_app_process(tmp_path):
         assert refused.returncode == 2 and "'guess' is not one of 'refuse', 'schema'" in refused.stderr
     finally:
         device.stop()
+
+
+def test_generated_answers_say_so_on_stderr_and_in_logcat(tmp_path):
+    data = tmp_path / "data"
+    device = DeviceProcess(data)
+    try:
+        assert droidsim("install", str(KOTLIN_ORDERS), "--on-miss", "schema", data=data).returncode == 0
+        answered = execute(data, FETCH, {"orderId": "ORD-8492"})
+        assert answered.returncode == 0 and json.loads(answered.stdout)["status"] == "PROCESSING"
+        assert answered.stderr.startswith("Warning: generated from the schema (--on-miss schema), not recorded")
+        log = droidsim("logcat", data=data).stdout
+        assert f'{FETCH} with parameters {{"orderId": "ORD-8492"}}: generated from the schema' in log
+    finally:
+        device.stop()
