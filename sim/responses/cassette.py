@@ -48,7 +48,11 @@ def read_cassette_file(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as error:
         raise CassetteError(f"{path}: cannot be read: {error}") from None
     try:
-        return yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader without aliases
+        content = yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader without aliases
+        # JSON's values only: YAML's binary, sets and NaN have no place in a typed document.
+        return json.loads(json.dumps(content, allow_nan=False))
+    except (TypeError, ValueError) as error:
+        raise CassetteError(f"{path.name}: holds a value JSON has no form for: {error}") from None
     except yaml.YAMLError as error:
         raise CassetteError(f"{path.name}: not YAML or JSON: {error}") from None
     except RecursionError:

@@ -137,3 +137,9 @@ def test_a_cassette_nested_beyond_reason_is_refused(device, kotlin_orders, tmp_p
     path = tmp_path / "deep.yaml"
     path.write_text("calls: " + "[" * 100_000 + "]" * 100_000 + "\n")
     refused(device, kotlin_orders, ResponseOptions(cassette=path), r"deep.yaml: nests too deep to be a cassette")
+
+
+@pytest.mark.parametrize("value", ["!!binary aGVsbG8=", "!!set {a, b}", ".nan"])
+def test_a_yaml_value_json_has_no_form_for_is_refused(device, kotlin_orders, tmp_path, value):
+    path = stale_copy(tmp_path, "{orderId: ORD-8492}", f"{{orderId: {value}}}")
+    refused(device, kotlin_orders, ResponseOptions(cassette=path), r"orders.cassette.yaml: holds a value JSON has no form for")
