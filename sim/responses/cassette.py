@@ -203,7 +203,7 @@ class Cassette:
 
     def __init__(self, calls: Mapping[str, list[dict]], metadata: AppFunctionPackageMetadata, label: str) -> None:
         self._recorded = {
-            function_id: [recorded for _, recorded in entries]
+            function_id: [(canonical(recorded.parameters), recorded.outcome) for _, recorded in entries]
             for function_id, entries in _typed_calls({"calls": calls}, metadata, label).values()
         }
 
@@ -214,9 +214,11 @@ class Cassette:
     def answer(self, function_id: str, parameters: AppFunctionData) -> ExecuteAppFunctionResponse | AppFunctionException | None:
         """The first recorded outcome whose parameters are these; None if none is."""
         wanted = canonical(parameters)
-        for recorded in self._recorded.get(function_id, ()):
-            if canonical(recorded.parameters) == wanted:
-                return recorded.outcome
+        for recorded, outcome in self._recorded.get(function_id, ()):
+            if recorded == wanted:
+                if isinstance(outcome, AppFunctionException):  # each call raises an exception of its own
+                    return AppFunctionException(outcome.error_code, outcome.error_message)
+                return outcome
         return None
 
 
