@@ -130,13 +130,17 @@ def test_the_simulated_user_declines_what_the_turn_does_not_expect(shipped):
     ids = {name: f"com.example.orders.OrderFunctionService#{name}" for name in ("cancel_order", "fetch_order_details")}
     catalog = Catalog(SimpleNamespace(function_id=f, short_id=n, package_name="com.example.orders", parameters={})
                       for n, f in ids.items())
-    user = SimulatedUser(catalog, ids)
+    user = SimulatedUser(catalog, ids, RUN_DATE)
     declined = next(c for c in shipped.cases if c.id == "destructive-cancel-order-no")
     approved = next(c for c in shipped.cases if c.id == "destructive-cancel-order-yes")
     looked_up = next(c for c in shipped.cases if c.id == "orders-where-is-my-order")
-    for case, answer in ((approved, True), (declined, False), (looked_up, False)):
+    wanted = {"orderId": "ORD-5117", "reason": "wrong stove"}
+    for case, args, answer in ((approved, wanted, True), (declined, {"orderId": "ORD-7310"}, False),
+                               (looked_up, wanted, False),
+                               # the function the case expects, on an order it never named
+                               (approved, {**wanted, "orderId": "ORD-6025"}, False)):
         user.turn = case.turns[0]
-        assert user.confirm("cancel_order", {"orderId": "ORD-5117"}) is answer
+        assert user.confirm("cancel_order", args) is answer
 
 
 @pytest.mark.parametrize("options, message", [

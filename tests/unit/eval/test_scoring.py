@@ -6,6 +6,7 @@ import datetime as dt
 from types import SimpleNamespace
 
 from sim.eval.catalog import Catalog
+from sim.eval.phrases import PhraseRules
 from sim.eval.scoring import NO_CALL, MadeCall, score_turn
 from sim.eval.suite import Turn
 
@@ -20,7 +21,11 @@ DAY = dt.date(2026, 3, 14)
 
 def score(turn: Turn, *functions: str, text: str = "Which light do you mean?"):
     calls = [MadeCall(f.split("#")[1], f, {}) for f in functions]
-    return score_turn(turn, calls, text, CATALOG, DAY)
+    return score_turn(turn, calls, text, CATALOG, DAY, PhraseRules.of(["en"]))
+
+
+def details(verdict) -> list[str]:
+    return [f.detail for f in verdict.failures]
 
 
 def test_an_allowed_lookup_before_the_question_passes():
@@ -30,17 +35,18 @@ def test_an_allowed_lookup_before_the_question_passes():
 
 def test_a_call_the_case_does_not_allow_still_fails_an_ask_turn():
     verdict = score(Turn(user="turn on a light", ask=True, allow=["list_lights"]), LIST, POWER)
-    assert verdict.failures == ["expected a question back, but set_light_power was called"]
+    assert details(verdict) == ["expected a question back, but set_light_power was called"]
+    assert [f.kind for f in verdict.failures] == ["no_question"]
     assert verdict.confusion == [(NO_CALL, "set_light_power")]
-    assert score(Turn(user="turn on a light", ask=True), LIST).failures == [
+    assert details(score(Turn(user="turn on a light", ask=True), LIST)) == [
         "expected a question back, but list_lights was called"]
 
 
 def test_an_allowed_lookup_does_not_stand_in_for_the_question():
     verdict = score(Turn(user="turn on a light", ask=True, allow=["list_lights"]), LIST, text=" ")
-    assert verdict.failures == ["expected a question back, but the agent said nothing"]
+    assert details(verdict) == ["expected a question back, but the agent said nothing"]
 
 
 def test_abstain_tolerates_allowed_lookups_the_same_way():
     assert score(Turn(user="is it on?", abstain=True, allow=["list_lights"]), LIST).failures == []
-    assert score(Turn(user="is it on?", abstain=True), LIST).failures == ["expected no call, but list_lights was called"]
+    assert details(score(Turn(user="is it on?", abstain=True), LIST)) == ["expected no call, but list_lights was called"]
