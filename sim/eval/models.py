@@ -76,7 +76,7 @@ def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_d
             calls = [c for c in calls if c.approves or c.confirmation != "required"]
         if calls:
             steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in calls])
-        undone = any(c.error or not c.approves for c in turn.calls)
+        undone = any(c.error or not c.done or not c.approves for c in turn.calls)
         steps.append(ORACLE_NOT_DONE if undone else ORACLE_DONE)
     return ScriptedModel(steps, name="scripted")
 
@@ -132,8 +132,8 @@ class TimedModel(Model):
 
 
 def server_down(error: BaseException) -> bool:
-    """A backend that cannot be reached stops the whole run; other model errors fail one case."""
+    """A backend that cannot be reached stops the whole run. Other model errors (HTTP statuses
+    after the client's retries, an answer that stalls past read_timeout) are one case's infra_error."""
     if not isinstance(error, ModelError):
         return False
-    cause = error.__cause__
-    return type(cause).__name__ in ("APIConnectionError", "APITimeoutError") or "cannot reach" in str(error)
+    return type(error.__cause__).__name__ == "APIConnectionError" or "cannot reach" in str(error)

@@ -39,6 +39,7 @@ from droid.agent import (
 from droid.agent.console import DEFAULT_INSTRUCTIONS
 from sim.eval.catalog import Catalog
 from sim.eval.devices import EvalDevice
+from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.phrases import PhraseRules
 from sim.eval.scoring import MadeCall, matcher_problems, score_turn
@@ -116,10 +117,10 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     catalog = Catalog(shell_tools.values())
     for call in case.setup:
         try:
-            await _shell_call(shell_tools, catalog, call)
+            await _shell_call(shell_tools, catalog, call, settings.run_date)
         except Exception as error:  # noqa: BLE001 - the suite's own call failed: say which
             raise RuntimeError(f"setup call {call.function} {call.args} failed: {error}") from error
-    before = await _snapshot(shell_tools, catalog, suite.probes) if case.unchanged else None
+    before = await _snapshot(shell_tools, catalog, suite.probes, settings.run_date) if case.unchanged else None
 
     tools = AppFunctionAgentTools.discover(device.agent)
     user = SimulatedUser(catalog, {t.name: t.function_id for t in tools}, settings.run_date)
@@ -159,7 +160,7 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     for check in case.state:
         result.state_failures += await _state_check(shell_tools, catalog, check, settings.run_date)
     if before is not None:
-        after = await _snapshot(shell_tools, catalog, suite.probes)
+        after = await _snapshot(shell_tools, catalog, suite.probes, settings.run_date)
         checked = {_key(catalog, s.call()) for s in case.state}
         for key, value in before.items():
             if key not in checked and after[key] != value:
@@ -222,20 +223,21 @@ async def _turn(session: Any, prompt: str, confirmations: dict[str, bool]) -> tu
     return list(calls.values()), "\n".join(texts), notes
 
 
-async def _shell_call(tools: dict[str, Any], catalog: Catalog, call: Call) -> dict[str, Any]:
+async def _shell_call(tools: dict[str, Any], catalog: Catalog, call: Call, run_date: dt.date) -> dict[str, Any]:
     function = catalog.resolve(call.function)
-    return await tools[function.function_id].execute(fit_arguments(call.args, function.parameters))
+    return await tools[function.function_id].execute(fit_arguments(resolve_dates(call.args, run_date),
+                                                                   function.parameters))
 
 
 def _key(catalog: Catalog, call: Call) -> tuple[str, str]:
     return (catalog.resolve(call.function).function_id, json.dumps(call.args, sort_keys=True, ensure_ascii=False))
 
 
-async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call]) -> dict[tuple, Any]:
+async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call], run_date: dt.date) -> dict[tuple, Any]:
     state = {}
     for probe in probes:
         try:
-            state[_key(catalog, probe)] = await _shell_call(tools, catalog, probe)
+            state[_key(catalog, probe)] = await _shell_call(tools, catalog, probe, run_date)
         except Exception as error:  # noqa: BLE001 - an error is a state too (the note is not there)
             state[_key(catalog, probe)] = {"error": type(error).__name__}
     return state
@@ -244,7 +246,7 @@ async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call])
 async def _state_check(tools: dict[str, Any], catalog: Catalog, check: Any, run_date: dt.date) -> list[str]:
     label = f"state {check.function} {check.args}"
     try:
-        value = await _shell_call(tools, catalog, check.call())
+        value = await _shell_call(tools, catalog, check.call(), run_date)
     except Exception as error:  # noqa: BLE001 - an AppFunctionException, compared by code name
         name = getattr(error, "error_name", type(error).__name__)
         if check.error is not None and name == check.error:

@@ -141,7 +141,7 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
         verdict.failures += argument_problems(wanted, call, catalog, run_date, short)
         verdict.failures += confirmation_problems(wanted, call, short)
         verdict.failures += device_problems(wanted, call, short)
-        if not call.happened:
+        if not call.happened or not wanted.done:
             undone.append(short)
     paired = {i for i in pairing if i is not None}
     for i, call in enumerate(calls):

@@ -67,8 +67,10 @@ class ExpectedCall(_Strict):
     answer: Literal["yes", "no"] = "yes"
     # What the user says when the model asks in words (confirmation mode ``model``).
     reply: str | None = Field(default=None, min_length=1)
-    # The device's answer the case expects, by error code name (a shipped order cannot be cancelled).
+    # The device's answer the case expects, by error code name.
     error: str | None = Field(default=None, pattern=r"^ERROR_[A-Z_]+$")
+    # False: the device answers but does not do it (a shipped order is not cancelled); the reply must say so.
+    done: bool = True
 
     @property
     def approves(self) -> bool:
