@@ -160,8 +160,9 @@ def _pair_cost(wanted: ExpectedCall, function_id: str, call: MadeCall, catalog: 
     if call.function_id != function_id:
         # An allowed lookup is never taken for a wrong answer to an expected call.
         return UNPAIRABLE if call.function_id in allowed else _WRONG_FUNCTION
-    if argument_problems(wanted, call, catalog, run_date, ""):
-        return _WRONG_ARGS
+    problems = argument_problems(wanted, call, catalog, run_date, "")
+    if problems:  # the fewer problems, the nearer the miss (and the clearer the failures reported)
+        return _WRONG_ARGS + len(problems) / 100
     return _REJECTED if device_problems(wanted, call, "") else _EXACT
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
 from types import SimpleNamespace
+
+import pytest
 
 from sim.eval.catalog import Catalog
 from sim.eval.phrases import PhraseRules
@@ -50,3 +53,56 @@ def test_an_allowed_lookup_does_not_stand_in_for_the_question():
 def test_abstain_tolerates_allowed_lookups_the_same_way():
     assert score(Turn(user="is it on?", abstain=True, allow=["list_lights"]), LIST).failures == []
     assert details(score(Turn(user="is it on?", abstain=True), LIST)) == ["expected no call, but list_lights was called"]
+
+
+NOTE = "com.example.notes.NoteFunctionService#create_note"
+NOTES = Catalog([SimpleNamespace(function_id=NOTE, short_id="create_note", package_name="com.example.notes",
+                                 parameters={"properties": {"title": {"type": "string"}}, "required": ["title"]})])
+
+
+def test_parallel_calls_pair_the_same_in_any_order_under_mixed_matchers():
+    from sim.eval.suite import ExpectedCall
+
+    # A greedy pairing gives the first made call to the loose matcher and then has nothing for "Milk".
+    turn = Turn(user="two notes", calls=[ExpectedCall(function="create_note", args={"title": {"any": True}}),
+                                          ExpectedCall(function="create_note", args={"title": "Milk"})])
+    milk = MadeCall("create_note", NOTE, {"title": "Milk"}, response={"noteId": "note-2"})
+    other = MadeCall("create_note", NOTE, {"title": "Eggs"}, response={"noteId": "note-3"})
+    for calls in ([milk, other], [other, milk]):
+        verdict = score_turn(turn, calls, "Both notes are created.", NOTES, DAY, PhraseRules.of(["en"]))
+        assert verdict.failures == [], calls
+    wrong = MadeCall("create_note", NOTE, {"title": 4}, response={"noteId": "note-3"})
+    for calls in ([milk, wrong], [wrong, milk]):
+        verdict = score_turn(turn, calls, "Done.", NOTES, DAY, PhraseRules.of(["en"]))
+        assert [(f.kind, f.argument, f.got) for f in verdict.failures] == [("wrong_type", "title", 4)]
+
+
+def test_min_cost_pairing_is_exact_and_leaves_out_what_costs_more_to_pair():
+    from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
+
+    # Greedy row by row would take column 0 for row 0 (cost 1) and force row 1 onto cost 9.
+    assert min_cost_pairing([[1, 2], [1, 9]], missing=10, extra=[10, 10]) == [1, 0]
+    assert min_cost_pairing([[UNPAIRABLE]], missing=4, extra=[0]) == [None]
+    assert min_cost_pairing([[3], [0]], missing=4, extra=[4]) == [None, 0]
+
+
+def test_infrastructure_errors_are_told_apart_by_their_cause():
+    import openai
+
+    httpx = pytest.importorskip("httpx2") if importlib.util.find_spec("httpx2") else pytest.importorskip("httpx")
+
+    from droid.agent.errors import ModelError
+    from sim.eval.taxonomy import infra_error
+
+    request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+    status = openai.InternalServerError("boom", response=httpx.Response(500, request=request), body=None)
+    for cause, kind in ((status, "server_error"), (openai.APITimeoutError(request), "timeout"),
+                        (KeyError("lightId"), "crash")):
+        try:
+            try:
+                raise cause
+            except Exception as error:
+                raise ModelError("the model failed") from error
+        except ModelError as error:
+            assert infra_error(error)["kind"] == kind
+    assert infra_error(RuntimeError("a tool crashed")) == {"kind": "crash", "detail": "RuntimeError: a tool crashed"}
