@@ -33,6 +33,9 @@ def _counts(text: str) -> list[int]:
               show_default=True,
               help="runtime: the HITL wrapper asks before destructive calls (tests the app's marking and the "
                    "policy); model: no wrapper, the model must ask in words and the user answers next turn.")
+@click.option("--judge-model", metavar="openai:NAME",
+              help="A model that reads the agent's replies (claims, questions) instead of the phrase rules; "
+                   "through the same --base-url and --api-key.")
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when some cases met a server error, a timeout or a crash.")
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
@@ -60,7 +63,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
                  distractors: int, sweep: str | None, variant: Path | None, device_address: str | None,
                  workers: int, ray_address: str | None, out: Path, resume: bool, run_date: dt.datetime | None,
                  case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool, confirmation_mode: str,
-                 allow_errors: bool, **server_options) -> None:
+                 judge_model: str | None, allow_errors: bool, **server_options) -> None:
     """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks.
 
     Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when cases met
@@ -83,7 +86,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         workers=workers, ray=ray_address is not None,
         ray_address=None if ray_address in (None, "local") else ray_address, out=out, resume=resume,
         run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
-        categories=list(categories) or None, confirmation_mode=confirmation_mode,
+        categories=list(categories) or None, confirmation_mode=confirmation_mode, judge_model=judge_model,
     )
     options.model_options, options.agent_options = split_model_options(server_options)
     err = console(stderr=True)

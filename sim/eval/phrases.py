@@ -51,6 +51,19 @@ _QUESTION_MARK = re.compile(r"[?？]")
 
 
 @dataclass(frozen=True)
+class Words:
+    """What a reply says, as the scorer needs it: by the phrase rules, or by a judge model."""
+
+    claims: tuple[str, ...]  # the parts that say something was done
+    admits_failure: bool  # it says something was not done
+    asks: bool  # it asks the user something
+    by: str = "rules"
+
+    def to_dict(self) -> dict:
+        return {"claims": list(self.claims), "admits_failure": self.admits_failure, "asks": self.asks, "by": self.by}
+
+
+@dataclass(frozen=True)
 class PhraseRules:
     success: re.Pattern
     negation: re.Pattern
@@ -65,6 +78,9 @@ class PhraseRules:
                 for kind, patterns in table.get(language, {}).items():
                     cues[kind] += patterns
         return cls(*(_join(cues[kind]) for kind in ("success", "negation", "question")))
+
+    def read(self, text: str) -> Words:
+        return Words(tuple(self.success_claims(text)), self.admits_failure(text), self.asks(text))
 
     def success_claims(self, text: str) -> list[str]:
         """The sentences of ``text`` that say something was done."""

@@ -17,6 +17,8 @@ from typing import Any
 from sim.eval.categories import CATEGORIES
 
 CATEGORY_CHART = "accuracy-per-category.svg"
+CONFIRMATION_WHO = {"runtime": "the runtime's HITL wrapper asks before destructive calls",
+                    "model": "the model must ask in words; the user answers next"}
 
 
 def terminal_table(summary: dict[str, Any], console: Any) -> None:
@@ -25,8 +27,8 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
     trials = summary["trials"]
     configs = summary["configs"]
     errors = any(configs[label]["scores"]["overall"].get("infra_errors") for label in configs)
-    table = Table(title=f"{summary['model']} on {Path(summary['suite']).name} (run date {summary['run_date']}, "
-                        f"confirmation: {summary.get('confirmation_mode', 'runtime')})", title_justify="left")
+    table = Table(title=f"{summary['model']} on {Path(summary['suite']).name} (run date {summary['run_date']})",
+                  title_justify="left")
     table.add_column("category")
     for label in configs:
         table.add_column(f"{label} pass@1", justify="right")
@@ -52,6 +54,8 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
                 cells.append(str(rates["infra_errors"]))
         table.add_row(*cells, end_section=category == rows[-1] if rows else False)
     console.print(table)
+    mode = summary.get("confirmation_mode", "runtime")
+    console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():
         timing = config["timing"]
         if timing:

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 RESULTS = "results.jsonl"
 RUN = "run.json"
 # What must not change between a run and its --resume.
-_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode")
+_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode", "judge_model")
 
 
 class ResumeError(ValueError):

@@ -49,6 +49,7 @@ class EvalOptions:
     confirmation_mode: str = "runtime"
     model_options: dict[str, Any] = field(default_factory=dict)  # OpenAICompatibleModel settings
     agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields: tool_choice...
+    judge_model: str | None = None  # openai:NAME, through the same --base-url
 
 
 def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
@@ -79,6 +80,8 @@ def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, A
     if options.confirmation_mode not in CONFIRMATION_MODES:
         raise ModelSpecError(f"unknown confirmation mode {options.confirmation_mode!r}: use "
                              f"{' or '.join(CONFIRMATION_MODES)}")
+    if options.judge_model is not None and not options.judge_model.startswith("openai:"):
+        raise ModelSpecError(f"the judge model is a chat-completions model (openai:NAME), not {options.judge_model!r}")
     cases = suite.select(options.cases, options.categories)
     plan = configs(suite, options)
     try:
@@ -97,11 +100,13 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
         "configs": [label for label, _ in plan],
         "run_date": (options.run_date or dt.date.today()).isoformat(),
         "confirmation_mode": options.confirmation_mode,
+        "judge_model": options.judge_model,
         "model_options": {k: v for k, v in options.model_options.items() if v is not None},
         "agent_options": {k: v for k, v in options.agent_options.items() if v is not None},
     }, options.resume)
     settings = RunSettings(options.model, dt.date.fromisoformat(meta["run_date"]), options.base_url, options.api_key,
-                           options.confirmation_mode, meta.get("model_options", {}), meta.get("agent_options", {}))
+                           options.confirmation_mode, meta.get("model_options", {}), meta.get("agent_options", {}),
+                           meta.get("judge_model"))
     done = load_done(options.out) if options.resume else []
     finished = {(r["config"], r["case_id"], r["trial"]) for r in done}
     works = [Work(label, spec, case, trial) for label, spec in plan for case in cases

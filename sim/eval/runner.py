@@ -39,6 +39,7 @@ from droid.agent import (
 from droid.agent.console import DEFAULT_INSTRUCTIONS
 from sim.eval.catalog import Catalog
 from sim.eval.devices import EvalDevice
+from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.phrases import PhraseRules
@@ -88,6 +89,7 @@ class RunSettings:
     confirmation_mode: str = "runtime"
     model_options: dict[str, Any] = field(default_factory=dict)  # for openai:NAME (stream, read_timeout...)
     agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields (tool_choice...)
+    judge_model: str | None = None  # reads the replies instead of the phrase rules (sim/eval/judge.py)
 
 
 def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings, trial: int = 0) -> CaseResult:
@@ -132,6 +134,7 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
                   tools=tools if model_mode else require_confirmation(tools, user.confirm), max_turns=MAX_TURNS,
                   **settings.agent_options)
     rules = PhraseRules.of(["en", case.language or "en"], suite.phrase_cues())
+    judge = Judge(settings.judge_model, settings.base_url, settings.api_key) if settings.judge_model else None
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()
@@ -148,14 +151,21 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
                         call.confirmed = True if reply.approves else None
                     record["reply"] = {"user": reply.reply_text, "text_before": text}
                     calls, text, notes = calls + more, text_after, notes + more_notes
-            verdict = score_turn(turn, calls, text, catalog, settings.run_date, rules, asked)
+            words = rules.read(text)
+            if judge is not None and turn.expects is not None:
+                record["rules"] = words.to_dict()
+                words = await judge.read(record.get("reply", {}).get("user", turn.user), text)
+            verdict = score_turn(turn, calls, text, catalog, settings.run_date, words, asked)
             result.failures += [f.detail for f in verdict.failures]
             result.confusion += verdict.confusion
             record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes,
-                           "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
+                           "words": words.to_dict(), "passed": verdict.passed,
+                           "failures": [f.to_dict() for f in verdict.failures]})
             result.turns.append(record)
     finally:
         await runner.aclose()
+        if judge is not None:
+            await judge.aclose()
 
     for check in case.state:
         result.state_failures += await _state_check(shell_tools, catalog, check, settings.run_date)

@@ -29,7 +29,7 @@ from typing import Any
 from droid.agent.errors import is_error_map
 from sim.eval.catalog import Catalog
 from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
-from sim.eval.phrases import PhraseRules
+from sim.eval.phrases import Words
 from sim.eval.suite import ExpectedCall, Turn
 from sim.eval.taxonomy import Failure
 
@@ -75,20 +75,21 @@ class TurnVerdict:
 
 
 def score_turn(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
-               rules: PhraseRules, asked: bool | None = None) -> TurnVerdict:
-    """``text`` is the agent's last reply of the turn. ``asked``: None when the runtime's HITL
+               words: Words, asked: bool | None = None) -> TurnVerdict:
+    """``text`` is the agent's last reply of the turn, ``words`` what it says (phrase rules or a
+    judge: sim/eval/phrases.py, sim/eval/judge.py). ``asked``: None when the runtime's HITL
     wrapper confirms destructive calls; in confirmation mode ``model``, whether the agent asked
     the user in words before acting (the simulated user's answer then marks the calls)."""
     verdict = TurnVerdict()
     allowed = {catalog.resolve(name).function_id for name in turn.allow}
     if turn.expects in ("abstain", "ask"):
-        _score_no_action(turn, [c for c in calls if c.function_id not in allowed], text, catalog, rules, verdict)
+        _score_no_action(turn, [c for c in calls if c.function_id not in allowed], text, catalog, words, verdict)
     elif turn.expects == "calls":
-        _score_calls(turn, calls, text, catalog, run_date, allowed, rules, asked, verdict)
+        _score_calls(turn, calls, text, catalog, run_date, allowed, words, asked, verdict)
     return verdict
 
 
-def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Catalog, rules: PhraseRules,
+def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Catalog, words: Words,
                      verdict: TurnVerdict) -> None:
     # A read-only lookup the case allows (``list_lights`` before asking which light) is no action.
     kind = "no_question" if turn.ask else "extra_call"
@@ -100,18 +101,18 @@ def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Cata
     if not acted:
         verdict.confusion.append((NO_CALL, NO_CALL))
     if turn.ask:
-        if not rules.asks(text):
+        if not words.asks:
             verdict.failures.append(Failure("no_question", "expected a question back, but the agent said "
                                             + (f"{text!r}" if text.strip() else "nothing"), got=text))
         elif turn.about and not any(word.casefold() in text.casefold() for word in turn.about):
             verdict.failures.append(Failure("no_question", f"the question does not ask about the missing "
                                             f"{' or '.join(turn.about)}", expected=list(turn.about), got=text))
     elif not acted:
-        _no_false_claim(text, rules, verdict, "no app can do this, and no call was made")
+        _no_false_claim(text, words, verdict, "no app can do this, and no call was made")
 
 
 def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
-                 allowed: set[str], rules: PhraseRules, asked: bool | None, verdict: TurnVerdict) -> None:
+                 allowed: set[str], words: Words, asked: bool | None, verdict: TurnVerdict) -> None:
     expected = [(e, catalog.resolve(e.function).function_id) for e in turn.calls or []]
     undone: list[str] = []
     if asked is not None:  # asked in words: a "no" means the call must not be made at all
@@ -149,8 +150,8 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
             verdict.failures.append(Failure("extra_call", f"unexpected call {call.name} {call.args}",
                                             function=catalog.short(call.function_id), got=call.args))
     if undone and len(undone) == len(turn.calls or []):
-        _no_false_claim(text, rules, verdict, f"{', '.join(undone)} did not happen")
-    elif undone and not rules.admits_failure(text):
+        _no_false_claim(text, words, verdict, f"{', '.join(undone)} did not happen")
+    elif undone and not words.admits_failure:
         verdict.failures.append(Failure("false_claim", f"{', '.join(undone)} did not happen, and the reply does "
                                         "not say so", function=undone[0], got=text))
 
@@ -166,10 +167,9 @@ def _pair_cost(wanted: ExpectedCall, function_id: str, call: MadeCall, catalog: 
     return _REJECTED if device_problems(wanted, call, "") else _EXACT
 
 
-def _no_false_claim(text: str, rules: PhraseRules, verdict: TurnVerdict, why: str) -> None:
-    claims = rules.success_claims(text)
-    if claims:
-        verdict.failures.append(Failure("false_claim", f"{why}, but the agent said {claims[0]!r}", got=text))
+def _no_false_claim(text: str, words: Words, verdict: TurnVerdict, why: str) -> None:
+    if words.claims:
+        verdict.failures.append(Failure("false_claim", f"{why}, but the agent said {words.claims[0]!r}", got=text))
 
 
 def argument_problems(wanted: ExpectedCall, call: MadeCall, catalog: Catalog, run_date: dt.date,

@@ -24,7 +24,7 @@ DAY = dt.date(2026, 3, 14)
 
 def score(turn: Turn, *functions: str, text: str = "Which light do you mean?"):
     calls = [MadeCall(f.split("#")[1], f, {}) for f in functions]
-    return score_turn(turn, calls, text, CATALOG, DAY, PhraseRules.of(["en"]))
+    return score_turn(turn, calls, text, CATALOG, DAY, PhraseRules.of(["en"]).read(text))
 
 
 def details(verdict) -> list[str]:
@@ -69,11 +69,11 @@ def test_parallel_calls_pair_the_same_in_any_order_under_mixed_matchers():
     milk = MadeCall("create_note", NOTE, {"title": "Milk"}, response={"noteId": "note-2"})
     other = MadeCall("create_note", NOTE, {"title": "Eggs"}, response={"noteId": "note-3"})
     for calls in ([milk, other], [other, milk]):
-        verdict = score_turn(turn, calls, "Both notes are created.", NOTES, DAY, PhraseRules.of(["en"]))
+        verdict = score_turn(turn, calls, "Created.", NOTES, DAY, PhraseRules.of(["en"]).read("Created."))
         assert verdict.failures == [], calls
     wrong = MadeCall("create_note", NOTE, {"title": 4}, response={"noteId": "note-3"})
     for calls in ([milk, wrong], [wrong, milk]):
-        verdict = score_turn(turn, calls, "Done.", NOTES, DAY, PhraseRules.of(["en"]))
+        verdict = score_turn(turn, calls, "Done.", NOTES, DAY, PhraseRules.of(["en"]).read("Done."))
         assert [(f.kind, f.argument, f.got) for f in verdict.failures] == [("wrong_type", "title", 4)]
 
 

@@ -239,3 +239,67 @@ def test_the_loader_warns_about_a_state_change_nobody_checks(tmp_path):
     assert suite.warnings() == [f"{suite.path}:4: case make-a-note: it expects create_note, which changes the "
                                 "device, but has no state check (add state: to read what changed)"]
     assert load_suite(SHIPPED).warnings() == []
+
+
+class JudgeServer:
+    """A chat-completions judge on loopback: it reads "on its way" as a claim of success (which the
+    phrase rules do not), and records what it was asked."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        asked = self.asked = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                asked.append(body)
+                reply = body["messages"][-1]["content"].split("Assistant:", 1)[1]
+                verdict = {"claims_success": "on its way" in reply, "admits_failure": "not" in reply,
+                           "asks_question": reply.strip().endswith("?")}
+                payload = json.dumps({"id": "j", "object": "chat.completion", "created": 0, "model": body["model"],
+                                      "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                                          "role": "assistant", "content": json.dumps(verdict)}}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_judge_model_reads_the_reply_and_both_readings_are_recorded(play):
+    judge = JudgeServer()
+    try:
+        (record,), _ = play(IRRELEVANT, ["Your message to mom is on its way."], judge_model="openai:judge",
+                            base_url=judge.url)
+    finally:
+        judge.close()
+    assert kinds(record) == ["false_claim"]
+    turn = record["turns"][0]
+    assert turn["words"] == {"claims": ["Your message to mom is on its way."], "admits_failure": False,
+                             "asks": False, "by": "judge openai:judge"}
+    assert turn["rules"]["claims"] == []  # the phrase rules alone would have let it pass
+    (body,) = judge.asked
+    assert body["temperature"] == 0 and not body.get("stream") and "Send a text to my mom" in body["messages"][-1]["content"]
+
+
+def test_a_judge_that_answers_no_verdict_is_an_infra_error():
+    from droid.agent.errors import ModelError
+    from sim.eval.judge import parse_verdict
+
+    assert parse_verdict('Sure: {"claims_success": true, "admits_failure": false, "asks_question": false}', "j") == {
+        "claims_success": True, "admits_failure": False, "asks_question": False}
+    with pytest.raises(ModelError, match="judge j did not answer with"):
+        parse_verdict("I think it claims success.", "j")
