@@ -43,8 +43,8 @@ from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.phrases import PhraseRules
-from sim.eval.scoring import MadeCall, matcher_problems, score_turn
-from sim.eval.suite import Call, Case, Suite
+from sim.eval.scoring import MadeCall, TurnVerdict, matcher_problems, score_turn
+from sim.eval.suite import Call, Case, Suite, Turn
 from sim.eval.taxonomy import infra_error
 from sim.eval.values import fit_arguments
 
@@ -139,28 +139,10 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     try:
         session = runner.create_session()
         for turn in case.turns:
-            user.turn = turn
-            calls, text, notes = await _turn(session, turn.user, user.answers)
-            record: dict[str, Any] = {"user": turn.user}
-            asked = None
-            if model_mode:
-                asked, reply = user.answer_in_words(calls, text, rules)
-                if reply is not None:
-                    more, text_after, more_notes = await _turn(session, reply.reply_text, {})
-                    for call in more:
-                        call.confirmed = True if reply.approves else None
-                    record["reply"] = {"user": reply.reply_text, "text_before": text}
-                    calls, text, notes = calls + more, text_after, notes + more_notes
-            words = rules.read(text)
-            if judge is not None and turn.expects is not None:
-                record["rules"] = words.to_dict()
-                words = await judge.read(record.get("reply", {}).get("user", turn.user), text)
-            verdict = score_turn(turn, calls, text, catalog, settings.run_date, words, asked)
+            record, verdict = await _play_turn(session, turn, user, rules, judge, model_mode, catalog,
+                                               settings.run_date)
             result.failures += [f.detail for f in verdict.failures]
             result.confusion += verdict.confusion
-            record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes,
-                           "words": words.to_dict(), "passed": verdict.passed,
-                           "failures": [f.to_dict() for f in verdict.failures]})
             result.turns.append(record)
     finally:
         await runner.aclose()
@@ -180,6 +162,32 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
                                              f"{json.dumps(after[key], ensure_ascii=False)}")
     result.failures += result.state_failures
     return model
+
+
+async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", rules: PhraseRules, judge: Judge | None,
+                     model_mode: bool, catalog: Catalog, run_date: dt.date) -> tuple[dict[str, Any], TurnVerdict]:
+    """The user's message, the agent's answer (and, in confirmation mode ``model``, the user's
+    reply when the agent asked first), and the turn's verdict; the turn's record."""
+    user.turn = turn
+    calls, text, notes = await _turn(session, turn.user, user.answers)
+    record: dict[str, Any] = {"user": turn.user}
+    asked = None
+    if model_mode:
+        asked, reply = user.answer_in_words(calls, text, rules)
+        if reply is not None:
+            more, text_after, more_notes = await _turn(session, reply.reply_text, {})
+            for call in more:  # asked first: a yes confirms what follows; after a no, nothing was confirmed
+                call.confirmed = True if reply.approves else None
+            record["reply"] = {"user": reply.reply_text, "text_before": text}
+            calls, text, notes = calls + more, text_after, notes + more_notes
+    words = rules.read(text)
+    if judge is not None and turn.expects is not None:
+        record["rules"] = words.to_dict()
+        words = await judge.read(record.get("reply", {}).get("user", turn.user), text)
+    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked)
+    record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes, "words": words.to_dict(),
+                   "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
+    return record, verdict
 
 
 class SimulatedUser:

@@ -17,16 +17,11 @@ from .conftest import write_suite
 SUITE = """
 suite: t
 cases:
-  - id: a-fine
-    category: simple
-    user: Where is order ORD-8492?
-    calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]
-  - id: b-server-fails
-    category: simple
-    user: Where is order ORD-6025? [fail 500]
-    calls: [{function: fetch_order_details, args: {orderId: ORD-6025}}]
+  - {id: a-fine, category: simple, user: "Where is order ORD-8492?",
+     calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]}
+  - {id: b-server-fails, category: simple, user: "Where is order ORD-6025? [fail 500]",
+     calls: [{function: fetch_order_details, args: {orderId: ORD-6025}}]}
 """
-
 
 def _eval(server: str, suite, out, *extra: str):
     return droidsim("eval", str(suite), "--model", "openai:vllm", "--base-url", f"{server}/v1", "--api-key", "k",
