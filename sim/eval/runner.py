@@ -67,7 +67,6 @@ class CaseResult:
     state_failures: list[str] = field(default_factory=list)
     recovered: bool = False  # the final state is right, whatever the strict verdict
     infra_error: dict[str, str] | None = None
-    error: str | None = None
     turns: list[dict[str, Any]] = field(default_factory=list)
     confusion: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
@@ -103,7 +102,6 @@ def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings
         if server_down(error):
             raise ModelUnavailable(str(error)) from error
         result.infra_error = infra_error(error)
-        result.error = result.infra_error["detail"]
         result.turns.append({"traceback": traceback.format_exc(limit=6)})
     result.seconds = time.perf_counter() - started
     if timed is not None:

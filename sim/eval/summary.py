@@ -46,7 +46,6 @@ def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
         "categories": categories,
         "confusion": {e: dict(sorted(a.items())) for e, a in sorted(confusion.items())},
         "failed": sorted(c for c, runs in per_case.items() if not all(runs)),
-        "errors": sorted({r["case_id"] for r in rows if r.get("error")}),
         "infra_errors": [{"case_id": r["case_id"], "trial": r["trial"], **r["infra_error"]} for r in infra],
     }
 
