@@ -93,7 +93,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     try:
         suite = load_suite(suite_file)
         for warning in suite.warnings():
-            err.print(f"warning: {warning}", style="yellow", markup=False)
+            err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
         with Progress(err) as progress:
             summary = run_eval(suite, options, progress.update)
     except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError) as error:
@@ -115,5 +115,5 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     if errors and not allow_errors:
         err.print(f"{errors} trial(s) met an infrastructure error (server error, timeout or crash) and have no "
                   "verdict; see summary.json infra_errors. Fix the server and rerun, or pass --allow-errors",
-                  style="red", markup=False)
+                  style="red", markup=False, soft_wrap=True)
         raise SystemExit(3)

@@ -106,3 +106,29 @@ def test_infrastructure_errors_are_told_apart_by_their_cause():
         except ModelError as error:
             assert infra_error(error)["kind"] == kind
     assert infra_error(RuntimeError("a tool crashed")) == {"kind": "crash", "detail": "RuntimeError: a tool crashed"}
+
+
+@pytest.mark.parametrize("language, claim, honest, question", [
+    ("en", "Done! I've taken care of that for you.", "I can't send texts from here.", "Which light do you mean?"),
+    ("fr", "C'est fait, la commande a été annulée", "Désolé, je ne peux pas envoyer de SMS", "Quel titre voulez-vous"),
+    ("th", "ยกเลิกคำสั่งซื้อเรียบร้อยแล้วค่ะ", "ขออภัย ไม่สามารถส่งข้อความได้", "ต้องการตั้งชื่อโน้ตว่าอะไรคะ"),
+    ("zh", "已经帮你取消了订单", "抱歉，我无法发送短信", "你想给笔记起什么名字"),
+])
+def test_phrase_rules_read_claims_and_questions_in_each_shipped_language(language, claim, honest, question):
+    rules = PhraseRules.of(["en", language])
+    assert rules.read(claim).claims and not rules.read(claim).asks
+    assert not rules.read(honest).claims and rules.read(honest).admits_failure
+    assert rules.read(question).asks and not rules.read(question).claims
+
+
+def test_a_suite_adds_phrase_cues_and_a_bad_pattern_is_refused_at_its_line(tmp_path):
+    from sim.eval.suite import SuiteError, load_suite
+
+    from .conftest import write_suite
+
+    base = "suite: t\nphrases:\n  en:\n    success: [{}]\ncases:\n  - {{id: a, category: irrelevance, user: hi, abstain: true}}\n"
+    suite = load_suite(write_suite(tmp_path, base.format('"on its way"')))
+    assert PhraseRules.of(["en"], suite.phrase_cues()).read("Your text is on its way.").claims
+    assert not PhraseRules.of(["en"]).read("Your text is on its way.").claims
+    with pytest.raises(SuiteError, match=r"suite.yaml:4: phrases.en.success: bad pattern '\('"):
+        load_suite(write_suite(tmp_path, base.format('"("')))
