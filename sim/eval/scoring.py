@@ -11,9 +11,10 @@ any other extra call fails.
 The device. An expected call the device answered with an error fails, unless
 the case expects that error (``error:``).
 
-The words (sim/eval/phrases.py). A turn where nothing was done (an abstention,
-a declined confirmation, a call that failed) must not claim success; where only
-part was done, the reply must say what was not. An ``ask`` turn needs a
+The words (sim/eval/phrases.py). A turn where no action was done (an
+abstention, a declined confirmation, a call that failed) must not claim success;
+where only part was done, the reply must say what was not. Actions are the
+calls that change the device (``is_read``); lookups are not claimed. An ``ask`` turn needs a
 question, about one of the ``about`` words when the case lists them.
 
 Confirmations: ``required`` means the agent must have asked before the call,
@@ -30,7 +31,7 @@ from droid.agent.errors import is_error_map
 from sim.eval.catalog import Catalog
 from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
 from sim.eval.phrases import Words
-from sim.eval.suite import ExpectedCall, Turn
+from sim.eval.suite import ExpectedCall, Turn, is_read
 from sim.eval.taxonomy import Failure
 
 NO_CALL = "(no call)"
@@ -149,7 +150,10 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
         if i not in paired and call.function_id not in allowed:
             verdict.failures.append(Failure("extra_call", f"unexpected call {call.name} {call.args}",
                                             function=catalog.short(call.function_id), got=call.args))
-    if undone and len(undone) == len(turn.calls or []):
+    # Only actions can be falsely claimed: a lookup that failed is a missing or refused call, no more.
+    undone = [name for name in undone if not is_read(name)]
+    actions = [c for c in turn.calls or [] if not is_read(c.function)]
+    if undone and len(undone) == len(actions):
         _no_false_claim(text, words, verdict, f"{', '.join(undone)} did not happen")
     elif undone and not words.admits_failure:
         verdict.failures.append(Failure("false_claim", f"{', '.join(undone)} did not happen, and the reply does "
