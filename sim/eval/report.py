@@ -17,6 +17,8 @@ from typing import Any
 from sim.eval.categories import CATEGORIES
 
 CATEGORY_CHART = "accuracy-per-category.svg"
+CONFIRMATION_WHO = {"runtime": "the runtime's HITL wrapper asks before destructive calls",
+                    "model": "the model must ask in words; the user answers next"}
 
 
 def terminal_table(summary: dict[str, Any], console: Any) -> None:
@@ -24,6 +26,7 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
 
     trials = summary["trials"]
     configs = summary["configs"]
+    errors = any(configs[label]["scores"]["overall"].get("infra_errors") for label in configs)
     table = Table(title=f"{summary['model']} on {Path(summary['suite']).name} (run date {summary['run_date']})",
                   title_justify="left")
     table.add_column("category")
@@ -31,6 +34,9 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
         table.add_column(f"{label} pass@1", justify="right")
         if trials > 1:
             table.add_column(f"{label} pass^{trials}", justify="right")
+        table.add_column(f"{label} recovered", justify="right")
+        if errors:
+            table.add_column(f"{label} infra errors", justify="right")
     rows = [c for c in CATEGORIES if any(c in configs[label]["scores"]["categories"] for label in configs)]
     for category in [*rows, "overall"]:
         cells = [category]
@@ -38,18 +44,26 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
             scores = configs[label]["scores"]
             rates = scores["overall"] if category == "overall" else scores["categories"].get(category)
             if rates is None:
-                cells += ["-"] * (2 if trials > 1 else 1)
+                cells += ["-"] * (2 + (trials > 1) + errors)
                 continue
             cells.append(f"{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']})")
             if trials > 1:
                 cells.append(f"{100 * rates[f'pass^{trials}']:.1f}%")
+            cells.append(f"{100 * rates['recovered_rate']:.1f}% ({rates['recovered']}/{rates['trials_run']})")
+            if errors:
+                cells.append(str(rates["infra_errors"]))
         table.add_row(*cells, end_section=category == rows[-1] if rows else False)
     console.print(table)
+    mode = summary.get("confirmation_mode", "runtime")
+    console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():
         timing = config["timing"]
         if timing:
             console.print(f"{label}: {timing['mean_case_ms']} ms per case, of which the model "
                           f"{timing['mean_model_ms']} ms", style="dim", markup=False)
+        if config["scores"]["overall"].get("infra_errors"):
+            console.print(f"{label}: {config['scores']['overall']['infra_errors']} trial(s) met an infrastructure "
+                          "error and are left out of the rates (summary.json: infra_errors)", markup=False)
     variant = summary.get("variant")
     if variant:
         delta = variant["pass@1_delta"]["overall"]
