@@ -24,7 +24,7 @@ cases:
 """
 
 def _eval(server: str, suite, out, *extra: str):
-    return droidsim("eval", str(suite), "--model", "openai:vllm", "--base-url", f"{server}/v1", "--api-key", "k",
+    return droidsim("eval", str(suite), "--model", "openai:vllm", "--base-url", f"{server}/v1",
                     "--out", str(out), "--date", "2026-03-14", *extra, timeout=240)
 
 
