@@ -14,6 +14,7 @@ import secrets
 import shutil
 import stat
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -116,33 +117,48 @@ class PackageInstaller:
         installed: Callable[[str], InstalledPackage | None],
         check_manifest: ManifestCheck,
     ) -> tuple[InstalledPackage, str]:
-        """Install or update; returns the package and its new credential secret."""
+        """Install or update from an app folder or an APK; returns the package and its new
+        credential secret."""
+        from sim.pm.apk_install import check_signers, named_in_apk, stage_apk  # at install, not at boot
+
         app_dir = app_dir.resolve()
-        if not app_dir.is_dir():
-            raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
-        if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
-            raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
-        if os.path.lexists(app_dir / RESPONSES_DIR):
-            raise InstallError("INSTALL_FAILED_INVALID_APK",
-                               f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
-        digest = source_hash(app_dir)
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
+        apk = decoded = None
+        if app_dir.is_file():  # an APK, whatever its name: its content decides (sim/pm/apk_install.py)
+            digest = None
+        else:
+            if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
+                raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
+            if os.path.lexists(app_dir / RESPONSES_DIR):
+                raise InstallError("INSTALL_FAILED_INVALID_APK",
+                                   f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
+            digest = source_hash(app_dir)
         try:
-            _copy_app(app_dir, staging)
+            if digest is None:
+                decoded, apk = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int)
+                digest = apk.sha256
+            else:
+                _copy_app(app_dir, staging)
 
             def check(manifest: ManifestFacts) -> None:
-                self._check_name(manifest.package, system, installed(manifest.package))
+                previous = installed(manifest.package)
+                self._check_name(manifest.package, system, previous)
+                check_signers(manifest.package, previous, apk)
                 check_manifest(manifest)
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
-            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging)
+            parsed = parse_app(staging if apk else app_dir, self._verifier, check, self._version, code_dir=staging)
             if parsed.code_less:
                 write_source(staging, ResponseSource())
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
+            if decoded is not None and isinstance(error, InstallError):
+                raise named_in_apk(error, staging, app_dir.name, decoded) from None
             raise
+        if apk is not None:
+            parsed = replace(parsed, manifest=replace(parsed.manifest, apk=apk))
         package_name = parsed.manifest.package
         previous = installed(package_name)
         target = self._apps_root / f"{package_name}-{token}"
