@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
-from sim.pm.verifier_zygote import DECODE_APK, VERIFY_TIMEOUT
+from sim.pm.verifier_zygote import DECODE_APK, KILLED_OR_SLOW, VERIFY_TIMEOUT
 from sim.zygote.specialize import clean_environment
 
 if TYPE_CHECKING:
@@ -150,6 +150,9 @@ def _decoded_from(reply: dict) -> DecodedApk:
 
     if "refused" in reply:
         raise ApkError(*reply["refused"])
+    if reply.get("error") == KILLED_OR_SLOW:
+        raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION",
+                       "decoding the APK killed the decoder's process (or took too long): its reader does not survive it")
     if "error" in reply:
         raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION", f"decoding the APK failed: {reply['error']}")
     return DecodedApk.from_json(reply["decoded"])
@@ -168,6 +171,8 @@ def apk_answer(apk: Path, sdk: int) -> dict:
         return {"refused": [error.reason, error.detail]}
     except OSError as error:
         return {"refused": ["INSTALL_FAILED_INVALID_APK", f"{apk} cannot be read: {error.strerror}"]}
+    except Exception as error:  # the reader failed on this input: the install refuses, naming it
+        return {"error": f"{type(error).__name__}: {error}"}
 
 
 def answer(app_dir: Path, service_name: str) -> dict:
