@@ -6,7 +6,9 @@ here (an app's AndroidManifest.xml, res/ and assets/, as Gradle hands them to aa
 - ``NAME.apk``: unsigned, zip-aligned; byte-reproducible (aapt2 and zipalign write fixed
   timestamps), so tests/unit/apk/test_test_apks.py rebuilds it and compares bytes;
 - ``NAME-signed.apk`` and ``NAME-other-key.apk``: the same APK signed (v1, v2 and v3) with the
-  test key and with a second key (keys/), for the update refusal.
+  test key and with a second key (keys/), for the update refusal;
+- ``NAME-config.fr.apk``: the French configuration split (what a bundle's APK set holds), which
+  install refuses.
 
 Needs ``aapt2``, ``zipalign`` and ``apksigner`` (Debian: aapt, zipalign, apksigner) and the
 ``framework-res.apk`` of the android-framework-res package to link against (Debian has no android.jar).
@@ -36,14 +38,21 @@ def missing_tools() -> list[str]:
     return missing
 
 
-def build_unsigned(source: Path, out: Path) -> None:
+def build_unsigned(source: Path, out: Path, *link_options: object) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         compiled, unaligned = Path(scratch) / "res.zip", Path(scratch) / "unaligned.apk"
         _run("aapt2", "compile", "--dir", source / "res", "-o", compiled)
         # --warn-manifest-validation: this aapt2 drops the <property> elements it does not know otherwise.
         _run("aapt2", "link", "-o", unaligned, "-I", FRAMEWORK_RES, "--manifest", source / "AndroidManifest.xml",
              "-A", source / "assets", "--min-sdk-version", MIN_SDK, "--target-sdk-version", TARGET_SDK,
-             "--warn-manifest-validation", compiled)
+             "--warn-manifest-validation", *link_options, compiled)
+        _run("zipalign", "-f", "-p", "4", unaligned, out)
+
+
+def build_split(source: Path, out: Path) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        unaligned = Path(scratch) / "split.apk"
+        build_unsigned(source, Path(scratch) / "base.apk", "--split", f"{unaligned}:fr")
         _run("zipalign", "-f", "-p", "4", unaligned, out)
 
 
@@ -55,6 +64,7 @@ def sign(unsigned: Path, key: str, out: Path) -> None:
 
 
 def build_all(out_dir: Path) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
     built = []
     for name in SOURCES:
         unsigned = out_dir / f"{name}.apk"
@@ -63,6 +73,8 @@ def build_all(out_dir: Path) -> list[Path]:
         for suffix, key in KEYS.items():
             sign(unsigned, key, out_dir / f"{name}-{suffix}.apk")
             built.append(out_dir / f"{name}-{suffix}.apk")
+        build_split(HERE / name, out_dir / f"{name}-config.fr.apk")
+        built.append(out_dir / f"{name}-config.fr.apk")
     return built
 
 

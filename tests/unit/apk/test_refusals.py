@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from droid.os import IllegalArgumentException
-from tests.unit.apk.conftest import apk_bytes, rewritten
+from tests.unit.apk.conftest import APKS, apk_bytes, rewritten
 
 ENABLED_REFERENCE = bytes.fromhex("0000027f")  # android:enabled="@bool/order_functions_enabled" (0x7F020000)
 
@@ -150,3 +150,9 @@ def test_an_asset_that_is_not_text(device, write_apk):
     refused(device, write_apk(rewritten(apk_bytes(), {"assets/order_functions.xml": b"\xff\xfe<appfunctions/>"})),
             "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML: NAME!/assets/order_functions.xml is not UTF-8 text "
             "('utf-8' codec can't decode byte 0xff in position 0: invalid start byte)")
+
+
+def test_a_split_apk_asks_for_a_universal_apk(device):
+    refused(device, APKS / "shop-config.fr.apk",
+            "INSTALL_PARSE_FAILED_NOT_APK: NAME is a split APK (config.fr), not a whole app: build a universal APK "
+            "(bundletool build-apks --mode=universal, or ./gradlew assembleDebug)")
