@@ -160,17 +160,13 @@ def _decoded_from(reply: dict) -> DecodedApk:
 
 def apk_answer(apk: Path, sdk: int) -> dict:
     """The APK at ``apk`` decoded for ``sdk``, or why it is refused; run where hostile input may be read."""
-    from sim.apk.archive import MAX_APK_BYTES
     from sim.apk.decode import decode_apk
+    from sim.apk.folder import read_apk
 
     try:
-        with open(apk, "rb") as file:
-            data = file.read(MAX_APK_BYTES + 1)
-        return {"decoded": decode_apk(data, apk.name, sdk).to_json()}
+        return {"decoded": decode_apk(read_apk(apk), apk.name, sdk).to_json()}
     except ApkError as error:
         return {"refused": [error.reason, error.detail]}
-    except OSError as error:
-        return {"refused": ["INSTALL_FAILED_INVALID_APK", f"{apk} cannot be read: {error.strerror}"]}
     except Exception as error:  # the reader failed on this input: the install refuses, naming it
         return {"error": f"{type(error).__name__}: {error}"}
 
