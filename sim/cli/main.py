@@ -16,6 +16,7 @@ import click
 from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
+from sim.cli.apk import apk_command
 from sim.cli.conformance import conformance_command
 from sim.cli.eval import eval_command
 from sim.cli.lint import lint_command
@@ -49,6 +50,7 @@ cli.add_command(lint_command)
 cli.add_command(conformance_command)
 cli.add_command(mcp_command)
 cli.add_command(eval_command)
+cli.add_command(apk_command)
 
 
 @cli.group()
@@ -208,12 +210,15 @@ def droidsim_command() -> str:
 
 
 @cli.command()
-@click.argument("app_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("app_dir", metavar="APP", type=click.Path(exists=True, path_type=Path))
 @click.option("--system", is_flag=True, help="Install as a privileged system app.")
 @click.pass_context
 def install(ctx: click.Context, app_dir: Path, system: bool) -> None:
-    """Install (or update) an app folder, or every app folder in a folder, on the device."""
-    folders = _app_folders([app_dir])
+    """Install (or update) an app folder, every app folder in a folder, or an APK, on the device.
+
+    An APK (any file: its content decides) is decoded for the device's SDK; an update must be
+    signed by the same key (docs/kotlin.md)."""
+    folders = [app_dir] if app_dir.is_file() else _app_folders([app_dir])
     with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
         for folder in folders:
             try:
