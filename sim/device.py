@@ -34,6 +34,7 @@ from sim.pm.code_verifier import CodeVerifier, InProcessCodeVerifier
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
+from sim.responses.staging import ResponseOptions
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessManager
 from sim.zygote.os_user import OsUser, claim_os_user, unclaimed_user
 from sim.zygote.specialize import (
@@ -230,8 +231,9 @@ class Device:
         return services[name]
 
     # packages
-    def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
-        return self.package_manager.install(Path(app_dir), system)
+    def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
+        """``responses``: where a code-less app's answers come from (docs/responses.md)."""
+        return self.package_manager.install(Path(app_dir), system, responses)
 
     def install_all(self, apps_root: Path, system: bool = False) -> list[InstalledPackage]:
         """Every app folder directly under ``apps_root``; an app installed unchanged, and as

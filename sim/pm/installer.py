@@ -24,7 +24,8 @@ from sim.data.store import DeviceStore, PackageRow
 from sim.identity import hash_secret, new_secret, write_secret
 from sim.pm.install_error import InstallError
 from sim.pm.registry import InstalledPackage, ManifestFacts
-from sim.responses.installed import RESPONSES_DIR, ResponseSource, write_source
+from sim.responses.installed import RESPONSES_DIR
+from sim.responses.staging import BAD_RESPONSES, ResponseOptions, answer_source, double_to_stage, stage_source, staged_double_dir
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.zygote.specialize import own_for_app
 
@@ -116,9 +117,11 @@ class PackageInstaller:
         system: bool,
         installed: Callable[[str], InstalledPackage | None],
         check_manifest: ManifestCheck,
+        responses: ResponseOptions = ResponseOptions(),
     ) -> tuple[InstalledPackage, str]:
         """Install or update from an app folder or an APK; returns the package and its new
-        credential secret."""
+        credential secret. ``responses``: where a code-less app's answers come from
+        (sim/responses/staging.py); an APK is always code-less."""
         from sim.pm.apk_install import check_signers, named_in_apk, stage_apk  # at install, not at boot
 
         app_dir = app_dir.resolve()
@@ -146,12 +149,23 @@ class PackageInstaller:
                 self._check_name(manifest.package, system, previous)
                 check_signers(manifest.package, previous, apk)
                 check_manifest(manifest)
+                # The double is staged now, so that the code checks that follow check it.
+                double = double_to_stage(responses, previous.app_dir if previous else None)
+                if double is not None:
+                    _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
-            parsed = parse_app(staging if apk else app_dir, self._verifier, check, self._version, code_dir=staging)
+            parsed = parse_app(staging if apk else app_dir, self._verifier, check, self._version, code_dir=staging,
+                               double_dir=staged_double_dir(staging))
+            earlier = installed(parsed.manifest.package)
             if parsed.code_less:
-                write_source(staging, ResponseSource())
+                stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata)
+            elif responses.given:
+                raise InstallError(BAD_RESPONSES, f"{app_dir} has Python code of its own: --responses, --double and "
+                                                  "--on-miss are for an app without (docs/responses.md)")
+            else:
+                parsed.metadata.answers.CopyFrom(answer_source(None))
         except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
             if decoded is not None and isinstance(error, InstallError):

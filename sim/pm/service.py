@@ -20,6 +20,7 @@ from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
 from sim.pm.installer import PackageInstaller, identity_of
 from sim.pm.registry import InstalledPackage, PackageRegistry
+from sim.responses.staging import ResponseOptions, response_options
 
 log = logging.getLogger("droidsim.pm")
 
@@ -53,9 +54,11 @@ class PackageManagerService:
         self._install_lock = threading.Lock()
 
     # binder methods
-    def install_package(self, app_dir: str, system: bool = False) -> pm_pb2.PackageInfo:
+    def install_package(
+        self, app_dir: str, system: bool = False, responses: pm_pb2.ResponseOptions | None = None,
+    ) -> pm_pb2.PackageInfo:
         require_shell_or_root("manage packages")
-        return self.package_info(self.install(Path(app_dir), system))
+        return self.package_info(self.install(Path(app_dir), system, response_options(responses)))
 
     def uninstall_package(self, package_name: str) -> None:
         require_shell_or_root("manage packages")
@@ -94,10 +97,10 @@ class PackageManagerService:
         self._permissions.set_privileged_allowlist(package_names)
 
     # device-side API
-    def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
+    def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
         with self._install_lock:
             package, secret = self._installer.install(
-                app_dir, system, self._registry.get, self._permissions.check_new_definitions
+                app_dir, system, self._registry.get, self._permissions.check_new_definitions, responses
             )
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))

@@ -236,7 +236,8 @@ class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
 
     @binder_call
     def InstallPackage(self, request, context):  # noqa: N802
-        return self._service.install_package(request.app_dir, request.system)
+        responses = request.responses if request.HasField("responses") else None
+        return self._service.install_package(request.app_dir, request.system, responses)
 
     @binder_call
     def UninstallPackage(self, request, context):  # noqa: N802

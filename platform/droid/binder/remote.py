@@ -214,8 +214,10 @@ class RemotePackageManager:
         self._binder = binder
         self._stub = pm_grpc.PackageManagerStub(binder.channel)
 
-    def install_package(self, app_dir: str, system: bool = False) -> pm_pb2.PackageInfo:
-        request = pm_pb2.InstallPackageRequest(app_dir=app_dir, system=system)
+    def install_package(
+        self, app_dir: str, system: bool = False, responses: pm_pb2.ResponseOptions | None = None,
+    ) -> pm_pb2.PackageInfo:
+        request = pm_pb2.InstallPackageRequest(app_dir=app_dir, system=system, responses=responses)
         return self._binder.call(self._stub.InstallPackage, request)
 
     def uninstall_package(self, package_name: str) -> None:
