@@ -94,7 +94,7 @@ def parse_app(
         except XmlError as error:
             raise InstallError("INSTALL_PARSE_FAILED_BAD_APP_METADATA", str(error)) from None
 
-    services = [s for s in manifest.services if s.is_app_function_service and s.enabled]
+    services = [s for s in manifest.services if s.is_app_function_service]
     for service in services:
         if service.permission != BIND_APP_FUNCTION_SERVICE:
             raise InstallError(

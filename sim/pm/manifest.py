@@ -54,9 +54,6 @@ class ServiceDeclaration:
     process: str | None
     actions: tuple[str, ...]
     properties: Mapping[str, PropertyEntry]
-    # android:enabled as a literal (an APK's @bool/ is resolved when it is decoded); a disabled
-    # service is not indexed, as queryIntentServices leaves it out.
-    enabled: bool = True
 
     @property
     def is_app_function_service(self) -> bool:
@@ -126,7 +123,6 @@ def _service(element: etree._Element, package: str) -> ServiceDeclaration:
         process=_android(element, "process"),
         actions=actions,
         properties=_properties(element),
-        enabled=_android(element, "enabled") != "false",
     )
 
 
