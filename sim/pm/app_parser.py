@@ -79,6 +79,7 @@ def parse_app(
         services=tuple(
             ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
             for s in manifest.services
+            if s.enabled  # a disabled component is invisible to PackageManager queries
         ),
     )
     check_manifest(facts)
