@@ -37,6 +37,7 @@ from sim.cli.output import fail_with, print_json, print_table
 from sim.cli.shell_access import ACCESS_COMMANDS
 from sim.cli.shell_pm import pm
 from sim.cli.shell_settings import device_config, dumpsys, settings
+from sim.pm.installed_from import installed_from_json
 from sim.responses.describe import answers_json
 
 STATES = {"enable": APP_FUNCTION_STATE_ENABLED, "disable": APP_FUNCTION_STATE_DISABLED, "default": APP_FUNCTION_STATE_DEFAULT}
@@ -80,6 +81,7 @@ def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
                 "response": {"type": type_label(f.response.value_type), "description": f.response.description}
                 if f.HasField("response") else None,
                 "answers": answers_json(f.package_metadata.answers, f.id),
+                "installed_from": installed_from_json(f.package_metadata.installed_from),
             }
         )
     return listing

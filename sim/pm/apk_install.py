@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 
 from sim.apk.errors import ApkError
 from sim.apk.folder import in_apk_terms, read_apk, write_folder, write_new
+from droidsim.v1.metadata_pb2 import InstalledFrom
 from sim.pm.install_error import InstallError
-from sim.pm.registry import ApkFacts, InstalledPackage
+from sim.pm.installed_from import APK, signers
+from sim.pm.registry import InstalledPackage
 
 if TYPE_CHECKING:
     from sim.apk.decode import DecodedApk
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 APK_FILE = "base.apk"
 
 
-def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tuple[DecodedApk, ApkFacts]:
+def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tuple[DecodedApk, InstalledFrom]:
     """The APK at ``apk`` decoded for ``sdk`` into the new folder ``staging``."""
     try:
         data = read_apk(apk)
@@ -38,7 +40,8 @@ def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tup
     except ApkError as error:
         raise InstallError(error.reason, error.detail.replace(APK_FILE, apk.name)) from None
     signing = decoded.signing
-    return decoded, ApkFacts(apk.name, hashlib.sha256(data).hexdigest(), signing.schemes, signing.certificate_digests)
+    return decoded, InstalledFrom(kind=APK, file_name=apk.name, sha256=hashlib.sha256(data).hexdigest(),
+                                  signing_schemes=signing.schemes, certificate_sha256=signing.certificate_digests)
 
 
 def named_in_apk(error: InstallError, staging: Path, apk_name: str, decoded: DecodedApk) -> InstallError:
@@ -47,13 +50,12 @@ def named_in_apk(error: InstallError, staging: Path, apk_name: str, decoded: Dec
     return InstallError(error.reason, in_apk_terms(detail, staging, apk_name, decoded))
 
 
-def check_signers(package_name: str, previous: InstalledPackage | None, apk: ApkFacts | None) -> None:
+def check_signers(package_name: str, previous: InstalledPackage | None, source: InstalledFrom) -> None:
     """An update must be signed by the installed package's signers, as on Android; a folder and
     an unsigned APK have none, so either updates the other but not a signed APK."""
     if previous is None:
         return
-    before = previous.manifest.apk.certificate_digests if previous.manifest.apk else ()
-    now = apk.certificate_digests if apk else ()
+    before, now = signers(previous.metadata.installed_from), signers(source)
     if before != now:
         raise InstallError(
             "INSTALL_FAILED_UPDATE_INCOMPATIBLE",

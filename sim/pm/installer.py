@@ -14,7 +14,6 @@ import secrets
 import shutil
 import stat
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -22,7 +21,9 @@ from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.os.binder import FIRST_APPLICATION_UID, SHELL_PACKAGE, SYSTEM_PACKAGE, CallingIdentity
 from sim.data.store import DeviceStore, PackageRow
 from sim.identity import hash_secret, new_secret, write_secret
+from droidsim.v1.metadata_pb2 import InstalledFrom
 from sim.pm.install_error import InstallError
+from sim.pm.installed_from import FOLDER
 from sim.pm.registry import InstalledPackage, ManifestFacts
 from sim.responses.installed import RESPONSES_DIR
 from sim.responses.staging import BAD_RESPONSES, ResponseOptions, answer_source, double_to_stage, stage_source, staged_double_dir
@@ -127,7 +128,8 @@ class PackageInstaller:
         app_dir = app_dir.resolve()
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
-        apk = decoded = None
+        decoded = None
+        source = InstalledFrom(kind=FOLDER)
         if app_dir.is_file():  # an APK, whatever its name: its content decides (sim/pm/apk_install.py)
             digest = None
         else:
@@ -139,15 +141,15 @@ class PackageInstaller:
             digest = source_hash(app_dir)
         try:
             if digest is None:
-                decoded, apk = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int)
-                digest = apk.sha256
+                decoded, source = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int)
+                digest = source.sha256
             else:
                 _copy_app(app_dir, staging)
 
             def check(manifest: ManifestFacts) -> None:
                 previous = installed(manifest.package)
                 self._check_name(manifest.package, system, previous)
-                check_signers(manifest.package, previous, apk)
+                check_signers(manifest.package, previous, source)
                 check_manifest(manifest)
                 # The double is staged now, so that the code checks that follow check it.
                 double = double_to_stage(responses, previous.app_dir if previous else None)
@@ -156,7 +158,7 @@ class PackageInstaller:
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
-            parsed = parse_app(staging if apk else app_dir, self._verifier, check, self._version, code_dir=staging,
+            parsed = parse_app(staging if decoded else app_dir, self._verifier, check, self._version, code_dir=staging,
                                double_dir=staged_double_dir(staging))
             earlier = installed(parsed.manifest.package)
             if parsed.code_less:
@@ -171,8 +173,7 @@ class PackageInstaller:
             if decoded is not None and isinstance(error, InstallError):
                 raise named_in_apk(error, staging, app_dir.name, decoded) from None
             raise
-        if apk is not None:
-            parsed = replace(parsed, manifest=replace(parsed.manifest, apk=apk))
+        parsed.metadata.installed_from.CopyFrom(source)
         package_name = parsed.manifest.package
         previous = installed(package_name)
         target = self._apps_root / f"{package_name}-{token}"

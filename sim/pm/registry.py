@@ -58,50 +58,24 @@ class PermissionFacts:
 
 
 @dataclass(frozen=True)
-class ApkFacts:
-    """An APK-installed package's origin: the file's name and SHA-256, the signature schemes
-    and the SHA-256 of each signer's certificate (both empty: unsigned), which an update must match."""
-
-    file_name: str
-    sha256: str
-    signing_schemes: tuple[str, ...] = ()
-    certificate_digests: tuple[str, ...] = ()
-
-    @property
-    def signed(self) -> bool:
-        return bool(self.certificate_digests)
-
-    def to_dict(self) -> dict:
-        return {"file_name": self.file_name, "sha256": self.sha256, "signing_schemes": list(self.signing_schemes),
-                "certificate_digests": list(self.certificate_digests)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> ApkFacts:
-        return cls(data["file_name"], data["sha256"], tuple(data.get("signing_schemes", ())),
-                   tuple(data.get("certificate_digests", ())))
-
-
-@dataclass(frozen=True)
 class ManifestFacts:
-    """What the device keeps of a manifest after install (stored as JSON); ``apk`` is set for
-    a package installed from an APK."""
+    """What the device keeps of a manifest after install (stored as JSON)."""
 
     package: str
     uses_permissions: tuple[str, ...] = ()
     permissions: tuple[PermissionFacts, ...] = ()
     services: tuple[ServiceFacts, ...] = ()
-    apk: ApkFacts | None = None
 
     def to_json(self) -> str:
-        data = {
-            "package": self.package,
-            "uses_permissions": list(self.uses_permissions),
-            "permissions": [p.to_dict() for p in self.permissions],
-            "services": [s.to_dict() for s in self.services],
-        }
-        if self.apk is not None:
-            data["apk"] = self.apk.to_dict()
-        return json.dumps(data, separators=(",", ":"))
+        return json.dumps(
+            {
+                "package": self.package,
+                "uses_permissions": list(self.uses_permissions),
+                "permissions": [p.to_dict() for p in self.permissions],
+                "services": [s.to_dict() for s in self.services],
+            },
+            separators=(",", ":"),
+        )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ManifestFacts:
@@ -113,7 +87,6 @@ class ManifestFacts:
                 tuple(data.get("uses_permissions", ())),
                 tuple(PermissionFacts.from_dict(p) for p in data.get("permissions", ())),
                 tuple(ServiceFacts.from_dict(s) for s in data.get("services", ())),
-                ApkFacts.from_dict(data["apk"]) if "apk" in data else None,
             )
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             raise ValueError(f"stored manifest facts are not valid: {error!r}") from None

@@ -45,20 +45,20 @@ def test_the_binary_app_metadata_resolves_its_string_in_the_default_locale(devic
 
 def test_the_file_name_does_not_matter_only_the_content(device, write_apk):
     package = device.install(write_apk((APKS / "shop.apk").read_bytes(), "app-debug.zip"))
-    assert package.manifest.apk.file_name == "app-debug.zip"
+    assert package.metadata.installed_from.file_name == "app-debug.zip"
 
 
 def test_an_unsigned_apk_installs_and_is_recorded_as_unsigned(device):
-    apk = device.install(APKS / "shop.apk").manifest.apk
-    assert apk.signed is False
-    assert (apk.signing_schemes, apk.certificate_digests) == ((), ())
+    apk = device.install(APKS / "shop.apk").metadata.installed_from
+    assert apk.kind == "apk"
+    assert (list(apk.signing_schemes), list(apk.certificate_sha256)) == ([], [])
     assert apk.sha256 == hashlib.sha256((APKS / "shop.apk").read_bytes()).hexdigest()
 
 
 def test_a_signed_apk_records_its_schemes_and_the_certificate_digest(device):
-    apk = device.install(APKS / "shop-signed.apk").manifest.apk
-    assert apk.signing_schemes == ("v1", "v2", "v3")
-    assert apk.certificate_digests == (certificate_digest("test"),)
+    apk = device.install(APKS / "shop-signed.apk").metadata.installed_from
+    assert list(apk.signing_schemes) == ["v1", "v2", "v3"]
+    assert list(apk.certificate_sha256) == [certificate_digest("test")]
 
 
 def test_an_update_signed_by_another_key_is_refused_and_changes_nothing(device):
@@ -70,7 +70,7 @@ def test_an_update_signed_by_another_key_is_refused_and_changes_nothing(device):
         f"{certificate_digest('test')}; this update is signed by certificate SHA-256 {certificate_digest('other')} "
         f"(uninstall it first to replace it)")
     after = device.registry.get(SHOP)
-    assert (after.app_dir, after.manifest.apk) == (before.app_dir, before.manifest.apk)
+    assert (after.app_dir, after.metadata) == (before.app_dir, before.metadata)
     assert sorted(p.name for p in (device.data_dir / "app").iterdir()) == [before.app_dir.name]
 
 
@@ -100,7 +100,7 @@ def test_the_apk_origin_and_signer_survive_a_restart(tmp_path):
     with Device(tmp_path / "data", isolated_apps=False) as device:
         device.install(APKS / "shop-signed.apk")
     with Device(tmp_path / "data", isolated_apps=False) as device:
-        assert device.registry.get(SHOP).manifest.apk.certificate_digests == (certificate_digest("test"),)
+        assert list(device.registry.get(SHOP).metadata.installed_from.certificate_sha256) == [certificate_digest("test")]
         with pytest.raises(IllegalArgumentException, match="INSTALL_FAILED_UPDATE_INCOMPATIBLE"):
             device.install(APKS / "shop-other-key.apk")
 
@@ -118,3 +118,26 @@ def test_the_installed_copy_keeps_the_apk_as_base_apk(device):
     assert (package.app_dir / "base.apk").read_bytes() == (APKS / "shop.apk").read_bytes()
     manifest = (package.app_dir / "AndroidManifest.xml").read_text()
     assert 'android:enabled="true"' in manifest and "@7F" not in manifest
+
+
+def test_list_app_functions_json_says_the_package_came_from_a_signed_apk(device):
+    from sim.cli.shell import functions_as_json
+
+    device.install(APKS / "shop-signed.apk")
+    listing = functions_as_json(device.shell_context().app_function_manager.search_app_functions(None))
+    sha256 = hashlib.sha256((APKS / "shop-signed.apk").read_bytes()).hexdigest()
+    assert {f["id"]: f["installed_from"] for f in listing[SHOP]}[FETCH] == {
+        "kind": "apk", "file": "shop-signed.apk", "sha256": sha256, "signing_schemes": ["v1", "v2", "v3"],
+        "certificate_sha256": [certificate_digest("test")]}
+
+
+def test_dumpsys_says_apk_and_unsigned_or_folder(device, tmp_path):
+    from tests.helpers import SAMPLE_APPS
+
+    device.install(APKS / "shop.apk")
+    device.install(SAMPLE_APPS / "weather")
+    lines = device.shell_context().app_function_manager.dump().splitlines()
+    shop = next(line for line in lines if line.startswith(f"  {SHOP} "))
+    sha256 = hashlib.sha256((APKS / "shop.apk").read_bytes()).hexdigest()
+    assert shop.endswith(f" from=apk:shop.apk sha256={sha256} unsigned")
+    assert next(line for line in lines if line.startswith("  com.example.weather ")).endswith(" from=folder")
