@@ -213,12 +213,14 @@ def _module_text(metadata: AppFunctionPackageMetadata, service: str, class_name:
 
 
 def write_skeleton(metadata: AppFunctionPackageMetadata, out_dir: Path) -> list[Path]:
-    """Check the skeleton against ``metadata`` as install would, then write it; refuses to
-    overwrite a file that exists (a double someone wrote)."""
+    """Check the skeleton against ``metadata`` as install would, then write it. A file that
+    exists with other content (a double someone wrote) is never overwritten; writing the
+    same skeleton again changes nothing."""
     files = skeleton_files(metadata)
-    existing = [out_dir / f.path for f in files if (out_dir / f.path).exists()]
-    if existing:
-        raise SkeletonError(f"{existing[0]} exists: write the skeleton into a new folder")
+    for file in files:
+        target = out_dir / file.path
+        if target.exists() and target.read_text() != file.text:
+            raise SkeletonError(f"{target} exists and differs from the skeleton: write it into a new folder")
     with tempfile.TemporaryDirectory() as scratch:
         _write(Path(scratch), files)
         check_double(Path(scratch), metadata)

@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 
 from sim.device import Device
-from tests.helpers import SAMPLE_APPS
+from tests.helpers import REPO, SAMPLE_APPS
 
+# docs/responses.md's example: the orders sample as a Kotlin build leaves it, and a double of it.
+KOTLIN_ORDERS = REPO / "docs" / "examples" / "kotlin-orders"
+ORDERS_DOUBLE = REPO / "docs" / "examples" / "orders-double"
+ORDERS_CALLS = REPO / "docs" / "examples" / "orders.calls.yaml"
 ORDERS = "com.example.orders"
 FETCH = "com.example.orders.OrderFunctionService#fetch_order_details"
 CANCEL = "com.example.orders.OrderFunctionService#cancel_order"
@@ -27,7 +31,9 @@ def code_less_copy(app: Path, target: Path) -> Path:
 
 @pytest.fixture
 def kotlin_orders(tmp_path: Path) -> Path:
-    return code_less_copy(SAMPLE_APPS / "orders", tmp_path / "orders-kotlin")
+    """A copy of KOTLIN_ORDERS, for a test to change."""
+    return shutil.copytree(KOTLIN_ORDERS, tmp_path / "orders-kotlin")
+
 
 
 @pytest.fixture

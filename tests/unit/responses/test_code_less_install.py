@@ -8,7 +8,8 @@ from droid.appfunctions import AppFunctionException, AppFunctionNotSupportedExce
 from droid.appfunctions.data import AppFunctionData
 from droid.os import IllegalArgumentException
 from sim.device import Device
-from tests.unit.responses.conftest import CANCEL, FETCH, ORDERS
+from tests.helpers import SAMPLE_APPS
+from tests.unit.responses.conftest import CANCEL, FETCH, KOTLIN_ORDERS, ORDERS
 
 
 def call(device, function_id, **parameters):
@@ -52,3 +53,10 @@ def test_the_refusal_survives_a_restart_in_an_app_process(tmp_path, kotlin_order
     with Device(tmp_path / "proc") as device:
         with pytest.raises(AppFunctionNotSupportedException, match="has no answer for"):
             call(device, FETCH, orderId="ORD-1")
+
+
+def test_the_documented_kotlin_build_is_the_orders_sample_without_its_python():
+    for name in ("AndroidManifest.xml", "res/xml/app_metadata.xml", "assets/order_functions.xml"):
+        assert (KOTLIN_ORDERS / name).read_bytes() == (SAMPLE_APPS / "orders" / name).read_bytes(), name
+    assert sorted(str(p.relative_to(KOTLIN_ORDERS)) for p in KOTLIN_ORDERS.rglob("*") if p.is_file()) == [
+        "AndroidManifest.xml", "assets/order_functions.xml", "res/xml/app_metadata.xml"]

@@ -17,10 +17,10 @@ from sim.responses.generated import GENERATED_EXTRA, generated_json
 from sim.responses.skeleton import SkeletonError, write_skeleton
 from sim.responses.staging import ResponseOptions
 from tests.helpers import SAMPLE_APPS
-from tests.unit.responses.conftest import CANCEL, FETCH, ORDERS, code_less_copy
+from tests.unit.responses.conftest import CANCEL, FETCH, ORDERS, ORDERS_DOUBLE, code_less_copy
 from tests.unit.responses.test_cassette import CASSETTE, call
 
-DOUBLE = Path(__file__).parent / "orders_double"
+DOUBLE = ORDERS_DOUBLE
 
 
 def skeleton_of(app: Path, out: Path) -> Path:
@@ -33,7 +33,7 @@ def test_a_stateful_double_sees_its_own_cancellation(device, kotlin_orders):
     assert call(device, FETCH, orderId="ORD-7310").return_value["status"] == "PROCESSING"
     assert call(device, CANCEL, orderId="ORD-7310").return_value["cancelled"] is True
     assert call(device, FETCH, orderId="ORD-7310").return_value["status"] == "CANCELLED"
-    assert device.registry.get(ORDERS).metadata.answers.double_dir == "orders_double"
+    assert device.registry.get(ORDERS).metadata.answers.double_dir == "orders-double"
 
 
 def test_the_cassette_answers_first_then_the_double(device, kotlin_orders):
@@ -89,7 +89,9 @@ def test_a_skeleton_refuses_a_type_it_cannot_spell_naming_it(tmp_path):
 
 def test_a_skeleton_never_overwrites_a_double(tmp_path, kotlin_orders):
     double = skeleton_of(kotlin_orders, tmp_path / "double")
-    with pytest.raises(SkeletonError, match="__init__.py exists: write the skeleton into a new folder"):
+    skeleton_of(kotlin_orders, double)  # the same skeleton again: nothing changes
+    (double / "orders.py").write_text((double / "orders.py").read_text().replace("raise AppFunctionNotSupportedException", "return None  #"))
+    with pytest.raises(SkeletonError, match="orders.py exists and differs from the skeleton: write it into a new folder"):
         skeleton_of(kotlin_orders, double)
 
 

@@ -20,10 +20,10 @@ from sim.responses.cassette import read_cassette_file
 from sim.responses.record import DeviceTarget, RecordError, record
 from sim.responses.staging import ResponseOptions
 from tests.helpers import SAMPLE_APPS
-from tests.unit.responses.conftest import CANCEL, FETCH
+from tests.unit.responses.conftest import CANCEL, FETCH, ORDERS_CALLS
 from tests.unit.responses.test_cassette import call
 
-CALLS = Path(__file__).parent / "orders.calls.yaml"
+CALLS = ORDERS_CALLS
 
 # What `cmd app_function execute-app-function` prints for the orders app on Android 16 QPR2:
 # every property an array (AppSearchDataJsonConverter), absent nulls, org.json's indent of 2.
