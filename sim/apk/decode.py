@@ -33,6 +33,8 @@ RESOURCES = "resources.arsc"
 # How AXMLPrinter writes a reference to an app resource: @ and the id in hex.
 _APP_REFERENCE = re.compile(r"@([0-9A-Fa-f]{8})")
 _SDK_QUALIFIER = re.compile(r"(?:v(\d+))?")
+# A file-based resource's name, as aapt2 allows it.
+_RESOURCE_NAME = re.compile(r"[a-z0-9_]+")
 # Types whose value is a literal in XML; every other type names a file or a compound value.
 _LITERAL_TYPES = frozenset({"bool", "string", "integer", "color", "dimen", "fraction"})
 # Attributes the device acts on: a value it cannot resolve is a refusal, not a string to keep.
@@ -91,7 +93,7 @@ def decode_apk(data: bytes, name: str, sdk: int) -> DecodedApk:
     if not package:
         raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{name}!/{MANIFEST}: <manifest> has no package attribute")
     table = ResourceTable(archive.read(RESOURCES), package, f"{name}!/{RESOURCES}") if archive.has(RESOURCES) else None
-    resolver = _Resolver(table, sdk, name)
+    resolver = Resolver(table, sdk, name)
     resolver.resolve_tree(manifest, MANIFEST)
     files = [DecodedFile(MANIFEST, MANIFEST, _text(manifest))]
     files += _referenced_files(manifest, archive, resolver)
@@ -114,7 +116,9 @@ def _refuse_split(manifest: etree._Element, name: str) -> None:
                                                         f"not a whole app: {UNIVERSAL}")
 
 
-class _Resolver:
+class Resolver:
+    """Replaces an APK's resource references by what they stand for on one SDK level."""
+
     def __init__(self, table: ResourceTable | None, sdk: int, name: str) -> None:
         self._table = table
         self._sdk = sdk
@@ -181,7 +185,7 @@ def _android(element: etree._Element, name: str) -> str | None:
     return element.get(f"{{{ANDROID_NS}}}{name}")
 
 
-def _referenced_files(manifest: etree._Element, archive: ApkArchive, resolver: _Resolver) -> list[DecodedFile]:
+def _referenced_files(manifest: etree._Element, archive: ApkArchive, resolver: Resolver) -> list[DecodedFile]:
     """The function assets and @xml/ resources the manifest's properties name, decoded."""
     files: dict[str, DecodedFile] = {}
     for prop in manifest.iterfind("application//property"):
@@ -190,6 +194,11 @@ def _referenced_files(manifest: etree._Element, archive: ApkArchive, resolver: _
                 if (decoded := _asset(archive, asset.strip())) is not None:
                     files[decoded.path] = decoded
         resource = _android(prop, "resource")
+        if resource is not None and resource.startswith("@array/"):
+            raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
+                           f"{archive.name}!/{MANIFEST}:{prop.sourceline}: property {_android(prop, 'name')} names "
+                           f"{resource}: droidsim does not read an APK's @array/ resources; name the files in "
+                           f"android:value (comma-separated asset paths)")
         if resource is not None and resource.startswith("@xml/"):
             if (decoded := _xml_resource(prop, archive, resolver)) is not None:
                 files[decoded.path] = decoded
@@ -211,12 +220,14 @@ def _asset(archive: ApkArchive, name: str) -> DecodedFile | None:
     return DecodedFile(entry, entry, text)
 
 
-def _xml_resource(prop: etree._Element, archive: ApkArchive, resolver: _Resolver) -> DecodedFile | None:
+def _xml_resource(prop: etree._Element, archive: ApkArchive, resolver: Resolver) -> DecodedFile | None:
     """The compiled XML resource a property names, decoded, its own references resolved."""
     reference = _android(prop, "resource")
+    where = f"{archive.name}!/{MANIFEST}:{prop.sourceline}: property {_android(prop, 'name')}"
+    if not _RESOURCE_NAME.fullmatch(reference[len("@xml/"):]):  # resources.arsc is hostile input too
+        raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} names {reference!r}, which is no resource name")
     path = f"res/xml/{reference[len('@xml/'):]}.xml"
     resource = resolver.file_resources.get(reference)
-    where = f"{archive.name}!/{MANIFEST}:{prop.sourceline}: property {_android(prop, 'name')}"
     entry = resolver.pick(resource, where)[0] if resource is not None else None
     if entry is None or not archive.has(entry):
         return None  # the install refuses it: "names @xml/... (res/xml/...), which does not exist"
@@ -225,7 +236,7 @@ def _xml_resource(prop: etree._Element, archive: ApkArchive, resolver: _Resolver
     return DecodedFile(path, entry, _text(root))
 
 
-def _services(manifest: etree._Element, resolver: _Resolver) -> tuple[DecodedService, ...]:
+def _services(manifest: etree._Element, resolver: Resolver) -> tuple[DecodedService, ...]:
     services = []
     for service in manifest.iterfind("application/service"):
         enabled = _android(service, "enabled")

@@ -126,3 +126,11 @@ class _ShellOf:
 
     def __exit__(self, *exc) -> None:
         pass
+
+
+def test_the_documented_kotlin_folder_is_what_extract_writes(tmp_path):
+    """docs/kotlin.md's docs/examples/kotlin-shop/shop must not drift from the test APK."""
+    documented = APKS.parents[1] / "docs" / "examples" / "kotlin-shop" / "shop"
+    assert run("apk", "extract", str(APKS / "shop.apk"), str(tmp_path / "shop")).exit_code == 0
+    written = {p.relative_to(tmp_path / "shop"): p.read_bytes() for p in (tmp_path / "shop").rglob("*") if p.is_file()}
+    assert written == {p.relative_to(documented): p.read_bytes() for p in documented.rglob("*") if p.is_file()}
