@@ -13,6 +13,7 @@ from sim.apk.errors import ApkError
 from sim.apk.folder import extracted
 from sim.apk.reader import INSTALL_HINT
 from sim.cli.main import cli
+from tests.helpers import ShellOf
 from tests.unit.apk.conftest import APKS, CANCEL, FETCH, SHOP, TRACK, apk_bytes, rewritten
 
 
@@ -88,7 +89,7 @@ def test_lint_reports_an_apk_it_cannot_decode_and_exits_2():
 
 
 def test_install_takes_an_apk_file(droid_device, monkeypatch):
-    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: _ShellOf(droid_device))
+    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: ShellOf(droid_device))
     result = run("--device", "unused", "install", str(APKS / "shop.apk"))
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"Success: {SHOP} (uid ")
@@ -113,24 +114,3 @@ def test_neither_the_cli_nor_a_device_imports_androguard_until_an_apk_is_read(tm
     result = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "d")], capture_output=True, text=True,
                             timeout=120, check=True)
     assert result.stdout.strip() == "[]"
-
-
-class _ShellOf:
-    """open_context's stand-in: the shell's Context on an in-process device."""
-
-    def __init__(self, device) -> None:
-        self._device = device
-
-    def __enter__(self):
-        return self._device.shell.context
-
-    def __exit__(self, *exc) -> None:
-        pass
-
-
-def test_the_documented_kotlin_folder_is_what_extract_writes(tmp_path):
-    """docs/kotlin.md's docs/examples/kotlin-shop/shop must not drift from the test APK."""
-    documented = APKS.parents[1] / "docs" / "examples" / "kotlin-shop" / "shop"
-    assert run("apk", "extract", str(APKS / "shop.apk"), str(tmp_path / "shop")).exit_code == 0
-    written = {p.relative_to(tmp_path / "shop"): p.read_bytes() for p in (tmp_path / "shop").rglob("*") if p.is_file()}
-    assert written == {p.relative_to(documented): p.read_bytes() for p in documented.rglob("*") if p.is_file()}

@@ -25,6 +25,17 @@ class OneResource:
         return self._resource if resource_id == 0x7F010000 else None
 
 
+def xml_resources_become(type_: str, name: str) -> type[ResourceTable]:
+    """The shop's resources.arsc, each @xml/ resource in it retyped and renamed."""
+
+    class Retyped(ResourceTable):
+        def get(self, resource_id):
+            found = super().get(resource_id)
+            return Resource(type_, name, found.values) if found and found.type == "xml" else found
+
+    return Retyped
+
+
 def resolved(values, sdk: int) -> str:
     element = etree.fromstring(f'<service xmlns:android="{ANDROID}" android:enabled="@7F010000"/>')
     Resolver(OneResource(Resource("bool", "on", values)), sdk, "app.apk").resolve_tree(element, "AndroidManifest.xml")
@@ -61,12 +72,7 @@ def test_a_framework_reference_is_refused_where_the_device_reads_it_and_kept_els
 def test_an_array_of_function_files_is_refused_naming_what_to_write_instead(monkeypatch):
     """The shop's app metadata property, as if it named an @array/ resource."""
 
-    class AsArray(ResourceTable):
-        def get(self, resource_id):
-            found = super().get(resource_id)
-            return Resource("array", "functions", found.values) if found and found.type == "xml" else found
-
-    monkeypatch.setattr(decode, "ResourceTable", AsArray)
+    monkeypatch.setattr(decode, "ResourceTable", xml_resources_become("array", "functions"))
     with pytest.raises(ApkError) as refused:
         decode_apk(apk_bytes(), "shop.apk", 37)
     assert str(refused.value) == (
@@ -76,12 +82,7 @@ def test_an_array_of_function_files_is_refused_naming_what_to_write_instead(monk
 
 
 def test_an_xml_resource_name_from_resources_arsc_is_checked(monkeypatch):
-    class Hostile(ResourceTable):
-        def get(self, resource_id):
-            found = super().get(resource_id)
-            return Resource("xml", "../../escape", found.values) if found and found.type == "xml" else found
-
-    monkeypatch.setattr(decode, "ResourceTable", Hostile)
+    monkeypatch.setattr(decode, "ResourceTable", xml_resources_become("xml", "../../escape"))
     with pytest.raises(ApkError, match=r"property android.app.appfunctions.app_metadata names '@xml/../../escape', "
                                        r"which is no resource name"):
         decode_apk(apk_bytes(), "shop.apk", 37)
