@@ -92,7 +92,8 @@ def _in_apk_terms(app: AppReport, apks: dict) -> AppReport:
     def named(text: str) -> str:
         return in_apk_terms(text, app.app_dir, apk.name, decoded)
 
-    findings = [replace(f, file=named(f.file), message=named(f.message)) for f in app.findings]
+    # A finding's file may be shown relative to the working directory; its APK entry is not.
+    findings = [replace(f, file=named(str(Path(f.file).absolute())), message=named(f.message)) for f in app.findings]
     return AppReport(apk, app.package, findings, [named(n) for n in app.notes], app.error and named(app.error))
 
 
