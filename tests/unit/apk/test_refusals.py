@@ -156,3 +156,9 @@ def test_a_split_apk_asks_for_a_universal_apk(device):
     refused(device, APKS / "shop-config.fr.apk",
             "INSTALL_PARSE_FAILED_NOT_APK: NAME is a split APK (config.fr), not a whole app: build a universal APK "
             "(bundletool build-apks --mode=universal, or ./gradlew assembleDebug)")
+
+
+def test_an_apk_larger_than_the_device_takes_is_refused_before_it_is_read_whole(device, write_apk, monkeypatch):
+    monkeypatch.setattr("sim.apk.folder.MAX_APK_BYTES", 1000)
+    path = write_apk(apk_bytes())
+    refused(device, path, f"INSTALL_FAILED_INVALID_APK: {path} is larger than the 1000 bytes the device takes")
