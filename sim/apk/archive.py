@@ -35,7 +35,6 @@ class ApkArchive:
 
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
-        self.data = data
         if len(data) > MAX_APK_BYTES:
             raise ApkError("INSTALL_FAILED_INVALID_APK", f"{name} is {len(data)} bytes; the device takes at most {MAX_APK_BYTES}")
         try:
