@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from sim.cli.connection import context_from
+from sim.cli.connection import open_context, resolve
 
 
 @click.group("responses")
@@ -45,9 +45,10 @@ def skeleton(app_dir: Path, out_dir: Path) -> None:
                    "code-less folder) types the answers.")
 @click.option("--adb-path", default="adb", show_default=True, help="The adb to run.")
 @click.option("--serial", "-s", help="adb's -s SERIAL: which phone or emulator.")
+@click.option("--device", metavar="ADDRESS", help="The droidsim device to record from (default: as every command finds it).")
 @click.pass_context
 def record(ctx: click.Context, calls_file: Path, out: Path, adb_app: Path | None, adb_path: str,
-           serial: str | None) -> None:
+           serial: str | None, device: str | None) -> None:
     """Run CALLS_FILE's calls and write what they answered as a cassette.
 
     Against the droidsim device (--device, as every command finds it), or, with --adb, a
@@ -60,7 +61,8 @@ def record(ctx: click.Context, calls_file: Path, out: Path, adb_app: Path | None
             _require_folder(adb_app)
             cassette = run_calls(calls_file, AdbTarget(metadata_of_folder(adb_app), adb_path, serial))
         else:
-            with context_from(ctx) as context:
+            options = ctx.find_root().obj
+            with open_context(resolve(device or options["device"], options["data"])) as context:
                 cassette = run_calls(calls_file, DeviceTarget(context))
     except RecordError as error:
         raise click.ClickException(str(error)) from None

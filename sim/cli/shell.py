@@ -39,6 +39,7 @@ from sim.cli.shell_pm import pm
 from sim.cli.shell_settings import device_config, dumpsys, settings
 from sim.pm.installed_from import installed_from_json
 from sim.responses.describe import answers_json
+from sim.responses.generated import GENERATED_EXTRA
 
 STATES = {"enable": APP_FUNCTION_STATE_ENABLED, "disable": APP_FUNCTION_STATE_DISABLED, "default": APP_FUNCTION_STATE_DEFAULT}
 
@@ -156,6 +157,8 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
             fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
         finally:
             timer.cancel()
+    if GENERATED_EXTRA in response.extras:  # --on-miss schema: say so where a person reads it
+        click.echo(f"Warning: {response.extras[GENERATED_EXTRA]}", err=True)
     if brief_yaml:
         click.echo(brief_yaml_of(response.result_document))
         return

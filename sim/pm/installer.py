@@ -154,6 +154,7 @@ class PackageInstaller:
                 # The double is staged now, so that the code checks that follow check it.
                 double = double_to_stage(responses, previous.app_dir if previous else None)
                 if double is not None:
+                    _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
                     _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot

@@ -48,9 +48,15 @@ def read_cassette_file(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as error:
         raise CassetteError(f"{path}: cannot be read: {error}") from None
     try:
-        return yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader without aliases
+        content = yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader without aliases
+        # JSON's values only: YAML's binary, sets and NaN have no place in a typed document.
+        return json.loads(json.dumps(content, allow_nan=False))
+    except (TypeError, ValueError) as error:
+        raise CassetteError(f"{path.name}: holds a value JSON has no form for: {error}") from None
     except yaml.YAMLError as error:
         raise CassetteError(f"{path.name}: not YAML or JSON: {error}") from None
+    except RecursionError:
+        raise CassetteError(f"{path.name}: nests too deep to be a cassette") from None
 
 
 @functools.cache
@@ -157,24 +163,7 @@ def _typed_entry(entry: Any, function: AppFunctionMetadata, metadata: AppFunctio
 def typed_parameters(function: AppFunctionMetadata, values: Any, metadata: AppFunctionPackageMetadata,
                      where: str) -> AppFunctionData:
     """The parameters document, each value typed as declared; errors name ``where.NAME``."""
-    if not isinstance(values, Mapping):
-        raise AppFunctionInvalidArgumentException(f"Parameter {where}: expected a mapping of parameter names to values")
-    if not function.parameters and not function.HasField("response"):  # a v1 function: no signature to type by
-        return parameters_from_json(None, values)
-    declared = {p.name: p for p in function.parameters}
-    unknown = sorted(set(values) - set(declared))
-    if unknown:
-        raise AppFunctionInvalidArgumentException(
-            f"Parameter {where}.{unknown[0]}: {function_name(function)} has no such parameter "
-            f"(it takes: {', '.join(declared) or 'nothing'})")
-    document = {}
-    for name, parameter in declared.items():
-        if name not in values:
-            if parameter.is_required and not parameter.data_type.is_nullable:
-                raise AppFunctionInvalidArgumentException(f"Parameter {where}.{name} is required")
-            continue
-        document[name] = value_from_json(values[name], parameter.data_type, metadata.components, f"{where}.{name}")
-    return AppFunctionData(document)
+    return parameters_from_json(function, values, metadata.components, where)
 
 
 def typed_response(function: AppFunctionMetadata, value: Any, metadata: AppFunctionPackageMetadata, where: str) -> Any:
@@ -214,7 +203,7 @@ class Cassette:
 
     def __init__(self, calls: Mapping[str, list[dict]], metadata: AppFunctionPackageMetadata, label: str) -> None:
         self._recorded = {
-            function_id: [recorded for _, recorded in entries]
+            function_id: [(canonical(recorded.parameters), recorded.outcome) for _, recorded in entries]
             for function_id, entries in _typed_calls({"calls": calls}, metadata, label).values()
         }
 
@@ -225,9 +214,11 @@ class Cassette:
     def answer(self, function_id: str, parameters: AppFunctionData) -> ExecuteAppFunctionResponse | AppFunctionException | None:
         """The first recorded outcome whose parameters are these; None if none is."""
         wanted = canonical(parameters)
-        for recorded in self._recorded.get(function_id, ()):
-            if canonical(recorded.parameters) == wanted:
-                return recorded.outcome
+        for recorded, outcome in self._recorded.get(function_id, ()):
+            if recorded == wanted:
+                if isinstance(outcome, AppFunctionException):  # each call raises an exception of its own
+                    return AppFunctionException(outcome.error_code, outcome.error_message)
+                return outcome
         return None
 
 

@@ -17,7 +17,7 @@ from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException, AppFunctionNotSupportedException
 from droid.appfunctions.json_codec import to_json
 from droid.appfunctions.loader import load_app_service_class
-from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageMetadata
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
 from droid.appfunctions.service import AppFunctionService, OutcomeReceiver
 from droid.os.cancellation import CancellationSignal
@@ -74,13 +74,15 @@ class ResponseService(AppFunctionService):
             callback.on_result(recorded)
         elif self._double is not None:
             self._double.on_execute_function(request, calling_package, cancellation_signal, callback)
-        elif self.source.on_miss == ON_MISS_SCHEMA:
-            callback.on_result(self._generated(request))
+        elif self.source.on_miss == ON_MISS_SCHEMA and (function := self._declared(request.function_identifier)) is not None:
+            callback.on_result(self._generated(request, function))
         else:
             callback.on_error(not_supported(request, self.source))
 
-    def _generated(self, request: ExecuteAppFunctionRequest) -> ExecuteAppFunctionResponse:
-        function = next(f for f in self._metadata.app_functions if f.id == request.function_identifier)
+    def _declared(self, function_id: str) -> AppFunctionMetadata | None:
+        return next((f for f in self._metadata.app_functions if f.id == function_id), None)
+
+    def _generated(self, request: ExecuteAppFunctionRequest, function: AppFunctionMetadata) -> ExecuteAppFunctionResponse:
         log.warning("%s: %s with parameters %s: %s", request.target_package_name, request.function_identifier,
                     _parameters_text(request.parameters), GENERATED_NOTE)
         response = generated_response(function, self._metadata)

@@ -27,7 +27,7 @@ def test_recorded_answers_replay_byte_identically_after_a_restart(tmp_path):
     device = DeviceProcess(data, SAMPLE_APPS)
     try:
         recorded = droidsim("responses", "record", str(REPO / "docs/examples/orders.calls.yaml"), "--out", str(cassette),
-                            data=data)
+                            "--device", str(data))
         assert recorded.returncode == 0, recorded.stderr
         live = execute(data, FETCH, {"orderId": "ORD-8492"}).stdout
         installed = droidsim("install", str(KOTLIN_ORDERS), "--responses", str(cassette), data=data)
@@ -66,5 +66,19 @@ def test_a_double_keeps_state_in_its_app_process(tmp_path):
         assert json.loads(execute(data, FETCH, {"orderId": "ORD-7310"}).stdout)["status"] == "CANCELLED"
         refused = droidsim("install", str(KOTLIN_ORDERS), "--on-miss", "guess", data=data)
         assert refused.returncode == 2 and "'guess' is not one of 'refuse', 'schema'" in refused.stderr
+    finally:
+        device.stop()
+
+
+def test_generated_answers_say_so_on_stderr_and_in_logcat(tmp_path):
+    data = tmp_path / "data"
+    device = DeviceProcess(data)
+    try:
+        assert droidsim("install", str(KOTLIN_ORDERS), "--on-miss", "schema", data=data).returncode == 0
+        answered = execute(data, FETCH, {"orderId": "ORD-8492"})
+        assert answered.returncode == 0 and json.loads(answered.stdout)["status"] == "PROCESSING"
+        assert answered.stderr.startswith("Warning: generated from the schema (--on-miss schema), not recorded")
+        log = droidsim("logcat", data=data).stdout
+        assert f'{FETCH} with parameters {{"orderId": "ORD-8492"}}: generated from the schema' in log
     finally:
         device.stop()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sim.device import Device
-from tests.helpers import REPO, SAMPLE_APPS
+from tests.helpers import REPO
 
 # docs/responses.md's example: the orders sample as a Kotlin build leaves it, and a double of it.
 KOTLIN_ORDERS = REPO / "docs" / "examples" / "kotlin-orders"

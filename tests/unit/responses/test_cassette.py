@@ -83,7 +83,7 @@ def test_a_value_of_the_wrong_type_refuses_the_install_naming_file_function_and_
 
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("{orderId: ORD-8492}", "{orderId: ORD-8492, region: EU}",
-     r"fetch_order_details\[0\].parameters.region: fetch_order_details has no such parameter \(it takes: orderId\)"),
+     r"fetch_order_details\[0\].parameters.region: com.example.orders.OrderFunctionService#fetch_order_details has no such parameter \(it takes: orderId\)"),
     ("  cancel_order:", "  refund_order:", r"refund_order: com.example.orders declares no such function"),
     ("code: ERROR_RESOURCE_NOT_FOUND", "code: ERROR_NO_SUCH_THING",
      r"fetch_order_details\[1\].error.code: 'ERROR_NO_SUCH_THING' is not an AppFunctionException error code"),
@@ -131,3 +131,15 @@ def test_replayed_answers_are_byte_identical_across_a_restart(tmp_path, kotlin_o
     with Device(tmp_path / "proc") as device:
         assert answer_bytes(device) == before
         assert device.registry.get(ORDERS).metadata.answers.cassette == "orders.cassette.yaml"
+
+
+def test_a_cassette_nested_beyond_reason_is_refused(device, kotlin_orders, tmp_path):
+    path = tmp_path / "deep.yaml"
+    path.write_text("calls: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    refused(device, kotlin_orders, ResponseOptions(cassette=path), r"deep.yaml: nests too deep to be a cassette")
+
+
+@pytest.mark.parametrize("value", ["!!binary aGVsbG8=", "!!set {a, b}", ".nan"])
+def test_a_yaml_value_json_has_no_form_for_is_refused(device, kotlin_orders, tmp_path, value):
+    path = stale_copy(tmp_path, "{orderId: ORD-8492}", f"{{orderId: {value}}}")
+    refused(device, kotlin_orders, ResponseOptions(cassette=path), r"orders.cassette.yaml: holds a value JSON has no form for")

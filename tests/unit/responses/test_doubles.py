@@ -108,3 +108,24 @@ def test_on_miss_schema_answers_are_marked_generated(device, kotlin_orders, capl
 def test_an_unknown_on_miss_is_refused():
     with pytest.raises(IllegalArgumentException, match="--on-miss must be one of refuse, schema, not 'guess'"):
         ResponseOptions(on_miss="guess")
+
+
+def test_a_double_holding_a_fifo_is_refused_before_it_is_read(device, kotlin_orders, tmp_path):
+    import os
+
+    double = shutil.copytree(DOUBLE, tmp_path / "double")
+    os.mkfifo(double / "pipe")
+    with pytest.raises(IllegalArgumentException, match=r"INSTALL_FAILED_INVALID_APK: .*pipe is not a regular file"):
+        device.install(kotlin_orders, responses=ResponseOptions(double_dir=double))
+    assert device.registry.get(ORDERS) is None
+
+
+def test_an_update_keeps_the_double_and_on_miss_until_told_otherwise(device, kotlin_orders):
+    device.install(kotlin_orders, responses=ResponseOptions(double_dir=DOUBLE, on_miss="schema"))
+    call(device, CANCEL, orderId="ORD-7310")
+    device.install(kotlin_orders)  # a new build: the same double, a fresh process
+    answers = device.registry.get(ORDERS).metadata.answers
+    assert (answers.double_dir, answers.on_miss) == ("orders-double", "schema")
+    assert call(device, FETCH, orderId="ORD-7310").return_value["status"] == "PROCESSING"
+    device.install(kotlin_orders, responses=ResponseOptions(on_miss="refuse"))
+    assert device.registry.get(ORDERS).metadata.answers.on_miss == "refuse"

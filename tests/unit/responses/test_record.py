@@ -8,7 +8,6 @@ import os
 import stat
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -120,7 +119,7 @@ def test_a_missing_adb_is_named(kotlin_orders, tmp_path):
 def test_a_call_of_an_undeclared_parameter_is_refused_before_anything_runs(stand_in_adb, kotlin_orders, tmp_path):
     calls = tmp_path / "calls.yaml"
     calls.write_text("package: com.example.orders\ncalls:\n  - {function: fetch_order_details, parameters: {id: X}}\n")
-    with pytest.raises(RecordError, match=r"calls.yaml: calls\[0\]: parameters.id: fetch_order_details has no such parameter"):
+    with pytest.raises(RecordError, match=r"calls.yaml: calls\[0\]: parameters.id: com.example.orders.OrderFunctionService#fetch_order_details has no such parameter"):
         record(calls, AdbTarget(metadata_of_folder(kotlin_orders)))
     assert not stand_in_adb.exists()
 
