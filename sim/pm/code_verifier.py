@@ -27,15 +27,13 @@ import itertools
 import json
 import select
 import subprocess
-import sys
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.pm.verifier_zygote import VERIFY_TIMEOUT
-from sim.zygote.specialize import clean_environment
+from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 
 # How long past a verification's own timeout the zygote may take to answer before it is ended.
 ZYGOTE_GRACE = 10.0
@@ -89,10 +87,9 @@ class CodeVerifier:
     def _started_zygote(self) -> subprocess.Popen:
         if self._zygote is None or self._zygote.poll() is not None:
             self._zygote = subprocess.Popen(
-                [sys.executable, "-m", "sim.pm.verifier_zygote"],
+                python_command("sim.pm.verifier_zygote", shares_device_uid=self._uids is None),
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=clean_environment(Path(tempfile.gettempdir()), {}, self._uids is not None),
-                cwd="/", text=True, start_new_session=True,
+                env=start_environment({}), cwd=START_FOLDER, text=True, start_new_session=True,
             )
         return self._zygote
 

@@ -31,7 +31,7 @@ def test_the_app_runs_under_its_own_uid_in_its_own_folder_with_a_clean_environme
     assert state["cwd"] == str(home)
     assert (home.stat().st_uid, home.stat().st_mode & 0o777) == (uid, 0o700)
     # Defence: a clean environment; nothing of the device's (its API keys, tokens) is passed on.
-    assert set(state["env"]) <= {"HOME", "TMPDIR", "PATH", "LANG", "PYTHONPATH", "DROIDSIM_DEVICE"}
+    assert set(state["env"]) <= {"HOME", "TMPDIR", "PATH", "LANG", "DROIDSIM_DEVICE"}
     assert state["env"]["HOME"] == str(home)
     with served.shell_context() as shell:
         assert shell.app_function_manager.dump().splitlines()[2].startswith(

@@ -46,6 +46,20 @@ def write_file(path: str) -> str:
         return _refused(error)
 
 
+def plant(path: str, content: str) -> str:
+    """Leave ``content`` at ``path`` (``link:TARGET`` plants a symbolic link to TARGET) for
+    whoever later opens or imports it there."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if content.startswith("link:"):
+            os.symlink(content.removeprefix("link:"), path)
+        else:
+            Path(path).write_text(content)
+        return "allowed: planted it"
+    except OSError as error:
+        return _refused(error)
+
+
 def connect_with(address: str, secret: str) -> str:
     if address.startswith("unix:"):  # what the kernel says to a plain connect, first
         probe = socket.socket(socket.AF_UNIX)
@@ -109,7 +123,7 @@ _attack_from_the_verifier()
 
 
 class MaliciousFunctionService(AppFunctionService):
-    FUNCTION_IDS = frozenset({"readFile", "writeFile", "connectWith", "signalPid", "spawnChild", "environment"})
+    FUNCTION_IDS = frozenset({"readFile", "writeFile", "plant", "connectWith", "signalPid", "spawnChild", "environment"})
 
     @classmethod
     def implemented_function_ids(cls) -> frozenset[str]:
@@ -121,6 +135,9 @@ class MaliciousFunctionService(AppFunctionService):
             result = read_file(arg)
         elif fid == "writeFile":
             result = write_file(arg)
+        elif fid == "plant":
+            path, _, content = arg.partition("|")
+            result = plant(path, content)
         elif fid == "connectWith":
             address, _, secret = arg.partition("|")
             result = connect_with(address, secret)
@@ -130,7 +147,7 @@ class MaliciousFunctionService(AppFunctionService):
             result = str(spawn_child(arg == "detached"))
         elif fid == "environment":
             result = json.dumps({"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(),
-                                 "cwd": os.getcwd(), "env": dict(os.environ)})
+                                 "cwd": os.getcwd(), "env": dict(os.environ), "sys.path": sys.path})
         else:
             raise IllegalArgumentException("Function does not exist")
         callback.on_result(ExecuteAppFunctionResponse.of(result))
