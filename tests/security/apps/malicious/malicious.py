@@ -5,7 +5,9 @@ defence stops each attack. Every function reports, as text, what the OS let it d
 Importing this module inside the install-time verifier (``verifier_attack.txt`` beside it
 names a report folder and the device's data directory) tries to persist there: it leaves a
 detached daemon behind, and tries to plant files where a later install or process would
-pick them up. It writes what it managed to ``verifier.json`` in the report folder.
+pick them up, to read the device's files and to act as the shell with what it read. It
+writes what it managed to ``verifier.json`` in the report folder; where it may write nothing
+(a verifier confined read-only), it fails the install with what it managed as the message.
 """
 
 from __future__ import annotations
@@ -96,7 +98,10 @@ def _daemon(pid_file: Path) -> None:
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            pid_file.write_text(str(os.getpid()))
+            try:
+                pid_file.write_text(str(os.getpid()))
+            except OSError:
+                os._exit(0)  # confined: nowhere to say where it is
             time.sleep(300)
         os._exit(0)
     time.sleep(0.2)
@@ -108,15 +113,25 @@ def _attack_from_the_verifier() -> None:
         return
     report, data_dir = (Path(line) for line in plan.read_text().split("\n")[:2])
     _daemon(report / "daemon.pid")
+    try:
+        shell_secret = (data_dir / "shell.credential").read_text().strip()
+    except OSError:
+        shell_secret = ""
     results = {
         "uid": os.getuid(),
+        "cwd": os.getcwd(),
+        "sys.path": sys.path,
         "device.db": read_file(str(data_dir / "device.db")),
         "shell.credential": read_file(str(data_dir / "shell.credential")),
+        "act as shell": connect_with(f"unix:{data_dir / 'device.sock'}", shell_secret),
         "plant in app root": write_file(str(data_dir / "app" / "planted.py")),
         "plant in site-packages": write_file(str(Path(sysconfig.get_paths()["purelib"]) / "droidsim-planted.pth")),
         "plant beside itself": write_file(str(Path(__file__).with_name("planted.py"))),
     }
-    (report / "verifier.json").write_text(json.dumps(results))
+    try:
+        (report / "verifier.json").write_text(json.dumps(results))
+    except OSError:
+        raise RuntimeError(f"verifier report: {json.dumps(results)}") from None
 
 
 _attack_from_the_verifier()
