@@ -96,8 +96,10 @@ class ProcessManager:
         os_uid = self._os_uid(launch.uid)
         reclaim_for_app(home, os_uid)
         own_for_app(home, os_uid, 0o700)
-        if launch.credential_file.exists():
+        try:  # a link or hard link the app put in its place is refused, never followed
             own_for_app(launch.credential_file, os_uid, 0o600)
+        except FileNotFoundError:
+            pass
         address = self._device_address()
         env = start_environment({"DROIDSIM_DEVICE": address} if address else {})
         host = ProcessAppHost(

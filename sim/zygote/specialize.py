@@ -13,14 +13,19 @@ the folders above it. Only code is reachable that way; nothing of the device's d
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import pwd
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
+from sim import safe_files
 from sim.zygote.child_start import interpreter_folders
 from sim.zygote.os_user import PER_USER_RANGE
+
+log = logging.getLogger("droidsim.zygote")
 
 # prctl(PR_SET_NO_NEW_PRIVS): exec of a setuid program (su, sudo) gains nothing.
 _PR_SET_NO_NEW_PRIVS = 38
@@ -166,24 +171,31 @@ def kill_every_process_of(uid: int, *, single_threaded: bool = False) -> None:
 def reclaim_for_app(folder: Path, uid: int) -> None:
     """Hand to ``uid`` what the same app left in ``folder`` under another user's uid (its
     device restarted while another device held its user: os_user.py), so the app can still
-    read and write its own files. Links are re-owned, never followed; another app's file
-    stays as it is."""
+    read and write its own files. Each entry is re-owned on what the device opened in the
+    folder it opened: links re-owned, never followed; another app's file, a file with a second
+    hard link (the other name may be anyone's) and anything but a folder, file or link stay
+    as they are."""
     if not os_isolation() or folder.lstat().st_uid == uid:
         return
     app_id = uid % PER_USER_RANGE
-    for root, folders, files in os.walk(folder):
+    for root, folders, files, root_fd in os.fwalk(folder, follow_symlinks=False):
         for name in (*folders, *files):
-            path = os.path.join(root, name)
-            owner = os.lstat(path).st_uid
-            if owner != uid and owner % PER_USER_RANGE == app_id:
-                os.lchown(path, uid, uid)
+            status = os.stat(name, dir_fd=root_fd, follow_symlinks=False)
+            if status.st_uid == uid or status.st_uid % PER_USER_RANGE != app_id:
+                continue
+            if stat.S_ISLNK(status.st_mode):
+                os.chown(name, uid, uid, dir_fd=root_fd, follow_symlinks=False)
+                continue
+            try:
+                safe_files.own(Path(root, name), mode=stat.S_IMODE(status.st_mode), owner=uid, dir_fd=root_fd)
+            except safe_files.RefusedFileError as refused:
+                log.warning("in %s, not handed to uid %d: %s", root, uid, refused)
 
 
 def own_for_app(path: Path, uid: int, mode: int) -> None:
-    """``path`` belongs to the app's uid with ``mode`` (a no-op where the device cannot chown)."""
-    if os_isolation():
-        os.chown(path, uid, uid)
-    os.chmod(path, mode)
+    """``path`` belongs to the app's uid with ``mode`` (its owner stays where the device
+    cannot chown): on its descriptor, refused for a link or a hard link (sim/safe_files.py)."""
+    safe_files.own(path, mode=mode, owner=uid if os_isolation() else None)
 
 
 def isolation_status(processes: bool, os_isolated: bool, landlock_abi: int) -> list[str]:

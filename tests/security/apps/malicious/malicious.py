@@ -49,10 +49,12 @@ def write_file(path: str) -> str:
 
 
 def plant(path: str, content: str) -> str:
-    """Leave ``content`` at ``path`` (``link:TARGET`` plants a symbolic link to TARGET) for
-    whoever later opens or imports it there."""
+    """Leave ``content`` at ``path`` in place of what is there (``link:TARGET`` plants a
+    symbolic link to TARGET) for whoever later opens or imports it there."""
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(path):
+            os.unlink(path)
         if content.startswith("link:"):
             os.symlink(content.removeprefix("link:"), path)
         else:
@@ -91,6 +93,19 @@ def spawn_child(detached: bool) -> int:
     child = subprocess.Popen(["sleep", "300"], start_new_session=detached, stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return child.pid
+
+
+def _status_field(name: str) -> str:
+    with open("/proc/self/status") as status:
+        return next(line.split(":", 1)[1].strip() for line in status if line.startswith(name + ":"))
+
+
+def _become_root() -> str:
+    try:
+        os.setuid(0)
+        return "allowed: uid 0"
+    except OSError as error:
+        return _refused(error)
 
 
 def _daemon(pid_file: Path) -> None:
@@ -162,7 +177,8 @@ class MaliciousFunctionService(AppFunctionService):
             result = str(spawn_child(arg == "detached"))
         elif fid == "environment":
             result = json.dumps({"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(),
-                                 "cwd": os.getcwd(), "env": dict(os.environ), "sys.path": sys.path})
+                                 "cwd": os.getcwd(), "env": dict(os.environ), "sys.path": sys.path,
+                                 "no new privileges": _status_field("NoNewPrivs"), "setuid(0)": _become_root()})
         else:
             raise IllegalArgumentException("Function does not exist")
         callback.on_result(ExecuteAppFunctionResponse.of(result))
