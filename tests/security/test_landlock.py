@@ -44,6 +44,11 @@ def test_a_confined_app_reads_its_own_credential(confined):
     assert attack(confined, "readFile", str(confined.registry.get(MALICIOUS).credential_file)).startswith("allowed: ")
 
 
+def test_a_confined_app_cannot_read_the_devices_memory(confined):
+    # Defence: Landlock refuses ptrace access (and so /proc/PID/mem) outside the app's domain.
+    assert attack(confined, "readFile", f"/proc/{os.getpid()}/mem").startswith("refused: EACCES")
+
+
 @pytest.mark.skipif(landlock.abi_version() < 6, reason="needs Landlock ABI 6 (Linux 6.12+) to scope signals")
 def test_a_confined_app_cannot_signal_the_device(confined):
     # Defence: Landlock's signal scope; the uid is the same, so the kernel's uid rule would allow it.

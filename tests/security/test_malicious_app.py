@@ -104,6 +104,18 @@ def test_the_app_cannot_signal_the_device(served):
     assert attack(served, "signalPid", str(os.getpid())) == "refused: EPERM Operation not permitted"
 
 
+def test_the_app_cannot_trace_the_device_or_read_its_memory(served):
+    # Defence: a different uid; /proc/PID/mem needs ptrace access, refused across uids.
+    assert attack(served, "readFile", f"/proc/{os.getpid()}/mem").startswith("refused: EACCES")
+
+
+def test_the_app_cannot_become_root_again(served):
+    state = json.loads(attack(served, "environment"))
+    # Defence: setresuid dropped every uid, and no new privileges: a setuid program gains nothing.
+    assert state["setuid(0)"] == "refused: EPERM Operation not permitted"
+    assert state["no new privileges"] == "1"
+
+
 @pytest.mark.parametrize("end", ["crash", "pm clear", "uninstall", "shutdown"])
 def test_the_apps_children_die_with_it(served, end):
     attached = int(attack(served, "spawnChild", "attached"))
