@@ -7,6 +7,7 @@ and the child still works: as root (the child would have run it as uid 0) and wi
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -51,6 +52,29 @@ def plant_everywhere(folder: Path, marker: Path) -> None:
     (site / "planted.pth").write_text(planted_code(marker))
 
 
+NOBODY = 65534  # another local user: an account of no one's (nobody) on Debian
+
+
+def as_another_user(plant) -> None:
+    """Run ``plant`` as another local user: as root, in a child that became ``nobody``;
+    without root the test's own account is the other user (it is not the device's)."""
+    if os.geteuid() != 0:
+        plant()
+        return
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setgroups([])
+            os.setresgid(NOBODY, NOBODY, NOBODY)
+            os.setresuid(NOBODY, NOBODY, NOBODY)
+            plant()
+            code = 0
+        finally:
+            os._exit(code)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0, "planting as another user failed"
+
+
 def no_mark(marker: Path) -> bool:
     assert not marker.exists(), marker.read_text()
     return True
@@ -64,7 +88,8 @@ def shared_folder(open_folder, marker, monkeypatch):
     folder = open_folder / "shared"
     folder.mkdir()
     folder.chmod(0o777)
-    plant_everywhere(folder, marker)
+    as_another_user(lambda: plant_everywhere(folder, marker))
+    assert (folder / "json.py").stat().st_uid == (NOBODY if os.geteuid() == 0 else os.geteuid())
     monkeypatch.chdir(folder)
     monkeypatch.setenv("TMPDIR", str(folder))
     monkeypatch.setattr(tempfile, "tempdir", None)

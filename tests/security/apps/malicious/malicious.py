@@ -96,8 +96,11 @@ def spawn_child(detached: bool) -> int:
 
 
 def _status_field(name: str) -> str:
-    with open("/proc/self/status") as status:
-        return next(line.split(":", 1)[1].strip() for line in status if line.startswith(name + ":"))
+    try:
+        with open("/proc/self/status") as status:
+            return next(line.split(":", 1)[1].strip() for line in status if line.startswith(name + ":"))
+    except OSError as error:  # a confined process may not read /proc
+        return _refused(error)
 
 
 def _become_root() -> str:
