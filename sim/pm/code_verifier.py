@@ -27,8 +27,6 @@ import itertools
 import json
 import select
 import subprocess
-import sys
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +35,7 @@ from typing import TYPE_CHECKING
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
 from sim.pm.verifier_zygote import DECODE_APK, KILLED_OR_SLOW, VERIFY_TIMEOUT
-from sim.zygote.specialize import clean_environment
+from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 
 if TYPE_CHECKING:
     from sim.apk.decode import DecodedApk
@@ -103,10 +101,9 @@ class CodeVerifier:
     def _started_zygote(self) -> subprocess.Popen:
         if self._zygote is None or self._zygote.poll() is not None:
             self._zygote = subprocess.Popen(
-                [sys.executable, "-m", "sim.pm.verifier_zygote"],
+                python_command("sim.pm.verifier_zygote", shares_device_uid=self._uids is None),
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=clean_environment(Path(tempfile.gettempdir()), {}, self._uids is not None),
-                cwd="/", text=True, start_new_session=True,
+                env=start_environment({}), cwd=START_FOLDER, text=True, start_new_session=True,
             )
         return self._zygote
 

@@ -1,6 +1,7 @@
 """The code verifier's zygote: one clean process that forks a fresh child per verification.
 
-Started once per device, at its first install (``python -m sim.pm.verifier_zygote``); it
+Started once per device, at its first install (``python -I -m sim.pm.verifier_zygote``, in
+``/`` with ``HOME=/``: sim/zygote/child_start.py); it
 preloads the declaration layer, as Android's zygote preloads the framework, and never imports
 app code itself. Each request (a JSON line on stdin: ``{"app_dir", "service", "uid",
 "timeout"}``) is answered by a child forked from that clean state: the child closes everything
@@ -71,9 +72,9 @@ def _run_child(request: dict, answer_fd: int) -> None:
         app_dir = specialize(request["uid"], (app_dir,))[app_dir]
     else:  # without root: read-only to code and the app, where the kernel has Landlock
         from sim.zygote import landlock
-        from sim.zygote.specialize import import_roots
+        from sim.zygote.specialize import code_folders
 
-        landlock.confine([*map(Path, import_roots(packages_themselves=True)), app_dir], [])
+        landlock.confine([*map(Path, code_folders()), app_dir], [])
     # App code may print; only the answer goes to the answer pipe.
     if request.get("kind") == DECODE_APK:
         reply = json.dumps(apk_answer(app_dir / request["apk"], request["sdk"])) + "\n"
