@@ -162,6 +162,7 @@ class PackageInstaller:
                 double = double_to_stage(responses, previous.app_dir if previous else None)
                 if double is not None:
                     _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
+                    staged_double_dir(staging).parent.mkdir(mode=0o755, exist_ok=True)  # _copy_app makes one folder
                     _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
