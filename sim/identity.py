@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from droid.os.binder import FIRST_APPLICATION_UID, SHELL, CallingIdentity
+from sim import safe_files
 
 
 def new_secret() -> str:
@@ -27,16 +28,20 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def write_secret(path: Path, secret: str) -> None:
-    """Atomically, readable by the owner only."""
+# A credential file holds one token_urlsafe(32); anything much larger is not one.
+MAX_SECRET_BYTES = 4096
+
+
+def write_secret(path: Path, secret: str, owner: int | None = None) -> None:
+    """Atomically, readable by its owner only (``owner``, else the device's user); never
+    through a link or a temporary name someone planted in the folder (sim/safe_files.py)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(secret)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    safe_files.write_file(path.parent, path.name, secret.encode(), mode=0o600, owner=owner)
+
+
+def read_secret(path: Path) -> str:
+    """The secret in ``path``: a regular file of its own, never read through a link."""
+    return safe_files.read_file(path, MAX_SECRET_BYTES).decode("utf-8", "replace").strip()
 
 
 # Secrets recently presented with success, kept so a caller's every call is not hashed again.
@@ -113,7 +118,7 @@ class Authenticator:
 def ensure_shell_credential(data_dir: Path, authenticator: Authenticator) -> Path:
     """The shell's secret (adb's role): whoever can read the data directory may act as shell."""
     path = data_dir / "shell.credential"
-    if not path.exists():
+    if not os.path.lexists(path):
         write_secret(path, new_secret())
-    authenticator.register(hash_secret(path.read_text().strip()), SHELL)
+    authenticator.register(hash_secret(read_secret(path)), SHELL)
     return path

@@ -40,6 +40,7 @@ from sim.cli.shell_pm import pm
 from sim.cli.shell_settings import device_config, dumpsys, settings
 from sim.cli.shell_test_hooks import TEST_HOOK_COMMANDS
 from sim.cli.shell_users import user_option
+from sim.pm.installed_from import installed_from_json
 from sim.responses.describe import answers_json
 from sim.responses.generated import GENERATED_EXTRA
 
@@ -84,6 +85,7 @@ def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
                 "response": {"type": type_label(f.response.value_type), "description": f.response.description}
                 if f.HasField("response") else None,
                 "answers": answers_json(f.package_metadata.answers, f.id),
+                "installed_from": installed_from_json(f.package_metadata.installed_from),
             }
         )
     return listing

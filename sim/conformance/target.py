@@ -25,6 +25,7 @@ from typing import Callable, Iterator
 
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL
 from droid.content.context import Context
+from sim import safe_files
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
 from sim.device import SETTINGS_SERVICE
 
@@ -35,6 +36,8 @@ LEVELED_PACKAGE = "android.app.appfunctions.cts.leveled"
 MULTI_SERVICES_PACKAGE = "android.app.appfunctions.cts.helper.multiservices"
 # A package no test installs: "other package, nonexistent".
 NONEXISTENT_PACKAGE = "android.app.appfunctions.cts.nonexistent"
+# The lifecycle traces an app leaves (events.log) are a few lines; more is not that file.
+MAX_EVENTS_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -202,10 +205,13 @@ class ConformanceTarget:
         return self.device.data_dir / "data" / package
 
     def events(self, package: str) -> list[str]:
+        """The app's own file, read as the app wrote it: a link or hard link it put there
+        instead (to a credential, a FIFO) is refused, never followed (sim/safe_files.py)."""
         try:
-            return (self.app_data_dir(package) / "events.log").read_text().splitlines()
+            log = safe_files.read_file(self.app_data_dir(package) / "events.log", MAX_EVENTS_BYTES)
         except FileNotFoundError:
             return []
+        return log.decode("utf-8", "replace").splitlines()
 
     def app_pid(self, package: str) -> int | None:
         """The pid of the app's latest service creation, or None if none is recorded."""

@@ -20,13 +20,16 @@ from typing import TYPE_CHECKING, Callable
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.os.binder import FIRST_APPLICATION_UID, SHELL_PACKAGE, SYSTEM_PACKAGE, CallingIdentity
 from sim.data.store import DeviceStore, PackageRow
-from sim.identity import hash_secret, new_secret, write_secret
+from droidsim.v1.metadata_pb2 import InstalledFrom
+from sim import safe_files
+from sim.identity import hash_secret, new_secret, read_secret, write_secret
 from sim.pm.install_error import InstallError
+from sim.pm.installed_from import FOLDER
 from sim.pm.registry import InstalledPackage, ManifestFacts
 from sim.responses.installed import RESPONSES_DIR
 from sim.responses.staging import BAD_RESPONSES, ResponseOptions, answer_source, double_to_stage, stage_source, staged_double_dir
 from sim.platform_version import NEWEST, PlatformVersion
-from sim.zygote.specialize import own_for_app
+from sim.zygote.specialize import os_isolation, own_for_app
 
 if TYPE_CHECKING:
     from sim.pm.code_verifier import CodeVerifier
@@ -71,11 +74,17 @@ def _app_files(app_dir: Path) -> list[Path]:
                 raise InstallError("INSTALL_FAILED_INVALID_APK", f"{path} cannot be read: {error.strerror}") from None
             if not stat.S_ISREG(status.st_mode):
                 raise InstallError("INSTALL_FAILED_INVALID_APK", f"{path} is not a regular file")
+            if status.st_nlink > 1:
+                raise InstallError("INSTALL_FAILED_INVALID_APK", _hard_linked(path, status.st_nlink))
             total += status.st_size
             if total > MAX_APP_BYTES:
                 raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} holds more than {MAX_APP_BYTES} bytes")
             files.append(path)
     return files
+
+
+def _hard_linked(path: Path, links: int) -> str:
+    return f"{path} has {links} hard links: an app's file must be its own (another name may be a secret)"
 
 
 def _refuse_link_outside(path: Path, folder: Path) -> None:
@@ -118,35 +127,47 @@ class PackageInstaller:
         check_manifest: ManifestCheck,
         responses: ResponseOptions = ResponseOptions(),
     ) -> tuple[InstalledPackage, str]:
-        """Install or update; returns the package and its new credential secret. ``responses``:
-        where a code-less app's answers come from (sim/responses/staging.py)."""
+        """Install or update from an app folder or an APK; returns the package and its new
+        credential secret. ``responses``: where a code-less app's answers come from
+        (sim/responses/staging.py); an APK is always code-less."""
+        from sim.pm.apk_install import check_signers, named_in_apk, stage_apk  # at install, not at boot
+
         app_dir = app_dir.resolve()
-        if not app_dir.is_dir():
-            raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
-        if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
-            raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
-        if os.path.lexists(app_dir / RESPONSES_DIR):
-            raise InstallError("INSTALL_FAILED_INVALID_APK",
-                               f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
-        digest = source_hash(app_dir)
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
+        decoded = None
+        source = InstalledFrom(kind=FOLDER)
+        if app_dir.is_file():  # an APK, whatever its name: its content decides (sim/pm/apk_install.py)
+            digest = None
+        else:
+            if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
+                raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
+            if os.path.lexists(app_dir / RESPONSES_DIR):
+                raise InstallError("INSTALL_FAILED_INVALID_APK",
+                                   f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
+            digest = source_hash(app_dir)
         try:
-            _copy_app(app_dir, staging)
+            if digest is None:
+                decoded, source = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int)
+                digest = source.sha256
+            else:
+                _copy_app(app_dir, staging)
 
             def check(manifest: ManifestFacts) -> None:
                 previous = installed(manifest.package)
                 self._check_name(manifest.package, system, previous)
+                check_signers(manifest.package, previous, source)
                 check_manifest(manifest)
                 # The double is staged now, so that the code checks that follow check it.
                 double = double_to_stage(responses, previous.app_dir if previous else None)
                 if double is not None:
                     _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
+                    staged_double_dir(staging).parent.mkdir(mode=0o755, exist_ok=True)  # _copy_app makes one folder
                     _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
-            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging,
+            parsed = parse_app(staging if decoded else app_dir, self._verifier, check, self._version, code_dir=staging,
                                double_dir=staged_double_dir(staging))
             earlier = installed(parsed.manifest.package)
             if parsed.code_less:
@@ -156,9 +177,12 @@ class PackageInstaller:
                                                   "--on-miss are for an app without (docs/responses.md)")
             else:
                 parsed.metadata.answers.CopyFrom(answer_source(None))
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
+            if decoded is not None and isinstance(error, InstallError):
+                raise named_in_apk(error, staging, app_dir.name, decoded) from None
             raise
+        parsed.metadata.installed_from.CopyFrom(source)
         package_name = parsed.manifest.package
         previous = installed(package_name)
         target = self._apps_root / f"{package_name}-{token}"
@@ -168,8 +192,9 @@ class PackageInstaller:
         pending = data_dir / PENDING_CREDENTIAL
         try:
             # The old credential stays valid until the commit; a crash between the commit and
-            # the rename below is settled at boot by the hash the commit stored.
-            write_secret(pending, secret)
+            # the rename below is settled at boot by the hash the commit stored. An update
+            # writes into the app's own folder: the new file is the app's from its creation.
+            write_secret(pending, secret, self._owner_of(previous.uid) if previous else None)
             with self._store.transaction() as db:
                 uid = previous.uid if previous else self._store.next_uid(db, FIRST_APPLICATION_UID)
                 row = PackageRow(
@@ -185,13 +210,18 @@ class PackageInstaller:
             else:
                 pending.unlink(missing_ok=True)
             raise
-        os.replace(pending, data_dir / "credential")
+        safe_files.replace(data_dir, PENDING_CREDENTIAL, "credential")
+        if previous is None:  # the folder is still the device's: nothing of the app's is in it yet
+            own_for_app(data_dir / "credential", self._os_uid(row.uid), 0o600)
         own_for_app(data_dir, self._os_uid(row.uid), 0o700)
-        own_for_app(data_dir / "credential", self._os_uid(row.uid), 0o600)
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
         return package_from_row(row, data_dir), secret
+
+    def _owner_of(self, uid: int) -> int | None:
+        """The OS uid whose files an app's are, where the device gives apps their own."""
+        return self._os_uid(uid) if os_isolation() else None
 
     def _check_name(self, package_name: str, system: bool, previous: InstalledPackage | None) -> None:
         """The platform's own names are never installable; a system package is replaced only
@@ -216,14 +246,10 @@ class PackageInstaller:
         shutil.rmtree(package.data_dir, ignore_errors=True)
 
     def clear_data(self, package: InstalledPackage) -> None:
-        """``pm clear``: the app's files go, its identity stays."""
-        for child in package.data_dir.iterdir() if package.data_dir.exists() else ():
-            if child.name == "credential":
-                continue
-            if child.is_dir():
-                shutil.rmtree(child, ignore_errors=True)
-            else:
-                child.unlink(missing_ok=True)
+        """``pm clear``: the app's files go (links, not what they name), its identity stays."""
+        for name in os.listdir(package.data_dir) if package.data_dir.exists() else ():
+            if name != "credential":
+                safe_files.remove(package.data_dir, name)
 
     def collect_garbage(self, installed: list[InstalledPackage]) -> None:
         """At boot, finish what a crash interrupted: remove app copies and data folders that
@@ -247,13 +273,18 @@ def _settle_credential(data_dir: Path, committed_hash: str) -> None:
     """A staged credential becomes the credential if its install committed, else it goes;
     so do files a crash left half-written."""
     pending = data_dir / PENDING_CREDENTIAL
-    if pending.exists():
-        if hash_secret(pending.read_text().strip()) == committed_hash:
-            os.replace(pending, data_dir / "credential")
+    if os.path.lexists(pending):
+        try:
+            committed = hash_secret(read_secret(pending)) == committed_hash
+        except safe_files.RefusedFileError as refused:  # the app put something else in its place
+            log.warning("%s; removed it", refused)
+            committed = False
+        if committed:
+            safe_files.replace(data_dir, PENDING_CREDENTIAL, "credential")
         else:
-            pending.unlink()
+            safe_files.remove(data_dir, PENDING_CREDENTIAL)
     for half_written in data_dir.glob(".credential*.tmp"):
-        half_written.unlink()
+        safe_files.remove(data_dir, half_written.name)
 
 
 def _log_lint_warnings(app_dir: Path, package_name: str) -> None:
@@ -292,15 +323,38 @@ def identity_of(package: InstalledPackage) -> CallingIdentity:
 
 def _copy_app(source: Path, target: Path) -> None:
     """Links copied as links (never followed), each still inside the copy; readable by every
-    uid (0755 folders, 0644 files, as an APK is) and writable by the device only."""
-    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*IGNORED_NAMES, "*.pyc"))
-    for root, dirs, names in os.walk(target):
-        os.chmod(root, 0o755)
-        for name in dirs + names:
-            path = Path(root) / name
-            if path.is_dir() and not path.is_symlink():
-                continue
-            if path.is_symlink():
-                _refuse_link_outside(path, target)
-            else:
-                path.chmod(0o755 if path.stat().st_mode & 0o111 else 0o644)
+    uid (0755 folders, 0644 files, as an APK is) and writable by the device only. Each file is
+    read through a descriptor opened without following a link and checked again there (a
+    regular file with one link, within the size bound), so what was checked is what is copied
+    even if the folder changes meanwhile."""
+    budget = [MAX_APP_BYTES]
+    source_fd = safe_files.open_folder(source)
+    try:
+        _copy_folder(source_fd, source, target, target, budget)
+    except safe_files.RefusedFileError as refused:
+        raise InstallError("INSTALL_FAILED_INVALID_APK", str(refused)) from None
+    finally:
+        os.close(source_fd)
+
+
+def _copy_folder(source_fd: int, source: Path, target: Path, copy_root: Path, budget: list[int]) -> None:
+    target.mkdir()
+    target.chmod(0o755)
+    for name in sorted(os.listdir(source_fd)):
+        if name in IGNORED_NAMES or name.endswith(".pyc"):
+            continue
+        status = os.stat(name, dir_fd=source_fd, follow_symlinks=False)
+        if stat.S_ISLNK(status.st_mode):
+            (target / name).symlink_to(os.readlink(name, dir_fd=source_fd))
+            _refuse_link_outside(target / name, copy_root)
+        elif stat.S_ISDIR(status.st_mode):
+            folder_fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=source_fd)
+            try:
+                _copy_folder(folder_fd, source / name, target / name, copy_root, budget)
+            finally:
+                os.close(folder_fd)
+        else:
+            data = safe_files.read_file(source / name, budget[0], dir_fd=source_fd)
+            budget[0] -= len(data)
+            mode = 0o755 if status.st_mode & 0o111 else 0o644
+            safe_files.write_file(target, name, data, mode=mode, durable=False)

@@ -1,4 +1,4 @@
-"""Entry point of an app process: ``python -m sim.zygote.app_main``.
+"""Entry point of an app process: ``python -I -m sim.zygote.app_main``.
 
 The device starts it with one end of a socketpair; it serves calls from that
 socket on its main thread's event loop until the device closes the socket. The
@@ -24,7 +24,8 @@ from droidsim.v1 import app_function_service_pb2 as app_pb2
 from sim.responses.loader import load_service_class
 from sim.zygote.runtime import AppRuntime, Outcome
 from sim.zygote import landlock
-from sim.zygote.specialize import import_roots, specialize
+from sim.zygote.child_start import move_into
+from sim.zygote.specialize import code_folders, specialize
 from sim.zygote.wire import FrameSocket
 
 log = logging.getLogger("droidsim.app")
@@ -81,13 +82,13 @@ class AppProcessMain:
             pass  # the device went away; nothing is waiting for this reply
 
 
-def _context_factory(data_dir: Path) -> Callable[[], Context | None]:
+def _context_factory(data_dir: Path | None) -> Callable[[], Context | None]:
     """The app's own binder connection, with the credential in its data folder."""
 
     def create() -> Context | None:
         address = os.environ.get("DROIDSIM_DEVICE")
-        credential_file = data_dir / "credential"
-        if not address or not credential_file.exists():
+        credential_file = data_dir / "credential" if data_dir is not None else None
+        if not address or credential_file is None or not credential_file.exists():
             return None
         return connect(address, credential_file.read_text().strip(), data_dir)
 
@@ -99,15 +100,20 @@ def main() -> None:
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--package", required=True)
     parser.add_argument("--app-dir", required=True)
+    parser.add_argument("--data-dir", help="the app's own folder: its working folder and HOME once it is the app")
     parser.add_argument("--uid", type=int, help="become this uid before any app code runs")
     parser.add_argument("--confine", action="store_true", help="confine this process with Landlock first")
     args = parser.parse_args()
-    app_dir, data_dir = Path(args.app_dir), Path(os.environ.get("HOME", "."))
+    app_dir = Path(args.app_dir)
+    home = data_dir = Path(args.data_dir) if args.data_dir else None
+    own = (app_dir, *([home] if home is not None else []))
     if args.uid is not None:
-        reachable = specialize(args.uid, (app_dir, data_dir))
-        app_dir, data_dir = reachable[app_dir], reachable[data_dir]
+        reachable = specialize(args.uid, own)
+        app_dir, data_dir = reachable[app_dir], reachable.get(home) if home is not None else None
     elif args.confine:
-        landlock.confine([*map(Path, import_roots(packages_themselves=True)), app_dir], [data_dir])
+        landlock.confine([*map(Path, code_folders()), app_dir], [home] if home is not None else [])
+    if home is not None:
+        move_into(home, data_dir)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname).1s %(name)s: %(message)s")
 
     loop = asyncio.new_event_loop()

@@ -17,7 +17,6 @@ import selectors
 import signal as signals
 import socket
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Callable, Protocol
@@ -30,6 +29,7 @@ from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from droid.binder import wire
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_service_pb2 as app_pb2
+from sim.zygote.child_start import START_FOLDER, python_command
 from sim.zygote.pending_call import PendingCall
 from sim.zygote.reply_channel import ReplyChannel
 from sim.zygote.runtime import AppRuntime, Outcome
@@ -195,9 +195,10 @@ def _wake() -> None:
 
 
 class ProcessAppHost:
-    """A child process per app: ``python -m sim.zygote.app_main``, in its own process group,
+    """A child process per app: ``python -I -m sim.zygote.app_main``, in its own process group,
     under its own uid when ``os_uid`` is given (sim/zygote/specialize.py), else confined by
-    Landlock when ``confine`` (sim/zygote/landlock.py)."""
+    Landlock when ``confine`` (sim/zygote/landlock.py). It starts in a folder of root's and
+    moves into ``home`` (its data folder) only once it is the app (sim/zygote/child_start.py)."""
 
     def __init__(
         self,
@@ -207,7 +208,7 @@ class ProcessAppHost:
         cancellation_timeout: float,
         on_exit: Callable[["ProcessAppHost"], None] = lambda host: None,
         os_uid: int | None = None,
-        cwd: Path | None = None,
+        home: Path | None = None,
         confine: bool = False,
     ) -> None:
         self.package_name = package_name
@@ -218,12 +219,15 @@ class ProcessAppHost:
         self._channel = ReplyChannel(parent, self._outcome_of, self._broken)
         self._tracker = _CallTracker(cancellation_timeout, self._kill, self._channel.drain)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sim.zygote.app_main", "--fd", str(child.fileno()),
-             "--package", package_name, "--app-dir", str(app_dir), *(["--uid", str(os_uid)] if os_uid is not None else []),
-             *(["--confine"] if confine else [])],
+            python_command(
+                "sim.zygote.app_main", "--fd", str(child.fileno()), "--package", package_name,
+                "--app-dir", str(app_dir), *(["--data-dir", str(home)] if home is not None else []),
+                *(["--uid", str(os_uid)] if os_uid is not None else []), *(["--confine"] if confine else []),
+                shares_device_uid=os_uid is None,
+            ),
             pass_fds=(child.fileno(),),
             env=env,
-            cwd=cwd,
+            cwd=START_FOLDER,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -12,7 +12,8 @@ from droid.content.context import Context
 from sim.zygote.hosts import AppHost, LocalAppHost, ProcessAppHost
 from sim.zygote.runtime import AppRuntime
 from sim.zygote import landlock
-from sim.zygote.specialize import clean_environment, own_for_app, reclaim_for_app
+from sim.zygote.child_start import start_environment
+from sim.zygote.specialize import own_for_app, reclaim_for_app
 
 log = logging.getLogger("droidsim.zygote")
 
@@ -95,13 +96,15 @@ class ProcessManager:
         os_uid = self._os_uid(launch.uid)
         reclaim_for_app(home, os_uid)
         own_for_app(home, os_uid, 0o700)
-        if launch.credential_file.exists():
+        try:  # a link or hard link the app put in its place is refused, never followed
             own_for_app(launch.credential_file, os_uid, 0o600)
+        except FileNotFoundError:
+            pass
         address = self._device_address()
-        env = clean_environment(home, {"DROIDSIM_DEVICE": address} if address else {}, self.os_isolation)
+        env = start_environment({"DROIDSIM_DEVICE": address} if address else {})
         host = ProcessAppHost(
             launch.package_name, launch.app_dir, env, self.cancellation_timeout, self._exited,
-            os_uid=os_uid if self.os_isolation else None, cwd=home, confine=bool(self.landlock_abi),
+            os_uid=os_uid if self.os_isolation else None, home=home, confine=bool(self.landlock_abi),
         )
         log.info("started %s as pid %d%s", launch.package_name, host.pid,
                  f" (OS uid {os_uid})" if self.os_isolation else " (device's uid: no OS isolation)")

@@ -13,40 +13,27 @@ the folders above it. Only code is reachable that way; nothing of the device's d
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import pwd
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
+from sim import safe_files
+from sim.zygote.child_start import interpreter_folders
 from sim.zygote.os_user import PER_USER_RANGE
+
+log = logging.getLogger("droidsim.zygote")
 
 # prctl(PR_SET_NO_NEW_PRIVS): exec of a setuid program (su, sudo) gains nothing.
 _PR_SET_NO_NEW_PRIVS = 38
-# A clean environment: what an app process needs and nothing of the device's.
-_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 def os_isolation() -> bool:
     """Whether this process may start others under their own uids (it runs as root)."""
     return os.geteuid() == 0
-
-
-# Passed on from the device: how this interpreter finds the platform when it is not installed.
-_INHERITED = ("PYTHONPATH",)
-# Passed on only to apps sharing the device's uid: a bytecode cache shared between uids would
-# let one app plant compiled code for another.
-_INHERITED_UNISOLATED = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
-
-
-def clean_environment(home: Path, extra: dict[str, str], isolated: bool) -> dict[str, str]:
-    """HOME and TMPDIR in the app's own folder, a plain PATH, and what the device adds; none
-    of the device's own variables (API keys, tokens) reach app code."""
-    env = {"HOME": str(home), "TMPDIR": str(home), "PATH": _PATH, "LANG": "C.UTF-8"}
-    for name in _INHERITED if isolated else _INHERITED + _INHERITED_UNISOLATED:
-        if name in os.environ:
-            env[name] = os.environ[name]
-    return {**env, **extra}
 
 
 def specialize(uid: int, own: tuple[Path, ...] = ()) -> dict[Path, Path]:
@@ -75,16 +62,32 @@ def specialize(uid: int, own: tuple[Path, ...] = ()) -> dict[Path, Path]:
     return {path: Path(rerouted.get(str(path), str(path))) for path in own}
 
 
-def import_roots(packages_themselves: bool = False) -> list[str]:
-    """Every folder imports come from: sys.path, and the folders holding imported packages
-    (or, with ``packages_themselves``, those packages' own folders: not a checkout around them)."""
+def import_roots() -> list[str]:
+    """Every folder imports come from: sys.path, and the folders holding imported packages."""
     roots = [p for p in sys.path if p and os.path.isdir(p)]
     for module in list(sys.modules.values()):
         for entry in _package_path(module):
-            root = entry if packages_themselves else os.path.dirname(entry)
+            root = os.path.dirname(entry)
             if root not in roots and os.path.isdir(root):
                 roots.append(root)
     return roots
+
+
+def code_folders() -> list[str]:
+    """What a process confined without root may read as code: the interpreter's own folders
+    and the folders of the packages it has imported, never a ``sys.path`` entry as such (a
+    checkout's root, or a working folder, would grant everything below it: a data directory
+    too)."""
+    folders = interpreter_folders()
+    for module in list(sys.modules.values()):
+        for entry in _package_path(module):
+            if os.path.isdir(entry) and not any(_within(entry, folder) for folder in folders):
+                folders.append(entry)
+    return folders
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _package_path(module: object) -> list[str]:
@@ -161,31 +164,38 @@ def kill_every_process_of(uid: int, *, single_threaded: bool = False) -> None:
         os.waitpid(pid, 0)
         return
     code = f"import os; os.setgroups([]); os.setresgid({uid}, {uid}, {uid}); os.setresuid({uid}, {uid}, {uid}); os.kill(-1, 9)"
-    subprocess.run([sys.executable, "-I", "-S", "-c", code], env={}, stdin=subprocess.DEVNULL,
+    subprocess.run([sys.executable, "-I", "-S", "-c", code], env={}, cwd="/", stdin=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
 
 
 def reclaim_for_app(folder: Path, uid: int) -> None:
     """Hand to ``uid`` what the same app left in ``folder`` under another user's uid (its
     device restarted while another device held its user: os_user.py), so the app can still
-    read and write its own files. Links are re-owned, never followed; another app's file
-    stays as it is."""
+    read and write its own files. Each entry is re-owned on what the device opened in the
+    folder it opened: links re-owned, never followed; another app's file, a file with a second
+    hard link (the other name may be anyone's) and anything but a folder, file or link stay
+    as they are."""
     if not os_isolation() or folder.lstat().st_uid == uid:
         return
     app_id = uid % PER_USER_RANGE
-    for root, folders, files in os.walk(folder):
+    for root, folders, files, root_fd in os.fwalk(folder, follow_symlinks=False):
         for name in (*folders, *files):
-            path = os.path.join(root, name)
-            owner = os.lstat(path).st_uid
-            if owner != uid and owner % PER_USER_RANGE == app_id:
-                os.lchown(path, uid, uid)
+            status = os.stat(name, dir_fd=root_fd, follow_symlinks=False)
+            if status.st_uid == uid or status.st_uid % PER_USER_RANGE != app_id:
+                continue
+            if stat.S_ISLNK(status.st_mode):
+                os.chown(name, uid, uid, dir_fd=root_fd, follow_symlinks=False)
+                continue
+            try:
+                safe_files.own(Path(root, name), mode=stat.S_IMODE(status.st_mode), owner=uid, dir_fd=root_fd)
+            except safe_files.RefusedFileError as refused:
+                log.warning("in %s, not handed to uid %d: %s", root, uid, refused)
 
 
 def own_for_app(path: Path, uid: int, mode: int) -> None:
-    """``path`` belongs to the app's uid with ``mode`` (a no-op where the device cannot chown)."""
-    if os_isolation():
-        os.chown(path, uid, uid)
-    os.chmod(path, mode)
+    """``path`` belongs to the app's uid with ``mode`` (its owner stays where the device
+    cannot chown): on its descriptor, refused for a link or a hard link (sim/safe_files.py)."""
+    safe_files.own(path, mode=mode, owner=uid if os_isolation() else None)
 
 
 def isolation_status(processes: bool, os_isolated: bool, landlock_abi: int) -> list[str]:

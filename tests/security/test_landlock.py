@@ -5,14 +5,16 @@ the device's root powers set aside, as a developer's non-root device runs."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
 import sim.device
+from sim.pm.install_error import InstallError
 from sim.zygote import landlock
-from tests.helpers import HELPER_PACKAGE
-from tests.security.conftest import MALICIOUS, attack, malicious_device
+from tests.helpers import HELPER_PACKAGE, copy_app
+from tests.security.conftest import MALICIOUS, MALICIOUS_APP, attack, malicious_device
 
 pytestmark = pytest.mark.skipif(landlock.abi_version() == 0, reason="needs a kernel with Landlock (Linux 5.13+)")
 
@@ -42,7 +44,30 @@ def test_a_confined_app_reads_its_own_credential(confined):
     assert attack(confined, "readFile", str(confined.registry.get(MALICIOUS).credential_file)).startswith("allowed: ")
 
 
+def test_a_confined_app_cannot_read_the_devices_memory(confined):
+    # Defence: Landlock refuses ptrace access (and so /proc/PID/mem) outside the app's domain.
+    assert attack(confined, "readFile", f"/proc/{os.getpid()}/mem").startswith("refused: EACCES")
+
+
 @pytest.mark.skipif(landlock.abi_version() < 6, reason="needs Landlock ABI 6 (Linux 6.12+) to scope signals")
 def test_a_confined_app_cannot_signal_the_device(confined):
     # Defence: Landlock's signal scope; the uid is the same, so the kernel's uid rule would allow it.
     assert attack(confined, "signalPid", str(os.getpid())) == "refused: EPERM Operation not permitted"
+
+
+def test_confined_install_time_code_reads_only_the_staged_app_and_the_interpreters_files(confined, open_folder):
+    app = copy_app(MALICIOUS_APP, open_folder / "second", "malicious")
+    (app / "verifier_attack.txt").write_text(f"{open_folder}\n{confined.data_dir}\n")
+    # The app's code may write nowhere, so it fails its install with what it managed.
+    with pytest.raises(InstallError, match="verifier report: ") as refused:
+        confined.install(app)
+    results = json.loads(str(refused.value).split("verifier report: ", 1)[1])
+    # Its working folder (/) is not on its import path: every sys.path entry was once granted.
+    assert results["cwd"] not in results["sys.path"] and "" not in results["sys.path"]
+    # Defence: Landlock grants reading the staged copy and the interpreter's own folders only.
+    assert results["device.db"].startswith("refused: EACCES")
+    assert results["shell.credential"].startswith("refused: EACCES")
+    assert "com.android.shell" not in results["act as shell"], results["act as shell"]
+    assert results["plant in app root"].startswith("refused: EACCES")
+    assert results["plant in site-packages"].startswith("refused: EACCES")
+    assert results["plant beside itself"].startswith("refused: EACCES")

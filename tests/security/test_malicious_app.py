@@ -31,7 +31,7 @@ def test_the_app_runs_under_its_own_uid_in_its_own_folder_with_a_clean_environme
     assert state["cwd"] == str(home)
     assert (home.stat().st_uid, home.stat().st_mode & 0o777) == (uid, 0o700)
     # Defence: a clean environment; nothing of the device's (its API keys, tokens) is passed on.
-    assert set(state["env"]) <= {"HOME", "TMPDIR", "PATH", "LANG", "PYTHONPATH", "DROIDSIM_DEVICE"}
+    assert set(state["env"]) <= {"HOME", "TMPDIR", "PATH", "LANG", "DROIDSIM_DEVICE"}
     assert state["env"]["HOME"] == str(home)
     with served.shell_context() as shell:
         assert shell.app_function_manager.dump().splitlines()[2].startswith(
@@ -102,6 +102,18 @@ def test_a_stolen_secret_does_not_make_the_app_anyone_else_over_loopback_tcp(ope
 def test_the_app_cannot_signal_the_device(served):
     # Defence: a different uid; the kernel refuses kill() across uids without CAP_KILL.
     assert attack(served, "signalPid", str(os.getpid())) == "refused: EPERM Operation not permitted"
+
+
+def test_the_app_cannot_trace_the_device_or_read_its_memory(served):
+    # Defence: a different uid; /proc/PID/mem needs ptrace access, refused across uids.
+    assert attack(served, "readFile", f"/proc/{os.getpid()}/mem").startswith("refused: EACCES")
+
+
+def test_the_app_cannot_become_root_again(served):
+    state = json.loads(attack(served, "environment"))
+    # Defence: setresuid dropped every uid, and no new privileges: a setuid program gains nothing.
+    assert state["setuid(0)"] == "refused: EPERM Operation not permitted"
+    assert state["no new privileges"] == "1"
 
 
 @pytest.mark.parametrize("end", ["crash", "pm clear", "uninstall", "shutdown"])

@@ -57,6 +57,12 @@ def test_an_apps_files_follow_it_to_the_uid_of_a_new_user(open_folder):
     link = home / "link-to-victim"
     link.symlink_to(victim)
     os.lchown(link, old_uid, old_uid)
+    # A hard link to a file of the app's old uid outside its folder (another device's app of
+    # that uid could have made it): re-owning the name would re-own that file too.
+    elsewhere = open_folder / "elsewhere.txt"
+    elsewhere.write_text("outside the app's folder")
+    os.chown(elsewhere, old_uid, old_uid)
+    os.link(elsewhere, home / "hard-link")
 
     taken = claim_os_user(first)  # another device took the user while this one was down
     try:
@@ -72,6 +78,7 @@ def test_an_apps_files_follow_it_to_the_uid_of_a_new_user(open_folder):
             assert devices_file.stat().st_uid == 0
             assert link.lstat().st_uid == new_uid
             assert victim.stat().st_uid == 0
+            assert elsewhere.stat().st_uid == old_uid
     finally:
         taken.release()
 
