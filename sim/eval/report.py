@@ -50,6 +50,12 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
         if timing:
             console.print(f"{label}: {timing['mean_case_ms']} ms per case, of which the model "
                           f"{timing['mean_model_ms']} ms", style="dim", markup=False)
+    for label, config in configs.items():
+        found = config.get("warnings") or []
+        if found:
+            cases = sorted({w["case_id"] for w in found})
+            console.print(f"warning: {label}: {len(cases)} case(s) got answers that look like tool calls no parser "
+                          f"read ({', '.join(cases)}): {found[0]['warning']}", style="yellow", markup=False)
     variant = summary.get("variant")
     if variant:
         delta = variant["pass@1_delta"]["overall"]

@@ -21,8 +21,14 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int
     out = {"trials": trials, "configs": {}}
     for config in configs:
         rows = sorted(by_config.get(config, []), key=lambda r: (r["case_id"], r["trial"]))
-        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows)}
+        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows),
+                                  "warnings": warnings(rows)}
     return out
+
+
+def warnings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the backend warned about, per case: answers that look like tool calls nobody parsed."""
+    return [{"case_id": r["case_id"], "trial": r["trial"], "warning": w} for r in rows for w in r.get("warnings") or []]
 
 
 def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
