@@ -1,7 +1,9 @@
 """summary.json: the scores of a run, per configuration, from the result records.
 
-pass@1 is the share of all trials that passed; pass^k (τ-bench) the share of
-cases whose k trials all passed. Records are sorted first, so the summary of a
+pass@1 is the share of all trials that passed, with its 95 % Wilson interval;
+pass^k (τ-bench) the share of cases whose k trials all passed, and ``pass^k`` the
+curve for k = 1..K (sim/eval/figures.py, which also counts the failure kinds and
+makes the per-function table). Records are sorted first, so the summary of a
 run does not depend on the order in which workers finished: a Ray run and a
 local run of the same suite give equal ``scores`` (timings differ, of course).
 """
@@ -12,6 +14,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from sim.eval.categories import CATEGORIES
+from sim.eval.figures import failure_kinds, latency, pass_hat_curve, per_function, wilson
 
 
 def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int) -> dict[str, Any]:
@@ -49,6 +52,8 @@ def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
         "overall": _rates(per_case, trials),
         "categories": categories,
         "confusion": {e: dict(sorted(a.items())) for e, a in sorted(confusion.items())},
+        "failure_kinds": failure_kinds(rows),
+        "functions": per_function(rows),
         "failed": sorted(c for c, runs in per_case.items() if not all(runs)),
         "errors": sorted({r["case_id"] for r in rows if r.get("error")}),
     }
@@ -62,7 +67,9 @@ def _rates(per_case: dict[str, list[bool]], trials: int) -> dict[str, Any]:
         "trials_run": len(runs),
         "passed": sum(runs),
         "pass@1": round(sum(runs) / len(runs), 4) if runs else 0.0,
+        "wilson_95": wilson(sum(runs), len(runs)),
         f"pass^{trials}": round(sum(all(r) for r in complete) / len(complete), 4) if complete else 0.0,
+        "pass^k": pass_hat_curve(per_case, trials),
     }
 
 
@@ -80,6 +87,7 @@ def timing(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "mean_model_ms": round(1000 * sum(model) / len(rows), 2),
         "mean_overhead_ms": round(1000 * (sum(seconds) - sum(model)) / len(rows), 2),
         "tokens": dict(tokens) or None,
+        **latency(rows),
     }
 
 
