@@ -18,6 +18,8 @@ from sim.eval.categories import CATEGORIES
 from sim.eval.scoring import NO_CALL
 
 CATEGORY_CHART = "accuracy-per-category.svg"
+CONFIRMATION_WHO = {"runtime": "the runtime's HITL wrapper asks before destructive calls",
+                    "model": "the model must ask in words; the user answers next"}
 
 
 def terminal_table(summary: dict[str, Any], console: Any) -> None:
@@ -25,6 +27,7 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
 
     trials = summary["trials"]
     configs = summary["configs"]
+    errors = any(configs[label]["scores"]["overall"].get("infra_errors") for label in configs)
     table = Table(title=f"{summary['model']} on {Path(summary['suite']).name} (run date {summary['run_date']})",
                   title_justify="left")
     table.add_column("category")
@@ -32,6 +35,9 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
         table.add_column(f"{label} pass@1", justify="right")
         if trials > 1:
             table.add_column(f"{label} pass^{trials}", justify="right")
+        table.add_column(f"{label} recovered", justify="right")
+        if errors:
+            table.add_column(f"{label} infra errors", justify="right")
     rows = [c for c in CATEGORIES if any(c in configs[label]["scores"]["categories"] for label in configs)]
     for category in [*rows, "overall"]:
         cells = [category]
@@ -39,18 +45,26 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
             scores = configs[label]["scores"]
             rates = scores["overall"] if category == "overall" else scores["categories"].get(category)
             if rates is None:
-                cells += ["-"] * (2 if trials > 1 else 1)
+                cells += ["-"] * (2 + (trials > 1) + errors)
                 continue
             cells.append(f"{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']})")
             if trials > 1:
                 cells.append(f"{100 * rates[f'pass^{trials}']:.1f}%")
+            cells.append(f"{100 * rates['recovered_rate']:.1f}% ({rates['recovered']}/{rates['trials_run']})")
+            if errors:
+                cells.append(str(rates["infra_errors"]))
         table.add_row(*cells, end_section=category == rows[-1] if rows else False)
     console.print(table)
+    mode = summary.get("confirmation_mode", "runtime")
+    console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():
         timing = config["timing"]
         if timing:
             console.print(f"{label}: {timing['mean_case_ms']} ms per case, of which the model "
                           f"{timing['mean_model_ms']} ms", style="dim", markup=False)
+        if config["scores"]["overall"].get("infra_errors"):
+            console.print(f"{label}: {config['scores']['overall']['infra_errors']} trial(s) met an infrastructure "
+                          "error and are left out of the rates (summary.json: infra_errors)", markup=False)
     for label, config in configs.items():
         found = config.get("warnings") or []
         if found:
@@ -71,8 +85,9 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
     # The chart on its own too, for a README or a slide.
     (path.parent / CATEGORY_CHART).write_text(accuracy, encoding="utf-8")
     parts = [f"<h1>droidsim eval: {_e(summary['model'])} on {_e(Path(summary['suite']).name)}</h1>",
-             f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case"
-             f"{_modes(records)}. Intervals are 95 % Wilson score intervals.</p>",
+             f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case; {_mode(summary)}. "
+             "Intervals are 95 % Wilson score intervals; trials that met an infrastructure error are left out "
+             "of the rates and counted apart.</p>",
              "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
     if summary["trials"] > 1:
         parts += [f"<h2>pass^k: all of k trials pass (k = 1…{summary['trials']})</h2>",
@@ -121,9 +136,9 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 
 
-def _modes(records: list[dict[str, Any]]) -> str:
-    modes = sorted({r["confirmation_mode"] for r in records if r.get("confirmation_mode")})
-    return f", confirmation mode {_e(' and '.join(modes))}" if modes else ""
+def _mode(summary: dict[str, Any]) -> str:
+    mode = summary.get("confirmation_mode", "runtime")
+    return f"confirmation mode <b>{_e(mode)}</b> ({_e(CONFIRMATION_WHO.get(mode, ''))})"
 
 
 def _sizes(summary: dict[str, Any]) -> list[tuple[int, float]]:
@@ -255,7 +270,10 @@ def _svg(figure) -> str:
 
 def _score_table(summary: dict[str, Any]) -> str:
     trials = summary["trials"]
+    errors = any(c["scores"]["overall"].get("infra_errors") for c in summary["configs"].values())
+    columns = 2 + (trials > 1) + errors
     head = "".join(f"<th>{_e(label)} pass@1 (95 % interval)</th>" + (f"<th>{_e(label)} pass^{trials}</th>" if trials > 1 else "")
+                   + f"<th>{_e(label)} recovered</th>" + (f"<th>{_e(label)} infra errors</th>" if errors else "")
                    for label in summary["configs"])
     rows = []
     for category in [*CATEGORIES, "overall"]:
@@ -263,14 +281,18 @@ def _score_table(summary: dict[str, Any]) -> str:
         for config in summary["configs"].values():
             rates = _rates_of(config["scores"], category)
             if rates is None:
-                cells.append("<td>-</td>" * (2 if trials > 1 else 1))
+                cells.append("<td>-</td>" * columns)
                 continue
             low, high = rates.get("wilson_95") or [rates["pass@1"]] * 2
             cells.append(f"<td class=n>{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']}) "
                          f"<span class=ci>[{100 * low:.0f}–{100 * high:.0f}]</span></td>")
             if trials > 1:
                 cells.append(f"<td class=n>{100 * rates[f'pass^{trials}']:.1f}%</td>")
-        if any(c != "<td>-</td>" for c in cells):
+            cells.append(f"<td class=n>{100 * rates.get('recovered_rate', 0):.1f}% "
+                         f"({rates.get('recovered', 0)}/{rates['trials_run']})</td>")
+            if errors:
+                cells.append(f"<td class=n>{rates.get('infra_errors', 0)}</td>")
+        if any(not c.startswith("<td>-</td>") for c in cells):
             rows.append(f"<tr><td>{_e(category)}</td>{''.join(cells)}</tr>")
     return f"<table><tr><th>category</th>{head}</tr>{''.join(rows)}</table>"
 
