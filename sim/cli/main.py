@@ -17,7 +17,7 @@ from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
 from sim.cli.conformance import conformance_command
-from sim.cli.eval import eval_command
+from sim.cli.eval_compare import eval_group
 from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.shell import shell
@@ -48,7 +48,7 @@ cli.add_command(agent_command)
 cli.add_command(lint_command)
 cli.add_command(conformance_command)
 cli.add_command(mcp_command)
-cli.add_command(eval_command)
+cli.add_command(eval_group)
 
 
 @cli.group()

@@ -185,8 +185,8 @@ def _category_chart(configs: dict[str, Any]):
         colour = PALETTE[i % len(PALETTE)]
         axes.bar(xs, values, width, label=label, color=colour, yerr=[low, high], capsize=3,
                  error_kw={"ecolor": "#555", "elinewidth": 1})
-        for x, value in zip(xs, values):
-            axes.text(x, max(value, 0) + 1.5, f"{value:.0f}%", ha="center", va="bottom", fontsize="x-small",
+        for x, value, above in zip(xs, values, high):
+            axes.text(x, value + above + 1.5, f"{value:.0f}%", ha="center", va="bottom", fontsize="x-small",
                       color="#222", rotation=90 if len(configs) > 2 else 0)
     axes.set_xticks([x + width * (len(configs) - 1) / 2 for x in range(len(categories))], categories,
                     rotation=25, ha="right")
@@ -368,8 +368,8 @@ def _transcript(record: dict[str, Any]) -> str:
         why = "".join(f"<div class=why>✗ {_e(_failure_text(f))}</div>" for f in turn.get("failures") or [])
         turns.append(f"<div class=turn><div class=user>User: {_e(turn['user'])}</div>{calls}"
                      f"<div class=say>Agent: {_e(turn.get('text') or '(said nothing)')}</div>{why}</div>")
-    case_level = [f for f in record.get("failures") or []
-                  if not any(f in (t.get("failures") or []) for t in record.get("turns") or [])]
+    said = {f.get("detail") if isinstance(f, dict) else f for t in record.get("turns") or [] for f in t.get("failures") or []}
+    case_level = [f for f in record.get("failures") or [] if f not in said]  # state checks, "something else changed"
     extra = "".join(f"<div class=why>✗ {_e(_failure_text(f))}</div>" for f in case_level)
     return (f"<details><summary>{_e(record['config'])} · {_e(record['case_id'])} · {_e(record['category'])} · "
             f"trial {record['trial']}</summary>{''.join(turns)}{extra}</details>")

@@ -122,6 +122,7 @@ def test_trials_and_a_distractor_sweep(shipped, tmp_path):
     assert list(summary["configs"]) == ["base+0", "base+3"]
     for config in summary["configs"].values():
         assert config["scores"]["overall"] == {"cases": 2, "trials_run": 4, "passed": 4, "pass@1": 1.0, "pass^2": 1.0,
+                                               "wilson_95": [0.5101, 1.0], "pass^k": {"1": 1.0, "2": 1.0},
                                                "recovered": 4, "recovered_rate": 1.0, "infra_errors": 0}
     assert "Accuracy against catalog size" in (tmp_path / "report.html").read_text()
 
