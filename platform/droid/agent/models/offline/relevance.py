@@ -3,10 +3,10 @@
 Each tool is one document: the words of its name, its description (the function's
 KDoc, with ``Returns: …``), and each parameter's name and description (where the
 examples live: ``ORD-8492`` makes ``ord`` a word of ``fetch_order_details``). The
-request is the query. So a tool whose description says what the user said ranks
-above one whose description does not, and a gutted description ranks lower: the
-score that ``choosing`` adds is what makes the offline model answer the app
-developer's question "is my description better?".
+request is the query. A tool whose description says what the user said ranks above
+one whose description does not, and a gutted description ranks lower. ``choosing``
+uses the ranking twice: only the closest tools are weighed at all, and the share of
+the best score is one (small) term of a tool's score beside its name's words.
 
 BM25 is ``bm25s`` (maintained, numpy only, scores every document of a query in one
 sparse product), not our own: the index is built once per catalog and kept, so a
