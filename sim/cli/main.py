@@ -18,7 +18,7 @@ from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
 from sim.cli.apk import apk_command
 from sim.cli.conformance import conformance_command
-from sim.cli.eval import eval_command
+from sim.cli.eval_compare import eval_group
 from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.responses import responses_command
@@ -50,7 +50,7 @@ cli.add_command(agent_command)
 cli.add_command(lint_command)
 cli.add_command(conformance_command)
 cli.add_command(mcp_command)
-cli.add_command(eval_command)
+cli.add_command(eval_group)
 cli.add_command(responses_command)
 cli.add_command(apk_command)
 

@@ -102,7 +102,8 @@ def wrong_model(case: Case, catalog: Catalog, tool_names: dict[str, str]) -> Scr
 
 
 class TimedModel(Model):
-    """Measures the wrapped model's own time and collects the token usage it reports."""
+    """Measures the wrapped model's own time and collects the token usage and the warnings it reports
+    (an answer that looks like a tool call no parser read: the server, not the model, needs fixing)."""
 
     def __init__(self, model: Model) -> None:
         self.model = model
@@ -110,6 +111,7 @@ class TimedModel(Model):
         self.supports_tools = model.supports_tools
         self.seconds = 0.0
         self.tokens: dict[str, int] = {}
+        self.warnings: list[str] = []
 
     async def generate(self, request: ModelRequest) -> AsyncIterator[Any]:
         stream = self.model.generate(request).__aiter__()
@@ -125,6 +127,7 @@ class TimedModel(Model):
                 for key, value in (getattr(chunk, "usage", None) or {}).items():
                     if isinstance(value, int):
                         self.tokens[key] = self.tokens.get(key, 0) + value
+                self.warnings += [w for w in chunk.warnings if w not in self.warnings]
             yield chunk
 
     async def aclose(self) -> None:

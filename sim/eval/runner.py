@@ -72,6 +72,7 @@ class CaseResult:
     seconds: float = 0.0
     model_seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -105,7 +106,7 @@ def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings
         result.turns.append({"traceback": traceback.format_exc(limit=6)})
     result.seconds = time.perf_counter() - started
     if timed is not None:
-        result.model_seconds, result.tokens = timed.seconds, timed.tokens
+        result.model_seconds, result.tokens, result.warnings = timed.seconds, timed.tokens, timed.warnings
     result.passed = result.infra_error is None and not result.failures
     result.recovered = result.infra_error is None and (
         not result.state_failures if (case.state or case.unchanged) else result.passed)

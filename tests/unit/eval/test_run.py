@@ -122,6 +122,7 @@ def test_trials_and_a_distractor_sweep(shipped, tmp_path):
     assert list(summary["configs"]) == ["base+0", "base+3"]
     for config in summary["configs"].values():
         assert config["scores"]["overall"] == {"cases": 2, "trials_run": 4, "passed": 4, "pass@1": 1.0, "pass^2": 1.0,
+                                               "wilson_95": [0.5101, 1.0], "pass^k": {"1": 1.0, "2": 1.0},
                                                "recovered": 4, "recovered_rate": 1.0, "infra_errors": 0}
     assert "Accuracy against catalog size" in (tmp_path / "report.html").read_text()
 
@@ -159,3 +160,40 @@ def test_a_running_device_is_refused_what_it_cannot_do(shipped, tmp_path, option
     with pytest.raises(DeviceSetupError, match=message):
         run_eval(shipped, EvalOptions(device=str(tmp_path), out=tmp_path / "o", **options))
     assert not (tmp_path / "o").exists()
+
+
+TEXT_CALLS = """\
+suite: text-calls
+cases:
+  - id: mistral-parsed
+    category: simple
+    user: '[text-call mistral11] [calls] [{"name": "fetch_order_details", "arguments": {"orderId": "ORD-8492"}}]'
+    calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]
+  - id: unparsed
+    category: simple
+    user: '[text-call function-tag] [calls] [{"name": "fetch_order_details", "arguments": {"orderId": "ORD-8492"}}]'
+    calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]
+"""
+
+
+def test_text_tool_calls_are_scored_as_calls_and_an_unparsed_one_is_warned_about(tmp_path):
+    suite = load_suite(write_suite(tmp_path, TEXT_CALLS))
+    server = ChatServer()
+    try:
+        summary = run_eval(suite, EvalOptions(model="openai:vllm", base_url=server.url, out=tmp_path / "o",
+                                              run_date=RUN_DATE))
+    finally:
+        server.stop()
+    records = {r["case_id"]: r for r in map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())}
+    assert records["mistral-parsed"]["passed"] and records["mistral-parsed"]["warnings"] == []
+    assert not records["unparsed"]["passed"]
+    (warning,) = records["unparsed"]["warnings"]
+    assert "looks like a tool call that was not run (it contains '<function=fetch_order_details')" in warning
+    assert summary["configs"]["base"]["warnings"] == [{"case_id": "unparsed", "trial": 0, "warning": warning}]
+    from rich.console import Console
+
+    from sim.eval.report import terminal_table
+
+    console = Console(record=True, width=400, color_system=None)
+    terminal_table(summary, console)
+    assert "warning: base: 1 case(s) got answers that look like tool calls no parser read (unparsed)" in console.export_text()
