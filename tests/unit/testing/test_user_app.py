@@ -1,0 +1,84 @@
+"""The fixture with an app of a user's own (tests/e2e/user_project/apps/todo, a to-do list):
+a ``-> None`` destructive function, serializables in a parameter and in a list, optional and
+nullable parameters, a SetField. Each call goes as a test outside this repository writes it."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+
+import pytest
+
+from droid.appfunctions import SetField
+from droid.appfunctions.loader import load_app_package
+from tests.helpers import REPO
+
+TODO = REPO / "tests" / "e2e" / "user_project" / "apps" / "todo"
+
+
+@pytest.fixture
+def todo(droid_device, tmp_path):
+    app = tmp_path / "todo"
+    shutil.copytree(TODO, app)
+    return droid_device.install(app)
+
+
+def test_a_function_declared_none_returns_none(droid_device, todo) -> None:
+    task = droid_device.call("create_task", title="Taxes", subtasks=[])
+    assert droid_device.call("delete_task", task_id=task.task_id) is None
+    assert droid_device.call("list_tasks") == []
+
+
+def test_serializables_go_as_the_apps_class_a_dict_or_wire_names(droid_device, todo) -> None:
+    types = todo.types
+    task = droid_device.call("create_task", title="Taxes", due=date(2026, 4, 15), subtasks=[
+        types.Subtask("Find the forms"),              # installed.types
+        {"title": "Fill them in", "done": True},      # a dict by Python name
+    ])
+    assert isinstance(task, types.Task)
+    assert task.subtasks == [types.Subtask("Find the forms"), types.Subtask("Fill them in", True)]
+    task = droid_device.call("add_subtask", taskId=task.task_id, subtask={"title": "Send them"})  # wire names
+    assert [s.title for s in task.subtasks][-1] == "Send them"
+
+
+def test_the_class_from_the_tests_own_import_of_the_app_works(droid_device, todo) -> None:
+    own = load_app_package(todo.source).__name__
+    from importlib import import_module
+
+    subtask_class = import_module(f"{own}.todo").Subtask
+    own_copy = type(subtask_class.__name__, (), {})  # noqa: F841 - a same-named non-dataclass is not taken
+    task = droid_device.call("create_task", title="Taxes", subtasks=[subtask_class("Find the forms")])
+    assert task.subtasks == [todo.types.Subtask("Find the forms")]
+
+
+def test_optional_nullable_and_set_field_parameters(droid_device, todo) -> None:
+    first = droid_device.call("create_task", title="Taxes", subtasks=[], due=date(2026, 4, 15))
+    droid_device.call("create_task", title="Garden", subtasks=[])           # due omitted: None
+    assert [t.task_id for t in droid_device.call("list_tasks", due_before=date(2026, 5, 1))] == [first.task_id]
+    assert len(droid_device.call("list_tasks", title_contains=None)) == 2
+    renamed = droid_device.call("update_task", task_id=first.task_id, title=SetField("Tax return"),
+                                due={"value": None})
+    assert (renamed.title, renamed.due) == ("Tax return", None)
+
+
+@pytest.mark.parametrize(("parameters", "message"), [
+    ({"task_id": "task-1", "title": "Tax return"},
+     "title must be a SetField: SetField(value) or a dict with those keys (Python or wire names); not str 'Tax return'"),
+    ({"title_contains": "Tax", "due_before": "2026-05-01"},
+     "due_before must be a datetime.date, for example datetime.date(2025, 6, 14); not str '2026-05-01'"),
+    ({"titel": "Taxes"},
+     "'titel' is not a parameter of com.example.todo.TodoFunctionService#list_tasks; did you mean title_contains?"),
+])
+def test_a_value_in_the_wrong_form_names_the_forms_accepted(droid_device, todo, parameters, message) -> None:
+    function = "update_task" if "task_id" in parameters else "list_tasks"
+    with pytest.raises(TypeError) as raised:
+        droid_device.call(function, **parameters)
+    assert str(raised.value).startswith(message)
+
+
+def test_a_misspelled_field_of_a_serializable_is_named(droid_device, todo) -> None:
+    with pytest.raises(TypeError) as raised:
+        droid_device.call("create_task", title="Taxes", subtasks=[{"titel": "Find the forms"}])
+    assert str(raised.value) == (
+        "subtasks[0].titel is not a property of Subtask; did you mean title? (its names: title, done)"
+    )
