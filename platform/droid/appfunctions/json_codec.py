@@ -146,8 +146,19 @@ def _convert(value: Any, data_type: AppFunctionDataTypeMetadata, path: str, type
     if kind == DataType.PARCELABLE and isinstance(value, Mapping):
         return AppFunctionData({k: _infer(v, f"{path}.{k}") for k, v in value.items()})
     raise AppFunctionInvalidArgumentException(
-        f"Parameter {path}: expected {_describe(kind)}, got {_json_type(value)}"
+        f"Parameter {path}: expected {_accepted_forms(data_type, path, types)}, got {_json_type(value)}"
     )
+
+
+def _accepted_forms(data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> str:
+    """What a value of ``data_type`` may be written as: an object's field names, a date's text."""
+    if data_type.object_qualified_name in _FROM_TEXT:
+        fields = ", ".join(p.name for p in data_type.properties)
+        return f"text ({_FROM_TEXT[data_type.object_qualified_name][1]}) or an object {{{fields}}}"
+    if data_type.type in (DataType.OBJECT, DataType.ALL_OF):
+        fields = ", ".join(types.object_properties(data_type, path)[0])
+        return f"an object {{{fields}}} ({data_type.object_qualified_name or 'a document'})"
+    return _describe(data_type.type)
 
 
 def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> AppFunctionData:
