@@ -11,6 +11,7 @@ from importlib import import_module
 
 _EXPORTS = {
     "AgentRun": "sim.testing.agent",
+    "Confirmation": "sim.testing.agent",
     "model_call": "sim.testing.agent",
     "Caller": "sim.testing.device",
     "InstalledApp": "sim.testing.device",

@@ -11,8 +11,10 @@ import pytest
 
 from droid.appfunctions import SetField
 from droid.appfunctions.loader import load_app_package
+from sim.testing import Confirmation, model_call
 from tests.helpers import REPO
 
+SERVICE = "com.example.todo.TodoFunctionService"
 TODO = REPO / "tests" / "e2e" / "user_project" / "apps" / "todo"
 
 
@@ -82,3 +84,50 @@ def test_a_misspelled_field_of_a_serializable_is_named(droid_device, todo) -> No
     assert str(raised.value) == (
         "subtasks[0].titel is not a property of Subtask; did you mean title? (its names: title, done)"
     )
+
+
+AGENT = "com.example.assistant"
+
+
+@pytest.fixture
+def agent_device(droid_device, todo):
+    droid_device.install(REPO / "apps" / "system" / "assistant", system=True)
+    droid_device.pregrant_agent(AGENT)
+    droid_device.types = todo.types
+    droid_device.task = droid_device.call("create_task", title="Taxes", subtasks=[], due=date(2026, 4, 15))
+    return droid_device
+
+
+@pytest.mark.parametrize("approved", [True, False])
+def test_a_destructive_call_asks_the_user_and_the_test_scripts_the_answer(agent_device, approved) -> None:
+    task_id = agent_device.task.task_id
+    run = agent_device.run_agent(AGENT, "Delete my taxes task", [
+        model_call("delete_task", task_id=task_id), "Done.",
+    ], confirm=[approved])
+    assert run.confirmations == [Confirmation(f"{SERVICE}#delete_task", {"taskId": task_id}, approved)]
+    remaining = [t.task_id for t in agent_device.call("list_tasks")]
+    assert remaining == ([] if approved else [task_id])
+    if not approved:
+        assert run.responses[0].response == {"status": "CANCELLED_BY_USER", "message": "Action was declined by the user."}
+
+
+def test_a_confirmation_the_test_did_not_script_fails_it_and_nothing_runs(agent_device) -> None:
+    with pytest.raises(AssertionError, match=r"asked the user to allow .*#delete_task with \{'taskId': 'task-1'\}, "
+                                             r"and the test scripted no answer: pass confirm=\[True\]"):
+        agent_device.run_agent(AGENT, "Delete it", [model_call("delete_task", task_id="task-1"), "Done."])
+    assert len(agent_device.call("list_tasks")) == 1
+    with pytest.raises(AssertionError, match=r"confirm= scripted 1 answer\(s\) more than the agent asked for"):
+        agent_device.run_agent(AGENT, "List", [model_call("list_tasks"), "Done."], confirm=[True])
+
+
+def test_model_call_takes_python_values_as_call_does(agent_device) -> None:
+    run = agent_device.run_agent(AGENT, "What is due before May?", [
+        model_call("list_tasks", due_before=date(2026, 5, 1)), "Your taxes.",
+    ])
+    call = run.assert_called("list_tasks", due_before=date(2026, 5, 1))
+    assert call.args == {"dueBefore": {"year": 2026, "month": 5, "dayOfMonth": 1}}
+    assert [t["taskId"] for t in run.responses[0].response["result"]] == ["task-1"]
+    run = agent_device.run_agent(AGENT, "Add a step", [
+        model_call("add_subtask", task_id="task-1", subtask=agent_device.types.Subtask("Find the forms")), "Added.",
+    ])
+    assert run.responses[0].response["subtasks"] == [{"title": "Find the forms", "done": False}]
