@@ -15,6 +15,7 @@ from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
+from sim.pm.descriptions import description_difference, function_descriptions
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
 from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, function_xml_files
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
@@ -119,7 +120,8 @@ def _check_code(
     verifier: CodeVerifier,
 ) -> None:
     """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids and,
-    for an entry point, the same signature of each (names, types, nullability, required, response)."""
+    for an entry point, the same signature of each (names, types, nullability, required, response)
+    and the same descriptions."""
     try:
         code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
@@ -142,9 +144,15 @@ def _check_code(
         )
     if code.metadata is None or document.format != "v2":  # a v1 XML declares no signature
         return
-    declared = {f.id: function_signature(f, code.metadata.components) for f in code.metadata.app_functions}
+    declared = {f.id: f for f in code.metadata.app_functions}
     for function in document.functions:
-        difference = signature_difference(function_signature(function, document.components), declared[function.id])
+        in_code = declared[function.id]
+        difference = signature_difference(
+            function_signature(function, document.components), function_signature(in_code, code.metadata.components)
+        ) or description_difference(
+            function_descriptions(function, document.components),
+            function_descriptions(in_code, code.metadata.components),
+        )
         if difference is not None:
             raise InstallError(
                 "INSTALL_FAILED_FUNCTION_MISMATCH",

@@ -1,5 +1,6 @@
-"""Install compares the whole signature of each function between its XML and its code,
-and the lint (I1) reports what install would refuse, with the command that fixes it."""
+"""Install compares the whole signature of each function between its XML and its code, and
+every description an agent reads; the lint (I1) reports what install would refuse, with the
+command that fixes it."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ def _edit(app, old, new):
      f"{CANCEL}: parameter 'reason' is required in the code but optional in the XML"),
     ("fetch_order_details(self, order_id: str) -> OrderDetails:", "fetch_order_details(self, order_id: str) -> str:",
      f"{FETCH}: the response type differs"),
+    ("Fetches the status, carrier,", "Fetches the state, carrier,",
+     f"{FETCH}: the description of the function differs (the code: 'Fetches the state, carrier,"),
+    ("order_id: The alphanumeric order identifier", "order_id: The order's identifier",
+     f"{FETCH}: the description of parameter 'orderId' differs (the code: \"The order's identifier, for example "
+     f"ORD-8492.\"; the XML: 'The alphanumeric order identifier, for example ORD-8492.')"),
+    ("sku: The product's stock-keeping unit", "sku: The product code",
+     f"{FETCH}: the description of type com.example.orders.OrderItem property 'sku' differs"),
 ])
 def test_stale_xml_is_refused_with_the_command_that_regenerates_it(device, orders, old, new, difference) -> None:
     _edit(orders, old, new)
