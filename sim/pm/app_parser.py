@@ -125,7 +125,9 @@ def _check_code(
     try:
         code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
-        raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
+        # The code checked is the staged copy; the user edits the source, so name that.
+        message = str(error).replace(str(code_dir), str(app_dir))
+        raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {message}") from None
     if code.ids is None:
         return
     regenerate = f"(regenerate it: droidsim appfunctions generate {app_dir})"

@@ -72,7 +72,10 @@ def _run_child(request: dict, answer_fd: int) -> None:
 
         landlock.confine([*map(Path, import_roots(packages_themselves=True)), app_dir], [])
     # App code may print; only the answer goes to the answer pipe.
-    reply = json.dumps(answer(app_dir, request["service"])) + "\n"
+    answered = answer(app_dir, request["service"])
+    if "error" in answered:  # name the files by the folder asked about, not the descriptor read through
+        answered["error"] = answered["error"].replace(str(app_dir), request["app_dir"])
+    reply = json.dumps(answered) + "\n"
     os.write(answer_fd, reply.encode())
     os._exit(0)  # no atexit handler or thread the app's code left behind runs
 

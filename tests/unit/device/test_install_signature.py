@@ -84,3 +84,43 @@ def test_the_lint_reports_what_else_install_refuses(orders) -> None:
     [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
     assert finding.message.startswith("INSTALL_FAILED_INVALID_SERVICE: ")
     assert "BIND_APP_FUNCTION_SERVICE" in finding.message
+
+
+@pytest.mark.parametrize("typo, message", [
+    ("com.example.ordrs.OrderFunctionService",
+     "{app}: no module for service com.example.ordrs.OrderFunctionService; looked for {app}/com/example/ordrs.py, "
+     "{app}/example/ordrs.py, {app}/ordrs.py; did you mean com.example.orders.OrderFunctionService (orders.py)?"),
+    ("com.example.orders.OrderFunctionServic",
+     "{app}/orders.py: defines no class OrderFunctionServic (the service com.example.orders.OrderFunctionServic); "
+     "did you mean OrderFunctionService?"),
+])
+def test_a_service_name_typo_names_the_source_file_and_a_close_match(device, orders, typo, message) -> None:
+    manifest = orders / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace('"com.example.orders.OrderFunctionService"', f'"{typo}"'))
+    with pytest.raises(InstallError) as refused:
+        device.install(orders)
+    assert str(refused.value) == (
+        f"INSTALL_FAILED_BAD_CODE: service {typo}: AppLoadError: {message.format(app=orders.resolve())}"
+    )
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert finding.message == str(refused.value)
+
+
+def test_the_lint_fix_for_a_manifest_naming_another_xml_file_is_generates(orders) -> None:
+    manifest = orders / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace('android:value="order_functions.xml"', 'android:value="orders.xml"'))
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert "names assets/orders.xml, which does not exist" in finding.message
+    assert finding.fix == (
+        f"{manifest}: service com.example.orders.OrderFunctionService names the asset 'orders.xml' but its "
+        "xml_file_name is 'order_functions'; make the manifest say \"order_functions.xml\""
+    )
+
+
+def test_a_folder_without_code_is_not_clean_when_install_refuses_it(device, orders) -> None:
+    (orders / ORDERS_PY).unlink()
+    with pytest.raises(InstallError) as refused:
+        device.install(orders)
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert finding.message == str(refused.value)
+    assert lint_apps([orders]).exit_code == 1
