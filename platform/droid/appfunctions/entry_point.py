@@ -164,10 +164,12 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
 _TASKS: set[asyncio.Task] = set()
 
 
-def _message(error: BaseException) -> str | None:
-    """Jetpack's ``AppFunctionAppUnknownException(e.message)``: the message alone, None for none
-    (the exception's type is in the app's log, with its traceback)."""
-    return str(error) or None
+def _message(error: BaseException) -> str:
+    """``<Type>: <message>`` (the type alone when there is no message). Jetpack passes
+    ``e.message`` alone, but a Python message often means nothing without its type
+    (``KeyError('nope')`` says ``'nope'``): docs/differences.md."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 async def _strict_mode(coro: Any, name: str) -> Any:
