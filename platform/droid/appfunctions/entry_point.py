@@ -85,6 +85,16 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
         """The analysed declarations (raises AppFunctionCompileError when invalid)."""
         return analyze(cls)
 
+    @property
+    def calling_package(self) -> str:
+        """The package whose call is running: the platform's ``callingPackage`` of
+        ``onExecuteFunction`` (Kotlin's ``AppFunctionContext.callingPackageName`` before
+        androidx alpha12). Read it inside a function; there is none outside a call."""
+        package = _CALLING_PACKAGE.get(None)
+        if package is None:
+            raise RuntimeError("calling_package is known only while an AppFunction of this service runs")
+        return package
+
     # ------------------------------------------------------------------ execution
     def on_execute_function(
         self,
@@ -112,15 +122,17 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
             callback.on_error(e)
             return
 
+        call = contextvars.copy_context()  # the call's own context: what calling_package reads
+        call.run(_CALLING_PACKAGE.set, calling_package)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is None:
             # No event loop here (a plain unit test or script): run to completion now.
-            asyncio.run(self._run(fn, kwargs, cancellation_signal, callback))
+            call.run(asyncio.run, self._run(fn, kwargs, cancellation_signal, callback))
             return
-        task = loop.create_task(self._run(fn, kwargs, cancellation_signal, callback))
+        task = loop.create_task(self._run(fn, kwargs, cancellation_signal, callback), context=call)
         _TASKS.add(task)
         task.add_done_callback(_TASKS.discard)
 
@@ -162,6 +174,7 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
 
 
 _TASKS: set[asyncio.Task] = set()
+_CALLING_PACKAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar("appfunction_calling_package", default=None)
 
 
 def _message(error: BaseException) -> str:
