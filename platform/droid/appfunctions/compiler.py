@@ -29,7 +29,7 @@ from droid.appfunctions.loader import (
 )
 from droid.appfunctions.metadata import AppFunctionComponentsMetadata, AppFunctionMetadata
 from droid.appfunctions.service import SERVICE_INTERFACE
-from droid.appfunctions.typeref import AppFunctionCompileError
+from droid.appfunctions.typeref import AppFunctionCompileError, Kind
 
 V2_PROPERTY = "android.app.appfunctions.v2"
 _A = f"{{{ANDROID_NS}}}"
@@ -122,7 +122,7 @@ def generate(app_dir: Path, *, write: bool = True) -> dict[Path, bytes]:
 
 def missing_descriptions(spec: EntryPointSpec) -> list[str]:
     """Warnings for what an agent would get no words for: a function without a description
-    (lint's F1) or a parameter without one (F6). The XML is still written: lint decides."""
+    (lint's F1), a parameter or a return value without one (F6). The XML is still written."""
     warnings = []
     for function in spec.functions:
         if not function.description.strip():
@@ -132,6 +132,9 @@ def missing_descriptions(spec: EntryPointSpec) -> list[str]:
             if not parameter.description.strip():
                 warnings.append(f"{function.id}: parameter {parameter.wire_name!r} has no description: "
                                 f"document it under Args: (droidsim lint: F6)")
+        if function.returns.kind is not Kind.UNIT and not function.return_description.strip():
+            warnings.append(f"{function.id}: the return value has no description: say what it is under "
+                            f"Returns: (droidsim lint: F6)")
     return warnings
 
 

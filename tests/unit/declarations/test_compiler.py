@@ -204,6 +204,8 @@ def test_generate_warns_of_what_lint_reports_as_undescribed(orders_copy: Path):
         "docstring (with described_by_docstring=True) or an instruction (droidsim lint: F1)",
         "warning: com.example.orders.OrderFunctionService#fetch_order_details: parameter 'orderId' has no "
         "description: document it under Args: (droidsim lint: F6)",
+        "warning: com.example.orders.OrderFunctionService#fetch_order_details: the return value has no "
+        "description: say what it is under Returns: (droidsim lint: F6)",
     ]
     assert f"wrote: {orders_copy / 'assets' / 'order_functions.xml'}" in out.getvalue()
     from sim.lint import lint_apps
