@@ -187,10 +187,9 @@ def _wire_arguments(ref: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     value already JSON, is sent as written: a script may make the model send a bad call."""
     if ref.spec is None:
         return dict(arguments)
-    by_name = {p.wire_name: p for p in ref.spec.parameters} | {p.py_name: p for p in ref.spec.parameters}
     sent = {}
     for key, value in arguments.items():
-        param = by_name.get(key)
+        param = ref.parameter_named(key)
         if param is None:
             sent[key] = value
         elif _is_json(value):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from droid.appfunctions import codec
-from droid.appfunctions.analysis import FunctionSpec, analyze
+from droid.appfunctions.analysis import FunctionSpec, ParameterSpec, analyze
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.declarations import FUNCTION_ATTR
 from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
@@ -50,14 +50,18 @@ class FunctionRef:
             wire = {p.name for p in self.metadata.parameters}
             named = {_wire_key(key, wire, self.function_id): value for key, value in values.items()}
             return parameters_from_json(self.metadata, named, self.components)
-        by_name = {p.wire_name: p for p in self.spec.parameters} | {p.py_name: p for p in self.spec.parameters}
         python_values = {}
         for key, value in values.items():
-            param = by_name.get(key)
+            param = self.parameter_named(key)
             if param is None:
                 raise TypeError(_unknown_parameter(key, self.function_id, [p.py_name for p in self.spec.parameters]))
             python_values[param.py_name] = as_declared(param.type, value, param.py_name)
         return codec.encode_arguments(self.spec, **python_values)
+
+    def parameter_named(self, key: str) -> ParameterSpec | None:
+        """The entry point's parameter ``key`` names, by Python or wire name."""
+        assert self.spec is not None
+        return next((p for p in self.spec.parameters if key in (p.py_name, p.wire_name)), None)
 
     def result(self, return_value: Any) -> Any:
         """The response's value as the declared return type (a dataclass, a ``date``...)."""
