@@ -63,6 +63,9 @@ class TodoFunctionService(AppFunctionServiceEntryPoint):
             title: The task's title.
             subtasks: The task's steps, in order.
             due: The day the task is due, if it has one.
+
+        Returns:
+            The new task, with its ID.
         """
         task = Task(f"task-{next(self.ids)}", title, due, list(subtasks))
         self.tasks[task.task_id] = task
@@ -75,6 +78,9 @@ class TodoFunctionService(AppFunctionServiceEntryPoint):
         Args:
             task_id: The ID of the task, for example task-1.
             subtask: The step to add.
+
+        Returns:
+            The task with the step added.
         """
         task = self._task(task_id)
         self.tasks[task_id] = replace(task, subtasks=[*task.subtasks, subtask])
@@ -87,6 +93,9 @@ class TodoFunctionService(AppFunctionServiceEntryPoint):
         Args:
             title_contains: Only tasks whose title contains this text.
             due_before: Only tasks due before this day.
+
+        Returns:
+            The tasks that match, oldest first.
         """
         return [t for t in self.tasks.values()
                 if (title_contains is None or title_contains in t.title)
@@ -101,6 +110,9 @@ class TodoFunctionService(AppFunctionServiceEntryPoint):
             task_id: The ID of the task, for example task-1.
             title: The new title.
             due: The new due day, or null to remove it.
+
+        Returns:
+            The task as it is now.
         """
         task = self._task(task_id)
         if title is not None:
