@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from datetime import date
+from importlib import import_module
 
 import pytest
 
@@ -43,12 +44,12 @@ def test_serializables_go_as_the_apps_class_a_dict_or_wire_names(droid_device, t
     assert [s.title for s in task.subtasks][-1] == "Send them"
 
 
-def test_the_class_from_the_tests_own_import_of_the_app_works(droid_device, todo) -> None:
-    own = load_app_package(todo.source).__name__
-    from importlib import import_module
-
-    subtask_class = import_module(f"{own}.todo").Subtask
-    own_copy = type(subtask_class.__name__, (), {})  # noqa: F841 - a same-named non-dataclass is not taken
+def test_the_class_from_the_tests_own_import_of_the_app_works(droid_device, todo, tmp_path) -> None:
+    """A test that imports the app itself (another module, so another class of the same name)."""
+    own_copy = tmp_path / "own" / "todo"
+    shutil.copytree(TODO, own_copy)
+    subtask_class = import_module(f"{load_app_package(own_copy).__name__}.todo").Subtask
+    assert subtask_class is not todo.types.Subtask
     task = droid_device.call("create_task", title="Taxes", subtasks=[subtask_class("Find the forms")])
     assert task.subtasks == [todo.types.Subtask("Find the forms")]
 
