@@ -23,6 +23,7 @@ from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.responses import responses_command
 from sim.cli.shell import shell
+from sim.cli.scaffold import new_command
 from sim import limits as call_limits
 from sim.platform_version import NEWEST, VERSIONS
 from sim.running_devices import LOCK_NAME, DeviceLock, DeviceRunningError, lock_holder
@@ -293,6 +294,9 @@ def generate(app_dirs: tuple[Path, ...], check: bool) -> None:
     from droid.appfunctions.compiler import run_generate
 
     raise SystemExit(run_generate(_app_folders(list(app_dirs)), check))
+
+
+appfunctions.add_command(new_command)
 
 
 def main() -> None:

@@ -77,9 +77,12 @@ def _run_child(request: dict, answer_fd: int) -> None:
         landlock.confine([*map(Path, code_folders()), app_dir], [])
     # App code may print; only the answer goes to the answer pipe.
     if request.get("kind") == DECODE_APK:
-        reply = json.dumps(apk_answer(app_dir / request["apk"], request["sdk"])) + "\n"
+        answered = apk_answer(app_dir / request["apk"], request["sdk"])
     else:
-        reply = json.dumps(answer(app_dir, request["service"])) + "\n"
+        answered = answer(app_dir, request["service"])
+        if "error" in answered:  # name the files by the folder asked about, not the descriptor read through
+            answered["error"] = answered["error"].replace(str(app_dir), request["app_dir"])
+    reply = json.dumps(answered) + "\n"
     os.write(answer_fd, reply.encode())
     os._exit(0)  # no atexit handler or thread the app's code left behind runs
 

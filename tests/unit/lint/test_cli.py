@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -29,11 +30,34 @@ def test_a_clean_app_exits_0_with_a_summary() -> None:
     ]
 
 
-def test_warnings_alone_exit_0() -> None:
-    result = run(CORPUS / "f3_filler_opening")
-    assert result.exit_code == 0
+FILLER = """
+class FunctionService(AppFunctionServiceEntryPoint):
+    service_name = SERVICE
+    xml_file_name = "functions"
+
+    @app_function(described_by_docstring=True)
+    async def get_opening_hours(self, museum: str) -> str:
+        \"""This function is used to get the opening hours of a museum.
+
+        Args:
+            museum: The museum, for example the Louvre.
+        \"""
+        return ""
+"""
+
+
+def test_warnings_alone_exit_0(write_app) -> None:
+    result = run(write_app("museum", FILLER, description="Museum opening hours and exhibitions."))
+    assert result.exit_code == 0, result.output
     assert "warning F3 [get_opening_hours]" in result.output
-    assert result.output.splitlines()[-1] == "Linted 1 app: 0 errors, 1 warning, 0 suppressed"
+    assert re.fullmatch(r"Linted 1 app: 0 errors, \d+ warnings?, 0 suppressed", result.output.splitlines()[-1])
+
+
+def test_a_folder_without_code_is_an_error_install_refuses() -> None:
+    """The corpus's folders of XML alone install nowhere: lint says so (I1), as install would."""
+    result = run(CORPUS / "f3_filler_opening")
+    assert result.exit_code == 1
+    assert "error I1 INSTALL_FAILED_BAD_CODE: service com.example.lint.museum.FunctionService" in result.output
 
 
 def test_an_error_exits_1() -> None:
@@ -51,7 +75,7 @@ def test_output_is_grouped_by_app_and_plain_off_a_terminal() -> None:
     f3 = next(i for i, line in enumerate(lines) if " F3 " in line)
     assert headers[0] < d1 < headers[1] < headers[2] < f3
     assert "\x1b[" not in result.output
-    assert lines[-1] == "Linted 3 apps: 1 error, 1 warning, 0 suppressed"
+    assert lines[-1] == "Linted 3 apps: 3 errors, 1 warning, 0 suppressed"  # with I1 for the two without code
 
 
 def test_json_lists_each_finding_with_rule_severity_location_message_and_fix() -> None:
@@ -77,7 +101,7 @@ def test_json_lists_each_finding_with_rule_severity_location_message_and_fix() -
 
 def test_an_xml_finding_points_at_the_element_line() -> None:
     app_dir = CORPUS / "f6_undescribed_parameter"
-    (finding,) = json.loads(run(app_dir, "--json").output)["apps"][0]["findings"]
+    (finding,) = [f for f in json.loads(run(app_dir, "--json").output)["apps"][0]["findings"] if f["rule"] != "I1"]
     xml = (app_dir / "assets" / "functions.xml").read_text().splitlines()
     assert Path(finding["file"]).name == "functions.xml"
     assert xml[finding["line"] - 1].strip() == "<parameters>"
