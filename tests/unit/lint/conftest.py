@@ -39,15 +39,3 @@ def corpus_copy(tmp_path: Path) -> Callable[[str], Path]:
 
     return copy
 
-
-def lint_words(app_dir: Path):
-    """``lint_apps([app_dir])`` for a corpus folder of XML alone, without the I1 that install's
-    refusal of such a folder (no code for its service) adds to it: these tests are about the
-    words. That refusal is tested in tests/unit/device/test_install_signature.py."""
-    from sim.lint import lint_apps
-
-    report = lint_apps([app_dir])
-    if not any(Path(app_dir).rglob("*.py")):
-        for app in report.apps:
-            app.findings = [f for f in app.findings if f.rule != "I1"]
-    return report

@@ -13,7 +13,8 @@ import pytest
 
 from droid.appfunctions.compiler import check
 from sim.lint import RULES, lint_apps, lint_installed_app
-from tests.unit.lint.conftest import CORPUS, lint_words
+from sim.lint import lint_apps
+from tests.unit.lint.conftest import CORPUS
 
 CASES = sorted(p for p in CORPUS.iterdir() if (p / "AndroidManifest.xml").is_file())
 
@@ -24,7 +25,7 @@ def expected_rule(app_dir: Path) -> str:
 
 @pytest.mark.parametrize("app_dir", CASES, ids=lambda p: p.name)
 def test_each_corpus_app_triggers_its_own_rule_and_no_other(app_dir: Path) -> None:
-    report = lint_words(app_dir)
+    report = lint_apps([app_dir])
     (app,) = report.apps
     assert app.error is None and app.notes == []
     assert {f.rule for f in app.findings} == {expected_rule(app_dir)}, [f.one_line() for f in app.findings]

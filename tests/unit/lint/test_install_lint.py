@@ -6,7 +6,7 @@ import sys
 
 from droid.appfunctions.loader import app_package_name
 from sim.lint import lint_apps, lint_installed_app
-from tests.unit.lint.conftest import lint_words
+from sim.lint import lint_apps
 
 
 def test_it_reads_the_source_without_importing_the_app(corpus_copy) -> None:
@@ -46,7 +46,7 @@ def test_a_legacy_v1_function_xml_is_noted_and_not_linted(tmp_path) -> None:
     (app_dir / "assets" / "legacy.xml").write_text(
         "<appfunctions><appfunction><function_id>legacy_do</function_id></appfunction></appfunctions>"
     )
-    (app,) = lint_words(app_dir).apps
+    (app,) = lint_apps([app_dir]).apps
     assert app.findings == []
     assert app.notes == [f"{app_dir / 'assets' / 'legacy.xml'}: a legacy v1 function XML has no descriptions, so it is not linted"]
     assert lint_installed_app(app_dir) == []

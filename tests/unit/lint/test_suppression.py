@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from sim.cli.lint import lint_command
 from sim.lint import lint_apps, lint_installed_app
-from tests.unit.lint.conftest import lint_words
+from sim.lint import lint_apps
 
 
 def insert_before(path: Path, anchor: str, text: str) -> None:
@@ -64,7 +64,7 @@ def test_an_xml_comment_inside_the_appfunction_silences_its_finding(corpus_copy)
         app_dir / "assets" / "functions.xml", "        <id>",
         "        <!-- droidsim-lint: disable=F3 the museum's own wording, kept on purpose -->\n",
     )
-    (app,) = lint_words(app_dir).apps
+    (app,) = lint_apps([app_dir]).apps
     (finding,) = app.findings
     assert finding.rule == "F3" and finding.suppressed_by is not None
     assert finding.suppressed_by.reason == "the museum's own wording, kept on purpose"
@@ -75,13 +75,13 @@ def test_a_directive_silences_only_the_rules_it_names(corpus_copy) -> None:
     app_dir = corpus_copy("f3_filler_opening")
     insert_before(app_dir / "assets" / "functions.xml", "        <id>",
                   "        <!-- droidsim-lint: disable=F4 not about filler -->\n")
-    assert [f.rule for f in lint_words(app_dir).apps[0].active] == ["F3"]
+    assert [f.rule for f in lint_apps([app_dir]).apps[0].active] == ["F3"]
 
 
 def test_a_directive_without_a_reason_silences_nothing_and_is_reported(corpus_copy) -> None:
     app_dir = corpus_copy("f3_filler_opening")
     insert_before(app_dir / "assets" / "functions.xml", "        <id>", "        <!-- droidsim-lint: disable=F3 -->\n")
-    assert sorted(f.rule for f in lint_words(app_dir).apps[0].active) == ["F3", "L1"]
+    assert sorted(f.rule for f in lint_apps([app_dir]).apps[0].active) == ["F3", "L1"]
 
 
 def test_a_directive_on_one_function_does_not_silence_another(corpus_copy) -> None:
@@ -90,7 +90,7 @@ def test_a_directive_on_one_function_does_not_silence_another(corpus_copy) -> No
     xml = app_dir / "assets" / "functions.xml"
     first = "<id>com.example.lint.weather.FunctionService#get_weather_today</id>"
     insert_before(xml, first, "<!-- droidsim-lint: disable=F9 meant for the other function -->\n        ")
-    (finding,) = lint_words(app_dir).apps[0].active
+    (finding,) = lint_apps([app_dir]).apps[0].active
     assert finding.rule == "F9" and finding.function_id.endswith("#get_weather_now")
 
 
@@ -98,7 +98,7 @@ def test_app_level_findings_are_silenced_in_the_app_metadata(corpus_copy) -> Non
     app_dir = corpus_copy("a2_app_description_filler")
     insert_before(app_dir / "res" / "xml" / "app_metadata.xml", "<AppFunctionAppMetadata",
                   "<!-- droidsim-lint: disable=A2 the store listing must start with the app's name -->\n")
-    (finding,) = lint_words(app_dir).apps[0].findings
+    (finding,) = lint_apps([app_dir]).apps[0].findings
     assert finding.rule == "A2" and finding.suppressed_by.reason == "the store listing must start with the app's name"
 
 
@@ -106,7 +106,7 @@ def test_type_findings_are_silenced_above_the_class(corpus_copy) -> None:
     app_dir = corpus_copy("p7_raw_result")
     insert_before(app_dir / "flights.py", "@app_function_serializable",
                   "# droidsim-lint: disable=P7 the airline requires its answer to be shown verbatim\n")
-    (finding,) = lint_words(app_dir).apps[0].findings
+    (finding,) = lint_apps([app_dir]).apps[0].findings
     assert finding.rule == "P7" and finding.suppressed_by is not None
     assert lint_installed_app(app_dir) == []
 
@@ -115,5 +115,5 @@ def test_without_app_metadata_app_level_findings_are_silenced_in_the_manifest(co
     app_dir = corpus_copy("a1_no_app_description")
     insert_before(app_dir / "AndroidManifest.xml", "        <service",
                   "        <!-- droidsim-lint: disable=A1 a preview build; the description ships with 1.0 -->\n")
-    (finding,) = lint_words(app_dir).apps[0].findings
+    (finding,) = lint_apps([app_dir]).apps[0].findings
     assert finding.rule == "A1" and finding.suppressed_by.reason == "a preview build; the description ships with 1.0"
