@@ -14,7 +14,7 @@ from sim.lint import lint_apps, peers_from_device
 from sim.lint.report import print_report, report_json
 from sim.lint.runner import EXIT_UNREADABLE, AppReport
 from sim.pm.app_folders import NotAnAppFolder, app_folders_in
-from sim.platform_version import NEWEST
+from sim.platform_version import ANDROID_16, NEWEST
 
 
 @click.command("lint")
@@ -60,7 +60,8 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
                 _decode(path, stack, apks, folders, unreadable)
             else:
                 folders += _folders(path)
-        report = lint_apps(folders, device_peers=peers)
+        report = lint_apps(folders, device_peers=peers, android16_services={
+            folder: _services_on_android_16(apk) for folder, (apk, _) in apks.items()})
         report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
     if as_json:
         print_json(report_json(report, show_suppressed))
@@ -80,6 +81,15 @@ def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unread
         return
     apks[folder] = (apk, decoded)
     folders.append(folder)
+
+
+def _services_on_android_16(apk: Path) -> list[str]:
+    """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36."""
+    from sim.apk.decode import decode_apk
+    from sim.apk.folder import read_apk
+
+    decoded = decode_apk(read_apk(apk), apk.name, ANDROID_16.sdk_int)
+    return [s.name for s in decoded.services if s.enabled]
 
 
 def _in_apk_terms(app: AppReport, apks: dict) -> AppReport:

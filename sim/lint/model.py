@@ -137,6 +137,9 @@ class App:
     functions: list[Function] = field(default_factory=list)
     # The manifest's AppFunctionServices, in manifest order (the first is the one Android 16 binds).
     services: list[str] = field(default_factory=list)
+    # Those an Android 16 phone indexes, where they differ (an APK's android:enabled="@bool/..."
+    # with a -v37 override); None: the same as ``services``.
+    android16_services: list[str] | None = None
     types: dict[str, TypeInfo] = field(default_factory=dict)
     modules: list[CodeModule] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

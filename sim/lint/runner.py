@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from sim.lint.checks import APP_CHECKS, CROSS_CHECKS
 from sim.lint.findings import Finding, Issue
@@ -74,10 +74,12 @@ class LintReport:
 
 
 def lint_apps(
-    app_dirs: Iterable[Path | str], *, device_peers: Sequence[Peer] = (), import_code: bool = True
+    app_dirs: Iterable[Path | str], *, device_peers: Sequence[Peer] = (), import_code: bool = True,
+    android16_services: Mapping[Path, Sequence[str]] = {},
 ) -> LintReport:
     """Lint app folders together: cross-function rules compare each app with the
-    others and with ``device_peers`` (every function on a device)."""
+    others and with ``device_peers`` (every function on a device). ``android16_services``
+    names, for a folder decoded from an APK, the services an Android 16 phone indexes."""
     cache = ModuleCache()
     reports: list[AppReport] = []
     read: list[tuple[App, AppReport]] = []
@@ -87,6 +89,8 @@ def lint_apps(
         except LintInputError as e:
             reports.append(AppReport(app_dir, error=str(e)))
             continue
+        if app_dir in android16_services:
+            app.android16_services = list(android16_services[app_dir])
         report = AppReport(app_dir, app.package, notes=app.notes)
         reports.append(report)
         read.append((app, report))

@@ -64,7 +64,7 @@ def test_list_app_functions_json_maps_packages_to_functions(device_process):
     fetch = next(f for f in listing[ORDERS] if f["id"] == FETCH)
     assert fetch["enabled"] is True and fetch["description"]
     assert fetch["parameters"][0]["name"] == "orderId"
-    assert set(fetch) == {"id", "enabled", "description", "parameters", "response", "answers"}
+    assert set(fetch) == {"id", "enabled", "description", "parameters", "response", "answers", "installed_from"}
     assert fetch["answers"] == {"source": "code"}  # a Python app answers with its code (docs/responses.md)
 
 

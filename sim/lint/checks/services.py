@@ -16,11 +16,13 @@ from sim.lint.model import App
 
 
 def check_services(app: App) -> Iterator[Issue]:
-    if len(app.services) < 2:
+    on_android_16 = app.services if app.android16_services is None else app.android16_services
+    if len(on_android_16) < 2:
         return
-    first = app.services[0]
+    first = on_android_16[0]
     for function in app.functions:
-        if function.service and function.service != first:
+        # A service Android 16 does not index declares nothing there: no call reaches the first.
+        if function.service and function.service != first and function.service in on_android_16:
             yield Issue(
                 "R1", function.scope,
                 f"On Android 16 every call to {app.package} binds its first AppFunctionService, {first}, "

@@ -139,7 +139,7 @@ def test_a_property_naming_a_missing_xml_resource(device, write_apk):
 
 def test_invalid_function_xml_names_the_entry_and_line(device, write_apk):
     text = zipfile.ZipFile(io.BytesIO(apk_bytes())).read("assets/order_functions.xml").decode()
-    broken = text.replace("<enabledByDefault>true</enabledByDefault>", "<enabledByDefault>maybe</enabledByDefault>", 1)
+    broken = text.replace("<enabledByDefault>true</enabledByDefault>", "<enabledByDefault>true</enabledByDefaul>", 1)
     with pytest.raises(IllegalArgumentException) as raised:
         device.install(write_apk(rewritten(apk_bytes(), {"assets/order_functions.xml": broken.encode()})))
     assert str(raised.value).startswith("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML: app.apk!/assets/order_functions.xml:5:")
