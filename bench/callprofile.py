@@ -36,7 +36,7 @@ DEVICE_LAYERS = (
                          "result_from_proto", "result_to_proto", "check_data", "forward")),
     ("history write", ("record (sim/appfunctions/access_history", "_write_batch", "_writer")),
     ("credential lookup", ("authenticate (sim/server", "identify (sim/identity")),
-    ("app hop", ("execute (sim/zygote/hosts", "_read_replies", "wait (sim/zygote/hosts", "_outcome_of")),
+    ("app hop", ("execute (sim/zygote/hosts", "(sim/zygote/reply_channel", "wait (sim/zygote/hosts", "_outcome_of")),
     ("pipeline checks", ("_execute (sim/appfunctions/service_impl", "execute_app_function (sim/appfunctions",
                          "shape_violation", "oversized_request")),
     ("servicer", ("ExecuteAppFunction (sim/server", "handler (sim/server", "run (sim/server/decode_guard")),

@@ -10,12 +10,16 @@ import asyncio
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench import appgen
 from bench.child import REPO, ChildProcess
 from bench.report import Report, Row, Target
 from bench.stats import Summary
 from bench.timing import interleaved
+
+if TYPE_CHECKING:
+    from sim.mcp.process import HttpBridgeProcess
 
 TOOL_CALL_P50_TARGET = 1.5
 AGENT = "com.example.assistant"
@@ -36,14 +40,14 @@ def run(report: Report, data: Path, *, rounds: int, per_round: int) -> None:
 
     with ChildProcess("bench.device_process", "--data", str(data)), \
             HttpBridgeProcess(data, AGENT, cwd=REPO) as bridge, ChildProcess("bench.mcp_echo_server") as echo:
-        samples = asyncio.run(_sample(bridge.url, echo.ready["url"], rounds, per_round))
+        samples = asyncio.run(_sample(bridge, echo.ready["url"], rounds, per_round))
     baseline = report.baseline("bare MCP SDK tools/call over HTTP p50", Summary.of(samples["bare"]).p50, "ns")
     bridged = Summary.of(samples["bridge"])
     report.add(Row("MCP tools/call over HTTP via the bridge p50", bridged.p50, "ns", baseline,
                    Target("ratio_at_most", TOOL_CALL_P50_TARGET), detail={"samples": bridged.count}))
 
 
-async def _sample(bridge_url: str, echo_url: str, rounds: int, per_round: int) -> dict[str, list[int]]:
+async def _sample(bridge: "HttpBridgeProcess", echo_url: str, rounds: int, per_round: int) -> dict[str, list[int]]:
     """Both clients stay open in this task (anyio wants that); a worker thread times the calls,
     each one run on this loop and waited for."""
     from mcp import Client
@@ -52,7 +56,7 @@ async def _sample(bridge_url: str, echo_url: str, rounds: int, per_round: int) -
     tool, arguments = appgen.function_id(package, 0).rsplit("#", 1)[1], {"a": 1, "b": 2}
     # The 2025-11-25 handshake, as Claude Desktop and most clients speak it today; the SDK's
     # 2026-07-28 per-request mode costs ~40 ms a call on both sides (docs/performance.md).
-    async with Client(bridge_url, mode="legacy") as bridged, Client(echo_url, mode="legacy") as bare:
+    async with Client(bridge.client_transport(), mode="legacy") as bridged, Client(echo_url, mode="legacy") as bare:
         result = await bridged.call_tool(tool, arguments)
         if result.is_error or result.structured_content != {"result": 3}:
             raise RuntimeError(f"the bridged call returned {result}")

@@ -9,23 +9,27 @@ from typing import Callable
 from google.protobuf.message import Message
 
 from bench.child import ChildProcess, socket_path
-from bench.echo_server import ECHO, FETCH, LOAD
+from bench.echo_server import ECHO, FETCH, LOAD, RELAY
 from droid.binder.channel import open_channel
 
 
 class BareTransports:
-    """A running echo server process and a client of each of its transports."""
+    """A running echo server process (and the floor's app process it relays to), and a client
+    of each of their transports."""
 
     def __init__(self, workdir: Path, workers: int) -> None:
         grpc_path = socket_path(workdir, "echo.sock")
         self.raw_path = socket_path(workdir, "raw.sock")
+        floor_path = socket_path(workdir, "floor.sock")
+        self.floor_app = ChildProcess("bench.floor_app", "--raw", str(floor_path))
         self.server = ChildProcess(
             "bench.echo_server", "--grpc", f"unix:{grpc_path}", "--raw", str(self.raw_path),
-            "--workers", str(workers),
+            "--workers", str(workers), "--relay-to", str(floor_path),
         )
         self.boot_ns: int = self.server.ready["boot_ns"]
         self.channel = open_channel(f"unix:{grpc_path}")
         self._echo = self.channel.unary_unary(ECHO)
+        self._relay = self.channel.unary_unary(RELAY)
         self._load = self.channel.unary_unary(LOAD)
         self._raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._raw.connect(str(self.raw_path))
@@ -34,6 +38,12 @@ class BareTransports:
         """One unary call that sends ``payload`` and gets it back."""
         echo = self._echo
         return lambda: echo(payload)
+
+    def structure_floor(self, payload: bytes) -> Callable[[], object]:
+        """A unary call whose handler takes ``payload`` to another process and back: the device's
+        structure (client, gRPC handler, app process) with no device code in it."""
+        relay = self._relay
+        return lambda: relay(payload)
 
     def grpc_fetch(self, payload: bytes, response_type: type[Message]) -> Callable[[], object]:
         """A call that returns ``payload`` (stored once, untimed), parsed as ``response_type``,
@@ -63,6 +73,7 @@ class BareTransports:
         self._raw.close()
         self.channel.close()
         self.server.stop()
+        self.floor_app.stop()
 
 
 def protobuf_round_trip(request: Message, response: Message) -> Callable[[], object]:

@@ -13,6 +13,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from droid.appfunctions.access_flag_numbering import valid_flags
 from droid.content.context import Context
 from droid.os.binder import SHELL, Binder, CallingIdentity
 from sim.appfunctions.access_history import AccessHistory
@@ -34,6 +35,7 @@ from sim.pm.code_verifier import CodeVerifier, InProcessCodeVerifier
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
+from sim.responses.staging import ResponseOptions
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT, ProcessManager
 from sim.zygote.os_user import OsUser, claim_os_user, unclaimed_user
 from sim.zygote.specialize import (
@@ -170,7 +172,8 @@ class Device:
         self.settings = SettingsProvider(self.store)
         self.permissions = PermissionManagerService(self.store, self.registry)
         self.agent_allowlist = AgentAllowlist(self.settings, self.permissions)
-        self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist)
+        self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist,
+                                               valid_flags(self.version.sdk_int))
         self.access_history = AccessHistory(self.store)
         self.pregrants = AgentPregrants(self.registry, self.access, self.settings)
         validator = CallerValidator(self.registry, self.permissions, self.access, self.version)
@@ -230,8 +233,9 @@ class Device:
         return services[name]
 
     # packages
-    def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
-        return self.package_manager.install(Path(app_dir), system)
+    def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
+        """``responses``: where a code-less app's answers come from (docs/responses.md)."""
+        return self.package_manager.install(Path(app_dir), system, responses)
 
     def install_all(self, apps_root: Path, system: bool = False) -> list[InstalledPackage]:
         """Every app folder directly under ``apps_root``; an app installed unchanged, and as

@@ -57,10 +57,8 @@ class Authenticator:
         # Only secrets that matched, so garbage credentials cannot grow it; emptied on every
         # change of who is registered, so a forgotten or replaced secret stops working at once.
         self._recent: dict[str, CallingIdentity] = {}
-        # Relayed app connections, by the peer address gRPC reports for them.
+        # Relayed app connections (sim/server/peer_relay.py), by the peer address gRPC reports for them.
         self._by_peer: dict[str, CallingIdentity] = {}
-        # Set where the kernel can name other peers (a loopback TCP listener on an isolating device).
-        self.identify_peer: Callable[[str], CallingIdentity | None] | None = None
 
     def register(self, credential_hash: str, identity: CallingIdentity) -> None:
         with self._lock:
@@ -97,11 +95,8 @@ class Authenticator:
 
     def identify(self, secret: str | None, peer: Callable[[], str] | None = None) -> CallingIdentity | None:
         """A relayed app connection is its app, whatever secret it shows; else the secret's owner."""
-        if peer is not None and (self._by_peer or self.identify_peer is not None):
-            name = peer()
-            named = self._by_peer.get(name)
-            if named is None and self.identify_peer is not None:
-                named = self.identify_peer(name)
+        if peer is not None and self._by_peer:
+            named = self._by_peer.get(peer())
             if named is not None:
                 return named
         if not secret:

@@ -29,14 +29,20 @@ class PlatformVersion:
     # enable_dynamic_app_functions: the application-level function XML is indexed beside every
     # service's (AppSearch AppFunctionResolveInfo.java); Android 16 reads service-level XML only.
     indexes_app_level_functions: bool
+    # Which AppFunctionService a call binds in a package with several: on Android 16 the one
+    # PackageManager.resolveService picks for the package (ServiceHelperImpl
+    # .resolveAppFunctionService(packageName, user): the first in the manifest), whichever
+    # declared the function; on Android 17 the one that declared it (the indexer records each
+    # function's serviceName there; androidx: "more than one service per app works only on API 37+").
+    binds_declaring_service: bool
 
     @property
     def name(self) -> str:
         return f"Android {self.release} (SDK {self.sdk_int})"
 
 
-ANDROID_16 = PlatformVersion(BAKLAVA, "16", False, False, False)
-ANDROID_17 = PlatformVersion(CINNAMON_BUN, "17", True, True, True)
+ANDROID_16 = PlatformVersion(BAKLAVA, "16", False, False, False, False)
+ANDROID_17 = PlatformVersion(CINNAMON_BUN, "17", True, True, True, True)
 VERSIONS = {v.sdk_int: v for v in (ANDROID_16, ANDROID_17)}
 NEWEST = ANDROID_17
 

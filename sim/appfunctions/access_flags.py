@@ -1,7 +1,8 @@
 """Access flags of an (agent, target) pair: what they mean and which updates are legal.
 
 Ported from AppIdAppFunctionAccessPolicy (QPR2): USER flags decide, else OTHER flags, else
-PREGRANTED; see docs/access-control.md for why USER outranks OTHER here.
+PREGRANTED (or, on Android 17, UPGRADE_GRANTED, the grant a system upgrade gives existing pairs:
+AppIdAppFunctionAccessUpgrade); see docs/access-control.md for why USER outranks OTHER here.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from droid.appfunctions.manager import (
     ACCESS_FLAG_MASK_USER,
     ACCESS_FLAG_OTHER_GRANTED,
     ACCESS_FLAG_PREGRANTED,
+    ACCESS_FLAG_UPGRADE_GRANTED,
     ACCESS_FLAG_USER_GRANTED,
 )
+from droid.appfunctions.access_flag_numbering import refuse_unknown
 from droid.os.exceptions import IllegalArgumentException
 
 
@@ -22,15 +25,13 @@ def is_access_granted(flags: int) -> bool:
         return bool(flags & ACCESS_FLAG_USER_GRANTED)
     if flags & ACCESS_FLAG_MASK_OTHER:
         return bool(flags & ACCESS_FLAG_OTHER_GRANTED)
-    return bool(flags & ACCESS_FLAG_PREGRANTED)
+    return bool(flags & (ACCESS_FLAG_PREGRANTED | ACCESS_FLAG_UPGRADE_GRANTED))
 
 
-def validate_update(flag_mask: int, flags: int) -> None:
-    """The rules of updateAccessFlags, with its messages."""
-    if flags & ~ACCESS_FLAG_MASK_ALL:
-        raise IllegalArgumentException(
-            f"Invalid flag(s) {flags & ~ACCESS_FLAG_MASK_ALL} specified in call to updateAppFunctionAccessFlags"
-        )
+def validate_update(flag_mask: int, flags: int, valid: int = ACCESS_FLAG_MASK_ALL) -> None:
+    """The rules of updateAccessFlags, with its messages; ``valid``: the bits the device's
+    version has (access_flag_numbering.valid_flags)."""
+    refuse_unknown(flags, valid)
     if flags & flag_mask != flags:
         raise IllegalArgumentException(
             f"Flags {flags & ~flag_mask} specified in flags {flags} for updateAppFunctionAccessFlags, "

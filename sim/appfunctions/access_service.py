@@ -14,6 +14,7 @@ import threading
 from typing import Callable, Iterable
 
 from droid.appfunctions.manager import (
+    ACCESS_FLAG_MASK_ALL,
     ACCESS_FLAG_MASK_OTHER,
     ACCESS_FLAG_MASK_USER,
     ACCESS_FLAG_OTHER_DENIED,
@@ -44,8 +45,10 @@ class AppFunctionAccessService:
         registry: PackageRegistry,
         permissions: PermissionManagerService,
         allowlist: AgentAllowlist,
+        valid_flags: int = ACCESS_FLAG_MASK_ALL,
     ) -> None:
         self._store = store
+        self._valid_flags = valid_flags  # the ACCESS_FLAG_* bits of the device's version
         self._registry = registry
         self._permissions = permissions
         self._allowlist = allowlist
@@ -86,7 +89,7 @@ class AppFunctionAccessService:
             return dict(sorted(self._flags.items()))
 
     def _update(self, agent_name: str, target_name: str, flag_mask: int, flags: int) -> bool:
-        validate_update(flag_mask, flags)
+        validate_update(flag_mask, flags, self._valid_flags)
         if not self._valid_pair(agent_name, target_name):
             return False
         key = (agent_name, target_name)

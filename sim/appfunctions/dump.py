@@ -13,6 +13,7 @@ from sim.appfunctions.agent_allowlist import AgentAllowlist
 from sim.appfunctions.index import FunctionIndex
 from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import PackageRegistry
+from sim.responses.describe import answers_line
 
 
 def dump_app_functions(
@@ -31,7 +32,8 @@ def dump_app_functions(
     for package in registry.all():
         roles = [r for r, yes in (("agent", access.is_valid_agent(package)), ("target", access.is_valid_target(package))) if yes]
         status = "privileged" if permissions.is_privileged(package) else "unprivileged"
-        lines.append(f"  {package.package_name} uid={package.uid} {status} roles={','.join(roles) or '-'}")
+        lines.append(f"  {package.package_name} uid={package.uid} {status} roles={','.join(roles) or '-'} "
+                     f"{answers_line(package.metadata.answers)}")
         for function in package.metadata.app_functions:
             level = ACCESS_LEVEL_XML[function.access_level or ACCESS_LEVEL_ANDROID_TRUSTED]
             enabled = str(index.is_enabled(package.package_name, function)).lower()

@@ -203,7 +203,8 @@ class FunctionIndex:
     def _build_page(self, package: AppFunctionPackageMetadata) -> SearchPage:
         """The package's page, cached; called with the lock held."""
         package_only = AppFunctionPackageMetadata(
-            package_name=package.package_name, components=package.components, app_metadata=package.app_metadata
+            package_name=package.package_name, components=package.components, app_metadata=package.app_metadata,
+            answers=package.answers,
         )
         functions = []
         for declared in package.app_functions:

@@ -35,6 +35,7 @@ from droid.appfunctions.exceptions import (
     AppFunctionSystemUnknownException,
 )
 from droid.appfunctions.metadata import ACCESS_LEVEL_SELF, ACCESS_LEVEL_SYSTEM, AppFunctionMetadata
+from droid.appfunctions.service import SERVICE_INTERFACE
 from droid.appfunctions.requests import (
     AppFunctionName,
     AppFunctionSearchSpec,
@@ -57,7 +58,7 @@ from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
 from sim.platform_version import NEWEST, PlatformVersion
-from sim.pm.registry import PackageRegistry
+from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.zygote.hosts import AppHost
 from sim.zygote.process_manager import AppLaunch, ProcessManager
 from sim.zygote.runtime import Outcome
@@ -178,7 +179,14 @@ class AppFunctionManagerServiceImpl:
         except OSError as error:
             log.error("binding %s failed: %s", target, error)
             return AppFunctionSystemUnknownException(f"Failed to bind the target service: {error}")
-        return self._call(host, request, caller.package_name, indexed.service_name, signal)
+        return self._call(host, request, caller.package_name, self._bound_service(package, indexed.service_name), signal)
+
+    def _bound_service(self, package: InstalledPackage, declaring_service: str) -> str:
+        """The service a call binds (PlatformVersion.binds_declaring_service): before Android 17,
+        the package's first AppFunctionService, whichever declared the function."""
+        if self._version.binds_declaring_service:
+            return declaring_service
+        return next(s.name for s in package.manifest.services if SERVICE_INTERFACE in s.actions)
 
     def _call(
         self, host: AppHost, request: ExecuteAppFunctionRequest, calling_package: str, service_name: str,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from sim.cli.api_key import api_key_options
+
 _TOOL_CHOICE = "auto|none|required|TOOL"
 
 
@@ -13,7 +15,7 @@ _TOOL_CHOICE = "auto|none|required|TOOL"
 @click.option("--model", default="offline", show_default=True, metavar="offline|openai:NAME",
               help="offline: a heuristic stand-in, no weights; openai:NAME: any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint (Ollama, vLLM, llama.cpp...).")
-@click.option("--api-key", envvar="OPENAI_API_KEY", help="Key for the endpoint, if it needs one.")
+@api_key_options
 @click.option("--session", "session_id", help="Continue a stored conversation by id.")
 @click.option("--json", "json_output", is_flag=True, help="Emit the event stream as JSON lines.")
 @click.option("--no-stream", is_flag=True,

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from sim.cli.api_key import api_key_options
+
 from sim.eval.categories import CATEGORIES
 
 
@@ -26,7 +28,7 @@ def _counts(text: str) -> list[int]:
               help="offline: the keyword heuristic; scripted: the oracle replaying each case's expectations; "
                    "wrong: always wrong (the scorer's self-check); openai:NAME: any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint for openai:NAME.")
-@click.option("--api-key", envvar="OPENAI_API_KEY", help="Key for the endpoint, if it needs one.")
+@api_key_options
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Run each case K times: pass@1 and pass^K.")
 @click.option("--distractors", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
@@ -55,6 +57,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks."""
     from sim.cli.output import console, print_json
     from sim.eval.devices import DeviceSetupError
+    from sim.eval.execution import UnprotectedRay
     from sim.eval.models import ModelSpecError
     from sim.eval.progress import Progress
     from sim.eval.report import terminal_table
@@ -76,7 +79,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         suite = load_suite(suite_file)
         with Progress(err) as progress:
             summary = run_eval(suite, options, progress.update)
-    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError) as error:
+    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay) as error:
         raise click.ClickException(str(error)) from None
     except ModelUnavailable as error:
         raise click.ClickException(f"the model server went down, so the run stopped: {error}. The finished "

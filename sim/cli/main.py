@@ -20,6 +20,7 @@ from sim.cli.conformance import conformance_command
 from sim.cli.eval import eval_command
 from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
+from sim.cli.responses import responses_command
 from sim.cli.shell import shell
 from sim import limits as call_limits
 from sim.platform_version import NEWEST, VERSIONS
@@ -49,6 +50,7 @@ cli.add_command(lint_command)
 cli.add_command(conformance_command)
 cli.add_command(mcp_command)
 cli.add_command(eval_command)
+cli.add_command(responses_command)
 
 
 @cli.group()
@@ -210,14 +212,29 @@ def droidsim_command() -> str:
 @cli.command()
 @click.argument("app_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--system", is_flag=True, help="Install as a privileged system app.")
+@click.option("--responses", "cassette", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              metavar="CASSETTE", help="A code-less app answers recorded calls from this cassette (docs/responses.md).")
+@click.option("--double", "double_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
+              help="A code-less app's calls go to the Python double in DIR (droidsim responses skeleton writes one).")
+@click.option("--on-miss", type=click.Choice(["refuse", "schema"]),
+              help="What a call nothing answers gets: ERROR_NOT_SUPPORTED (refuse, the default) or a value "
+                   "generated from the schema, marked as such.")
 @click.pass_context
-def install(ctx: click.Context, app_dir: Path, system: bool) -> None:
-    """Install (or update) an app folder, or every app folder in a folder, on the device."""
+def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | None, double_dir: Path | None,
+            on_miss: str | None) -> None:
+    """Install (or update) an app folder, or every app folder in a folder, on the device.
+
+    A folder with no Python code (a Kotlin app's manifest, res/xml and function XML) answers
+    from --responses and --double, else refuses; an update keeps what it was given before."""
+    from droidsim.v1.package_manager_pb2 import ResponseOptions
+
     folders = _app_folders([app_dir])
+    responses = ResponseOptions(cassette=str(cassette.resolve()) if cassette else "",
+                                double_dir=str(double_dir.resolve()) if double_dir else "", on_miss=on_miss or "")
     with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
         for folder in folders:
             try:
-                info = context.get_system_service("package").install_package(str(folder.resolve()), system)
+                info = context.get_system_service("package").install_package(str(folder.resolve()), system, responses)
             except Exception as error:
                 fail_with(error)
             click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")

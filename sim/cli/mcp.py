@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import sys
+from pathlib import Path
 
 import click
 
@@ -18,12 +19,15 @@ from sim.mcp.modes import ELICIT, MODES
               help="stdio for clients that start the server (Claude Desktop, Claude Code); http for streamable HTTP.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: the address to bind (loopback unless told otherwise).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="HTTP: the port (0: any free one).")
+@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path), envvar="DROIDSIM_MCP_TOKEN_FILE",
+              help="HTTP: keep the bearer token in this file (mode 0600; reused if it is there, written if not) "
+                   "instead of printing it once. Env: DROIDSIM_MCP_TOKEN_FILE.")
 @click.option("--confirm", type=click.Choice(MODES), default=ELICIT, show_default=True,
               help="Destructive calls: ask the client's user (elicitation; refused where the client cannot ask), "
                    "refuse them all, or run them unasked.")
 @click.pass_context
 def mcp_command(ctx: click.Context, as_package: str, device: str | None, transport: str, host: str, port: int,
-                confirm: str) -> None:
+                token_file: Path | None, confirm: str) -> None:
     """Serve AGENT_PKG's callable app functions as MCP tools (docs/mcp.md)."""
     import asyncio
 
@@ -31,6 +35,7 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
     from sim.cli.output import fail_with
     from sim.mcp.catalog import Catalog, NotAnAgentError
     from sim.mcp.confirmation import Confirmation
+    from sim.mcp.http_auth import bridge_token
     from sim.mcp.server import Bridge
 
     root = ctx.find_root().obj
@@ -38,6 +43,10 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
     if transport == "http" and not _is_loopback(host):
         click.echo(f"warning: serving MCP on {host}: reachable from other machines, with this agent's access",
                    err=True)
+    try:
+        token = bridge_token(token_file) if transport == "http" else ""
+    except (ValueError, OSError) as error:
+        raise click.ClickException(str(error)) from None
     with open_context(address, as_package) as context:
         try:
             bridge = Bridge(Catalog(context), Confirmation(confirm), version=_version())
@@ -45,7 +54,8 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
             raise click.ClickException(str(error)) from None
         except Exception as error:
             fail_with(error)
-        serve = bridge.serve_stdio() if transport == "stdio" else bridge.serve_http(host, port, sys.stderr)
+        serve = (bridge.serve_stdio() if transport == "stdio"
+                 else bridge.serve_http(host, port, sys.stderr, token, token_file))
         try:
             asyncio.run(serve)
         except KeyboardInterrupt:

@@ -15,6 +15,7 @@ import click
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
+from droid.appfunctions.proxies import PENDING_INTENT_NAME, pending_intent_from_data
 from droid.appfunctions.metadata import (
     ACCESS_LEVEL_ANDROID_TRUSTED,
     ACCESS_LEVEL_XML,
@@ -37,6 +38,10 @@ from sim.cli.output import fail_with, print_json, print_table
 from sim.cli.shell_access import ACCESS_COMMANDS
 from sim.cli.shell_pm import pm
 from sim.cli.shell_settings import device_config, dumpsys, settings
+from sim.cli.shell_test_hooks import TEST_HOOK_COMMANDS
+from sim.cli.shell_users import user_option
+from sim.responses.describe import answers_json
+from sim.responses.generated import GENERATED_EXTRA
 
 STATES = {"enable": APP_FUNCTION_STATE_ENABLED, "disable": APP_FUNCTION_STATE_DISABLED, "default": APP_FUNCTION_STATE_DEFAULT}
 
@@ -56,7 +61,7 @@ def app_function() -> None:
     """The app_function service: list, execute and enable AppFunctions; agent access."""
 
 
-for _command in ACCESS_COMMANDS:
+for _command in ACCESS_COMMANDS + TEST_HOOK_COMMANDS:
     app_function.add_command(_command)
 for _group in (pm, settings, device_config, dumpsys):
     shell.add_command(_group)
@@ -78,13 +83,22 @@ def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
                 ],
                 "response": {"type": type_label(f.response.value_type), "description": f.response.description}
                 if f.HasField("response") else None,
+                "answers": answers_json(f.package_metadata.answers, f.id),
             }
         )
     return listing
 
 
+@app_function.command("help")
+@click.pass_context
+def help_command(ctx: click.Context) -> None:
+    """Print this help text (cmd app_function help)."""
+    click.echo(ctx.parent.get_help())
+
+
 @app_function.command("list-app-functions")
 @click.option("--package", "package_name", help="Only this package's functions.")
+@user_option(what="the user to list functions for")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON object Android prints.")
 @click.pass_context
 def list_app_functions(ctx: click.Context, package_name: str | None, as_json: bool) -> None:
@@ -115,13 +129,17 @@ def access_level_name(level: int) -> str:
 @app_function.command("execute-app-function")
 @click.option("--package", "package_name", required=True, help="Target package.")
 @click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
-@click.option("--parameters", default="{}", show_default=True,
-              help="Parameters as a JSON object; dates, times and instants may be ISO 8601 text, zones their name.")
+@click.option("--parameters", required=True,
+              help="Parameters as a JSON object ('{}' for none), as Android requires; dates, times and instants "
+                   "may be ISO 8601 text, zones their name.")
 @click.option("--timeout-duration", default=30.0, show_default=True, help="Seconds to wait before cancelling.")
 @click.option("--brief-yaml", is_flag=True, help="Print the result document as concise YAML, as Android does.")
+@click.option("--pending-intent-path", metavar="PATH",
+              help="The key in the response extras of a PendingIntent to report ('.' for nested extras).")
+@user_option(what="the user to execute the function under")
 @click.pass_context
 def execute_app_function(ctx: click.Context, package_name: str, function_id: str, parameters: str,
-                         timeout_duration: float, brief_yaml: bool) -> None:
+                         timeout_duration: float, brief_yaml: bool, pending_intent_path: str | None) -> None:
     """Execute a function and print its return value as JSON (or, with --brief-yaml, YAML).
 
     Every attempt reaches the device, which refuses what it must and records each one in
@@ -152,10 +170,25 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
             fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
         finally:
             timer.cancel()
+    if GENERATED_EXTRA in response.extras:  # --on-miss schema: say so where a person reads it
+        click.echo(f"Warning: {response.extras[GENERATED_EXTRA]}", err=True)
     if brief_yaml:
         click.echo(brief_yaml_of(response.result_document))
-        return
-    print_json(to_json(response.return_value))
+    else:
+        print_json(to_json(response.return_value))
+    if pending_intent_path is not None:
+        click.echo(_pending_intent_report(response.extras, pending_intent_path))
+
+
+def _pending_intent_report(extras: AppFunctionData, path: str) -> str:
+    """Android sends the PendingIntent found at ``path`` (nested extras split on '.'); droidsim
+    has no activities to start, so it names what it found instead."""
+    value: object = extras
+    for segment in path.split("."):
+        value = value.get(segment) if isinstance(value, AppFunctionData) else None
+    if not isinstance(value, AppFunctionData) or value.qualified_name != PENDING_INTENT_NAME:
+        return f"No PendingIntent found at extras key: {path}"
+    return f"Found PendingIntent at extras key: {path}: {pending_intent_from_data(value)!r} (not sent: droidsim has no activities)"
 
 
 def _find_function(manager, package_name: str, function_id: str):
@@ -184,6 +217,7 @@ def _not_found_hint(ctx: click.Context, manager, error: Exception, package_name:
 @click.option("--package", "package_name", required=True)
 @click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
 @click.option("--state", type=click.Choice(sorted(STATES)), required=True)
+@user_option(what="the user to set the function state for")
 @click.pass_context
 def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: str) -> None:
     """Set a function's enabled state (default returns to the XML's value)."""
@@ -199,6 +233,7 @@ def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: 
 @app_function.command("is-enabled")
 @click.option("--package", "package_name", required=True)
 @click.option("--function", "function_id", required=True, help="The function's exact id.")
+@user_option(what="the user to check the function state for")
 @click.pass_context
 def is_enabled(ctx: click.Context, package_name: str, function_id: str) -> None:
     """Print whether a function is enabled: true or false."""
@@ -213,6 +248,7 @@ def is_enabled(ctx: click.Context, package_name: str, function_id: str) -> None:
 
 @app_function.command("read-app-description")
 @click.option("--package", "package_name", required=True)
+@user_option(what="the user whose app to read")
 @click.pass_context
 def read_app_description(ctx: click.Context, package_name: str) -> None:
     """Print the app description agents read (res/xml/app_metadata.xml)."""

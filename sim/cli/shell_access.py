@@ -17,6 +17,7 @@ from droid.appfunctions.manager import (
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json
+from sim.cli.shell_users import user_option
 
 INVALID_PAIR = (
     "{agent} -> {target} is not a valid pair: the agent must be installed, request "
@@ -39,6 +40,8 @@ def _update_other_flag(ctx: click.Context, agent: str, target: str, flag: int, v
 
 
 def _pair_options(command):
+    command = user_option("--target-user", "the target package's user")(command)
+    command = user_option("--agent-user", "the agent package's user")(command)
     command = click.option("--target-package", "target", required=True, metavar="PKG", help="The target package.")(command)
     return click.option("--agent-package", "agent", required=True, metavar="PKG", help="The agent package.")(command)
 
@@ -62,6 +65,7 @@ def revoke_access(ctx: click.Context, agent: str, target: str) -> None:
 def _list_command(name: str, label: str, method: str, help_text: str) -> click.Command:
     @click.command(name, help=help_text)
     @click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+    @user_option()
     @click.pass_context
     def command(ctx: click.Context, as_json: bool) -> None:
         with context_from(ctx) as context:

@@ -104,6 +104,10 @@ ROWS: tuple[Row, ...] = (
     _access("invalid-flags", "invalid or opposing flags", "IllegalArgumentException"),
     _access("revoke-self", "revokeSelfAccess", "leaves exactly OTHER_DENIED (0 if nothing was set)"),
     _access("validity", "agents and targets", "agents must request the permission, targets must have the service"),
+    # Which service a call binds (§2, step 6); CTS's helper-app-multi-services layout.
+    Row("multi-service", "§2", "ServiceHelperImpl.resolveAppFunctionService",
+        "a package with two AppFunctionServices, a function declared by the second",
+        "Android 16: the first service gets the call; Android 17: the declaring one"),
     # Android 17 access levels (§2); no CTS class in the sources checks them yet.
     _level("self", "a function at ACCESS_LEVEL_SELF",
            "its own package runs and sees it; anyone else, EXECUTE_APP_FUNCTIONS_SYSTEM included, gets ERROR_DENIED "
@@ -151,6 +155,11 @@ ROWS: tuple[Row, ...] = (
         "a JSON object mapping each package to its functions"),
     Row("shell.execute", "§5", "cmd app_function execute-app-function", "execute-app-function --package P --function F "
         "--parameters JSON", "the result printed as JSON; the caller is com.android.shell"),
+    Row("shell.options", "§5", "cmd app_function execute-app-function / set-enabled / is-enabled",
+        "--user 0 or --user current; execute-app-function without --parameters",
+        "the user is taken; a missing --parameters is an error"),
+    Row("shell.test-hooks", "§5", "cmd app_function purge-allowlist-cache / set-test-page-size / reset-test-page-size",
+        "on Android 17", "Purge allowlist cache; Set test page size to N; nothing"),
     Row("shell.set-enabled", "§5", "cmd app_function set-enabled", "set-enabled --package P --function F "
         "--state enable|disable|default", "the state changes"),
     Row("shell.grant-access", "§5", "cmd app_function grant-app-function-access / revoke-app-function-access",

@@ -33,6 +33,7 @@ CALLER_PACKAGE = "android.app.appfunctions.cts"
 HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
 SYSTEM_CALLER_PACKAGE = "android.app.appfunctions.cts.systemcaller"
 LEVELED_PACKAGE = "android.app.appfunctions.cts.leveled"
+MULTI_SERVICES_PACKAGE = "android.app.appfunctions.cts.helper.multiservices"
 # A package no test installs: "other package, nonexistent".
 NONEXISTENT_PACKAGE = "android.app.appfunctions.cts.nonexistent"
 # The lifecycle traces an app leaves (events.log) are a few lines; more is not that file.
@@ -56,6 +57,8 @@ CONFORMANCE_APPS = (
     ConformanceApp("system_caller", SYSTEM_CALLER_PACKAGE, system=True),
     # One function per Android 17 access level.
     ConformanceApp("leveled", LEVELED_PACKAGE),
+    # CTS's helper-app-multi-services: two AppFunctionServices, a function each.
+    ConformanceApp("multi_services", MULTI_SERVICES_PACKAGE),
 )
 _APPS = {app.package: app for app in CONFORMANCE_APPS}
 

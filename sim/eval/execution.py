@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterator
 
 from sim.eval.devices import DeviceCache, DeviceSpec
@@ -77,14 +79,42 @@ def _worker_execute(work: Work) -> dict[str, Any]:
     return execute(_WORKER["suite"], work, _WORKER["settings"])
 
 
+class UnprotectedRay(Exception):
+    """A local Ray would start without its token, open to every process and machine."""
+
+
+def _require_ray_token() -> None:
+    """Ray's servers listen on every interface, whatever the node address (Ray 2.60 binds its
+    gRPC servers so, with no option to change it), so its token (on by default since Ray
+    2.5x) is what keeps other processes, installed apps included, and other machines out of
+    the local Ray the eval starts, and the token file is made its user's alone."""
+    mode = os.environ.get("RAY_AUTH_MODE", "token")
+    if mode == "disabled":
+        raise UnprotectedRay(f"RAY_AUTH_MODE={mode}: the local Ray listens on every interface, and without its "
+                             "token anyone who reaches it runs code as you; unset RAY_AUTH_MODE (or set it to token)")
+
+
+def _private_ray_token() -> None:
+    token = Path.home() / ".ray" / "auth_token"  # where Ray keeps the token it made
+    try:
+        if token.stat().st_uid == os.geteuid():
+            token.chmod(0o600)
+    except FileNotFoundError:
+        pass
+
+
 def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None) -> Iterator[dict[str, Any]]:
     """Each unit of work a Ray task; ``address`` a cluster (``ray start --head``), else a local Ray."""
     import ray
 
     started_here = not ray.is_initialized()
     if started_here:
+        if not address:
+            _require_ray_token()
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
+        if not address:
+            _private_ray_token()
     task = ray.remote(_ray_execute)
     suite_ref = ray.put(suite)
     pending = [task.remote(suite_ref, work, settings) for work in works]

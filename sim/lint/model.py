@@ -75,6 +75,7 @@ class Function:
     scope: Scope
     parameters: list[Parameter]
     code: Code | None = None
+    service: str = ""  # the AppFunctionService that declares it
 
     @property
     def id(self) -> str:
@@ -134,6 +135,8 @@ class App:
     description: str
     scope: Scope  # app-level findings: app_metadata.xml, else the manifest's <application>
     functions: list[Function] = field(default_factory=list)
+    # The manifest's AppFunctionServices, in manifest order (the first is the one Android 16 binds).
+    services: list[str] = field(default_factory=list)
     types: dict[str, TypeInfo] = field(default_factory=dict)
     modules: list[CodeModule] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -28,7 +28,7 @@ def read_app(app_dir: Path, *, import_code: bool, cache: ModuleCache | None = No
     app_dir = Path(app_dir)
     cache = cache or ModuleCache()
     side = read_manifest_side(app_dir)
-    app = App(app_dir, side.manifest.package, side.description, side.scope)
+    app = App(app_dir, side.manifest.package, side.description, side.scope, services=[s.name for s in side.services])
     for path in python_files(app_dir):
         try:
             app.modules.append(cache.get(path))
@@ -55,6 +55,8 @@ def read_app(app_dir: Path, *, import_code: bool, cache: ModuleCache | None = No
             attach_static_types(types, app.modules)
             declared = functions, types
         functions, types = declared
+        for function in functions:
+            function.service = service.name
         app.functions.extend(functions)
         for name, info in types.items():
             app.types.setdefault(name, info)

@@ -51,6 +51,7 @@ _CATALOGUE = [
     Rule("S1", WARNING, "Action space too large"),
     Rule("S2", WARNING, "Blocking call in an async function"),
     Rule("L1", WARNING, "Invalid suppression directive"),
+    Rule("R1", ERROR, "Call reaches another service on Android 16"),
     Rule("I1", ERROR, "Install would refuse the app"),
 ]
 

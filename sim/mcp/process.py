@@ -1,7 +1,7 @@
 """``droidsim mcp --transport http`` in a process of its own, for scripts, tests and the bench.
 
-The bridge prints its URL on stderr once it listens; this waits for that line, so a client
-may connect as soon as the constructor returns.
+The bridge prints its URL on stderr once it listens, then its bearer token (or the file that
+holds it); this waits for both, so a client may connect as soon as the constructor returns.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+
+from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT
 
 
 def bridge_command(device: Path | str, agent: str, *options: str) -> list[str]:
@@ -28,9 +30,23 @@ class HttpBridgeProcess:
             self.process.kill()
             raise RuntimeError(f"droidsim mcp did not start: {line}{self.process.stderr.read()}")
         self.url = line.rsplit(" on ", 1)[1].strip()
+        announced = self.process.stderr.readline().strip()
+        if not announced.startswith(TOKEN_ANNOUNCEMENT):
+            self.process.kill()
+            raise RuntimeError(f"droidsim mcp did not say its token: {announced}{self.process.stderr.read()}")
+        where = announced.removeprefix(TOKEN_ANNOUNCEMENT)
+        self.token = Path(where.removeprefix("in ")).read_text().strip() if where.startswith("in ") else where
         self.errors: list[str] = []  # what it logs later, kept so its pipe never fills up
         self._drain = threading.Thread(target=lambda: self.errors.extend(self.process.stderr), daemon=True)
         self._drain.start()
+
+    def client_transport(self, token: str | None = None):
+        """A streamable HTTP transport for the SDK's ``Client`` that sends the bearer token."""
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        client = create_mcp_http_client(headers={"Authorization": f"Bearer {token or self.token}"})
+        return streamable_http_client(self.url, http_client=client)
 
     def stop(self) -> None:
         self.process.terminate()

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import socket
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, TextIO
 
 import anyio.to_thread
@@ -28,6 +29,7 @@ from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
 from sim.mcp.catalog import Catalog
 from sim.mcp.confirmation import Confirmation
 from sim.mcp.conversion import error_result, refusal
+from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT, BearerTokenGate, PeerVerdicts
 from sim.mcp.watcher import CatalogWatcher
 
 log = logging.getLogger("droidsim.mcp")
@@ -116,12 +118,16 @@ class Bridge:
         finally:
             observation.cancel()
 
-    async def serve_http(self, host: str, port: int, announce_to: TextIO) -> None:
-        """Streamable HTTP at http://HOST:PORT/mcp; port 0 picks a free one. The URL is
-        written to ``announce_to`` once the socket listens."""
+    async def serve_http(self, host: str, port: int, announce_to: TextIO, token: str, token_file: Path | None) -> None:
+        """Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free one), for holders of
+        ``token`` only (sim/mcp/http_auth.py). The URL, then where the token is (or, with no
+        token file, the token itself, this once), go to ``announce_to`` once the socket listens."""
         import uvicorn
 
-        app = self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+        verdicts = PeerVerdicts()
+        app = BearerTokenGate(self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host), token, verdicts)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -130,9 +136,12 @@ class Bridge:
         bound = listener.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         observation = self.watcher.start(asyncio.get_running_loop())
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
+                                              http=verdicts.protocol(AutoHTTPProtocol)))
         print(f"MCP server for {self.catalog.agent_package} on http://{shown}:{bound}{HTTP_PATH}",
               file=announce_to, flush=True)
+        where = f"in {token_file.absolute()}" if token_file is not None else token
+        print(f"{TOKEN_ANNOUNCEMENT}{where}", file=announce_to, flush=True)
         try:
             await server.serve(sockets=[listener])
         finally:

@@ -14,6 +14,8 @@ from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 PLATFORM_PACKAGE = "android"
 
 EXECUTE_APP_FUNCTIONS = "android.permission.EXECUTE_APP_FUNCTIONS"
+# Android 11+: without it an app sees only itself and what it may interact with (package visibility).
+QUERY_ALL_PACKAGES = "android.permission.QUERY_ALL_PACKAGES"
 EXECUTE_APP_FUNCTIONS_SYSTEM = "android.permission.EXECUTE_APP_FUNCTIONS_SYSTEM"
 MANAGE_APP_FUNCTION_ACCESS = "android.permission.MANAGE_APP_FUNCTION_ACCESS"
 
@@ -95,6 +97,7 @@ PLATFORM_PERMISSIONS: dict[str, PermissionInfo] = {
         _platform(EXECUTE_APP_FUNCTIONS_SYSTEM, "internal|privileged"),
         _platform(MANAGE_APP_FUNCTION_ACCESS, "internal|privileged"),
         _platform(BIND_APP_FUNCTION_SERVICE, "signature"),
+        _platform(QUERY_ALL_PACKAGES, "normal"),
         _platform("android.permission.INTERNET", "normal"),
         _platform("android.permission.ACCESS_NETWORK_STATE", "normal"),
         _platform("android.permission.POST_NOTIFICATIONS", "dangerous"),

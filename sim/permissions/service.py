@@ -36,6 +36,9 @@ PERMISSION_GRANTED = 0
 PERMISSION_DENIED = -1
 
 
+# Permission names only the platform may define (Android's lint: ReservedSystemPermission).
+RESERVED_PREFIX = "android."
+
 class PermissionManagerService:
     def __init__(self, store: DeviceStore, registry: PackageRegistry) -> None:
         self._store = store
@@ -66,7 +69,9 @@ class PermissionManagerService:
 
     def check_new_definitions(self, manifest: ManifestFacts) -> None:
         """Refuse an install whose ``<permission>`` entries are malformed or taken, as Android
-        refuses INSTALL_FAILED_DUPLICATE_PERMISSION: nobody may redefine what another owns."""
+        refuses INSTALL_FAILED_DUPLICATE_PERMISSION: nobody may redefine what another owns. The
+        whole ``android.`` namespace is the platform's, defined or not yet: an app that took a
+        name there could own a permission the platform adds later, or pass for the platform's."""
         for declared in manifest.permissions:
             try:
                 ProtectionLevel.parse(declared.protection_level)
@@ -78,6 +83,12 @@ class PermissionManagerService:
                     "INSTALL_FAILED_DUPLICATE_PERMISSION",
                     f"Package {manifest.package} attempting to redeclare permission {declared.name} "
                     f"already owned by {owner.package_name}",
+                )
+            if declared.name.startswith(RESERVED_PREFIX):
+                raise InstallError(
+                    "INSTALL_FAILED_DUPLICATE_PERMISSION",
+                    f"Package {manifest.package} attempting to declare permission {declared.name} in the "
+                    f"{RESERVED_PREFIX}* namespace, which is reserved to the platform (android)",
                 )
 
     # who holds what

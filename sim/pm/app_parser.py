@@ -7,6 +7,7 @@ parses XML (docs/performance.md).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -16,12 +17,13 @@ from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
-from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, function_xml_files
+from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, FunctionXmlFile, function_xml_files
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
 from sim.pm.install_error import InstallError
 from sim.pm.manifest import parse_manifest
 from sim.pm.registry import ManifestFacts, PermissionFacts, ServiceFacts
 from sim.pm.signature import function_signature, signature_difference
+from sim.responses.installed import RESPONSES_DIR
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.xmlsafe import XmlError
 
@@ -30,7 +32,18 @@ from sim.xmlsafe import XmlError
 class ParsedApp:
     manifest: ManifestFacts
     metadata: AppFunctionPackageMetadata
+    # No Python code at all: a Kotlin app's folder, whose answers come from a response source.
+    code_less: bool = False
 
+
+def has_python_code(app_dir: Path) -> bool:
+    """Whether the folder holds any Python source. One that holds none is a Kotlin app's
+    (manifest, res/xml, the KSP-generated XML): nothing of it runs here (docs/responses.md)."""
+    for _root, dirs, names in os.walk(app_dir):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", RESPONSES_DIR)]  # a double is no code of the app's
+        if any(name.endswith(".py") for name in names):
+            return True
+    return False
 
 
 # Refuses a manifest the device cannot take as it stands (PermissionManagerService's
@@ -40,13 +53,16 @@ ManifestCheck = Callable[[ManifestFacts], None]
 
 def parse_app(
     app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck,
-    version: PlatformVersion = NEWEST, code_dir: Path | None = None,
+    version: PlatformVersion = NEWEST, code_dir: Path | None = None, double_dir: Path | None = None,
 ) -> ParsedApp:
     """Everything install checks, with each refusal naming the file, line or function. The
     manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
     ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
-    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s."""
+    checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s;
+    a folder with no Python code at all is code-less: no code to check, its XML is what it offers,
+    and ``double_dir``, if it exists, holds the Python doubles that stand in for its code."""
     code_dir = code_dir or app_dir
+    code_less = not has_python_code(code_dir)
     manifest_path = app_dir / "AndroidManifest.xml"
     if not manifest_path.is_file():
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
@@ -63,6 +79,7 @@ def parse_app(
         services=tuple(
             ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
             for s in manifest.services
+            if s.enabled  # a disabled component is invisible to PackageManager queries
         ),
     )
     check_manifest(facts)
@@ -93,6 +110,7 @@ def parse_app(
     except FunctionFileError as error:
         raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
     seen: dict[str, str] = {}
+    documents: list[tuple[FunctionXmlFile, FunctionDocument]] = []
     for file in files:
         try:
             document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
@@ -109,24 +127,37 @@ def parse_app(
             seen[function.id] = str(file.path)
             metadata.app_functions.append(function)
         metadata.components.data_types.extend(document.components.data_types)
-        if file.service_name != APPLICATION_LEVEL:  # no code implements these: they are registered at runtime
-            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier)
-    return ParsedApp(facts, metadata)
+        documents.append((file, document))
+    # Application-level functions run no service's code (they are registered at runtime), but a
+    # service may implement them beside its own, as the CTS dynamic-schema helper's does.
+    app_level_ids = frozenset(f.id for file, d in documents if file.service_name == APPLICATION_LEVEL for f in d.functions)
+    for file, document in documents:
+        if file.service_name == APPLICATION_LEVEL:
+            continue
+        if not code_less:
+            _check_code(code_dir, file.service_name, document, file.path, verifier, app_level_ids,
+                        f"(regenerate it: droidsim appfunctions generate {app_dir})")
+        elif double_dir is not None and double_dir.is_dir():
+            _check_code(double_dir, file.service_name, document, file.path, verifier, app_level_ids,
+                        f"(droidsim responses skeleton {app_dir} DIR writes a double that matches)",
+                        differs="does not match the double for")
+    return ParsedApp(facts, metadata, code_less)
 
 
 def _check_code(
-    app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
-    verifier: CodeVerifier,
+    code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
+    verifier: CodeVerifier, app_level_ids: frozenset[str], regenerate: str, differs: str = "is stale for",
 ) -> None:
-    """The XML must describe the code (``code_dir``'s, a copy of ``app_dir``): the same ids and,
-    for an entry point, the same signature of each (names, types, nullability, required, response)."""
+    """The XML must describe the code (``code_dir``'s: the app's staged copy, or its double): the
+    same ids (the code may also implement ``app_level_ids``) and, for an entry point, the same
+    signature of each (names, types, nullability, required, response). ``regenerate`` ends each
+    refusal: how to bring the two together."""
     try:
         code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
         raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
     if code.ids is None:
         return
-    regenerate = f"(regenerate it: droidsim appfunctions generate {app_dir})"
     xml_ids = {f.id for f in document.functions}
     missing_in_code = sorted(xml_ids - code.ids)
     if missing_in_code:
@@ -134,7 +165,7 @@ def _check_code(
             "INSTALL_FAILED_FUNCTION_MISMATCH",
             f"{xml_path} declares {missing_in_code[0]}, which {service_name} does not implement {regenerate}",
         )
-    missing_in_xml = sorted(code.ids - xml_ids)
+    missing_in_xml = sorted(code.ids - xml_ids - app_level_ids - document.unindexed_ids)
     if missing_in_xml:
         raise InstallError(
             "INSTALL_FAILED_FUNCTION_MISMATCH",
@@ -148,5 +179,5 @@ def _check_code(
         if difference is not None:
             raise InstallError(
                 "INSTALL_FAILED_FUNCTION_MISMATCH",
-                f"{xml_path} is stale for {function.id}: {difference} {regenerate}",
+                f"{xml_path} {differs} {function.id}: {difference} {regenerate}",
             )

@@ -19,17 +19,19 @@ from pathlib import Path
 
 from lxml import etree
 
-from sim.pm.function_xml import CustomDocument, FunctionDocument
+from sim.pm.function_xml import CustomDocument, FunctionDocument, parse_boolean
 from sim.xmlsafe import XmlError, parse_xml
 
 XS_NS = "http://www.w3.org/2001/XMLSchema"
 DOCUMENT_TYPE_PREFIX = "appfn:"
 STATIC_METADATA = "AppFunctionStaticMetadata"
 
+# AppsIndexerConfig.DEFAULT_MAX_ALLOWED_APP_FUNCTION_SCHEMAS_PER_PACKAGE: one more and the
+# schema parser throws, so the app's whole schema is dropped.
+MAX_DOCUMENT_TYPES = 20
 _SCALAR_TYPES = {"xs:string": "string", "xs:long": "long", "xs:int": "long", "xs:boolean": "boolean"}
 _PROPERTY_NAME = re.compile(r"[A-Za-z0-9]+")
 _LONG = re.compile(r"[+-]?[0-9]+")
-_BOOLEANS = {"true": True, "false": False}
 
 
 class Cardinality(IntEnum):
@@ -74,6 +76,9 @@ def parse_dialect_xsd(path: Path) -> dict[str, DocumentType]:
     references: list[tuple[etree._Element, str]] = []
     for element in root:
         _expect(element, "documentType", "<xs:schema>")
+        if len(types) >= MAX_DOCUMENT_TYPES:
+            raise XmlError.at(element, f"more than {MAX_DOCUMENT_TYPES} document types: Android's indexer "
+                                       f"(\"Exceeded max allowed document types\") would drop the whole schema")
         name = _required(element, "name")
         if name in types:
             raise XmlError.at(element, f"document type {name} is declared twice")
@@ -121,9 +126,6 @@ def _property(element: etree._Element) -> PropertyConfig:
     cardinality = _int(element, "cardinality", Cardinality.OPTIONAL)
     if cardinality not in tuple(Cardinality):
         raise XmlError.at(element, f"property {name} has cardinality {cardinality}; expected 1, 2 or 3")
-    nested = (element.get("shouldIndexNestedProperties") or "false").strip()
-    if nested not in _BOOLEANS:
-        raise XmlError.at(element, f"shouldIndexNestedProperties must be true or false, not {nested!r}")
     return PropertyConfig(
         name=name,
         kind=kind,
@@ -132,7 +134,8 @@ def _property(element: etree._Element) -> PropertyConfig:
         indexing_type=_int(element, "indexingType", 0),
         tokenizer_type=_int(element, "tokenizerType", 0),
         joinable_value_type=_int(element, "joinableValueType", 0),
-        should_index_nested_properties=_BOOLEANS[nested],
+        # Boolean.parseBoolean of the attribute as it is (AppFunctionSchemaParser): " true" is false.
+        should_index_nested_properties=parse_boolean(element.get("shouldIndexNestedProperties") or "false"),
     )
 
 
@@ -187,6 +190,4 @@ def _check_document(
 def _valid_scalar(kind: str, text: str) -> bool:
     if kind == "long":
         return bool(_LONG.fullmatch(text)) and -(2**63) <= int(text) < 2**63
-    if kind == "boolean":
-        return text in _BOOLEANS
-    return True
+    return True  # a string, or a boolean: Boolean.parseBoolean reads any text

@@ -7,6 +7,7 @@ mapping below can trust the shape and types of every element it reads; what XSD 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,13 @@ from droid.appfunctions.metadata import (
 from sim.pm.schemas import validate
 from sim.xmlsafe import XmlError, parse_xml
 
+log = logging.getLogger("droidsim.pm")
+
 Format = Literal["v1", "v2"]
+
+# AppsIndexerConfig.DEFAULT_MAX_APP_FUNCTIONS_PER_PACKAGE (250 since AppSearch ddc2a0f0, 500
+# before): the parser stops reading a file once it holds that many documents.
+MAX_DOCUMENTS_PER_FILE = 250
 
 # Older compilers wrote one flat <pattern> holding a regular expression (androidx golden
 # valid_uri_service.xml); PatternMatcher has no type for that, so it gets its own value.
@@ -79,6 +86,8 @@ class FunctionDocument:
     functions: list[AppFunctionMetadata]
     components: AppFunctionComponentsMetadata
     custom_documents: tuple[CustomDocument, ...]
+    # Functions the file declares past MAX_DOCUMENTS_PER_FILE: Android does not index them.
+    unindexed_ids: frozenset[str] = frozenset()
 
 
 def detect_format(root: etree._Element) -> Format:
@@ -102,23 +111,50 @@ def parse_function_xml(
     """
     root = parse_xml(path, what="function XML")
     fmt = format or detect_format(root)
+    if fmt == "v2":
+        _camel_case_property_tags(root)
     validate(root, "app_functions" if fmt == "v2" else "app_functions_v1", path)
     components = AppFunctionComponentsMetadata()
     functions: list[AppFunctionMetadata] = []
     custom: list[CustomDocument] = []
-    for child in root:
+    documents = [c for c in root if c.tag == "appfunction" or fmt == "v2"]
+    if len(documents) > MAX_DOCUMENTS_PER_FILE:
+        skipped = documents[MAX_DOCUMENTS_PER_FILE]
+        log.warning("%s: only the first %d documents are indexed, as on Android; the rest, from line %d, are not",
+                    path, MAX_DOCUMENTS_PER_FILE, skipped.sourceline or 1)
+    for child in documents[:MAX_DOCUMENTS_PER_FILE]:
         if child.tag == "appfunction":
             function = _function_v2(child) if fmt == "v2" else _function_v1(child)
             function.package_name = package_name
             function.service_name = service_name
             functions.append(function)
-        elif fmt == "v1":
-            continue  # the legacy parser reads <appfunction> elements only
         elif child.tag == "AppFunctionComponentMetadataDocument":
             components.data_types.extend(_named_data_type(named) for named in child.findall("dataTypes"))
         else:
             custom.append(_custom_document(child))
-    return FunctionDocument(str(path), fmt, functions, components, tuple(custom))
+    unindexed = frozenset(_token(i) for c in documents[MAX_DOCUMENTS_PER_FILE:] if c.tag == "appfunction"
+                          for i in c.findall("id" if fmt == "v2" else "function_id"))
+    return FunctionDocument(str(path), fmt, functions, components, tuple(custom), unindexed)
+
+
+def _camel_case_property_tags(root: etree._Element) -> None:
+    """AppSearch reads every property tag of a v2 document through toLowerCamelCase
+    (AppFunctionDocumentParserImpl), so <access_level> is accessLevel and <is_required>
+    isRequired; the documents' own tags are read as written."""
+    for document in root:
+        for element in document.iterdescendants():
+            if "_" in element.tag and not element.tag.startswith("{"):
+                element.tag = to_lower_camel_case(element.tag)
+
+
+def to_lower_camel_case(tag: str) -> str:
+    """AppFunctionDocumentParserImpl.toLowerCamelCase with "_": each run of separators drops
+    and upper-cases the next character; every other character is lower-cased."""
+    words = [w for w in tag.split("_") if w]
+    if not words:
+        return ""
+    head = words[0].lower() if tag[0] != "_" else words[0][0].upper() + words[0][1:].lower()
+    return head + "".join(w[0].upper() + w[1:].lower() for w in words[1:])
 
 
 def _function_v1(element: etree._Element) -> AppFunctionMetadata:
@@ -159,7 +195,7 @@ def _function_v2(element: etree._Element) -> AppFunctionMetadata:
     # droidsim's own property, namespaced (schemas/droidsim_appfunctions.xsd); a plain
     # <isDestructive> is no property of the platform's and is skipped, as AppSearch does.
     if (destructive := _single(element, IS_DESTRUCTIVE_TAG)) is not None:
-        function.is_destructive = _bool(destructive)
+        function.is_destructive = _token(destructive) in ("true", "1")  # an xs:boolean (droidsim's XSD)
     return function
 
 
@@ -298,4 +334,15 @@ def _token(element: etree._Element) -> str:
 
 
 def _bool(element: etree._Element) -> bool:
-    return _token(element) in ("true", "1")
+    """The trimmed text, as AppSearch reads it (AppFunctionDocumentParserImpl.addPrimitiveProperty)."""
+    return parse_boolean(_java_trim(_text(element)))
+
+
+def parse_boolean(text: str) -> bool:
+    """Boolean.parseBoolean: "true" in any case is true, anything else ("1", "yes") false."""
+    return text.lower() == "true"
+
+
+def _java_trim(text: str) -> str:
+    """String.trim(): every character up to U+0020 goes from both ends, nothing else."""
+    return text.strip("".join(map(chr, range(0x21))))

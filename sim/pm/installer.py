@@ -24,6 +24,8 @@ from sim import safe_files
 from sim.identity import hash_secret, new_secret, read_secret, write_secret
 from sim.pm.install_error import InstallError
 from sim.pm.registry import InstalledPackage, ManifestFacts
+from sim.responses.installed import RESPONSES_DIR
+from sim.responses.staging import BAD_RESPONSES, ResponseOptions, answer_source, double_to_stage, stage_source, staged_double_dir
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.zygote.specialize import os_isolation, own_for_app
 
@@ -121,13 +123,18 @@ class PackageInstaller:
         system: bool,
         installed: Callable[[str], InstalledPackage | None],
         check_manifest: ManifestCheck,
+        responses: ResponseOptions = ResponseOptions(),
     ) -> tuple[InstalledPackage, str]:
-        """Install or update; returns the package and its new credential secret."""
+        """Install or update; returns the package and its new credential secret. ``responses``:
+        where a code-less app's answers come from (sim/responses/staging.py)."""
         app_dir = app_dir.resolve()
         if not app_dir.is_dir():
             raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
         if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
             raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
+        if os.path.lexists(app_dir / RESPONSES_DIR):
+            raise InstallError("INSTALL_FAILED_INVALID_APK",
+                               f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
         digest = source_hash(app_dir)
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
@@ -135,12 +142,27 @@ class PackageInstaller:
             _copy_app(app_dir, staging)
 
             def check(manifest: ManifestFacts) -> None:
-                self._check_name(manifest.package, system, installed(manifest.package))
+                previous = installed(manifest.package)
+                self._check_name(manifest.package, system, previous)
                 check_manifest(manifest)
+                # The double is staged now, so that the code checks that follow check it.
+                double = double_to_stage(responses, previous.app_dir if previous else None)
+                if double is not None:
+                    _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
+                    _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
-            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging)
+            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging,
+                               double_dir=staged_double_dir(staging))
+            earlier = installed(parsed.manifest.package)
+            if parsed.code_less:
+                stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata)
+            elif responses.given:
+                raise InstallError(BAD_RESPONSES, f"{app_dir} has Python code of its own: --responses, --double and "
+                                                  "--on-miss are for an app without (docs/responses.md)")
+            else:
+                parsed.metadata.answers.CopyFrom(answer_source(None))
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
@@ -299,7 +321,7 @@ def _copy_app(source: Path, target: Path) -> None:
 
 
 def _copy_folder(source_fd: int, source: Path, target: Path, copy_root: Path, budget: list[int]) -> None:
-    target.mkdir()
+    target.mkdir(parents=True)  # a double goes into a folder of the staged copy that may not exist yet
     target.chmod(0o755)
     for name in sorted(os.listdir(source_fd)):
         if name in IGNORED_NAMES or name.endswith(".pyc"):

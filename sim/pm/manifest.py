@@ -54,11 +54,15 @@ class ServiceDeclaration:
     process: str | None
     actions: tuple[str, ...]
     properties: Mapping[str, PropertyEntry]
+    # android:enabled of the service and of its application: a disabled component is left out
+    # of queryIntentServices, so neither the indexer nor the binder finds it.
+    enabled: bool = True
 
     @property
     def is_app_function_service(self) -> bool:
-        """Whether the platform binds it for AppFunctions (its intent filter has the action)."""
-        return SERVICE_INTERFACE in self.actions
+        """Whether the platform binds it for AppFunctions (its intent filter has the action, and
+        it is enabled)."""
+        return SERVICE_INTERFACE in self.actions and self.enabled
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ def parse_manifest(path: Path, *, package: str | None = None) -> Manifest:
         application_properties=_properties(application),
         services=()
         if application is None
-        else tuple(_service(e, package) for e in application.findall("service")),
+        else tuple(_service(e, package, _boolean(application, "enabled", True)) for e in application.findall("service")),
     )
 
 
@@ -112,18 +116,24 @@ def _drop_merger_removals(root: etree._Element) -> None:
         element.getparent().remove(element)
 
 
-def _service(element: etree._Element, package: str) -> ServiceDeclaration:
+def _service(element: etree._Element, package: str, application_enabled: bool) -> ServiceDeclaration:
     actions = tuple(_android(a, "name") for a in element.findall("intent-filter/action"))
-    exported = _android(element, "exported")
     return ServiceDeclaration(
         name=_class_name(_android(element, "name"), package),
         permission=_android(element, "permission"),
         # Android's default without the attribute: exported exactly when it has intent filters.
-        exported=bool(element.findall("intent-filter")) if exported is None else exported in ("true", "1"),
+        exported=_boolean(element, "exported", bool(element.findall("intent-filter"))),
         process=_android(element, "process"),
         actions=actions,
         properties=_properties(element),
+        enabled=application_enabled and _boolean(element, "enabled", True),
     )
+
+
+def _boolean(element: etree._Element, attribute: str, default: bool) -> bool:
+    """An xs:boolean attribute (the schema has checked it), or ``default`` without it."""
+    value = _android(element, attribute)
+    return default if value is None else value in ("true", "1")
 
 
 def _properties(element: etree._Element | None) -> Mapping[str, PropertyEntry]:

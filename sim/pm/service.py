@@ -11,15 +11,17 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from droid.os.binder import Binder, CallingIdentity
+from droid.os.binder import FIRST_APPLICATION_UID, Binder, CallingIdentity
 from droid.os.exceptions import IllegalArgumentException
 from droidsim.v1 import package_manager_pb2 as pm_pb2
 from sim.appfunctions.index import FunctionIndex
 from sim.identity import Authenticator, hash_secret
+from sim.permissions.definitions import QUERY_ALL_PACKAGES
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
 from sim.pm.installer import PackageInstaller, identity_of
 from sim.pm.registry import InstalledPackage, PackageRegistry
+from sim.responses.staging import ResponseOptions, response_options
 
 log = logging.getLogger("droidsim.pm")
 
@@ -53,16 +55,23 @@ class PackageManagerService:
         self._install_lock = threading.Lock()
 
     # binder methods
-    def install_package(self, app_dir: str, system: bool = False) -> pm_pb2.PackageInfo:
+    def install_package(
+        self, app_dir: str, system: bool = False, responses: pm_pb2.ResponseOptions | None = None,
+    ) -> pm_pb2.PackageInfo:
         require_shell_or_root("manage packages")
-        return self.package_info(self.install(Path(app_dir), system))
+        return self.package_info(self.install(Path(app_dir), system, response_options(responses)))
 
     def uninstall_package(self, package_name: str) -> None:
         require_shell_or_root("manage packages")
         self.uninstall(package_name)
 
     def list_packages(self) -> list[pm_pb2.PackageInfo]:
-        return [self.package_info(p) for p in self._registry.all()]
+        """Package visibility, as on Android 11+: an app without QUERY_ALL_PACKAGES sees itself
+        and the packages whose functions it may discover; the shell, root and system see all."""
+        caller = Binder.get_calling_identity()
+        sees_all = caller.uid < FIRST_APPLICATION_UID or self._permissions.check_permission(QUERY_ALL_PACKAGES, caller.uid)
+        infos = [(p, self.package_info(p)) for p in self._registry.all()]
+        return [info for p, info in infos if sees_all or p.uid == caller.uid or info.function_ids]
 
     def clear_package_data(self, package_name: str) -> None:
         """``pm clear``: the app stops, its files and its functions' enabled overrides go."""
@@ -94,10 +103,10 @@ class PackageManagerService:
         self._permissions.set_privileged_allowlist(package_names)
 
     # device-side API
-    def install(self, app_dir: Path, system: bool = False) -> InstalledPackage:
+    def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
         with self._install_lock:
             package, secret = self._installer.install(
-                app_dir, system, self._registry.get, self._permissions.check_new_definitions
+                app_dir, system, self._registry.get, self._permissions.check_new_definitions, responses
             )
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))

@@ -6,6 +6,7 @@ binder exception travels back as a status plus a BinderException trailer.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import queue
 import threading
@@ -13,6 +14,7 @@ from typing import Any, Callable
 
 import grpc
 
+from droid.appfunctions.access_flag_numbering import from_wire, to_wire
 from droid.appfunctions.exceptions import AppFunctionException, AppFunctionInvalidArgumentException
 from droid.binder import wire
 from droid.binder.errors import to_status
@@ -33,6 +35,7 @@ from droidsim.v1 import settings_pb2_grpc as settings_grpc
 from sim.identity import Authenticator
 from sim.limits import CallLimits, oversized_request
 from sim.platform_version import PlatformVersion
+from sim.server.worker_budget import AppWorkerBudget
 
 UNAUTHENTICATED = "missing or unknown credential: present the package's credential as 'droidsim-credential'"
 
@@ -44,7 +47,7 @@ def binder_call(method: Callable[..., Any]) -> Callable[..., Any]:
     def handler(self: "_Servicer", request: Any, context: grpc.ServicerContext) -> Any:
         identity = self.authenticate(context)
         try:
-            with Binder.calling_as(identity):
+            with self.budget.hold(identity), Binder.calling_as(identity):
                 return method(self, request, context)
         except Exception as error:
             _abort_with(error, context)
@@ -75,8 +78,9 @@ def _as_parcelled(error: Exception) -> Exception | None:
 
 
 class _Servicer:
-    def __init__(self, authenticator: Authenticator) -> None:
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget) -> None:
         self._authenticator = authenticator
+        self.budget = budget
 
     def authenticate(self, context: grpc.ServicerContext) -> CallingIdentity:
         secret = None
@@ -91,10 +95,13 @@ class _Servicer:
 
 
 class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer):
-    def __init__(self, authenticator: Authenticator, service: Any, limits: CallLimits) -> None:
-        super().__init__(authenticator)
+    def __init__(
+        self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any, limits: CallLimits, sdk_int: int
+    ) -> None:
+        super().__init__(authenticator, budget)
         self._service = service
         self._limits = limits
+        self._sdk_int = sdk_int
 
     @binder_call
     def ExecuteAppFunction(self, request, context):  # noqa: N802 - gRPC's name
@@ -139,18 +146,20 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         then each change, until the caller cancels or the device stops."""
         identity = self.authenticate(context)
         events: queue.Queue[AppFunctionChangeEvent | None] = queue.Queue()
-        try:
-            with Binder.calling_as(identity):
-                unregister = self._service.observe_app_functions(events.put)
-        except Exception as error:
-            _abort_with(error, context)
-        context.add_callback(lambda: events.put(None))  # the RPC ended: stop waiting
-        try:
-            yield AppFunctionChangeEvent()
-            while (event := events.get()) is not None:
-                yield event
-        finally:
-            unregister()
+        with contextlib.ExitStack() as held:  # a worker, for as long as the stream is open
+            try:
+                held.enter_context(self.budget.hold(identity))
+                with Binder.calling_as(identity):
+                    unregister = self._service.observe_app_functions(events.put)
+            except Exception as error:
+                _abort_with(error, context)
+            context.add_callback(lambda: events.put(None))  # the RPC ended: stop waiting
+            try:
+                yield AppFunctionChangeEvent()
+                while (event := events.get()) is not None:
+                    yield event
+            finally:
+                unregister()
 
     @binder_call
     def GetAppFunctionStates(self, request, context):  # noqa: N802
@@ -165,36 +174,40 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         is sent until the client cancels (or goes), which takes the listener out again."""
         identity = self.authenticate(context)
         changes: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-        try:
-            with Binder.calling_as(identity):
-                self._service.add_on_access_changed_listener(changes.put)
-        except Exception as error:
-            _abort_with(error, context)
+        with contextlib.ExitStack() as held:  # a worker, for as long as the stream is open
+            try:
+                held.enter_context(self.budget.hold(identity))
+                with Binder.calling_as(identity):
+                    self._service.add_on_access_changed_listener(changes.put)
+            except Exception as error:
+                _abort_with(error, context)
 
-        def stop() -> None:
-            with Binder.calling_as(identity):
-                self._service.remove_on_access_changed_listener(changes.put)
-            changes.put(None)
+            def stop() -> None:
+                with Binder.calling_as(identity):
+                    self._service.remove_on_access_changed_listener(changes.put)
+                changes.put(None)
 
-        context.add_callback(stop)
-        yield afm_pb2.AccessChangeEvent(registered=data_pb2.Empty())
-        while (agent_uid := changes.get()) is not None:
-            yield afm_pb2.AccessChangeEvent(agent_uid=agent_uid)
+            context.add_callback(stop)
+            yield afm_pb2.AccessChangeEvent(registered=data_pb2.Empty())
+            while (agent_uid := changes.get()) is not None:
+                yield afm_pb2.AccessChangeEvent(agent_uid=agent_uid)
 
     @binder_call
     def GetAccessRequestState(self, request, context):  # noqa: N802
         state = self._service.get_access_request_state(request.agent_package_name, request.target_package_name)
         return afm_pb2.AccessRequestState(state=state)
 
+    # Flags cross the wire in the numbering of the device's version (access_flag_numbering.py).
     @binder_call
     def GetAccessFlags(self, request, context):  # noqa: N802
         flags = self._service.get_access_flags(request.agent_package_name, request.target_package_name)
-        return afm_pb2.AccessFlags(flags=flags)
+        return afm_pb2.AccessFlags(flags=to_wire(flags, self._sdk_int))
 
     @binder_call
     def UpdateAccessFlags(self, request, context):  # noqa: N802
         changed = self._service.update_access_flags(
-            request.agent_package_name, request.target_package_name, request.flag_mask, request.flags
+            request.agent_package_name, request.target_package_name,
+            from_wire(request.flag_mask, self._sdk_int, strict=False), from_wire(request.flags, self._sdk_int, strict=True),
         )
         return afm_pb2.UpdateAccessFlagsResponse(changed=changed)
 
@@ -230,13 +243,14 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
 
 
 class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
-    def __init__(self, authenticator: Authenticator, service: Any) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any) -> None:
+        super().__init__(authenticator, budget)
         self._service = service
 
     @binder_call
     def InstallPackage(self, request, context):  # noqa: N802
-        return self._service.install_package(request.app_dir, request.system)
+        responses = request.responses if request.HasField("responses") else None
+        return self._service.install_package(request.app_dir, request.system, responses)
 
     @binder_call
     def UninstallPackage(self, request, context):  # noqa: N802
@@ -281,8 +295,8 @@ class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
 
 
 class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):
-    def __init__(self, authenticator: Authenticator, service: Any) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, service: Any) -> None:
+        super().__init__(authenticator, budget)
         self._service = service
 
     @binder_call
@@ -311,8 +325,9 @@ class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):
 
 
 class ServiceManagerServicer(_Servicer, sm_grpc.ServiceManagerServicer):
-    def __init__(self, authenticator: Authenticator, services: dict[str, str], version: PlatformVersion) -> None:
-        super().__init__(authenticator)
+    def __init__(self, authenticator: Authenticator, budget: AppWorkerBudget, services: dict[str, str],
+                 version: PlatformVersion) -> None:
+        super().__init__(authenticator, budget)
         self._services = services
         self._version = version
 

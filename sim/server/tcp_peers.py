@@ -1,58 +1,79 @@
-"""Who is at the other end of a loopback TCP connection, asked of the kernel.
+"""Who is at the other end of an accepted TCP connection, asked of the kernel.
 
 TCP has no SO_PEERCRED, but for a peer on this machine the kernel lists every socket with its
-owner's uid (/proc/net/tcp, tcp6): the row whose local address is the peer's address is the
-peer's socket. A device that isolates its apps uses it so that an app reaching a TCP listener
-is that app, whatever credential it presents, as on the app socket (docs/security.md).
+owner's uid (/proc/net/tcp, tcp6). The peer's socket is the row whose local end is the peer's
+address and port **and** whose remote end is this connection's own address and port: the whole
+connection, since a port number alone may be shared by sockets of different apps connected to
+different places. A device that isolates its apps names each TCP connection so, once, when it
+accepts it (sim/server/peer_relay.py), as on the app socket (docs/security.md).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import socket
 import struct
+from typing import Iterable
 
-_TABLES = {4: "/proc/net/tcp", 6: "/proc/net/tcp6"}
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Endpoint = tuple[Address, int]
+
+TABLES = {4: "/proc/net/tcp", 6: "/proc/net/tcp6"}
 _ESTABLISHED = "01"
 
 
-def loopback_peer_uid(peer: str) -> int | None:
-    """The uid owning the socket behind gRPC's ``ipv4:127.0.0.1:PORT`` / ``ipv6:[::1]:PORT``
-    peer; None for any other peer, or one the kernel does not list."""
-    kind, _, rest = peer.partition(":")
-    if kind not in ("ipv4", "ipv6"):
-        return None
-    host, _, port = rest.rpartition(":")
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-        address = address.ipv4_mapped
-    if not address.is_loopback:
-        return None
-    # A v4 client of a v6 listener is listed in tcp; a v6 one, or a mapped form, in tcp6.
-    forms = [(4, address), (6, ipaddress.IPv6Address(f"::ffff:{address}"))] if address.version == 4 else [(6, address)]
-    for version, form in forms:
-        uid = _owner(_TABLES[version], f"{_kernel_hex(form)}:{int(port):04X}")
-        if uid is not None:
-            return uid
-    return None
+def connection_owner(connection: socket.socket, tables: dict[int, str] = TABLES) -> int | None:
+    """The uid owning the other end of ``connection``; None for a peer not on this machine
+    (or, should two rows ever match, for a peer the kernel does not name unambiguously)."""
+    uids = {uid for uid, _inode in peer_sockets(connection.getpeername(), connection.getsockname(), tables)}
+    return uids.pop() if len(uids) == 1 else None
 
 
-def _kernel_hex(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
-    """An address as /proc/net/tcp writes it: each 32-bit word as the host reads it."""
+def peer_sockets(peer: tuple, local: tuple, tables: dict[int, str] = TABLES) -> list[tuple[int, int]]:
+    """(uid, inode) of each established socket whose local end is ``peer`` and remote end ``local``
+    (socket addresses as getpeername()/getsockname() give them)."""
+    found = []
+    for version, (peer_form, local_form) in _forms(_endpoint(peer), _endpoint(local)):
+        wanted = (_kernel_form(peer_form), _kernel_form(local_form))
+        found += [(uid, inode) for row_local, row_remote, uid, inode in _rows(tables[version])
+                  if (row_local, row_remote) == wanted]
+    return found
+
+
+def _endpoint(address: tuple) -> Endpoint:
+    host, port = address[0], address[1]
+    parsed = ipaddress.ip_address(host.split("%")[0])
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped:
+        parsed = parsed.ipv4_mapped
+    return parsed, port
+
+
+def _forms(peer: Endpoint, local: Endpoint) -> Iterable[tuple[int, tuple[Endpoint, Endpoint]]]:
+    """The tables the peer's socket may be in, with the ends as that table writes them: a v4
+    client of a v6 listener is in tcp, a v6 socket speaking to a v4 address in tcp6 (mapped)."""
+    if peer[0].version == 6 or local[0].version == 6:
+        yield 6, (peer, local)
+        return
+    yield 4, (peer, local)
+    yield 6, tuple((ipaddress.IPv6Address(f"::ffff:{address}"), port) for address, port in (peer, local))
+
+
+def _kernel_form(endpoint: Endpoint) -> str:
+    """An endpoint as /proc/net/tcp writes it: each 32-bit word as the host reads it, then the port."""
+    address, port = endpoint
     packed = address.packed
-    return "".join(f"{word:08X}" for word in struct.unpack(f"={len(packed) // 4}I", packed))
+    words = "".join(f"{word:08X}" for word in struct.unpack(f"={len(packed) // 4}I", packed))
+    return f"{words}:{port:04X}"
 
 
-def _owner(table: str, local: str) -> int | None:
+def _rows(table: str) -> Iterable[tuple[str, str, int, int]]:
+    """(local, remote, uid, inode) of each established socket in ``table``."""
     try:
         with open(table) as rows:
-            next(rows)
+            next(rows, None)
             for row in rows:
                 fields = row.split()
-                if fields[1] == local and fields[3] == _ESTABLISHED:
-                    return int(fields[7])
+                if len(fields) > 9 and fields[3] == _ESTABLISHED:
+                    yield fields[1], fields[2], int(fields[7]), int(fields[9])
     except OSError:
-        return None
-    return None
+        return

@@ -1,9 +1,10 @@
 """TestDevice: a fresh device for one test, driven with Python values.
 
 Robolectric's idea for AppFunctions: the device runs inside the test process, apps
-on threads, so a test pays for no process start (``processes=True`` starts each app in
-its own OS process, as ``droidsim device start`` does, for tests of crashes, isolation
-or process state). Calls go through the same pipeline as every other caller (identity,
+on threads and install-time code too, so a test pays for no process start
+(``processes=True`` starts each app in its own OS process and verifies each install in the
+isolated verifier, as ``droidsim device start`` does, for tests of crashes, isolation or
+process state). Calls go through the same pipeline as every other caller (identity,
 access rules, enabled state, the access history): only the transport is skipped.
 """
 
@@ -106,7 +107,10 @@ class TestDevice:
         self._own_dir = None if data_dir is not None else tempfile.mkdtemp(prefix="droidsim-test-")
         self.data_dir = Path(data_dir or self._own_dir)
         self.processes = processes
-        self.device = Device(self.data_dir, isolated_apps=processes, verifier=InProcessCodeVerifier())
+        # With real processes install-time code runs where the device runs it, in the isolated
+        # verifier, so what the isolation line says holds for installs too; on threads it runs here.
+        verifier = None if processes else InProcessCodeVerifier()
+        self.device = Device(self.data_dir, isolated_apps=processes, verifier=verifier)
         if processes:  # app processes reach the device over its socket, as on a booted device
             self._socket_dir = tempfile.mkdtemp(prefix="droidsim-")  # short: sun_path has 108 bytes
             self.device.serve(f"unix:{self._socket_dir}/device.sock")

@@ -17,11 +17,11 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from droid.appfunctions.loader import load_app_service_class
 from droid.binder import wire
 from droid.content.context import Context, connect
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_service_pb2 as app_pb2
+from sim.responses.loader import load_service_class
 from sim.zygote.runtime import AppRuntime, Outcome
 from sim.zygote import landlock
 from sim.zygote.child_start import move_into
@@ -119,7 +119,7 @@ def main() -> None:
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     frames = FrameSocket(socket.socket(fileno=args.fd))
-    runtime = AppRuntime(args.package, app_dir, _context_factory(data_dir), load_app_service_class)
+    runtime = AppRuntime(args.package, app_dir, _context_factory(data_dir), load_service_class)
     app = AppProcessMain(frames, runtime, loop)
     app.start()
     try:

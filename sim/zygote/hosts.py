@@ -30,9 +30,10 @@ from droid.binder import wire
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_service_pb2 as app_pb2
 from sim.zygote.child_start import START_FOLDER, python_command
+from sim.zygote.pending_call import PendingCall
+from sim.zygote.reply_channel import ReplyChannel
 from sim.zygote.runtime import AppRuntime, Outcome
 from sim.zygote.specialize import kill_every_process_of
-from sim.zygote.wire import FrameSocket
 
 log = logging.getLogger("droidsim.zygote")
 
@@ -55,48 +56,18 @@ class AppHost(Protocol):
     def stop(self) -> None: ...
 
 
-class PendingCall:
-    """One call in flight: the app's outcome, handed to the waiting caller.
-
-    The hand-off is a lock released once, the cheapest wake-up CPython has (a
-    ``concurrent.futures.Future`` costs a condition variable and a second lock);
-    the first outcome wins, whoever delivers it (the app, a cancellation, a death).
-    """
-
-    __slots__ = ("app_done", "outcome", "_claimed", "_ready")
-
-    def __init__(self) -> None:
-        self.app_done = False  # the app (or its death) has answered, cancelled or not
-        self.outcome: Outcome | None = None
-        self._claimed = threading.Lock()
-        self._ready = threading.Lock()
-        self._ready.acquire()
-
-    def deliver(self, outcome: Outcome) -> None:
-        """The app's outcome (or its process's death)."""
-        self.app_done = True
-        self.settle(outcome)
-
-    def settle(self, outcome: Outcome) -> bool:
-        """Give the caller ``outcome`` unless it has one already; whether it was the first."""
-        if not self._claimed.acquire(blocking=False):
-            return False
-        self.outcome = outcome
-        self._ready.release()
-        return True
-
-    def wait(self) -> Outcome:
-        self._ready.acquire()
-        assert self.outcome is not None
-        return self.outcome
-
-
 class _CallTracker:
     """The part both hosts share: cancellation and its timeout, around one app call."""
 
-    def __init__(self, cancellation_timeout: float, on_stuck: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        cancellation_timeout: float,
+        on_stuck: Callable[[str], None],
+        collect_replies: Callable[[], None] = lambda: None,
+    ) -> None:
         self.cancellation_timeout = cancellation_timeout
         self._on_stuck = on_stuck
+        self._collect_replies = collect_replies  # a reply may be waiting unread: read it first
 
     def wait(
         self,
@@ -104,9 +75,10 @@ class _CallTracker:
         signal: CancellationSignal | None,
         cancel_in_app: Callable[[], None],
         function_id: str,
+        wait: Callable[[PendingCall], Outcome] = PendingCall.wait,
     ) -> Outcome:
         if signal is None:
-            return call.wait()
+            return wait(call)
 
         def cancelled() -> None:
             cancel_in_app()
@@ -117,9 +89,10 @@ class _CallTracker:
             timer.start()
 
         signal.set_on_cancel_listener(cancelled)
-        return call.wait()
+        return wait(call)
 
     def _kill_if_running(self, call: PendingCall, function_id: str) -> None:
+        self._collect_replies()
         if not call.app_done:
             self._on_stuck(f"{function_id} ignored cancellation for {self.cancellation_timeout:g}s")
 
@@ -239,14 +212,12 @@ class ProcessAppHost:
         confine: bool = False,
     ) -> None:
         self.package_name = package_name
-        self._tracker = _CallTracker(cancellation_timeout, self._kill)
-        self._pending: dict[int, PendingCall] = {}
-        self._pending_lock = threading.Lock()
         self._ids = itertools.count(1)
         self._on_exit = on_exit
         self.os_uid = os_uid
         parent, child = socket.socketpair()
-        self._frames = FrameSocket(parent)
+        self._channel = ReplyChannel(parent, self._outcome_of, self._broken)
+        self._tracker = _CallTracker(cancellation_timeout, self._kill, self._channel.drain)
         self.process = subprocess.Popen(
             python_command(
                 "sim.zygote.app_main", "--fd", str(child.fileno()), "--package", package_name,
@@ -264,18 +235,21 @@ class ProcessAppHost:
         )
         child.close()
         self._alive = True
-        threading.Thread(target=self._read_replies, name=f"binder:{package_name}", daemon=True).start()
+        # No thread reads replies (the callers do: ReplyChannel); one waits for the exit, so
+        # an idle app's death is noticed at once.
+        threading.Thread(target=self._watch_exit, name=f"exit:{package_name}", daemon=True).start()
         threading.Thread(target=self._pump_log, name=f"log:{package_name}", daemon=True).start()
 
     @property
     def alive(self) -> bool:
-        """False from the moment the process has exited, even before the reply reader has
-        seen the socket close: the call that follows a kill starts a fresh process."""
-        if not self._alive or self.process.poll() is not None:
+        """False from the moment the process has exited, even before its exit is handled:
+        the call that follows a kill starts a fresh process."""
+        if not self._alive:
             return False
-        # poll() also answers None while _died() holds the process's wait lock; _died()
-        # clears _alive before it takes that lock, so a second read tells the two apart.
-        return self._alive
+        try:  # WNOWAIT: look without reaping, which is _watch_exit's
+            return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+        except ChildProcessError:
+            return False
 
     @property
     def pid(self) -> int:
@@ -290,41 +264,24 @@ class ProcessAppHost:
     ) -> Outcome:
         call_id = next(self._ids)
         call = PendingCall()
-        with self._pending_lock:
-            if not self.alive:
-                return AppFunctionAppUnknownException("Failed to connect to AppFunctionService")
-            self._pending[call_id] = call
+        if not self.alive or not self._channel.add(call_id, call):
+            return AppFunctionAppUnknownException("Failed to connect to AppFunctionService")
         frame = app_pb2.AppCall(call_id=call_id)
         wire.request_to_proto(request, frame.execute.request)
         frame.execute.calling_package = calling_package
         frame.execute.service_name = service_name
         try:
-            self._frames.send(frame)
+            self._channel.send(frame)
         except OSError:
-            self._fail_pending("app process is gone")
+            self._kill("its socket is closed")  # its death fails the call
         cancel = lambda: self._send_cancel(call_id)  # noqa: E731 - one-line callback
-        return self._tracker.wait(call, signal, cancel, request.function_identifier)
+        return self._tracker.wait(call, signal, cancel, request.function_identifier, self._channel.wait)
 
     def _send_cancel(self, call_id: int) -> None:
         try:
-            self._frames.send(app_pb2.AppCall(call_id=call_id, cancel=app_pb2.CancelCall()))
+            self._channel.send(app_pb2.AppCall(call_id=call_id, cancel=app_pb2.CancelCall()))
         except OSError:
             pass
-
-    def _read_replies(self) -> None:
-        while True:
-            try:
-                reply = self._frames.receive(app_pb2.AppReply)
-            except (ConnectionError, ValueError) as error:
-                log.error("%s sent a bad frame: %s", self.package_name, error)
-                reply = None
-            if reply is None:
-                break
-            with self._pending_lock:
-                call = self._pending.pop(reply.call_id, None)
-            if call is not None:
-                call.deliver(self._outcome_of(reply))
-        self._died()
 
     def _outcome_of(self, reply: app_pb2.AppReply) -> Outcome:
         """The app's result, checked and kept encoded for the caller; one it cannot have meant
@@ -341,29 +298,36 @@ class ProcessAppHost:
         for raw in self.process.stdout:
             app_log.info("%s", raw.decode("utf-8", "replace").rstrip())
 
-    def _died(self) -> None:
-        self._alive = False
+    def _broken(self, reason: str) -> None:
+        """The app closed its socket or wrote what cannot be read: it cannot answer, so it goes
+        (its death then fails every call in flight)."""
+        if reason.startswith("sent"):
+            log.error("%s %s", self.package_name, reason)
+        self._kill(reason)
+
+    def _watch_exit(self) -> None:
         code = self.process.wait()
-        if code not in (0, -signals.SIGTERM, -signals.SIGKILL) or self._pending:
+        self._alive = False
+        pending = self._channel.take_all()
+        if code not in (0, -signals.SIGTERM, -signals.SIGKILL) or pending:
             log.warning("%s (pid %d) died with exit code %s", self.package_name, self.pid, code)
-        self._fail_pending(f"app process died (exit code {code})")
+        for call in pending:
+            call.deliver(AppFunctionAppUnknownException(
+                f"Failed to connect to AppFunctionService: app process died (exit code {code})"))
         self._on_exit(self)
 
-    def _fail_pending(self, reason: str) -> None:
-        with self._pending_lock:
-            self._alive = False
-            pending, self._pending = self._pending, {}
-        for call in pending.values():
-            call.deliver(AppFunctionAppUnknownException(f"Failed to connect to AppFunctionService: {reason}"))
-
     def _kill(self, reason: str) -> None:
-        log.warning("%s: %s; killing pid %d", self.package_name, reason, self.pid)
-        self.process.kill()
+        if self.alive:
+            log.warning("%s: %s; killing pid %d", self.package_name, reason, self.pid)
+        try:
+            self.process.kill()
+        except OSError:
+            pass  # already reaped
 
     def stop(self) -> None:
         """Close the socket (the app's loop ends), reap the process, then end whatever it started."""
-        if self.process.poll() is None:
-            self._frames.close()
+        if self.alive:
+            self._channel.close()
             try:
                 self.process.wait(timeout=2)
             except subprocess.TimeoutExpired:

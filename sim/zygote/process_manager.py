@@ -81,13 +81,13 @@ class ProcessManager:
 
     def _start(self, launch: AppLaunch) -> AppHost:
         if not self.isolated:
-            from droid.appfunctions.loader import load_app_service_class  # only apps on threads load here
+            from sim.responses.loader import load_service_class  # only apps on threads load here
 
             runtime = AppRuntime(
                 launch.package_name,
                 launch.app_dir,
                 lambda: self._local_context(launch.package_name),
-                load_app_service_class,
+                load_service_class,
             )
             return LocalAppHost(runtime, self.cancellation_timeout)
         # The app's folder is its own (0700, its uid's), and its working folder and HOME.

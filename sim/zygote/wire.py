@@ -10,7 +10,6 @@ from __future__ import annotations
 import socket
 import struct
 import threading
-from collections import deque
 from typing import TypeVar
 
 from google.protobuf.message import DecodeError, Message
@@ -51,6 +50,11 @@ class FrameDecoder:
         del buffer[:offset]
         return payloads
 
+    @property
+    def partial(self) -> bool:
+        """Whether part of a frame has arrived and the rest has not."""
+        return bool(self._buffer)
+
     def wanted(self) -> int:
         """How much to ask the next recv for: the rest of a large frame in one go."""
         if len(self._buffer) >= _HEADER.size:
@@ -60,26 +64,22 @@ class FrameDecoder:
 
 
 class FrameSocket:
-    """Thread-safe frame writer and single-reader frame reader on one stream socket.
-
-    The reader either blocks (``receive``, for a reader thread) or is woken by an
-    event loop when the socket is readable (``read_available``), which saves the
-    app process a thread switch per call.
-    """
+    """The app's end: a thread-safe frame writer, and a reader woken by its event loop when
+    the socket is readable (``read_available``), which saves the app a thread switch per call.
+    The device's end is a ReplyChannel (sim/zygote/reply_channel.py)."""
 
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._write_lock = threading.Lock()
         self._decoder = FrameDecoder()
-        self._pending: deque[bytes] = deque()
 
     def fileno(self) -> int:
         return self._sock.fileno()
 
     def send(self, message: Message) -> None:
-        payload = message.SerializeToString()
+        frame = encode_frame(message)
         with self._write_lock:
-            self._sock.sendall(_HEADER.pack(len(payload)) + payload)
+            self._sock.sendall(frame)
 
     def read_available(self, message_type: type[M]) -> list[M] | None:
         """One recv, and the messages it completed ([] if none yet); None when the peer closed.
@@ -94,19 +94,7 @@ class FrameSocket:
             return None
         if not data:
             return None
-        return [_parse(message_type, payload) for payload in self._decoder.feed(data)]
-
-    def receive(self, message_type: type[M]) -> M | None:
-        """The next message, waiting for it; None when the peer closed the socket."""
-        while not self._pending:
-            try:
-                data = self._sock.recv(self._decoder.wanted())
-            except OSError:
-                return None
-            if not data:
-                return None
-            self._pending.extend(self._decoder.feed(data))
-        return _parse(message_type, self._pending.popleft())
+        return [parse_frame(message_type, payload) for payload in self._decoder.feed(data)]
 
     def close(self) -> None:
         try:
@@ -116,7 +104,12 @@ class FrameSocket:
         self._sock.close()
 
 
-def _parse(message_type: type[M], payload: bytes) -> M:
+def encode_frame(message: Message) -> bytes:
+    payload = message.SerializeToString()
+    return _HEADER.pack(len(payload)) + payload
+
+
+def parse_frame(message_type: type[M], payload: bytes) -> M:
     try:
         return message_type.FromString(payload)
     except DecodeError as error:

@@ -64,6 +64,8 @@ class ReferenceApp:
     replace_assets: dict[str, str] = field(default_factory=dict)  # asset name -> stand-in reference file
     # Application-level ids (Android 17 indexes them; no service runs them: ERROR_DISABLED).
     app_level: frozenset[str] = frozenset()
+    # The CTS TestAppFunctionService implements the application-level ids beside its own.
+    stand_in_implements_app_level: bool = False
 
 INSTALLABLE = {
     "cts": ReferenceApp("aosp-cts/AndroidManifest.xml", "aosp-cts/assets", {TEST_SERVICE: CTS_TEST_FUNCTIONS},
@@ -74,11 +76,13 @@ INSTALLABLE = {
         "aosp-cts/helper-app/AndroidManifest_sidecar.xml", "aosp-cts/helper-app/assets",
         {"android.app.appfunctions.testutils.TestSidecarAppFunctionService": CTS_HELPER_FUNCTIONS},
         disabled=frozenset({"noOp"})),
-    # The service's file and the application's are both indexed (AppSearch AppFunctionResolveInfo).
+    # The service's file and the application's are both indexed (AppSearch AppFunctionResolveInfo),
+    # and the service's code implements both, as the CTS TestAppFunctionService does.
     "cts-dynamic-schema": ReferenceApp("aosp-cts/helper-app-dynamic-schema/AndroidManifest.xml",
                                        "aosp-cts/helper-app-dynamic-schema/assets",
                                        {TEST_SERVICE: DYNAMIC_SCHEMA_SERVICE_FUNCTIONS},
-                                       app_level=DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS, disabled=DYNAMIC_SCHEMA_DISABLED),
+                                       app_level=DYNAMIC_SCHEMA_APP_LEVEL_FUNCTIONS, disabled=DYNAMIC_SCHEMA_DISABLED,
+                                       stand_in_implements_app_level=True),
     "cts-dynamic-schema-less-one": ReferenceApp(
         "aosp-cts/helper-app-dynamic-schema/AndroidManifest_lessOneFunction.xml", "aosp-cts/helper-app-dynamic-schema/assets",
         {TEST_SERVICE: DYNAMIC_SCHEMA_SERVICE_FUNCTIONS - {"appFunctionWithHighSchemaVersion"}},
@@ -195,7 +199,8 @@ def build_app(reference: Path, app: ReferenceApp, target: Path) -> Path:
         shutil.copyfile(reference / source, target / "assets" / name)
     if app.res is not None:
         shutil.copytree(reference / app.res, target / "res")
-    write_stand_ins(target, app.services)
+    extra = app.app_level if app.stand_in_implements_app_level else frozenset()
+    write_stand_ins(target, {service: ids | extra for service, ids in app.services.items()})
     return target
 
 

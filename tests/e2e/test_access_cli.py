@@ -51,7 +51,8 @@ def test_the_privileged_allowlist_makes_the_agent_valid(device):
 def test_an_agent_runs_as_itself_with_as(device):
     run(device, "pm", "set-privileged-allowlist", AGENT)
     run(device, "cmd", "app_function", "set-additional-allowlisted-agents", AGENT)
-    noop = ("cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp")
+    noop = ("cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp",
+            "--parameters", "{}")
     denied = run(device, *noop, as_package=AGENT)
     assert denied.returncode == 1 and "ERROR_DENIED (1000)" in denied.stderr
     granted = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", AGENT,

@@ -55,7 +55,8 @@ def test_grant_disable_and_revoke_survive_sigkill(tmp_path):
         denied = run_add(data, REVOKED)
         assert denied.returncode == 1
         assert denied.stderr == "Error: ERROR_DENIED (1000): Caller does not have permission to execute the appfunction\n"
-        disabled = shell(data, "cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp")
+        disabled = shell(data, "cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp",
+                         "--parameters", "{}")
         assert disabled.returncode == 1 and disabled.stderr == "Error: ERROR_DISABLED (1002): The app function is disabled\n"
         packages = {p["package"]: p for p in json.loads(ok(shell(data, "pm", "list", "packages", "--json")))}
         assert packages[AGENT]["granted_permissions"] == [EXECUTE_APP_FUNCTIONS, READ_CONTACTS]

@@ -52,7 +52,7 @@ def test_same_result_in_process_and_across_processes(device_process, tmp_path):
 
 def test_unknown_function_exits_non_zero_with_code_name(device_process):
     result = droidsim("shell", "cmd", "app_function", "execute-app-function", "--package", ORDERS,
-                      "--function", "nope", data=device_process.data)
+                      "--function", "nope", "--parameters", "{}", data=device_process.data)
     assert result.returncode == 1
     assert "ERROR_FUNCTION_NOT_FOUND (1003): App function not found." in result.stderr
 
@@ -64,7 +64,8 @@ def test_list_app_functions_json_maps_packages_to_functions(device_process):
     fetch = next(f for f in listing[ORDERS] if f["id"] == FETCH)
     assert fetch["enabled"] is True and fetch["description"]
     assert fetch["parameters"][0]["name"] == "orderId"
-    assert set(fetch) == {"id", "enabled", "description", "parameters", "response"}
+    assert set(fetch) == {"id", "enabled", "description", "parameters", "response", "answers"}
+    assert fetch["answers"] == {"source": "code"}  # a Python app answers with its code (docs/responses.md)
 
 
 def test_set_enabled_through_the_shell(device_process):

@@ -185,7 +185,7 @@ def test_disabling_a_function_reaches_a_2025_client_over_http(device, shell):
             changed.set()
 
     async def scenario():
-        async with Client(bridge.url, mode="legacy", message_handler=on_message) as client:
+        async with Client(bridge.client_transport(), mode="legacy", message_handler=on_message) as client:
             assert client.server_capabilities.tools.list_changed is True
             names = {t.name for t in (await client.list_tools()).tools}
             await asyncio.to_thread(set_state, shell, AppFunctionManager.APP_FUNCTION_STATE_DISABLED)
@@ -207,7 +207,7 @@ def test_over_http_a_2026_client_calls_confirms_and_hears_changes(device, shell,
     bridge = http_bridge(device.data, AGENT)
 
     async def scenario():
-        async with Client(bridge.url, elicitation_callback=say_yes) as client:
+        async with Client(bridge.client_transport(), elicitation_callback=say_yes) as client:
             assert client.protocol_version == "2026-07-28"
             fetched = await client.call_tool("fetch_order_details", {"orderId": "ORD-8492"})
             missing = await client.call_tool("fetch_order_details", {"orderId": "ORD-0000"})

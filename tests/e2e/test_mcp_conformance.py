@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import make_sim_options
-from tests.e2e.mcp_support import http_bridge
+from tests.e2e.mcp_support import AuthorizingProxy, http_bridge
 from tests.helpers import REPO, DeviceProcess, copy_app
 
 pytestmark = pytest.mark.e2e
@@ -63,7 +63,9 @@ def bridge(tmp_path_factory, conformance_bin):
     copy_app(FIXTURE_APP, apps)
     device = DeviceProcess(root / "data", apps, extra=make_sim_options(root / "data"))
     bridge = http_bridge(root / "data", AGENT)
-    yield bridge
+    proxy = AuthorizingProxy(bridge)  # the suite cannot send the bridge's bearer token itself
+    yield proxy
+    proxy.stop()
     bridge.stop()
     device.stop()
 

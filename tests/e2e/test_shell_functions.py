@@ -63,7 +63,7 @@ def test_unknown_package_and_unknown_function_say_which_and_suggest(device) -> N
 
 def test_another_caller_gets_no_hint_about_what_it_may_not_see(device) -> None:
     as_app = droidsim("--as", "com.example.notes", "shell", "cmd", "app_function", "execute-app-function",
-                      "--package", "com.example.ordrs", "--function", "x", data=device.data)
+                      "--package", "com.example.ordrs", "--function", "x", "--parameters", "{}", data=device.data)
     assert as_app.returncode == 1
     assert len(as_app.stderr.splitlines()) == 1
 

@@ -152,7 +152,7 @@ def test_from_a_checkout_that_is_not_installed_a_child_gets_the_devices_own_code
     children ignore PYTHONPATH (-I) but still import the device's code, from where the device does."""
     checkout = str(Path(__file__).resolve().parents[2])
     script = ("import json, subprocess, sim; from sim.zygote.child_start import python_command; "
-              "command = python_command('sim.zygote.os_user', shares_device_uid=False); "
+              "command = python_command('sim.zygote.child_start', shares_device_uid=False); "
               "done = subprocess.run(command, env={}, cwd='/', capture_output=True, text=True); "
               "print(json.dumps({'command': command, 'code': done.returncode, 'stderr': done.stderr}))")
     base = os.path.realpath(sys.executable)

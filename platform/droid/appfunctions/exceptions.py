@@ -63,8 +63,9 @@ class AppFunctionException(Exception):
         return error_name(self.error_code)
 
     def __str__(self) -> str:
-        # QPR2 appends the code to getMessage().
-        return f"{self.error_message or ''} (code {self.error_code})".strip()
+        # QPR2 and later append the code to getMessage(); Java prints a null message as "null".
+        message = "null" if self.error_message is None else self.error_message
+        return f"{message} (code {self.error_code})".strip()
 
 
 def category_of(code: int) -> int:

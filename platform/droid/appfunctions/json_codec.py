@@ -57,15 +57,27 @@ def parameters_from_json(
     function: AppFunctionMetadata | None,
     values: Mapping[str, Any],
     components: AppFunctionComponentsMetadata | None = None,
+    where: str = "",
 ) -> AppFunctionData:
     """The parameters document for ``function`` built from a JSON object; with no
-    metadata (unknown function, or v1 XML without a signature) types come from JSON."""
+    metadata (unknown function, or v1 XML without a signature) types come from JSON.
+    ``where``, when given, is where the object was found (``calls[2].parameters``): each
+    error then names its parameter below it."""
+
+    def at(name: str) -> str:
+        return f"{where}.{name}" if where else name
+
     if not isinstance(values, Mapping):
-        raise AppFunctionInvalidArgumentException("Parameters must be a JSON object")
+        raise AppFunctionInvalidArgumentException(f"Parameter {where}: expected an object" if where else
+                                                  "Parameters must be a JSON object")
     if function is None or (not function.parameters and not function.HasField("response")):
         return AppFunctionData({k: _infer(v, k) for k, v in values.items()})
     known = {p.name: p for p in function.parameters}
     unknown = sorted(set(values) - set(known))
+    if unknown and where:
+        raise AppFunctionInvalidArgumentException(
+            f"Parameter {at(unknown[0])}: {function.id} has no such parameter (it takes: {', '.join(known) or 'nothing'})"
+        )
     if unknown:
         raise AppFunctionInvalidArgumentException(
             f"Unknown parameter {unknown[0]!r}; {function.id} takes: {', '.join(known) or 'nothing'}"
@@ -77,9 +89,9 @@ def parameters_from_json(
             # The platform's rule (AppFunctionDataParameterExtractor): only a missing required
             # non-null value is an error; the app receives an omitted nullable one as null.
             if parameter.is_required and not parameter.data_type.is_nullable:
-                raise AppFunctionInvalidArgumentException(f"Parameter {name} is required")
+                raise AppFunctionInvalidArgumentException(f"Parameter {at(name)} is required")
             continue
-        document[name] = _convert(values[name], parameter.data_type, name, types)
+        document[name] = _convert(values[name], parameter.data_type, at(name), types)
     return AppFunctionData(document)
 
 

@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 
 import grpc
 
+from droid.appfunctions.access_flag_numbering import from_wire, refuse_unknown, to_wire, valid_flags
 from droid.appfunctions.exceptions import AppFunctionCancelledException, AppFunctionException
 from droid.appfunctions.metadata import AppFunctionMetadata
 from droid.appfunctions.requests import (
@@ -60,6 +61,7 @@ class RemoteAppFunctionManager:
     def __init__(self, binder: RemoteBinder) -> None:
         self._binder = binder
         self._stub = afm_grpc.AppFunctionManagerStub(binder.channel)
+        self._sdk_int: int | None = None  # the device's, asked at the first access-flags call
         self._lock = threading.Lock()
         # Each access-changed listener's stream (WatchAccessChanges), cancelled to remove it.
         self._watches: dict[Callable[[int], None], grpc.Call] = {}
@@ -173,18 +175,27 @@ class RemoteAppFunctionManager:
         pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)
         return self._binder.call(self._stub.GetAccessRequestState, pair).state
 
+    # Flags cross the wire in the device's numbering (access_flag_numbering.py).
     def get_access_flags(self, agent_package_name: str, target_package_name: str) -> int:
         pair = afm_pb2.AccessPair(agent_package_name=agent_package_name, target_package_name=target_package_name)
-        return self._binder.call(self._stub.GetAccessFlags, pair).flags
+        return from_wire(self._binder.call(self._stub.GetAccessFlags, pair).flags, self._device_sdk(), strict=False)
 
     def update_access_flags(
         self, agent_package_name: str, target_package_name: str, flag_mask: int, flags: int
     ) -> bool:
+        sdk = self._device_sdk()
+        refuse_unknown(flags, valid_flags(sdk))  # a bit the device's version lacks has no wire number
         request = afm_pb2.UpdateAccessFlagsRequest(
             agent_package_name=agent_package_name, target_package_name=target_package_name,
-            flag_mask=flag_mask, flags=flags,
+            flag_mask=to_wire(flag_mask, sdk), flags=to_wire(flags, sdk),
         )
         return self._binder.call(self._stub.UpdateAccessFlags, request).changed
+
+    def _device_sdk(self) -> int:
+        if self._sdk_int is None:
+            self._sdk_int = self._binder.call(sm_grpc.ServiceManagerStub(self._binder.channel).GetBuildVersion,
+                                              data_pb2.Empty()).sdk_int
+        return self._sdk_int
 
     def revoke_self_access(self, target_package_name: str) -> None:
         request = afm_pb2.RevokeSelfAccessRequest(target_package_name=target_package_name)
@@ -214,8 +225,10 @@ class RemotePackageManager:
         self._binder = binder
         self._stub = pm_grpc.PackageManagerStub(binder.channel)
 
-    def install_package(self, app_dir: str, system: bool = False) -> pm_pb2.PackageInfo:
-        request = pm_pb2.InstallPackageRequest(app_dir=app_dir, system=system)
+    def install_package(
+        self, app_dir: str, system: bool = False, responses: pm_pb2.ResponseOptions | None = None,
+    ) -> pm_pb2.PackageInfo:
+        request = pm_pb2.InstallPackageRequest(app_dir=app_dir, system=system, responses=responses)
         return self._binder.call(self._stub.InstallPackage, request)
 
     def uninstall_package(self, package_name: str) -> None:

@@ -149,13 +149,36 @@ class AppFunctionAppMetadata(_message.Message):
     def __init__(self, description: _Optional[str] = ..., display_description: _Optional[str] = ...) -> None: ...
 
 class AppFunctionPackageMetadata(_message.Message):
-    __slots__ = ("package_name", "app_functions", "components", "app_metadata")
+    __slots__ = ("package_name", "app_functions", "components", "app_metadata", "answers")
     PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     APP_FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     APP_METADATA_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
     package_name: str
     app_functions: _containers.RepeatedCompositeFieldContainer[AppFunctionMetadata]
     components: AppFunctionComponentsMetadata
     app_metadata: AppFunctionAppMetadata
-    def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ...) -> None: ...
+    answers: AnswerSource
+    def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ..., answers: _Optional[_Union[AnswerSource, _Mapping]] = ...) -> None: ...
+
+class AnswerSource(_message.Message):
+    __slots__ = ("kind", "cassette", "double_dir", "on_miss", "recorded")
+    class RecordedEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CASSETTE_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_DIR_FIELD_NUMBER: _ClassVar[int]
+    ON_MISS_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    cassette: str
+    double_dir: str
+    on_miss: str
+    recorded: _containers.ScalarMap[str, int]
+    def __init__(self, kind: _Optional[str] = ..., cassette: _Optional[str] = ..., double_dir: _Optional[str] = ..., on_miss: _Optional[str] = ..., recorded: _Optional[_Mapping[str, int]] = ...) -> None: ...

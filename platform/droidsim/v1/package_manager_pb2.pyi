@@ -8,12 +8,24 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class InstallPackageRequest(_message.Message):
-    __slots__ = ("app_dir", "system")
+    __slots__ = ("app_dir", "system", "responses")
     APP_DIR_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_FIELD_NUMBER: _ClassVar[int]
+    RESPONSES_FIELD_NUMBER: _ClassVar[int]
     app_dir: str
     system: bool
-    def __init__(self, app_dir: _Optional[str] = ..., system: _Optional[bool] = ...) -> None: ...
+    responses: ResponseOptions
+    def __init__(self, app_dir: _Optional[str] = ..., system: _Optional[bool] = ..., responses: _Optional[_Union[ResponseOptions, _Mapping]] = ...) -> None: ...
+
+class ResponseOptions(_message.Message):
+    __slots__ = ("cassette", "double_dir", "on_miss")
+    CASSETTE_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_DIR_FIELD_NUMBER: _ClassVar[int]
+    ON_MISS_FIELD_NUMBER: _ClassVar[int]
+    cassette: str
+    double_dir: str
+    on_miss: str
+    def __init__(self, cassette: _Optional[str] = ..., double_dir: _Optional[str] = ..., on_miss: _Optional[str] = ...) -> None: ...
 
 class PackageInfo(_message.Message):
     __slots__ = ("package_name", "uid", "system", "requested_permissions", "function_ids", "warnings", "privileged", "granted_permissions")

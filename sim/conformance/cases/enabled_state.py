@@ -24,6 +24,16 @@ def is_enabled(t) -> None:
     returns(attempt(lambda: manager.is_app_function_enabled("add_disabledByDefault")), False)
 
 
+@case("is-enabled-by-default-parse-boolean", "ae.is-enabled")
+def is_enabled_by_default_parse_boolean(t) -> None:
+    """The indexer reads enabledByDefault with Boolean.parseBoolean
+    (AppFunctionDocumentParserImpl): a function whose XML says 1 is disabled, one that says TRUE
+    enabled."""
+    manager = t.caller.app_function_manager
+    returns(attempt(lambda: manager.is_app_function_enabled("noOp_enabledByDefaultOne")), False)
+    returns(attempt(lambda: manager.is_app_function_enabled("noOp_enabledByDefaultUpperCase")), True)
+
+
 @case("is-enabled-other-package-with-permission", "ae.is-enabled")
 def is_enabled_other_package_with_permission(t) -> None:
     """isEnabled on the helper's functions, by the caller holding EXECUTE_APP_FUNCTIONS without

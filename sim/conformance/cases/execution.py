@@ -16,7 +16,13 @@ from sim.conformance.cases.common import (
 )
 from sim.conformance.expect import equal, eventually, fails_with, returns
 from sim.conformance.registry import Mismatch, case
-from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE, NONEXISTENT_PACKAGE, process_alive
+from sim.conformance.target import (
+    CALLER_PACKAGE,
+    HELPER_PACKAGE,
+    MULTI_SERVICES_PACKAGE,
+    NONEXISTENT_PACKAGE,
+    process_alive,
+)
 
 
 @case("own-function-with-permission", "ae.own-package")
@@ -159,3 +165,20 @@ def service_lives_on_after_a_call(t) -> None:
         returns(execute(t.caller, HELPER_PACKAGE, "add", a=1, b=2), 3)
     lifecycle = [line.split(" ")[0] for line in t.events(HELPER_PACKAGE) if line.startswith(("created", "destroyed"))]
     equal("the helper's service lifecycle after the call", ["created"], lifecycle)
+
+
+@case("multi-service-call-binds-first-service", "multi-service", sdks=frozenset({36}))
+def multi_service_call_binds_first_service(t) -> None:
+    """Android 16 resolves one AppFunctionService per package (the manifest's first), so echo,
+    declared by TestAppFunctionService2, reaches TestAppFunctionService."""
+    owner = t.context(MULTI_SERVICES_PACKAGE)
+    returns(execute(owner, MULTI_SERVICES_PACKAGE, "echo"), "TestAppFunctionService:echo")
+
+
+@case("multi-service-call-binds-declaring-service", "multi-service", sdks=frozenset({37}))
+def multi_service_call_binds_declaring_service(t) -> None:
+    """Android 17 binds the service whose XML declared the function: add reaches
+    TestAppFunctionService, echo TestAppFunctionService2."""
+    owner = t.context(MULTI_SERVICES_PACKAGE)
+    returns(execute(owner, MULTI_SERVICES_PACKAGE, "add"), "TestAppFunctionService:add")
+    returns(execute(owner, MULTI_SERVICES_PACKAGE, "echo"), "TestAppFunctionService2:echo")

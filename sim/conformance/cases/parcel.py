@@ -46,9 +46,11 @@ def parcel_round_trips(t) -> None:
 
 @case("parcel-null-error-message", "parcel.null-message")
 def parcel_null_error_message(t) -> None:
-    """AppFunctionExceptionTest.testParcel_nullErrorMessage: a null message stays null."""
+    """AppFunctionExceptionTest.testParcel_nullErrorMessage: a null message stays null, and
+    getMessage() prints it as Java does, "null (code 2001)" (QPR2's AppFunctionException)."""
     came = wire.result_from_proto(wire.result_to_proto(AppFunctionException(AppFunctionException.ERROR_CANCELLED, None)))
-    equal("the code, message and extras after the wire", (2001, None, {}), (came.error_code, came.error_message, came.extras))
+    equal("the code, message, extras and text after the wire", (2001, None, {}, "null (code 2001)"),
+          (came.error_code, came.error_message, came.extras, str(came)))
 
 
 @case("pending-intent-mutability-rules", "pending-intent")

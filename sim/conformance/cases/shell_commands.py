@@ -80,6 +80,30 @@ def shell_execute_app_function(t) -> None:
     _fails(run("nonExistentFunction"), "execute-app-function of an unknown function", NOT_FOUND)
 
 
+@case("shell-user-option-and-required-parameters", "shell.options")
+def shell_user_option_and_required_parameters(t) -> None:
+    """--user 0 and --user current are taken by execute-app-function, set-enabled and
+    is-enabled; execute-app-function without --parameters fails naming it, as on Android."""
+    add = ("execute-app-function", "--package", CALLER_PACKAGE, "--function", "add", "--parameters", '{"a": 1, "b": 2}')
+    for user in ("0", "current"):
+        equal(f"execute-app-function add --user {user}'s output", 3, _json(t.shell_command(*add, "--user", user), "--user"))
+        _succeeds(t.shell_command("is-enabled", "--package", CALLER_PACKAGE, "--function", "add", "--user", user),
+                  f"is-enabled --user {user}")
+        _succeeds(t.shell_command("set-enabled", "--package", CALLER_PACKAGE, "--function", "add", "--state", "default",
+                                  "--user", user), f"set-enabled --user {user}")
+    _fails(t.shell_command(*add[:5]), "execute-app-function without --parameters", "--parameters")
+
+
+@case("shell-android-17-test-hooks", "shell.test-hooks", sdks=frozenset({37}))
+def shell_android_17_test_hooks(t) -> None:
+    """purge-allowlist-cache prints "Purge allowlist cache"; set-test-page-size --page-size N
+    prints "Set test page size to N"; reset-test-page-size prints nothing; each exits 0."""
+    for args, output in ((("purge-allowlist-cache",), "Purge allowlist cache\n"),
+                         (("set-test-page-size", "--page-size", "3"), "Set test page size to 3\n"),
+                         (("reset-test-page-size",), "")):
+        equal(f"{args[0]}'s output", output, _succeeds(t.shell_command(*args), args[0]))
+
+
 @case("shell-set-enabled", "shell.set-enabled")
 def shell_set_enabled(t) -> None:
     """set-enabled --state disable|enable|default changes the function's state; an unknown

@@ -9,6 +9,7 @@ from sim.lint.checks.data import check_data
 from sim.lint.checks.descriptions import check_descriptions
 from sim.lint.checks.directives import check_directives
 from sim.lint.checks.identity import check_duplicates, check_purpose, check_references
+from sim.lint.checks.services import check_services
 
 APP_CHECKS = (
     check_app_description,
@@ -19,6 +20,7 @@ APP_CHECKS = (
     check_code,
     check_action_space,
     check_self_started_work,
+    check_services,
     check_directives,
 )
 CROSS_CHECKS = (check_references, check_duplicates)

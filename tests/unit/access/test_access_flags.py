@@ -131,7 +131,7 @@ def test_management_calls_need_manage_app_function_access(device, call):
 
 
 @pytest.mark.parametrize(("mask", "flags", "message"), [
-    (~ACCESS_FLAG_MASK_ALL, ~ACCESS_FLAG_MASK_ALL, r"Invalid flag\(s\) -32 specified in call to updateAppFunctionAccessFlags"),
+    (~ACCESS_FLAG_MASK_ALL, ~ACCESS_FLAG_MASK_ALL, r"Invalid flag\(s\) -64 specified in call to updateAppFunctionAccessFlags"),
     (ACCESS_FLAG_MASK_ALL, 64, r"Invalid flag\(s\) 64"),
     (ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_MASK_USER, "Cannot set both ACCESS_FLAGS_USER_GRANTED and ACCESS_FLAGS_USER_DENIED together"),
     (ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_MASK_OTHER, "Cannot set both ACCESS_FLAGS_OTHER_GRANTED and ACCESS_FLAGS_OTHER_DENIED"),

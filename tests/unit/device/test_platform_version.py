@@ -10,11 +10,13 @@ from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_G
 from droid.os import IllegalArgumentException
 from sim.device import Device
 from sim.platform_version import ANDROID_16, ANDROID_17, NEWEST
+from tests.helpers import HELPER_APP
 from tests.unit.access import apps
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM, make_app
 from tests.unit.access.conftest import allowlist_agents, execute
 
 TARGET = "com.test.target"
+MULTI_SERVICES_APP = HELPER_APP.parent / "multi_services"  # CTS's helper-app-multi-services
 AGENT = "com.test.agent"
 SYSTEM_AGENT = "com.test.system"
 SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION = apps.SELF_FUNCTION, apps.SYSTEM_FUNCTION, apps.TRUSTED_FUNCTION
@@ -116,3 +118,16 @@ def test_application_level_functions_are_indexed_on_android_17_and_disabled_unti
         execute(device.create_context("com.test.both"), "com.test.both", "concat")
     with pytest.raises(IllegalArgumentException, match="enabled by registering it at runtime"):
         own.set_app_function_enabled("concat", 1)
+
+
+
+def test_a_call_binds_the_packages_first_service_on_android_16_and_the_declaring_one_on_17(device):
+    """ServiceHelperImpl.resolveAppFunctionService(packageName, user) resolves one service per
+    package on Android 16, so echo, declared by the second service, reaches the first there;
+    Android 17 binds the service whose XML declared the function (lint R1 warns of the first)."""
+    package = device.install(MULTI_SERVICES_APP).package_name
+    context = device.create_context(package)
+    answers = [execute(context, package, f).return_value for f in ("add", "echo")]
+    first = "TestAppFunctionService"
+    second = "TestAppFunctionService2" if device.version.binds_declaring_service else first
+    assert answers == [f"{first}:add", f"{second}:echo"]

@@ -20,3 +20,20 @@ def test_ray_and_local_give_identical_scores(shipped, tmp_path):
     assert not ray.is_initialized()
     assert remote["configs"]["base"]["scores"] == local["configs"]["base"]["scores"]
     assert remote["configs"]["base"]["scores"]["overall"]["cases"] == len(ids)
+
+
+def test_a_local_ray_starts_only_with_its_token_and_keeps_it_private(shipped, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from sim.eval.execution import UnprotectedRay
+
+    ids = [shipped.cases[0].id]
+    # Ray's servers listen on every interface: without the token anyone who reaches them runs code.
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    with pytest.raises(UnprotectedRay, match="RAY_AUTH_MODE=disabled: the local Ray listens on every interface"):
+        run_eval(shipped, EvalOptions(model="offline", out=tmp_path / "off", run_date=RUN_DATE, cases=ids, ray=True))
+    assert not ray.is_initialized()
+    monkeypatch.delenv("RAY_AUTH_MODE")
+    run_eval(shipped, EvalOptions(model="offline", out=tmp_path / "on", run_date=RUN_DATE, cases=ids, ray=True))
+    token = Path.home() / ".ray" / "auth_token"
+    assert token.stat().st_mode & 0o777 == 0o600

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +88,45 @@ def test_apps_run_in_the_test_process_by_default(droid_device, orders) -> None:
 def test_the_marker_starts_real_app_processes(droid_device, orders) -> None:
     assert droid_device.call("fetch_order_details", order_id="ORD-8492").carrier == "UPS"
     assert droid_device.process_id("com.example.orders") not in (None, os.getpid())
+
+
+def _app_that_marks_where_it_is_imported(root: Path) -> Path:
+    """An app whose module, when imported, sets a variable in the environment of its process."""
+    from tests.helpers import write_generated_app
+
+    return write_generated_app(root, "marker", '''
+        import os
+
+        os.environ["DROIDSIM_MARKER_IMPORTED_IN"] = str(os.getpid())
+
+
+        class FunctionService(AppFunctionServiceEntryPoint):
+            service_name = SERVICE
+            xml_file_name = "functions"
+
+            @app_function(described_by_docstring=True)
+            def ping(self) -> str:
+                """Answers a ping, to show the app is installed.
+
+                Returns:
+                    The word pong.
+                """
+                return "pong"
+    ''', description="Marks the process that imports it.")
+
+
+@pytest.mark.droid_processes
+def test_with_real_processes_install_time_code_runs_outside_the_test_process(droid_device, tmp_path, monkeypatch):
+    app = _app_that_marks_where_it_is_imported(tmp_path)  # writing its XML imports it here
+    monkeypatch.delenv("DROIDSIM_MARKER_IMPORTED_IN", raising=False)
+    droid_device.install(app)
+    # The verifier that imports it at install is a process of its own, as on a booted device.
+    assert "DROIDSIM_MARKER_IMPORTED_IN" not in os.environ
+
+
+def test_on_threads_install_time_code_runs_in_the_test_process_and_the_line_says_so(droid_device, tmp_path, monkeypatch):
+    app = _app_that_marks_where_it_is_imported(tmp_path)  # writing its XML imports it here
+    monkeypatch.delenv("DROIDSIM_MARKER_IMPORTED_IN", raising=False)
+    droid_device.install(app)
+    assert os.environ["DROIDSIM_MARKER_IMPORTED_IN"] == str(os.getpid())
+    assert droid_device.device.isolation[0].startswith("OS isolation: OFF (apps run on threads of the device process)")

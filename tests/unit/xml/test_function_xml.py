@@ -237,11 +237,9 @@ MALFORMED_V2 = {
     "parameter without name": (V2.format(body=param("<type>8</type>", name="")), 4, "name"),
     "non-integer type code": (V2.format(body=param("<type>string</type>")), 4, "'string'"),
     "unused type code 9": (V2.format(body=param("<type>9</type>")), 4, "'9'"),
-    "non-boolean isNullable": (V2.format(body=param("<isNullable>maybe</isNullable><type>8</type>")), 4, "'maybe'"),
     "unknown child of a data type": (V2.format(body=param("<colour>red</colour><type>8</type>")), 4, "colour"),
     "data type children out of order": (V2.format(body=param("<type>8</type><isNullable>true</isNullable>")), 4, "isNullable"),
     "data type without type": (V2.format(body=param("<isNullable>true</isNullable>")), 4, "type"),
-    "non-boolean enabledByDefault": (V2.format(body="<enabledByDefault>yes</enabledByDefault>"), 4, "'yes'"),
     "non-integer schemaVersion": (V2.format(body="<schemaVersion>one</schemaVersion>"), 4, "'one'"),
     "unknown access level": (V2.format(body="<accessLevel>everyone</accessLevel>"), 4, "'everyone'"),
     "unknown scope": (V2.format(body="<scope>world</scope>"), 4, "'world'"),
@@ -296,11 +294,6 @@ MALFORMED_V1 = {
         "<appfunctions>\n<appfunction><function_id>f</function_id></appfunction>\n"
         "<appfunction><function_id>f</function_id></appfunction>\n</appfunctions>",
         3, "'f'",
-    ),
-    "non-boolean enabled_by_default": (
-        "<appfunctions>\n<appfunction><function_id>f</function_id>\n<enabled_by_default>on</enabled_by_default>"
-        "</appfunction>\n</appfunctions>",
-        3, "'on'",
     ),
     "two enabled_by_default": (
         "<appfunctions>\n<appfunction><function_id>f</function_id>\n<enabled_by_default>true</enabled_by_default>\n"
@@ -444,3 +437,68 @@ def test_mutated_valid_documents_give_a_document_or_an_xml_error(tmp_path, mutat
         parse(path)
     except XmlError:
         pass
+
+
+@pytest.mark.parametrize("fmt, tag", [("v2", "enabledByDefault"), ("v1", "enabled_by_default")])
+@pytest.mark.parametrize("text, enabled", [
+    ("true", True), ("TRUE", True), (" True\n", True), ("false", False),
+    ("1", False), ("0", False), ("yes", False), ("", False),
+])
+def test_booleans_are_read_with_java_parse_boolean(tmp_path, fmt, tag, text, enabled):
+    """AppSearch reads a boolean with Boolean.parseBoolean of the trimmed text
+    (AppFunctionDocumentParserImpl): <enabledByDefault>1</enabledByDefault> ships disabled on a
+    phone, and TRUE is true there; so they do here, on both formats."""
+    id_tag = "id" if fmt == "v2" else "function_id"
+    path = tmp_path / "functions.xml"
+    path.write_text(f"<appfunctions><appfunction><{id_tag}>f</{id_tag}><{tag}>{text}</{tag}></appfunction></appfunctions>")
+    assert by_id(parse(path, format=fmt))["f"].enabled_by_default is enabled
+
+
+def test_nested_booleans_are_read_with_java_parse_boolean(tmp_path):
+    """isRequired and isNullable are AppSearch booleans too: "1" is false, "TRUE" true."""
+    path = tmp_path / "functions.xml"
+    path.write_text(
+        "<appfunctions><appfunction><id>f</id><parameters><dataTypeMetadata><isNullable>TRUE</isNullable>"
+        "<type>8</type></dataTypeMetadata><isRequired>1</isRequired><name>p</name></parameters>"
+        "</appfunction></appfunctions>"
+    )
+    parameter = by_id(parse(path, format="v2"))["f"].parameters[0]
+    assert (parameter.is_required, parameter.data_type.is_nullable) == (False, True)
+
+
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+def test_a_file_indexes_its_first_250_documents(tmp_path, fmt, caplog):
+    """AppFunctionDocumentParserImpl stops once a file gave DEFAULT_MAX_APP_FUNCTIONS_PER_PACKAGE
+    (250) documents: the 251st function and later ones are not indexed, and the log says so."""
+    id_tag = "id" if fmt == "v2" else "function_id"
+    path = tmp_path / "functions.xml"
+    path.write_text("<appfunctions>\n" + "".join(
+        f"<appfunction><{id_tag}>f{i}</{id_tag}></appfunction>\n" for i in range(260)) + "</appfunctions>")
+    document = parse(path, format=fmt)
+    assert [f.id for f in document.functions] == [f"f{i}" for i in range(250)]
+    assert document.unindexed_ids == {f"f{i}" for i in range(250, 260)}
+    assert "only the first 250 documents are indexed" in caplog.text and "from line 252" in caplog.text
+
+
+def test_a_large_function_document_is_indexed_whole(tmp_path):
+    """The 4 KiB document limit AppSearch once had was removed (ddc2a0f0, "Remove size limit on
+    AppFunctionDocument"): a function with a 64 KiB description is indexed as it is."""
+    path = tmp_path / "functions.xml"
+    description = "x" * 65536
+    path.write_text(f"<appfunctions><appfunction><id>f</id><description>{description}</description></appfunction></appfunctions>")
+    assert by_id(parse(path, format="v2"))["f"].description == description
+
+
+def test_v2_property_tags_are_read_through_to_lower_camel_case(tmp_path):
+    """AppFunctionDocumentParserImpl reads each property tag through toLowerCamelCase: on a
+    phone <access_level>self</access_level> is accessLevel, so the function is SELF-only there,
+    and here too; <is_required> is isRequired."""
+    path = tmp_path / "functions.xml"
+    path.write_text(
+        "<appfunctions><appfunction><id>f</id><access_level>self</access_level>"
+        "<parameters><data_type_metadata><type>8</type></data_type_metadata><is_required>true</is_required>"
+        "<name>p</name></parameters></appfunction></appfunctions>"
+    )
+    function = by_id(parse(path, format="v2"))["f"]
+    assert function.access_level == ACCESS_LEVEL_SELF
+    assert function.parameters[0].is_required and function.parameters[0].data_type.type == DataType.STRING

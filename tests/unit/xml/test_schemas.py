@@ -37,8 +37,8 @@ def test_custom_properties_and_documents_pass_the_open_levels():
 
 
 def test_known_properties_are_typed_wherever_they_appear():
-    with pytest.raises(XmlError, match="'maybe' is not a valid value"):
-        check("<appfunctions><CustomTopLevel><enabledByDefault>maybe</enabledByDefault></CustomTopLevel></appfunctions>")
+    with pytest.raises(XmlError, match="'many' is not a valid value"):
+        check("<appfunctions><CustomTopLevel><schemaVersion>many</schemaVersion></CustomTopLevel></appfunctions>")
 
 
 def test_shared_data_type_names_are_unique():

@@ -23,6 +23,8 @@ class TestAppFunctionService(AppFunctionService):
         "add", "addAsync", "add_disabledByDefault", "add_invokeCallbackTwice", "noOp",
         "throwException", "kill", "longRunningFunction", "notInvokeCallback", "echoBytes",
         "uncaughtClientException",
+        # Their XML says enabledByDefault 1 and TRUE: read with Boolean.parseBoolean, off and on.
+        "noOp_enabledByDefaultOne", "noOp_enabledByDefaultUpperCase",
     })
 
     @classmethod
@@ -47,7 +49,7 @@ class TestAppFunctionService(AppFunctionService):
             total = params.get_long("a") + params.get_long("b")
             callback.on_result(ExecuteAppFunctionResponse.of(total))
             callback.on_result(ExecuteAppFunctionResponse.of(total + 1))
-        elif fid == "noOp":
+        elif fid in ("noOp", "noOp_enabledByDefaultOne", "noOp_enabledByDefaultUpperCase"):
             callback.on_result(ExecuteAppFunctionResponse.of(calling_package))
         elif fid == "throwException":
             raise RuntimeError("thrown by throwException")

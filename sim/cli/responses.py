@@ -1,0 +1,76 @@
+"""``droidsim responses``: doubles' skeletons and recorded cassettes for code-less apps
+(docs/responses.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli.connection import open_context, resolve
+
+
+@click.group("responses")
+def responses_command() -> None:
+    """Where a code-less (Kotlin) app's answers come from: record cassettes, write doubles."""
+
+
+@responses_command.command("skeleton")
+@click.argument("app_dir", type=click.Path(exists=True, path_type=Path))
+@click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
+def skeleton(app_dir: Path, out_dir: Path) -> None:
+    """Write the skeleton of a Python double of APP_DIR's services into OUT_DIR.
+
+    Typed signatures and dataclasses from the app's function XML, which install accepts
+    unchanged (`droidsim install APP_DIR --double OUT_DIR`); fill in the method bodies."""
+    from sim.responses.adb import metadata_of_folder
+    from sim.responses.record import RecordError
+    from sim.responses.skeleton import SkeletonError, write_skeleton
+
+    _require_folder(app_dir)
+    try:
+        written = write_skeleton(metadata_of_folder(app_dir), out_dir)
+    except (SkeletonError, RecordError) as error:
+        raise click.ClickException(str(error)) from None
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+@responses_command.command("record")
+@click.argument("calls_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The cassette to write (YAML).")
+@click.option("--adb", "adb_app", metavar="APP_DIR", type=click.Path(exists=True, path_type=Path),
+              help="Record from a phone or emulator through adb instead of a droidsim device; APP_DIR (the "
+                   "code-less folder) types the answers.")
+@click.option("--adb-path", default="adb", show_default=True, help="The adb to run.")
+@click.option("--serial", "-s", help="adb's -s SERIAL: which phone or emulator.")
+@click.option("--device", metavar="ADDRESS", help="The droidsim device to record from (default: as every command finds it).")
+@click.pass_context
+def record(ctx: click.Context, calls_file: Path, out: Path, adb_app: Path | None, adb_path: str,
+           serial: str | None, device: str | None) -> None:
+    """Run CALLS_FILE's calls and write what they answered as a cassette.
+
+    Against the droidsim device (--device, as every command finds it), or, with --adb, a
+    phone or emulator through `adb shell cmd app_function execute-app-function`."""
+    from sim.responses.adb import AdbTarget, metadata_of_folder
+    from sim.responses.record import DeviceTarget, RecordError, record as run_calls, write_cassette
+
+    try:
+        if adb_app is not None:
+            _require_folder(adb_app)
+            cassette = run_calls(calls_file, AdbTarget(metadata_of_folder(adb_app), adb_path, serial))
+        else:
+            options = ctx.find_root().obj
+            with open_context(resolve(device or options["device"], options["data"])) as context:
+                cassette = run_calls(calls_file, DeviceTarget(context))
+    except RecordError as error:
+        raise click.ClickException(str(error)) from None
+    write_cassette(cassette, out)
+    count = sum(len(entries) for entries in cassette["calls"].values())
+    click.echo(f"recorded {count} calls of {cassette['package']} into {out}")
+
+
+def _require_folder(path: Path) -> None:
+    if not path.is_dir():
+        raise click.ClickException(f"{path} is not an app folder (decode an APK first: droidsim apk extract APP.apk DIR)")

@@ -1,0 +1,284 @@
+"""``droidsim responses skeleton APP_DIR OUT_DIR``: the Python double of an app, from its XML.
+
+For each service of the app, a module with one ``AppFunctionServiceEntryPoint`` whose
+methods have the XML's typed signatures, and a ``@app_function_serializable`` dataclass per
+object type (with the XML's qualified name), written with the project's declaration layer.
+Each method body refuses with ERROR_NOT_SUPPORTED until someone writes it. Before anything
+is written the skeleton is compiled and compared with the XML as install compares a double,
+so a skeleton that is written passes the install check unchanged; a type it cannot spell
+(ONE_OF, ALL_OF, parcelables) is refused naming the function and the path.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from droid.appfunctions.metadata import (
+    FORMAT_URI,
+    AppFunctionDataTypeMetadata,
+    AppFunctionMetadata,
+    AppFunctionPackageMetadata,
+    DataType,
+)
+from droid.appfunctions.typeref import wire_name
+
+_SCALARS = {
+    DataType.BOOLEAN: "bool", DataType.LONG: "int", DataType.INT: "Int32", DataType.DOUBLE: "float",
+    DataType.FLOAT: "Float32", DataType.STRING: "str", DataType.BYTES: "bytes",
+}
+# Library types the declaration layer spells with Python's own (droid/appfunctions/proxies.py).
+# What an optional, non-nullable value defaults to (droid/appfunctions/typeref.py omitted_value).
+_DEFAULTS = {
+    DataType.BOOLEAN: "False", DataType.LONG: "0", DataType.INT: "0", DataType.DOUBLE: "0.0",
+    DataType.FLOAT: "0.0", DataType.BYTES: 'b""', DataType.ARRAY: "[]",
+}
+_PENDING_INTENT = "android.app.PendingIntent"
+_LIBRARY_TYPES = {
+    "java.time.LocalDate": ("date", "from datetime import date"),
+    "java.time.LocalTime": ("time", "from datetime import time"),
+    "java.time.LocalDateTime": ("datetime", "from datetime import datetime"),
+    "java.time.ZoneId": ("ZoneInfo", "from zoneinfo import ZoneInfo"),
+}
+
+
+class SkeletonError(ValueError):
+    """The XML holds something the skeleton cannot spell; the message names function and path."""
+
+
+@dataclass
+class _Module:
+    """One service's module, built up: imports, dataclasses (dependencies first), the class."""
+
+    metadata: AppFunctionPackageMetadata
+    imports: set[str] = field(default_factory=set)
+    droid_names: set[str] = field(default_factory=lambda: {"AppFunctionNotSupportedException", "AppFunctionServiceEntryPoint", "app_function"})
+    classes: dict[str, str] = field(default_factory=dict)  # qualified name -> class name
+    blocks: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.shared = {named.name: named.data_type for named in self.metadata.components.data_types}
+
+    def annotation(self, data_type: AppFunctionDataTypeMetadata, where: str) -> str:
+        text = self._base(data_type, where)
+        return f"{text} | None" if data_type.is_nullable and data_type.type != DataType.UNIT else text
+
+    def _base(self, data_type: AppFunctionDataTypeMetadata, where: str) -> str:
+        kind = data_type.type
+        if kind == DataType.REFERENCE:
+            name = data_type.data_type_reference
+            if name in _LIBRARY_TYPES:
+                spelling, line = _LIBRARY_TYPES[name]
+                self.imports.add(line)
+                return spelling
+            if name not in self.shared:
+                raise SkeletonError(f"{where}: refers to {name}, which the XML does not define")
+            return self._class(self.shared[name], where)
+        if kind == DataType.UNIT:
+            return "None"
+        if kind == DataType.STRING and data_type.enum_values:
+            self.imports.add("from typing import Literal")
+            return f"Literal[{', '.join(repr(v) for v in data_type.enum_values)}]"
+        if kind == DataType.STRING and data_type.format == FORMAT_URI:
+            self.imports.add("from droid.net.uri import Uri")
+            return "Uri"
+        if kind in _SCALARS and not data_type.enum_values:
+            if _SCALARS[kind] in ("Int32", "Float32"):
+                self.droid_names.add(_SCALARS[kind])
+            return _SCALARS[kind]
+        if kind == DataType.PARCELABLE and data_type.object_qualified_name == _PENDING_INTENT:
+            self.imports.add("from droid.app import PendingIntent")
+            return "PendingIntent"
+        if kind == DataType.ARRAY:
+            return f"list[{self.annotation(data_type.item_type, f'{where}[]')}]"
+        if kind == DataType.OBJECT and data_type.object_qualified_name:
+            return self._class(data_type, where)
+        raise SkeletonError(f"{where}: a {_kind_name(kind)} type the skeleton cannot spell: write this part by hand")
+
+    def _class(self, data_type: AppFunctionDataTypeMetadata, where: str) -> str:
+        qualified = data_type.object_qualified_name
+        if data_type.type != DataType.OBJECT or not qualified or data_type.all_of:
+            raise SkeletonError(f"{where}: a {_kind_name(data_type.type)} type the skeleton cannot spell: write it by hand")
+        if qualified in self.classes:
+            return self.classes[qualified]
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", qualified):
+            raise SkeletonError(f"{where}: {qualified} is a library or generic type the skeleton cannot spell: write it by hand")
+        name = _identifier(qualified.rsplit(".", 1)[-1].replace("<", "_").replace(">", ""))
+        while name in self.classes.values():
+            name += "_"
+        self.classes[qualified] = name
+        self.droid_names.add("app_function_serializable")
+        self.imports.add("from dataclasses import dataclass")
+        required = set(data_type.required)
+        fields = [self._field(p.name, p.data_type, p.name in required, f"{where}.{p.name}") for p in data_type.properties]
+        fields.sort(key=lambda line: "=" in line)  # a dataclass lists fields without defaults first
+        doc = _docstring(data_type.description or f"The {name} of the app's XML.", "    ")
+        self.blocks.append(
+            f"@app_function_serializable(qualified_name={qualified!r})\n@dataclass\nclass {name}:\n{doc}\n"
+            + "".join(f"    {line}\n" for line in fields or ["pass"])
+        )
+        return name
+
+    def _field(self, wire: str, data_type: AppFunctionDataTypeMetadata, required: bool, where: str) -> str:
+        python, annotation = self.named(wire, self.annotation(data_type, where))
+        if required:
+            return f"{python}: {annotation}"
+        default = _default(data_type, where)
+        if default == "[]":
+            self.imports.add("from dataclasses import field")
+            return f"{python}: {annotation} = field(default_factory=list)"
+        return f"{python}: {annotation} = {default}"
+
+    def named(self, wire: str, annotation: str) -> tuple[str, str]:
+        """The Python name of a wire name, and the annotation that keeps the wire name."""
+        python = _snake(wire)
+        if wire_name(python) == wire and python.isidentifier() and not keyword.iskeyword(python):
+            return python, annotation
+        self.imports.add("from typing import Annotated")
+        self.droid_names.add("SerialName")
+        return _identifier(python), f"Annotated[{annotation}, SerialName({wire!r})]"
+
+    def method(self, function: AppFunctionMetadata, module_file: str) -> str:
+        name = function.id.rsplit("#", 1)[-1]
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise SkeletonError(f"{function.id}: {name!r} cannot be a Python method name: write it by hand")
+        parameters = []
+        for parameter in function.parameters:
+            where = f"{function.id}: parameter {parameter.name}"
+            python, annotation = self.named(parameter.name, self.annotation(parameter.data_type, where))
+            if parameter.is_required:
+                parameters.append(f"{python}: {annotation}")
+            else:
+                parameters.append(f"{python}: {annotation} = {_default(parameter.data_type, where)}")
+        returns = self.annotation(function.response.value_type, f"{function.id}: response") if function.HasField("response") else "None"
+        doc = _docstring(function.description or name, "        ")
+        signature = ", ".join(["self", *parameters])
+        mutable = "  # noqa: B006 - marks it optional; omitted, it is []" if "= []" in signature else ""
+        return (
+            f"    @app_function\n    def {name}({signature}) -> {returns}:{mutable}\n{doc}\n"
+            f"        raise AppFunctionNotSupportedException({f'{name}: write this double in {module_file}'!r})\n"
+        )
+
+
+@dataclass(frozen=True)
+class SkeletonFile:
+    path: Path  # relative to the output folder
+    text: str
+
+
+def skeleton_files(metadata: AppFunctionPackageMetadata) -> list[SkeletonFile]:
+    """The double's files: ``__init__.py`` and one module per service, at the path the
+    loader finds a service's class (the last part of its package: ``orders.py``)."""
+    services: dict[str, list[AppFunctionMetadata]] = {}
+    for function in metadata.app_functions:
+        if "#" in function.id:
+            services.setdefault(function.id.rsplit("#", 1)[0], []).append(function)
+    if not services:
+        raise SkeletonError(f"{metadata.package_name} declares no functions of a service: there is nothing to double")
+    files = [SkeletonFile(Path("__init__.py"), f'"""Python doubles of {metadata.package_name}\'s services (docs/responses.md)."""\n')]
+    modules: dict[str, str] = {}
+    for service, functions in services.items():
+        package, class_name = service.rsplit(".", 1) if "." in service else ("", service)
+        stem = _identifier(package.rsplit(".", 1)[-1] or "service")
+        if stem in modules:
+            raise SkeletonError(f"{service} and {modules[stem]} would both live in {stem}.py: write one by hand")
+        modules[stem] = service
+        module = _Module(metadata)
+        methods = [module.method(f, f"{stem}.py") for f in functions]
+        files.append(SkeletonFile(Path(f"{stem}.py"), _module_text(metadata, service, class_name, module, methods)))
+    return files
+
+
+def _module_text(metadata: AppFunctionPackageMetadata, service: str, class_name: str, module: _Module, methods: list[str]) -> str:
+    imports = sorted(module.imports)
+    droid = "".join(f"    {name},\n" for name in sorted(module.droid_names, key=lambda n: (n[0].islower(), n)))
+    head = (
+        f'"""A double of {service}, written by `droidsim responses skeleton` from {metadata.package_name}\'s XML.\n\n'
+        "Fill in the methods; keep the signatures and the dataclasses as they are (install compares them\n"
+        'with the XML). State kept on self lives as long as the app process."""\n\n'
+        "from __future__ import annotations\n\n"
+        + "".join(f"{line}\n" for line in imports)
+        + ("\n" if imports else "")
+        + f"from droid.appfunctions import (\n{droid})\n"
+    )
+    body = "\n\n".join(module.blocks)
+    service_class = (
+        f"class {class_name}(AppFunctionServiceEntryPoint):\n    service_name = {service!r}\n"
+        f"    xml_file_name = {_snake(class_name)!r}  # only `appfunctions generate` reads it\n\n" + "\n".join(methods)
+    )
+    return head + "\n\n" + (body + "\n\n" if body else "") + service_class
+
+
+def write_skeleton(metadata: AppFunctionPackageMetadata, out_dir: Path) -> list[Path]:
+    """Check the skeleton against ``metadata`` as install would, then write it. A file that
+    exists with other content (a double someone wrote) is never overwritten; writing the
+    same skeleton again changes nothing."""
+    files = skeleton_files(metadata)
+    for file in files:
+        target = out_dir / file.path
+        if target.exists() and target.read_text() != file.text:
+            raise SkeletonError(f"{target} exists and differs from the skeleton: write it into a new folder")
+    with tempfile.TemporaryDirectory() as scratch:
+        _write(Path(scratch), files)
+        check_double(Path(scratch), metadata)
+    _write(out_dir, files)
+    return [out_dir / f.path for f in files]
+
+
+def check_double(double_dir: Path, metadata: AppFunctionPackageMetadata) -> None:
+    """The comparison install makes: the double's compiled signatures against the XML's."""
+    from sim.pm.code_verifier import CodeVerificationError, InProcessCodeVerifier
+    from sim.pm.signature import function_signature, signature_difference
+
+    verifier = InProcessCodeVerifier()
+    for service in sorted({f.id.rsplit("#", 1)[0] for f in metadata.app_functions if "#" in f.id}):
+        try:
+            code = verifier.declared_code(double_dir, service)
+        except CodeVerificationError as error:
+            raise SkeletonError(f"the skeleton of {service} does not compile: {error}") from None
+        assert code.metadata is not None  # the skeleton is an entry point
+        declared = {f.id: function_signature(f, code.metadata.components) for f in code.metadata.app_functions}
+        for function in metadata.app_functions:
+            if function.id.rsplit("#", 1)[0] != service:
+                continue
+            difference = signature_difference(function_signature(function, metadata.components), declared[function.id])
+            if difference is not None:
+                raise SkeletonError(f"{function.id}: the skeleton cannot match the XML ({difference}): write it by hand")
+
+
+def _write(folder: Path, files: list[SkeletonFile]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for file in files:
+        (folder / file.path).write_text(file.text)
+
+
+def _default(data_type: AppFunctionDataTypeMetadata, where: str) -> str:
+    """The default that makes a value optional, as the declaration layer reads it."""
+    if data_type.is_nullable:
+        return "None"
+    if data_type.type in _DEFAULTS and not data_type.enum_values:
+        return _DEFAULTS[data_type.type]
+    raise SkeletonError(f"{where}: optional but neither nullable nor of a type with a default: write it by hand")
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _identifier(text: str) -> str:
+    name = re.sub(r"\W", "_", text) or "_"
+    if name[0].isdigit() or keyword.iskeyword(name):
+        name = f"_{name}"
+    return name
+
+
+def _kind_name(kind: int) -> str:
+    return DataType(kind).name if kind in DataType._value2member_map_ else f"type {kind}"
+
+
+def _docstring(text: str, indent: str) -> str:
+    lines = " ".join(text.split()).replace('"""', "'''").replace("\\", "\\\\")
+    return f'{indent}"""{lines}"""'

@@ -1,0 +1,84 @@
+"""The bridge's HTTP gate, on a real uvicorn server in this process: the kernel is asked about
+each connection once, as it opens; a peer named as an app's uid gets 403, a request without the
+token 401 (sim/mcp/http_auth.py). The bridge itself is tested in tests/security/test_mcp_bridge.py."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import socket
+import threading
+
+import pytest
+import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+from sim.mcp.http_auth import BearerTokenGate, PeerVerdicts
+
+TOKEN = "t" * 43
+
+
+async def hello(scope, receive, send):
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+    await send({"type": "http.response.body", "body": b"hello"})
+
+
+@pytest.fixture
+def serve():
+    running = []
+
+    def start(peer_uids) -> tuple[int, list]:
+        asked: list[tuple] = []
+
+        def counting(client, server):
+            asked.append((client, server))
+            return peer_uids(client, server)
+
+        verdicts = PeerVerdicts(counting)
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        config = uvicorn.Config(BearerTokenGate(hello, TOKEN, verdicts), log_level="warning", lifespan="off",
+                                http=verdicts.protocol(AutoHTTPProtocol))
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[listener])), daemon=True)
+        thread.start()
+        running.append((server, thread))
+        return listener.getsockname()[1], asked
+
+    yield start
+    for server, thread in running:
+        server.should_exit = True
+        thread.join(30)
+
+
+def get(connection: http.client.HTTPConnection, token: str | None) -> tuple[int, str]:
+    connection.request("GET", "/", headers={"Authorization": f"Bearer {token}"} if token else {})
+    response = connection.getresponse()
+    return response.status, response.read().decode()
+
+
+def test_the_kernel_is_asked_once_per_connection_not_per_request(serve):
+    port, asked = serve(lambda client, server: {0})
+    first = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    assert [get(first, TOKEN)[0] for _ in range(3)] == [200, 200, 200]
+    assert len(asked) == 1
+    client, server = asked[0]
+    assert client == first.sock.getsockname()[:2] and server == ("127.0.0.1", port)
+    second = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    assert get(second, TOKEN)[0] == 200
+    assert len(asked) == 2
+    first.close()
+    second.close()
+
+
+def test_an_app_peer_is_refused_whatever_it_shows_and_a_request_without_the_token_too(serve):
+    port, _ = serve(lambda client, server: {10005})
+    status, body = get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN)
+    assert (status, json.loads(body)["error"]) == (403, "the kernel names this connection's peer as uid 10005, "
+                                                        "an installed app's: apps may not use the agent's bridge")
+    port, _ = serve(lambda client, server: {0, 1000})  # root and a person: no app
+    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), None)[0] == 401
+    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN[:-1])[0] == 401
+    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN) == (200, "hello")
