@@ -29,10 +29,11 @@ AGENT_RUNS = 40  # per script length
 BOOT_REPEATS = 5  # boots per figure, after one that warms the caches
 EVAL_ROUNDS = 3  # passes over the shipped suite's single-turn cases
 EVAL_TRIALS = 4  # trials of the shipped suite per worker count
+APK_ROUNDS = 10  # installs of the APK, and of its folder, taking turns
 
 # Groups of rows, for ``--only``; a new group of rows adds its name here and its step in run_all.
 CROSS_PROCESS_SECTIONS = frozenset({"latency", "throughput", "search"})
-SECTIONS = ("latency", "throughput", "search", "app-hop", "mcp", "in-process", "fixture", "eval", "boot")
+SECTIONS = ("latency", "throughput", "search", "app-hop", "mcp", "in-process", "fixture", "eval", "boot", "apk")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -96,6 +97,11 @@ def run_all(log, only: frozenset[str] = frozenset(SECTIONS)) -> Report:
         if "boot" in only:
             log("boot and install")
             boot.run(report, workspace, installs, repeats=BOOT_REPEATS, workers=MAX_WORKERS)
+        if "apk" in only:
+            log("APK install against a folder install of the same app")
+            from bench import apk_install
+
+            apk_install.run(report, rounds=APK_ROUNDS)
     finally:
         workspace.remove()
     report.notes.append(load_note("at the end"))

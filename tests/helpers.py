@@ -68,6 +68,19 @@ def copy_app(source: Path, target_root: Path, name: str | None = None) -> Path:
     return target
 
 
+class ShellOf:
+    """A stand-in for the CLI's open_context: the shell's Context on an in-process device."""
+
+    def __init__(self, device) -> None:
+        self._device = device
+
+    def __enter__(self):
+        return self._device.shell.context
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
 def droidsim(*args: str, data: Path | None = None, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess:
     """Run the real CLI in its own process."""
     command = [sys.executable, "-m", "sim.cli", *args]

@@ -12,6 +12,7 @@ from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.agent_allowlist import AgentAllowlist
 from sim.appfunctions.index import FunctionIndex
 from sim.permissions.service import PermissionManagerService
+from sim.pm.installed_from import installed_from_line
 from sim.pm.registry import PackageRegistry
 from sim.responses.describe import answers_line
 
@@ -33,7 +34,7 @@ def dump_app_functions(
         roles = [r for r, yes in (("agent", access.is_valid_agent(package)), ("target", access.is_valid_target(package))) if yes]
         status = "privileged" if permissions.is_privileged(package) else "unprivileged"
         lines.append(f"  {package.package_name} uid={package.uid} {status} roles={','.join(roles) or '-'} "
-                     f"{answers_line(package.metadata.answers)}")
+                     f"{answers_line(package.metadata.answers)} {installed_from_line(package.metadata.installed_from)}")
         for function in package.metadata.app_functions:
             level = ACCESS_LEVEL_XML[function.access_level or ACCESS_LEVEL_ANDROID_TRUSTED]
             enabled = str(index.is_enabled(package.package_name, function)).lower()

@@ -204,7 +204,7 @@ class FunctionIndex:
         """The package's page, cached; called with the lock held."""
         package_only = AppFunctionPackageMetadata(
             package_name=package.package_name, components=package.components, app_metadata=package.app_metadata,
-            answers=package.answers,
+            answers=package.answers, installed_from=package.installed_from,
         )
         functions = []
         for declared in package.app_functions:

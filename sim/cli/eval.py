@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sim.cli.api_key import api_key_options
-
+from sim.cli.model_options import model_server_options, split_model_options
 from sim.eval.categories import CATEGORIES
 
 
@@ -29,6 +29,16 @@ def _counts(text: str) -> list[int]:
                    "wrong: always wrong (the scorer's self-check); openai:NAME: any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint for openai:NAME.")
 @api_key_options
+@model_server_options
+@click.option("--confirmation", "confirmation_mode", type=click.Choice(["runtime", "model"]), default="runtime",
+              show_default=True,
+              help="runtime: the HITL wrapper asks before destructive calls (tests the app's marking and the "
+                   "policy); model: no wrapper, the model must ask in words and the user answers next turn.")
+@click.option("--judge-model", metavar="openai:NAME",
+              help="A model that reads the agent's replies (claims, questions) instead of the phrase rules; "
+                   "through the same --base-url and key.")
+@click.option("--allow-errors", is_flag=True,
+              help="Exit 0 even when some cases met a server error, a timeout or a crash.")
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Run each case K times: pass@1 and pass^K.")
 @click.option("--distractors", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
@@ -53,8 +63,14 @@ def _counts(text: str) -> list[int]:
 def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: str | None, trials: int,
                  distractors: int, sweep: str | None, variant: Path | None, device_address: str | None,
                  workers: int, ray_address: str | None, out: Path, resume: bool, run_date: dt.datetime | None,
-                 case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool) -> None:
-    """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks."""
+                 case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool, confirmation_mode: str,
+                 judge_model: str | None, allow_errors: bool, **server_options) -> None:
+    """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks.
+
+    Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when cases met
+    infrastructure errors (server errors after retries, timeouts, crashes) and --allow-errors
+    was not given.
+    """
     from sim.cli.output import console, print_json
     from sim.eval.devices import DeviceSetupError
     from sim.eval.execution import UnprotectedRay
@@ -72,11 +88,14 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         workers=workers, ray=ray_address is not None,
         ray_address=None if ray_address in (None, "local") else ray_address, out=out, resume=resume,
         run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
-        categories=list(categories) or None,
+        categories=list(categories) or None, confirmation_mode=confirmation_mode, judge_model=judge_model,
     )
+    options.model_options, options.agent_options = split_model_options(server_options)
     err = console(stderr=True)
     try:
         suite = load_suite(suite_file)
+        for warning in suite.warnings():
+            err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
         with Progress(err) as progress:
             summary = run_eval(suite, options, progress.update)
     except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay) as error:
@@ -94,3 +113,9 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
             table_console = Console(highlight=False, width=400)
         terminal_table(summary, table_console)
         err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
+    errors = sum(c["scores"]["overall"]["infra_errors"] for c in summary["configs"].values())
+    if errors and not allow_errors:
+        err.print(f"{errors} trial(s) met an infrastructure error (server error, timeout or crash) and have no "
+                  "verdict; see summary.json infra_errors. Fix the server and rerun, or pass --allow-errors",
+                  style="red", markup=False, soft_wrap=True)
+        raise SystemExit(3)

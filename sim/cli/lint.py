@@ -1,7 +1,9 @@
-"""``droidsim lint APP_DIR... [--json] [--device ADDRESS] [--show-suppressed]``."""
+"""``droidsim lint APP_DIR|APP.apk... [--json] [--device ADDRESS] [--show-suppressed]``."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -10,13 +12,14 @@ from sim.cli.connection import open_context, resolve
 from sim.cli.output import console, print_json
 from sim.lint import lint_apps, peers_from_device
 from sim.lint.report import print_report, report_json
-from sim.lint.runner import EXIT_UNREADABLE
+from sim.lint.runner import EXIT_UNREADABLE, AppReport
 from sim.pm.app_folders import NotAnAppFolder, app_folders_in
+from sim.platform_version import NEWEST
 
 
 @click.command("lint")
-@click.argument("app_dirs", nargs=-1, required=True, metavar="APP_DIR...",
-                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("app_dirs", nargs=-1, required=True, metavar="APP_DIR|APP.apk...",
+                type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 @click.option("--device", metavar="ADDRESS",
               help="Also compare with every package installed on this device (data directory, unix:PATH or "
@@ -27,8 +30,10 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
                  show_suppressed: bool) -> None:
     """Check apps against the AppFunctions quality guidelines (docs/lint-rules.md).
 
-    APP_DIR is an app folder, or a folder of app folders. Exit status: 0 clean or
-    warnings only, 1 errors, 2 an app or the device could not be read.
+    APP_DIR is an app folder, or a folder of app folders; APP.apk an APK, decoded for the
+    newest SDK, its findings naming the APK's entries (APP.apk!/assets/...:LINE, lines of the
+    decoded XML as `droidsim apk extract` writes it). Exit status: 0 clean or warnings only,
+    1 errors, 2 an app or the device could not be read.
 
     Silence one finding, with the reason, in a comment above the function (Python)
     or inside its <appfunction> (XML):
@@ -46,12 +51,50 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
         except click.ClickException as error:
             error.exit_code = EXIT_UNREADABLE
             raise
-    report = lint_apps([folder for path in app_dirs for folder in _folders(path)], device_peers=peers)
+    with ExitStack() as stack:
+        apks = {}  # decoded folder -> (APK, decoded), to name findings in the APK's terms
+        folders = []
+        unreadable = []
+        for path in app_dirs:
+            if path.is_file():
+                _decode(path, stack, apks, folders, unreadable)
+            else:
+                folders += _folders(path)
+        report = lint_apps(folders, device_peers=peers)
+        report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
     if as_json:
         print_json(report_json(report, show_suppressed))
     else:
         print_report(report, show_suppressed, console())
     ctx.exit(report.exit_code)
+
+
+def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unreadable: list[AppReport]) -> None:
+    from sim.apk.errors import ApkError
+    from sim.apk.folder import extracted
+
+    try:
+        folder, decoded = stack.enter_context(extracted(apk, NEWEST.sdk_int))
+    except ApkError as error:
+        unreadable.append(AppReport(apk, error=str(error)))
+        return
+    apks[folder] = (apk, decoded)
+    folders.append(folder)
+
+
+def _in_apk_terms(app: AppReport, apks: dict) -> AppReport:
+    if app.app_dir not in apks:
+        return app
+    from sim.apk.folder import in_apk_terms
+
+    apk, decoded = apks[app.app_dir]
+
+    def named(text: str) -> str:
+        return in_apk_terms(text, app.app_dir, apk.name, decoded)
+
+    # A finding's file may be shown relative to the working directory; its APK entry is not.
+    findings = [replace(f, file=named(str(Path(f.file).absolute())), message=named(f.message)) for f in app.findings]
+    return AppReport(apk, app.package, findings, [named(n) for n in app.notes], app.error and named(app.error))
 
 
 def _folders(path: Path) -> list[Path]:

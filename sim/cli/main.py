@@ -16,12 +16,14 @@ import click
 from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
+from sim.cli.apk import apk_command
 from sim.cli.conformance import conformance_command
-from sim.cli.eval import eval_command
+from sim.cli.eval_compare import eval_group
 from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.responses import responses_command
 from sim.cli.shell import shell
+from sim.cli.scaffold import new_command
 from sim import limits as call_limits
 from sim.platform_version import NEWEST, VERSIONS
 from sim.running_devices import LOCK_NAME, DeviceLock, DeviceRunningError, lock_holder
@@ -49,8 +51,9 @@ cli.add_command(agent_command)
 cli.add_command(lint_command)
 cli.add_command(conformance_command)
 cli.add_command(mcp_command)
-cli.add_command(eval_command)
+cli.add_command(eval_group)
 cli.add_command(responses_command)
+cli.add_command(apk_command)
 
 
 @cli.group()
@@ -210,7 +213,7 @@ def droidsim_command() -> str:
 
 
 @cli.command()
-@click.argument("app_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("app_dir", metavar="APP", type=click.Path(exists=True, path_type=Path))
 @click.option("--system", is_flag=True, help="Install as a privileged system app.")
 @click.option("--responses", "cassette", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               metavar="CASSETTE", help="A code-less app answers recorded calls from this cassette (docs/responses.md).")
@@ -222,13 +225,15 @@ def droidsim_command() -> str:
 @click.pass_context
 def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | None, double_dir: Path | None,
             on_miss: str | None) -> None:
-    """Install (or update) an app folder, or every app folder in a folder, on the device.
+    """Install (or update) an app folder, every app folder in a folder, or an APK, on the device.
 
     A folder with no Python code (a Kotlin app's manifest, res/xml and function XML) answers
-    from --responses and --double, else refuses; an update keeps what it was given before."""
+    from --responses and --double, else refuses; an update keeps what it was given before.
+    An APK (any file: its content decides) is decoded for the device's SDK and is such an app;
+    an update must be signed by the same key (docs/kotlin.md)."""
     from droidsim.v1.package_manager_pb2 import ResponseOptions
 
-    folders = _app_folders([app_dir])
+    folders = [app_dir] if app_dir.is_file() else _app_folders([app_dir])
     responses = ResponseOptions(cassette=str(cassette.resolve()) if cassette else "",
                                 double_dir=str(double_dir.resolve()) if double_dir else "", on_miss=on_miss or "")
     with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
@@ -289,6 +294,9 @@ def generate(app_dirs: tuple[Path, ...], check: bool) -> None:
     from droid.appfunctions.compiler import run_generate
 
     raise SystemExit(run_generate(_app_folders(list(app_dirs)), check))
+
+
+appfunctions.add_command(new_command)
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import click
 
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import AppFunctionException
-from droid.appfunctions.json_codec import parameters_from_json, to_json
+from droid.appfunctions.json_codec import UnknownKeyError, parameters_from_json, to_json
 from droid.appfunctions.proxies import PENDING_INTENT_NAME, pending_intent_from_data
 from droid.appfunctions.metadata import (
     ACCESS_LEVEL_ANDROID_TRUSTED,
@@ -40,6 +40,7 @@ from sim.cli.shell_pm import pm
 from sim.cli.shell_settings import device_config, dumpsys, settings
 from sim.cli.shell_test_hooks import TEST_HOOK_COMMANDS
 from sim.cli.shell_users import user_option
+from sim.pm.installed_from import installed_from_json
 from sim.responses.describe import answers_json
 from sim.responses.generated import GENERATED_EXTRA
 
@@ -84,6 +85,7 @@ def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
                 "response": {"type": type_label(f.response.value_type), "description": f.response.description}
                 if f.HasField("response") else None,
                 "answers": answers_json(f.package_metadata.answers, f.id),
+                "installed_from": installed_from_json(f.package_metadata.installed_from),
             }
         )
     return listing
@@ -142,9 +144,11 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
                          timeout_duration: float, brief_yaml: bool, pending_intent_path: str | None) -> None:
     """Execute a function and print its return value as JSON (or, with --brief-yaml, YAML).
 
-    Every attempt reaches the device, which refuses what it must and records each one in
-    the access history; a refusal the shell can explain gets a hint (the exact ids a short
-    name could mean, a package that is not installed, close matches)."""
+    A key the function does not declare is refused here, naming the declared ones (the app
+    would ignore it). Every other attempt reaches the device, which refuses what it must and
+    records each one in the access history; a refusal the shell can explain gets a hint (the
+    exact ids a short name could mean, a package that is not installed, close matches, the
+    forms a value may take)."""
     try:
         values = json.loads(parameters)
     except json.JSONDecodeError as error:
@@ -152,10 +156,15 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
     with context_from(ctx) as context:
         manager = context.app_function_manager
         function, components = _find_function(manager, package_name, function_id)
+        conversion_problem = None
         try:
             document = parameters_from_json(function, values, components)
-        except AppFunctionException:
-            # The device refuses these parameters itself and records the attempt.
+        except UnknownKeyError as error:  # the app would ignore the key: refuse it here, as MCP does
+            fail_with(error)
+        except AppFunctionException as error:
+            # The device refuses these parameters itself and records the attempt; the shell's
+            # reading of them (with the forms it accepts) follows the device's error.
+            conversion_problem = error.error_message
             document = parameters_from_json(None, values) if isinstance(values, dict) else AppFunctionData()
         signal = CancellationSignal()
         timer = threading.Timer(timeout_duration, signal.cancel)
@@ -167,7 +176,7 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
             if signal.is_canceled:
                 click.echo("Timed out", err=True)
                 raise SystemExit(255) from None
-            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
+            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id) or conversion_problem)
         finally:
             timer.cancel()
     if GENERATED_EXTRA in response.extras:  # --on-miss schema: say so where a person reads it

@@ -6,9 +6,10 @@ import click
 
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
+from sim.pm.installed_from import installed_from_json
 
 
-def _package_manager_call(ctx: click.Context, method: str, *args):
+def package_manager_call(ctx: click.Context, method: str, *args):
     with context_from(ctx) as context:
         try:
             return getattr(context.get_system_service("package"), method)(*args)
@@ -33,8 +34,9 @@ def list_packages(ctx: click.Context, as_json: bool) -> None:
     """Installed packages, their uid, status and granted permissions."""
     packages = [
         {"package": p.package_name, "uid": p.uid, "system": p.system, "privileged": p.privileged,
-         "requested_permissions": list(p.requested_permissions), "granted_permissions": list(p.granted_permissions)}
-        for p in _package_manager_call(ctx, "list_packages")
+         "requested_permissions": list(p.requested_permissions), "granted_permissions": list(p.granted_permissions),
+         "installed_from": installed_from_json(p.installed_from)}
+        for p in package_manager_call(ctx, "list_packages")
     ]
     if as_json:
         print_json(packages)
@@ -54,7 +56,7 @@ def list_permissions(ctx: click.Context, as_json: bool) -> None:
     """Defined permissions: the platform's and the apps'."""
     permissions = [
         {"name": p.name, "protection_level": p.protection_level, "package": p.package_name}
-        for p in _package_manager_call(ctx, "list_permissions")
+        for p in package_manager_call(ctx, "list_permissions")
     ]
     if as_json:
         print_json(permissions)
@@ -69,7 +71,7 @@ def list_permissions(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def grant(ctx: click.Context, package: str, permission: str) -> None:
     """Grant a runtime (dangerous) permission; nothing else can be granted."""
-    _package_manager_call(ctx, "grant_permission", package, permission)
+    package_manager_call(ctx, "grant_permission", package, permission)
     click.echo(f"Granted {permission} to {package}")
 
 
@@ -79,7 +81,7 @@ def grant(ctx: click.Context, package: str, permission: str) -> None:
 @click.pass_context
 def revoke(ctx: click.Context, package: str, permission: str) -> None:
     """Revoke a runtime (dangerous) permission."""
-    _package_manager_call(ctx, "revoke_permission", package, permission)
+    package_manager_call(ctx, "revoke_permission", package, permission)
     click.echo(f"Revoked {permission} from {package}")
 
 
@@ -88,7 +90,7 @@ def revoke(ctx: click.Context, package: str, permission: str) -> None:
 @click.pass_context
 def clear(ctx: click.Context, package: str) -> None:
     """Stop the app, delete its data and reset its functions' enabled states."""
-    _package_manager_call(ctx, "clear_package_data", package)
+    package_manager_call(ctx, "clear_package_data", package)
     click.echo("Success")
 
 
@@ -101,7 +103,7 @@ def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
     The stand-in for a system image's privapp-permissions files: a listed package is
     granted the privileged permissions it requests, as a system app is.
     """
-    _package_manager_call(ctx, "set_privileged_allowlist", list(packages))
+    package_manager_call(ctx, "set_privileged_allowlist", list(packages))
     click.echo(f"Privileged allowlist: [{', '.join(sorted(set(packages)))}]")
 
 
@@ -109,4 +111,4 @@ def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
 @click.pass_context
 def get_privileged_allowlist(ctx: click.Context) -> None:
     """Print the privileged allowlist."""
-    click.echo(f"Privileged allowlist: [{', '.join(_package_manager_call(ctx, 'get_privileged_allowlist'))}]")
+    click.echo(f"Privileged allowlist: [{', '.join(package_manager_call(ctx, 'get_privileged_allowlist'))}]")

@@ -101,6 +101,22 @@ def dumpsys() -> None:
     """Dump a system service's state."""
 
 
+@dumpsys.command("package")
+@click.argument("package_name", metavar="[PACKAGE]", required=False)
+@click.pass_context
+def dumpsys_package(ctx: click.Context, package_name: str | None) -> None:
+    """Each package (or PACKAGE): uid, what it was installed from, and its signers."""
+    from sim.cli.shell_pm import package_manager_call
+    from sim.pm.installed_from import installed_from_line
+
+    packages = [p for p in package_manager_call(ctx, "list_packages") if package_name in (None, p.package_name)]
+    if package_name and not packages:
+        fail_with(LookupError(f"Unable to find package: {package_name}"))
+    for info in packages:
+        click.echo(f"Package [{info.package_name}] (uid {info.uid}):")
+        click.echo(f"  {installed_from_line(info.installed_from)}")
+
+
 @dumpsys.command("app_function")
 @click.pass_context
 def dumpsys_app_function(ctx: click.Context) -> None:

@@ -20,6 +20,7 @@ from sim.eval.devices import DeviceCache, DeviceSpec
 from sim.eval.runner import ModelUnavailable, RunSettings, run_case
 from sim.eval.suite import Case, Suite
 
+INFRA_RETRIES = 2  # a case that met a server error, a timeout or a crash runs again, this many times
 _DEVICES = DeviceCache()  # one per process: the worker's (or Ray worker's) own devices
 _WORKER: dict[str, Any] = {}  # a worker process's suite and settings, sent once when it starts
 
@@ -37,10 +38,13 @@ class Work:
 
 
 def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
-    """Run one unit of work in this process; the result record for results.jsonl."""
-    device = _DEVICES.get(work.device)
-    result = run_case(suite, work.case, device, settings, work.trial)
-    return {"config": work.config, **result.to_dict()}
+    """Run one unit of work in this process; the result record for results.jsonl. Infrastructure
+    failures are retried on a freshly reset device; ``attempts`` says how many runs it took."""
+    for attempt in range(1, INFRA_RETRIES + 2):
+        result = run_case(suite, work.case, _DEVICES.get(work.device), settings, work.trial)
+        if result.infra_error is None:
+            break
+    return {"config": work.config, **result.to_dict(), "attempts": attempt}
 
 
 def local_device(spec: DeviceSpec):

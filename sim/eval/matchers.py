@@ -206,6 +206,20 @@ def _days(spec: Any) -> int:
     raise MatcherError(f"date takes today, tomorrow, yesterday, +Nd or -Nd, got {spec!r}")
 
 
+def resolve_dates(value: Any, run_date: dt.date) -> Any:
+    """A suite's own call arguments with ``{date: tomorrow}`` (or ``today``, ``+Nd``...) as ISO dates."""
+    if isinstance(value, dict):
+        if set(value) == {"date"} and isinstance(value["date"], str):
+            try:
+                return (run_date + dt.timedelta(days=_days(value["date"]))).isoformat()
+            except MatcherError:
+                return value
+        return {k: resolve_dates(v, run_date) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve_dates(v, run_date) for v in value]
+    return value
+
+
 def _offset_text(days: int) -> str:
     return {0: "today", 1: "tomorrow", -1: "yesterday"}.get(days, f"{days:+d} days from the run date")
 

@@ -21,7 +21,10 @@ from sim.eval.values import fit_arguments
 
 BUILT_IN = ("offline", "scripted", "wrong")
 ORACLE_DONE = "Done."
+ORACLE_NOT_DONE = "That did not go through."
 ORACLE_ASK = "Could you tell me a bit more about what you need?"
+ORACLE_ASK_ABOUT = "Could you tell me the {}?"
+ORACLE_CONFIRM = "Shall I go ahead with that?"
 ORACLE_ABSTAIN = "I can't help with that with the apps on this device."
 
 
@@ -35,28 +38,46 @@ def check_model_spec(spec: str) -> None:
     raise ModelSpecError(f"unknown model {spec!r}: use offline, scripted, wrong or openai:NAME")
 
 
+def check_model_options(spec: str, options: dict[str, Any]) -> None:
+    """Server options (``--no-stream``, ``--read-timeout``...) only for a model behind a server."""
+    given = sorted(k for k, v in options.items() if v is not None)
+    if given and not spec.startswith("openai"):
+        raise ModelSpecError(f"{', '.join(given)} apply to openai:NAME models, not to {spec}")
+
+
 def case_model(spec: str, case: Case, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date,
-               base_url: str | None = None, api_key: str | None = None) -> Model:
-    """A model for one case (the built-in ones depend on the case; the others do not)."""
+               base_url: str | None = None, api_key: str | None = None, *, model_mode: bool = False,
+               options: dict[str, Any] | None = None) -> Model:
+    """A model for one case (the built-in ones depend on the case; the others do not).
+    ``model_mode``: no HITL wrapper confirms destructive calls, so the oracle asks in words."""
     if spec == "scripted":
-        return oracle_model(case, catalog, tool_names, run_date)
+        return oracle_model(case, catalog, tool_names, run_date, model_mode)
     if spec == "wrong":
         return wrong_model(case, catalog, tool_names)
     if spec == "offline":
         from droid.agent import OfflineModel
 
         return OfflineModel(today=run_date)
-    return model_from_spec(spec, base_url=base_url, api_key=api_key)
+    return model_from_spec(spec, base_url=base_url, api_key=api_key, **(options or {}))
 
 
-def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date) -> ScriptedModel:
+def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date,
+                 model_mode: bool = False) -> ScriptedModel:
+    """Each expected call, then words that say truly what happened; a question where one is due."""
     steps: list[Any] = []
     for turn in case.turns:
-        if turn.calls:
-            steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in turn.calls])
-            steps.append(ORACLE_DONE)
-        else:
-            steps.append(ORACLE_ASK if turn.ask else ORACLE_ABSTAIN)
+        if not turn.calls:
+            about = ORACLE_ASK_ABOUT.format(turn.about[0]) if turn.about else ORACLE_ASK
+            steps.append(about if turn.ask else ORACLE_ABSTAIN)
+            continue
+        calls = turn.calls
+        if model_mode and any(c.confirmation == "required" for c in calls):
+            steps.append(ORACLE_CONFIRM)  # the user's reply comes next; "no" drops the calls it refuses
+            calls = [c for c in calls if c.approves or c.confirmation != "required"]
+        if calls:
+            steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in calls])
+        undone = any(c.error or not c.done or not c.approves for c in turn.calls)
+        steps.append(ORACLE_NOT_DONE if undone else ORACLE_DONE)
     return ScriptedModel(steps, name="scripted")
 
 
@@ -81,7 +102,8 @@ def wrong_model(case: Case, catalog: Catalog, tool_names: dict[str, str]) -> Scr
 
 
 class TimedModel(Model):
-    """Measures the wrapped model's own time and collects the token usage it reports."""
+    """Measures the wrapped model's own time and collects the token usage and the warnings it reports
+    (an answer that looks like a tool call no parser read: the server, not the model, needs fixing)."""
 
     def __init__(self, model: Model) -> None:
         self.model = model
@@ -89,6 +111,7 @@ class TimedModel(Model):
         self.supports_tools = model.supports_tools
         self.seconds = 0.0
         self.tokens: dict[str, int] = {}
+        self.warnings: list[str] = []
 
     async def generate(self, request: ModelRequest) -> AsyncIterator[Any]:
         stream = self.model.generate(request).__aiter__()
@@ -104,6 +127,7 @@ class TimedModel(Model):
                 for key, value in (getattr(chunk, "usage", None) or {}).items():
                     if isinstance(value, int):
                         self.tokens[key] = self.tokens.get(key, 0) + value
+                self.warnings += [w for w in chunk.warnings if w not in self.warnings]
             yield chunk
 
     async def aclose(self) -> None:
@@ -111,8 +135,8 @@ class TimedModel(Model):
 
 
 def server_down(error: BaseException) -> bool:
-    """A backend that cannot be reached stops the whole run; other model errors fail one case."""
+    """A backend that cannot be reached stops the whole run. Other model errors (HTTP statuses
+    after the client's retries, an answer that stalls past read_timeout) are one case's infra_error."""
     if not isinstance(error, ModelError):
         return False
-    cause = error.__cause__
-    return type(cause).__name__ in ("APIConnectionError", "APITimeoutError") or "cannot reach" in str(error)
+    return type(error.__cause__).__name__ == "APIConnectionError" or "cannot reach" in str(error)

@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from sim.eval.categories import CATEGORIES
+from sim.eval.scoring import NO_CALL
 
 CATEGORY_CHART = "accuracy-per-category.svg"
+CONFIRMATION_WHO = {"runtime": "the runtime's HITL wrapper asks before destructive calls",
+                    "model": "the model must ask in words; the user answers next"}
 
 
 def terminal_table(summary: dict[str, Any], console: Any) -> None:
@@ -24,6 +27,7 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
 
     trials = summary["trials"]
     configs = summary["configs"]
+    errors = any(configs[label]["scores"]["overall"].get("infra_errors") for label in configs)
     table = Table(title=f"{summary['model']} on {Path(summary['suite']).name} (run date {summary['run_date']})",
                   title_justify="left")
     table.add_column("category")
@@ -31,6 +35,9 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
         table.add_column(f"{label} pass@1", justify="right")
         if trials > 1:
             table.add_column(f"{label} pass^{trials}", justify="right")
+        table.add_column(f"{label} recovered", justify="right")
+        if errors:
+            table.add_column(f"{label} infra errors", justify="right")
     rows = [c for c in CATEGORIES if any(c in configs[label]["scores"]["categories"] for label in configs)]
     for category in [*rows, "overall"]:
         cells = [category]
@@ -38,18 +45,32 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
             scores = configs[label]["scores"]
             rates = scores["overall"] if category == "overall" else scores["categories"].get(category)
             if rates is None:
-                cells += ["-"] * (2 if trials > 1 else 1)
+                cells += ["-"] * (2 + (trials > 1) + errors)
                 continue
             cells.append(f"{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']})")
             if trials > 1:
                 cells.append(f"{100 * rates[f'pass^{trials}']:.1f}%")
+            cells.append(f"{100 * rates['recovered_rate']:.1f}% ({rates['recovered']}/{rates['trials_run']})")
+            if errors:
+                cells.append(str(rates["infra_errors"]))
         table.add_row(*cells, end_section=category == rows[-1] if rows else False)
     console.print(table)
+    mode = summary.get("confirmation_mode", "runtime")
+    console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():
         timing = config["timing"]
         if timing:
             console.print(f"{label}: {timing['mean_case_ms']} ms per case, of which the model "
                           f"{timing['mean_model_ms']} ms", style="dim", markup=False)
+        if config["scores"]["overall"].get("infra_errors"):
+            console.print(f"{label}: {config['scores']['overall']['infra_errors']} trial(s) met an infrastructure "
+                          "error and are left out of the rates (summary.json: infra_errors)", markup=False)
+    for label, config in configs.items():
+        found = config.get("warnings") or []
+        if found:
+            cases = sorted({w["case_id"] for w in found})
+            console.print(f"warning: {label}: {len(cases)} case(s) got answers that look like tool calls no parser "
+                          f"read ({', '.join(cases)}): {found[0]['warning']}", style="yellow", markup=False)
     variant = summary.get("variant")
     if variant:
         delta = variant["pass@1_delta"]["overall"]
@@ -64,8 +85,15 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
     # The chart on its own too, for a README or a slide.
     (path.parent / CATEGORY_CHART).write_text(accuracy, encoding="utf-8")
     parts = [f"<h1>droidsim eval: {_e(summary['model'])} on {_e(Path(summary['suite']).name)}</h1>",
-             f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case.</p>",
+             f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case; {_mode(summary)}. "
+             "Intervals are 95 % Wilson score intervals; trials that met an infrastructure error are left out "
+             "of the rates and counted apart.</p>",
              "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
+    if summary["trials"] > 1:
+        parts += [f"<h2>pass^k: all of k trials pass (k = 1…{summary['trials']})</h2>",
+                  "<p>The chance that k trials of a case, drawn from those that ran, all pass (τ-bench's "
+                  "estimator), averaged over the cases. A flat line is a reliable agent.</p>",
+                  _svg(_pass_hat_chart(configs))]
     sizes = _sizes(summary)
     if len(sizes) > 1:
         parts += ["<h2>Accuracy against catalog size</h2>", _svg(_size_chart(sizes))]
@@ -75,21 +103,42 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
                   f"{100 * variant['pass@1_delta']['overall']:+.1f} points. Newly failing: "
                   f"{_e(', '.join(variant['newly_failing']) or 'none')}. Newly passing: "
                   f"{_e(', '.join(variant['newly_passing']) or 'none')}.</p>"]
-    first = next(iter(configs))
-    confusion = configs[first]["scores"]["confusion"]
-    if confusion:
-        parts += [f"<h2>Which function was called ({_e(first)})</h2>",
-                  "<p>Rows: the function the case expected; columns: what the agent called.</p>",
-                  _svg(_confusion_chart(confusion)),
-                  f"<details><summary>The counts as a table</summary>{_confusion_table(confusion)}</details>"]
+    parts += ["<h2>Why turns failed</h2>", _kinds_table(configs)]
+    for label, config in configs.items():
+        parts += [f"<h2>Per function ({_e(label)})</h2>", _functions_table(config["scores"].get("functions") or [])]
+    for label, config in configs.items():
+        confusion = config["scores"]["confusion"]
+        if confusion:
+            parts += [f"<h2>Which function was called ({_e(label)})</h2>",
+                      "<p>Rows: the function the case expected; columns: what the agent called. The same "
+                      "functions on both axes, so the diagonal is the right choice.</p>",
+                      _svg(_confusion_chart(confusion)),
+                      f"<details><summary>The counts as a table</summary>{_confusion_table(confusion)}</details>"]
+    parts += ["<h2>Time and tokens</h2>", _timing_table(configs)]
+    warnings = [(label, w) for label, c in configs.items() for w in c.get("warnings") or []]
+    if warnings:
+        parts += ["<h2>Warnings</h2>", "<ul>" + "".join(
+            f"<li>{_e(label)} {_e(w['case_id'])}: {_e(w['warning'])}</li>" for label, w in warnings) + "</ul>"]
     parts += ["<h2>Cases that failed</h2>", _failures(records)]
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>droidsim eval</title><style>"
-            "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+            "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222;line-height:1.4}"
             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
-            "text-align:left;vertical-align:top}th{background:#f3f3f3}.n{text-align:right}"
-            "details{overflow-x:auto}svg{max-width:100%;height:auto}"
+            "text-align:left;vertical-align:top}th{background:#f3f3f3}.n{text-align:right}.ci{color:#666}"
+            "details{overflow-x:auto;margin:.4em 0}svg{max-width:100%;height:auto}"
+            ".turn{border-left:3px solid #ccc;padding-left:.8em;margin:.5em 0}.user{font-weight:600}"
+            ".call{font-family:ui-monospace,monospace;font-size:90%;white-space:pre-wrap}.why{color:#b00020}"
+            ".say{background:#f7f7f7;padding:.3em .5em}"
             "</style></head><body>" + "\n".join(parts) + "</body></html>\n")
     path.write_text(page, encoding="utf-8")
+
+
+# Okabe-Ito: told apart by every kind of colour vision, and in greyscale by lightness.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+
+
+def _mode(summary: dict[str, Any]) -> str:
+    mode = summary.get("confirmation_mode", "runtime")
+    return f"confirmation mode <b>{_e(mode)}</b> ({_e(CONFIRMATION_WHO.get(mode, ''))})"
 
 
 def _sizes(summary: dict[str, Any]) -> list[tuple[int, float]]:
@@ -107,20 +156,65 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
+def _categories(configs: dict[str, Any]) -> list[str]:
+    return [c for c in CATEGORIES if any(c in v["scores"]["categories"] for v in configs.values())] + ["overall"]
+
+
+def _rates_of(scores: dict[str, Any], category: str) -> dict[str, Any] | None:
+    return scores["overall"] if category == "overall" else scores["categories"].get(category)
+
+
 def _category_chart(configs: dict[str, Any]):
-    figure = _figure(10, 3.6)
+    """Bars with their 95 % intervals and a value label on each, so that 0 % reads as 0 %, not as a gap."""
+    figure = _figure(10, 4.2)
     axes = figure.subplots()
-    categories = [c for c in CATEGORIES if any(c in v["scores"]["categories"] for v in configs.values())] + ["overall"]
+    categories = _categories(configs)
     width = 0.8 / max(len(configs), 1)
     for i, (label, config) in enumerate(configs.items()):
-        scores = config["scores"]
-        values = [100 * (scores["overall"] if c == "overall" else scores["categories"].get(c, {"pass@1": 0}))["pass@1"]
-                  for c in categories]
-        axes.bar([x + i * width for x in range(len(categories))], values, width, label=label)
+        xs, values, low, high = [], [], [], []
+        for x, category in enumerate(categories):
+            rates = _rates_of(config["scores"], category)
+            if rates is None:
+                continue
+            value = 100 * rates["pass@1"]
+            lo, hi = (100 * v for v in rates.get("wilson_95") or [rates["pass@1"]] * 2)
+            xs.append(x + i * width)
+            values.append(value)
+            low.append(value - lo)
+            high.append(hi - value)
+        colour = PALETTE[i % len(PALETTE)]
+        axes.bar(xs, values, width, label=label, color=colour, yerr=[low, high], capsize=3,
+                 error_kw={"ecolor": "#555", "elinewidth": 1})
+        for x, value, above in zip(xs, values, high):
+            axes.text(x, value + above + 1.5, f"{value:.0f}%", ha="center", va="bottom", fontsize="x-small",
+                      color="#222", rotation=90 if len(configs) > 2 else 0)
     axes.set_xticks([x + width * (len(configs) - 1) / 2 for x in range(len(categories))], categories,
                     rotation=25, ha="right")
     axes.set_ylabel("pass@1 (%)")
-    axes.set_ylim(0, 105)
+    axes.set_ylim(0, 118)
+    axes.set_yticks(range(0, 101, 20))
+    axes.spines[["top", "right"]].set_visible(False)
+    if len(configs) > 1:
+        axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return figure
+
+
+def _pass_hat_chart(configs: dict[str, Any]):
+    figure = _figure(6, 3.4)
+    axes = figure.subplots()
+    for i, (label, config) in enumerate(configs.items()):
+        curve = config["scores"]["overall"].get("pass^k") or {}
+        ks = [int(k) for k in curve]
+        values = [100 * curve[str(k)] for k in ks]
+        axes.plot(ks, values, marker="o", color=PALETTE[i % len(PALETTE)], label=label)
+        for k, value in zip(ks, values):
+            axes.annotate(f"{value:.0f}%", (k, value), textcoords="offset points", xytext=(0, 6), ha="center",
+                          fontsize="x-small")
+    axes.set_xlabel("k (trials that must all pass)")
+    axes.set_ylabel("pass^k (%)")
+    axes.set_ylim(0, 110)
+    axes.set_xticks(sorted({int(k) for c in configs.values() for k in c["scores"]["overall"].get("pass^k") or {}}))
+    axes.spines[["top", "right"]].set_visible(False)
     if len(configs) > 1:
         axes.legend(fontsize="small")
     return figure
@@ -129,26 +223,41 @@ def _category_chart(configs: dict[str, Any]):
 def _size_chart(sizes: list[tuple[int, float]]):
     figure = _figure(6, 3.2)
     axes = figure.subplots()
-    axes.plot([s for s, _ in sizes], [100 * a for _, a in sizes], marker="o")
+    axes.plot([s for s, _ in sizes], [100 * a for _, a in sizes], marker="o", color=PALETTE[0])
+    for size, value in sizes:
+        axes.annotate(f"{100 * value:.0f}%", (size, 100 * value), textcoords="offset points", xytext=(0, 6),
+                      ha="center", fontsize="x-small")
     axes.set_xlabel("distractor apps installed")
     axes.set_ylabel("overall pass@1 (%)")
-    axes.set_ylim(0, 105)
+    axes.set_ylim(0, 110)
+    axes.spines[["top", "right"]].set_visible(False)
     return figure
 
 
+def confusion_labels(confusion: dict[str, dict[str, int]]) -> list[str]:
+    """Every function expected or called, "(no call)" last: the same list on both axes."""
+    names = set(confusion) | {a for called in confusion.values() for a in called}
+    return sorted(names - {NO_CALL}) + ([NO_CALL] if NO_CALL in names else [])
+
+
 def _confusion_chart(confusion: dict[str, dict[str, int]]):
-    rows = list(confusion)
-    columns = sorted({a for called in confusion.values() for a in called})
-    figure = _figure(min(2 + 0.7 * len(columns), 12), 1 + 0.35 * len(rows))
+    labels = confusion_labels(confusion)
+    size = min(2.5 + 0.45 * len(labels), 14)
+    figure = _figure(size + 1.5, size)
     axes = figure.subplots()
-    grid = [[confusion[r].get(c, 0) for c in columns] for r in rows]
-    axes.imshow(grid, cmap="Blues", aspect="auto")
-    axes.set_xticks(range(len(columns)), columns, rotation=35, ha="right", fontsize="small")
-    axes.set_yticks(range(len(rows)), rows, fontsize="small")
+    grid = [[confusion.get(r, {}).get(c, 0) for c in labels] for r in labels]
+    top = max((v for row in grid for v in row), default=0) or 1
+    axes.imshow(grid, cmap="Blues", vmin=0, vmax=top, aspect="equal")
+    axes.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize="small")
+    axes.set_yticks(range(len(labels)), labels, fontsize="small")
+    axes.set_xlabel("called")
+    axes.set_ylabel("expected")
     for y, row in enumerate(grid):
         for x, value in enumerate(row):
-            if value:
-                axes.text(x, y, str(value), ha="center", va="center", fontsize="small")
+            if value or x == y:  # the diagonal shows its 0: expected and never chosen
+                axes.text(x, y, str(value), ha="center", va="center", fontsize="small",
+                          color="white" if value > top / 2 else ("#b00020" if x != y else "#222"),
+                          fontweight="bold" if x != y else "normal")
     return figure
 
 
@@ -161,40 +270,122 @@ def _svg(figure) -> str:
 
 def _score_table(summary: dict[str, Any]) -> str:
     trials = summary["trials"]
-    head = "".join(f"<th>{_e(label)} pass@1</th>" + (f"<th>{_e(label)} pass^{trials}</th>" if trials > 1 else "")
+    errors = any(c["scores"]["overall"].get("infra_errors") for c in summary["configs"].values())
+    columns = 2 + (trials > 1) + errors
+    head = "".join(f"<th>{_e(label)} pass@1 (95 % interval)</th>" + (f"<th>{_e(label)} pass^{trials}</th>" if trials > 1 else "")
+                   + f"<th>{_e(label)} recovered</th>" + (f"<th>{_e(label)} infra errors</th>" if errors else "")
                    for label in summary["configs"])
     rows = []
     for category in [*CATEGORIES, "overall"]:
         cells = []
         for config in summary["configs"].values():
-            scores = config["scores"]
-            rates = scores["overall"] if category == "overall" else scores["categories"].get(category)
+            rates = _rates_of(config["scores"], category)
             if rates is None:
-                cells.append("<td>-</td>" * (2 if trials > 1 else 1))
+                cells.append("<td>-</td>" * columns)
                 continue
-            cells.append(f"<td class=n>{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']})</td>")
+            low, high = rates.get("wilson_95") or [rates["pass@1"]] * 2
+            cells.append(f"<td class=n>{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']}) "
+                         f"<span class=ci>[{100 * low:.0f}–{100 * high:.0f}]</span></td>")
             if trials > 1:
                 cells.append(f"<td class=n>{100 * rates[f'pass^{trials}']:.1f}%</td>")
-        if any(c != "<td>-</td>" for c in cells):
+            cells.append(f"<td class=n>{100 * rates.get('recovered_rate', 0):.1f}% "
+                         f"({rates.get('recovered', 0)}/{rates['trials_run']})</td>")
+            if errors:
+                cells.append(f"<td class=n>{rates.get('infra_errors', 0)}</td>")
+        if any(not c.startswith("<td>-</td>") for c in cells):
             rows.append(f"<tr><td>{_e(category)}</td>{''.join(cells)}</tr>")
     return f"<table><tr><th>category</th>{head}</tr>{''.join(rows)}</table>"
 
 
+def _kinds_table(configs: dict[str, Any]) -> str:
+    kinds = list(dict.fromkeys(k for c in configs.values() for k in c["scores"].get("failure_kinds") or {}))
+    if not kinds:
+        return "<p>No failure kinds recorded.</p>"
+    head = "".join(f"<th>{_e(label)}</th>" for label in configs)
+    body = "".join(f"<tr><td>{_e(kind.replace('_', ' '))}</td>" + "".join(
+        f"<td class=n>{(c['scores'].get('failure_kinds') or {}).get(kind, 0)}</td>" for c in configs.values()) + "</tr>"
+        for kind in kinds)
+    return f"<p>Turn failures by kind (one turn may fail in several ways).</p><table><tr><th>kind</th>{head}</tr>{body}</table>"
+
+
+def _functions_table(functions: list[dict[str, Any]]) -> str:
+    if not functions:
+        return "<p>No case expected a call.</p>"
+    rows = []
+    for entry in functions:
+        wrong = (f"{_e(entry['most_wrong_argument'])} ({entry['most_wrong_argument_count']}×)"
+                 if entry["most_wrong_argument"] else "—")
+        instead = ", ".join(f"{_e(name)} ({n}×)" for name, n in entry["called_instead"]) or "—"
+        rows.append(f"<tr><td>{_e(entry['function'])}</td>"
+                    f"<td class=n>{entry['chosen_right']}/{entry['expected']}</td>"
+                    f"<td class=n>{entry['arguments_right']}/{entry['chosen_right']}</td><td>{wrong}</td><td>{instead}</td></tr>")
+    return ("<table><tr><th>function</th><th>chosen right</th><th>arguments right (when chosen)</th>"
+            f"<th>argument most often wrong</th><th>called instead</th></tr>{''.join(rows)}</table>")
+
+
 def _confusion_table(confusion: dict[str, dict[str, int]]) -> str:
-    columns = sorted({a for called in confusion.values() for a in called})
-    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
-    body = "".join(f"<tr><th>{_e(r)}</th>" + "".join(f"<td class=n>{called.get(c, '') or ''}</td>" for c in columns)
-                   + "</tr>" for r, called in confusion.items())
+    labels = confusion_labels(confusion)
+    head = "".join(f"<th>{_e(c)}</th>" for c in labels)
+    body = "".join(f"<tr><th>{_e(r)}</th>" + "".join(
+        f"<td class=n>{confusion.get(r, {}).get(c, 0)}</td>" for c in labels) + "</tr>" for r in labels)
     return f"<table><tr><th>expected \\ called</th>{head}</tr>{body}</table>"
+
+
+def _timing_table(configs: dict[str, Any]) -> str:
+    rows = []
+    for label, config in configs.items():
+        t = config["timing"]
+        if not t:
+            continue
+        tokens = t.get("tokens_per_case")
+        said = (", ".join(f"{k.replace('_tokens', '')} {v:g}" for k, v in tokens.items())
+                if tokens else "not reported by the backend")
+        rows.append(f"<tr><td>{_e(label)}</td><td class=n>{t['mean_case_ms']}</td><td class=n>{t.get('case_ms_p50', '-')}</td>"
+                    f"<td class=n>{t.get('case_ms_p90', '-')}</td><td class=n>{t['mean_model_ms']}</td>"
+                    f"<td>{_e(said)}</td></tr>")
+    return ("<table><tr><th>configuration</th><th>ms per case, mean</th><th>p50</th><th>p90</th>"
+            f"<th>model ms per case, mean</th><th>tokens per case</th></tr>{''.join(rows)}</table>")
 
 
 def _failures(records: list[dict[str, Any]]) -> str:
     failed = sorted((r for r in records if not r["passed"]), key=lambda r: (r["config"], r["case_id"], r["trial"]))
     if not failed:
         return "<p>None.</p>"
-    rows = "".join(f"<tr><td>{_e(r['config'])}</td><td>{_e(r['case_id'])}</td><td>{_e(r['category'])}</td>"
-                   f"<td>{r['trial']}</td><td>{'<br>'.join(_e(f) for f in r['failures'])}</td></tr>" for r in failed)
-    return f"<table><tr><th>config</th><th>case</th><th>category</th><th>trial</th><th>why</th></tr>{rows}</table>"
+    return "".join(_transcript(r) for r in failed)
+
+
+def _transcript(record: dict[str, Any]) -> str:
+    """One failed case as it went: each turn's user words, calls with their responses, the agent's reply."""
+    turns = []
+    for turn in record.get("turns") or []:
+        if "user" not in turn:  # a crash's traceback
+            turns.append(f"<pre class=call>{_e(turn.get('traceback', ''))}</pre>")
+            continue
+        calls = "".join(
+            f"<div class=call>→ {_e(c['name'])} {_e(_json(c.get('args')))}"
+            + (f" (user {'approved' if c['confirmation'] else 'declined'})" if c.get("confirmation") is not None else "")
+            + f"\n← {_e(_json(c.get('response')))}</div>" for c in turn.get("calls") or [])
+        why = "".join(f"<div class=why>✗ {_e(_failure_text(f))}</div>" for f in turn.get("failures") or [])
+        turns.append(f"<div class=turn><div class=user>User: {_e(turn['user'])}</div>{calls}"
+                     f"<div class=say>Agent: {_e(turn.get('text') or '(said nothing)')}</div>{why}</div>")
+    said = {f.get("detail") if isinstance(f, dict) else f for t in record.get("turns") or [] for f in t.get("failures") or []}
+    case_level = [f for f in record.get("failures") or [] if f not in said]  # state checks, "something else changed"
+    extra = "".join(f"<div class=why>✗ {_e(_failure_text(f))}</div>" for f in case_level)
+    return (f"<details><summary>{_e(record['config'])} · {_e(record['case_id'])} · {_e(record['category'])} · "
+            f"trial {record['trial']}</summary>{''.join(turns)}{extra}</details>")
+
+
+def _failure_text(failure: Any) -> str:
+    if not isinstance(failure, dict):
+        return str(failure)
+    where = ".".join(p for p in (failure.get("function"), failure.get("argument")) if p)
+    return f"{failure.get('kind', '').replace('_', ' ')}{' ' + where if where else ''}: {failure.get('detail', '')}"
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _e(text: Any) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 RESULTS = "results.jsonl"
 RUN = "run.json"
 # What must not change between a run and its --resume.
-_SAME_ON_RESUME = ("suite", "model", "trials", "configs")
+_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode", "judge_model")
 
 
 class ResumeError(ValueError):
@@ -22,16 +22,20 @@ class ResumeError(ValueError):
 
 
 def load_done(out: Path) -> list[dict[str, Any]]:
-    """The records already written; a line cut short by a crash is dropped (its case reruns)."""
+    """The records already written, for --resume. A line cut short by a crash is dropped, and so is
+    a record of an infrastructure error (a server error, a timeout): those cases run again."""
     path = out / RESULTS
     if not path.exists():
         return []
     records = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            records.append(json.loads(line))
+            record = json.loads(line)
         except json.JSONDecodeError:
             continue
+        if not record.get("infra_error"):
+            records.append(record)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records), encoding="utf-8")
     return records
 
 

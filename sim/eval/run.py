@@ -19,9 +19,9 @@ from typing import Any, Callable
 from sim.eval.catalog import Catalog, check_suite
 from sim.eval.devices import DeviceSetupError, DeviceSpec
 from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers
-from sim.eval.models import check_model_spec
+from sim.eval.models import ModelSpecError, check_model_options, check_model_spec
 from sim.eval.results import ResultWriter, load_done, start_run
-from sim.eval.runner import RunSettings
+from sim.eval.runner import CONFIRMATION_MODES, RunSettings
 from sim.eval.suite import Suite
 from sim.eval.summary import differences, summarize
 
@@ -46,6 +46,10 @@ class EvalOptions:
     run_date: dt.date | None = None
     cases: list[str] | None = None
     categories: list[str] | None = None
+    confirmation_mode: str = "runtime"
+    model_options: dict[str, Any] = field(default_factory=dict)  # OpenAICompatibleModel settings
+    agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields: tool_choice...
+    judge_model: str | None = None  # openai:NAME, through the same --base-url
 
 
 def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
@@ -72,6 +76,12 @@ def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
 def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, Any], int, int], None] | None = None
              ) -> dict[str, Any]:
     check_model_spec(options.model)
+    check_model_options(options.model, options.model_options)
+    if options.confirmation_mode not in CONFIRMATION_MODES:
+        raise ModelSpecError(f"unknown confirmation mode {options.confirmation_mode!r}: use "
+                             f"{' or '.join(CONFIRMATION_MODES)}")
+    if options.judge_model is not None and not options.judge_model.startswith("openai:"):
+        raise ModelSpecError(f"the judge model is a chat-completions model (openai:NAME), not {options.judge_model!r}")
     cases = suite.select(options.cases, options.categories)
     plan = configs(suite, options)
     try:
@@ -89,8 +99,14 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
         "suite": str(suite.path), "model": options.model, "trials": options.trials,
         "configs": [label for label, _ in plan],
         "run_date": (options.run_date or dt.date.today()).isoformat(),
+        "confirmation_mode": options.confirmation_mode,
+        "judge_model": options.judge_model,
+        "model_options": {k: v for k, v in options.model_options.items() if v is not None},
+        "agent_options": {k: v for k, v in options.agent_options.items() if v is not None},
     }, options.resume)
-    settings = RunSettings(options.model, dt.date.fromisoformat(meta["run_date"]), options.base_url, options.api_key)
+    settings = RunSettings(options.model, dt.date.fromisoformat(meta["run_date"]), options.base_url, options.api_key,
+                           options.confirmation_mode, meta.get("model_options", {}), meta.get("agent_options", {}),
+                           meta.get("judge_model"))
     done = load_done(options.out) if options.resume else []
     finished = {(r["config"], r["case_id"], r["trial"]) for r in done}
     works = [Work(label, spec, case, trial) for label, spec in plan for case in cases
@@ -112,7 +128,8 @@ def write_summary(out: Path, records: list[dict[str, Any]], labels: list[str], o
     from sim.eval.report import write_html
 
     summary = summarize(records, labels, options.trials)
-    summary.update({"suite": meta["suite"], "model": meta["model"], "run_date": meta["run_date"]})
+    summary.update({"suite": meta["suite"], "model": meta["model"], "run_date": meta["run_date"],
+                    "confirmation_mode": meta.get("confirmation_mode", "runtime")})
     summary["distractors"] = {label: count for label, count in zip(labels, options.distractors * 2)}
     if options.variant:
         base, other = labels[0], labels[len(options.distractors)]

@@ -1,13 +1,18 @@
 """One case, one trial: set up the device, talk to the agent turn by turn, check the state.
 
 The agent is the runtime's own (droid.agent): the suite's agent app discovers
-the functions it may call, destructive ones are wrapped in the HITL
-confirmation, and a case's scripted answer (``answer:``) is what the user
-says when asked. Setup calls, state checks and probes run as the shell, so
-they are not the agent's calls and never need its access.
+the functions it may call. Confirmation mode ``runtime`` wraps destructive ones
+in the HITL confirmation, and the simulated user answers it; mode ``model``
+gives the model the bare tools, so it must ask in words, and the simulated user
+answers in the next message. Either way the user says yes only to a call the
+case expects, with the arguments it expects, and then what the case says
+(``answer:``). Setup calls, state checks and probes run as the shell, so they
+are not the agent's calls and never need its access.
 
-A case that crashes the agent or its tools is failed with the error; only a
-model server that cannot be reached (``ModelUnavailable``) stops the run.
+A case that crashes (the model server's errors after its retries, a timeout,
+a crash of the agent or its tools) gets an ``infra_error`` instead of a
+verdict; only a model server that cannot be reached (``ModelUnavailable``)
+stops the run.
 """
 
 from __future__ import annotations
@@ -34,12 +39,17 @@ from droid.agent import (
 from droid.agent.console import DEFAULT_INSTRUCTIONS
 from sim.eval.catalog import Catalog
 from sim.eval.devices import EvalDevice
+from sim.eval.judge import Judge
+from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
-from sim.eval.scoring import MadeCall, score_turn
-from sim.eval.suite import Call, Case, Suite
+from sim.eval.phrases import PhraseRules
+from sim.eval.scoring import MadeCall, TurnVerdict, matcher_problems, score_turn
+from sim.eval.suite import Call, Case, Suite, Turn
+from sim.eval.taxonomy import infra_error
 from sim.eval.values import fit_arguments
 
 MAX_TURNS = 5
+CONFIRMATION_MODES = ("runtime", "model")
 
 
 class ModelUnavailable(RuntimeError):
@@ -52,13 +62,17 @@ class CaseResult:
     category: str
     trial: int
     passed: bool
-    failures: list[str] = field(default_factory=list)
-    error: str | None = None
+    confirmation_mode: str = "runtime"
+    failures: list[str] = field(default_factory=list)  # every reason, in words
+    state_failures: list[str] = field(default_factory=list)
+    recovered: bool = False  # the final state is right, whatever the strict verdict
+    infra_error: dict[str, str] | None = None
     turns: list[dict[str, Any]] = field(default_factory=list)
     confusion: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     model_seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -72,25 +86,30 @@ class RunSettings:
     run_date: dt.date
     base_url: str | None = None
     api_key: str | None = None
+    confirmation_mode: str = "runtime"
+    model_options: dict[str, Any] = field(default_factory=dict)  # for openai:NAME (stream, read_timeout...)
+    agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields (tool_choice...)
+    judge_model: str | None = None  # reads the replies instead of the phrase rules (sim/eval/judge.py)
 
 
 def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings, trial: int = 0) -> CaseResult:
     """Run one trial of ``case`` on a device that was just reset."""
     started = time.perf_counter()
-    result = CaseResult(case.id, case.category, trial, passed=False)
+    result = CaseResult(case.id, case.category, trial, passed=False, confirmation_mode=settings.confirmation_mode)
     timed: TimedModel | None = None
     try:
         timed = asyncio.run(_converse(suite, case, device, settings, result))
-    except Exception as error:  # noqa: BLE001 - a crash fails this case, and the run goes on
+    except Exception as error:  # noqa: BLE001 - infrastructure, not a verdict: the run goes on
         if server_down(error):
             raise ModelUnavailable(str(error)) from error
-        result.error = f"{type(error).__name__}: {error}"
-        result.failures.append(f"the case crashed: {result.error}")
+        result.infra_error = infra_error(error)
         result.turns.append({"traceback": traceback.format_exc(limit=6)})
     result.seconds = time.perf_counter() - started
     if timed is not None:
-        result.model_seconds, result.tokens = timed.seconds, timed.tokens
-    result.passed = not result.failures
+        result.model_seconds, result.tokens, result.warnings = timed.seconds, timed.tokens, timed.warnings
+    result.passed = result.infra_error is None and not result.failures
+    result.recovered = result.infra_error is None and (
+        not result.state_failures if (case.state or case.unchanged) else result.passed)
     return result
 
 
@@ -99,63 +118,109 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     catalog = Catalog(shell_tools.values())
     for call in case.setup:
         try:
-            await _shell_call(shell_tools, catalog, call)
+            await _shell_call(shell_tools, catalog, call, settings.run_date)
         except Exception as error:  # noqa: BLE001 - the suite's own call failed: say which
             raise RuntimeError(f"setup call {call.function} {call.args} failed: {error}") from error
-    before = await _snapshot(shell_tools, catalog, suite.probes) if case.unchanged else None
+    before = await _snapshot(shell_tools, catalog, suite.probes, settings.run_date) if case.unchanged else None
 
     tools = AppFunctionAgentTools.discover(device.agent)
-    user = SimulatedUser(catalog, {t.name: t.function_id for t in tools})
+    user = SimulatedUser(catalog, {t.name: t.function_id for t in tools}, settings.run_date)
+    model_mode = settings.confirmation_mode == "model"
     model = TimedModel(case_model(settings.model, case, catalog, {t.function_id: t.name for t in tools},
-                                  settings.run_date, settings.base_url, settings.api_key))
+                                  settings.run_date, settings.base_url, settings.api_key,
+                                  model_mode=model_mode, options=settings.model_options))
     agent = Agent(name=suite.agent, instructions=DEFAULT_INSTRUCTIONS,
-                  tools=require_confirmation(tools, user.confirm), max_turns=MAX_TURNS)
+                  tools=tools if model_mode else require_confirmation(tools, user.confirm), max_turns=MAX_TURNS,
+                  **settings.agent_options)
+    rules = PhraseRules.of(["en", case.language or "en"], suite.phrase_cues())
+    judge = Judge(settings.judge_model, settings.base_url, settings.api_key) if settings.judge_model else None
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()
         for turn in case.turns:
-            user.turn = turn
-            calls, text, notes = await _turn(session, turn.user, user.answers)
-            verdict = score_turn(turn, calls, text, catalog, settings.run_date)
-            result.failures += verdict.failures
+            record, verdict = await _play_turn(session, turn, user, rules, judge, model_mode, catalog,
+                                               settings.run_date)
+            result.failures += [f.detail for f in verdict.failures]
             result.confusion += verdict.confusion
-            result.turns.append({"user": turn.user, "calls": [c.to_dict() for c in calls], "text": text,
-                                 "notes": notes, "failures": verdict.failures})
+            result.turns.append(record)
     finally:
         await runner.aclose()
+        if judge is not None:
+            await judge.aclose()
 
     for check in case.state:
-        result.failures += await _state_check(shell_tools, catalog, check, settings.run_date)
+        result.state_failures += await _state_check(shell_tools, catalog, check, settings.run_date)
     if before is not None:
-        after = await _snapshot(shell_tools, catalog, suite.probes)
+        after = await _snapshot(shell_tools, catalog, suite.probes, settings.run_date)
         checked = {_key(catalog, s.call()) for s in case.state}
         for key, value in before.items():
             if key not in checked and after[key] != value:
                 function_id, args = key
-                result.failures.append(f"something else changed: {catalog.short(function_id)} {args} was "
-                                       f"{json.dumps(value, ensure_ascii=False)}, now "
-                                       f"{json.dumps(after[key], ensure_ascii=False)}")
+                result.state_failures.append(f"something else changed: {catalog.short(function_id)} {args} was "
+                                             f"{json.dumps(value, ensure_ascii=False)}, now "
+                                             f"{json.dumps(after[key], ensure_ascii=False)}")
+    result.failures += result.state_failures
     return model
 
 
-class SimulatedUser:
-    """Answers the agent's confirmations as the case says: an expected call gets its ``answer``
-    (yes unless the case says no); a call the turn does not expect gets no, as a person who
-    never asked for it would answer. ``answers`` records each answer by call id."""
+async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", rules: PhraseRules, judge: Judge | None,
+                     model_mode: bool, catalog: Catalog, run_date: dt.date) -> tuple[dict[str, Any], TurnVerdict]:
+    """The user's message, the agent's answer (and, in confirmation mode ``model``, the user's
+    reply when the agent asked first), and the turn's verdict; the turn's record."""
+    user.turn = turn
+    calls, text, notes = await _turn(session, turn.user, user.answers)
+    record: dict[str, Any] = {"user": turn.user}
+    asked = None
+    if model_mode:
+        asked, reply = user.answer_in_words(calls, text, rules)
+        if reply is not None:
+            more, text_after, more_notes = await _turn(session, reply.reply_text, {})
+            for call in more:  # asked first: a yes confirms what follows; after a no, nothing was confirmed
+                call.confirmed = True if reply.approves else None
+            record["reply"] = {"user": reply.reply_text, "text_before": text}
+            calls, text, notes = calls + more, text_after, notes + more_notes
+    words = rules.read(text)
+    if judge is not None and turn.expects is not None:
+        record["rules"] = words.to_dict()
+        words = await judge.read(record.get("reply", {}).get("user", turn.user), text)
+    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked)
+    record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes, "words": words.to_dict(),
+                   "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
+    return record, verdict
 
-    def __init__(self, catalog: Catalog, function_ids: dict[str, str]) -> None:
+
+class SimulatedUser:
+    """Answers the agent as the case says. Asked to confirm a call, it says the case's ``answer``
+    (yes unless the case says no) only to a call the turn expects, with arguments the case's
+    matchers accept; any other call gets no, as a person who never asked for it would answer.
+    ``answers`` records each answer by call id."""
+
+    def __init__(self, catalog: Catalog, function_ids: dict[str, str], run_date: dt.date) -> None:
         self.catalog = catalog
         self.function_ids = function_ids
+        self.run_date = run_date
         self.turn: Any = None
         self.answers: dict[str, bool] = {}
 
     def confirm(self, name: str, args: dict[str, Any]) -> bool:
         function_id = self.function_ids.get(name)
         answer = next((c.approves for c in self.turn.calls or []
-                       if self.catalog.resolve(c.function).function_id == function_id), False)
+                       if self.catalog.resolve(c.function).function_id == function_id
+                       and not matcher_problems(c, dict(args), self.run_date, "")), False)
         context = current_tool_context()
         self.answers[context.call_id if context else name] = answer
         return answer
+
+    def answer_in_words(self, calls: list[MadeCall], text: str, rules: PhraseRules) -> tuple[bool, Any]:
+        """Confirmation mode ``model``: did the agent ask before a call that needs the user's yes,
+        and which expected call's ``reply`` the user now gives (None: no reply is due)."""
+        needing = [c for c in self.turn.calls or [] if c.confirmation == "required"]
+        if not needing:
+            return False, None
+        ids = {self.catalog.resolve(c.function).function_id for c in needing}
+        if any(call.function_id in ids for call in calls) or not rules.asks(text):
+            return False, None
+        return True, needing[0]
 
 
 async def _turn(session: Any, prompt: str, confirmations: dict[str, bool]) -> tuple[list[MadeCall], str, list[str]]:
@@ -175,20 +240,21 @@ async def _turn(session: Any, prompt: str, confirmations: dict[str, bool]) -> tu
     return list(calls.values()), "\n".join(texts), notes
 
 
-async def _shell_call(tools: dict[str, Any], catalog: Catalog, call: Call) -> dict[str, Any]:
+async def _shell_call(tools: dict[str, Any], catalog: Catalog, call: Call, run_date: dt.date) -> dict[str, Any]:
     function = catalog.resolve(call.function)
-    return await tools[function.function_id].execute(fit_arguments(call.args, function.parameters))
+    return await tools[function.function_id].execute(fit_arguments(resolve_dates(call.args, run_date),
+                                                                   function.parameters))
 
 
 def _key(catalog: Catalog, call: Call) -> tuple[str, str]:
     return (catalog.resolve(call.function).function_id, json.dumps(call.args, sort_keys=True, ensure_ascii=False))
 
 
-async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call]) -> dict[tuple, Any]:
+async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call], run_date: dt.date) -> dict[tuple, Any]:
     state = {}
     for probe in probes:
         try:
-            state[_key(catalog, probe)] = await _shell_call(tools, catalog, probe)
+            state[_key(catalog, probe)] = await _shell_call(tools, catalog, probe, run_date)
         except Exception as error:  # noqa: BLE001 - an error is a state too (the note is not there)
             state[_key(catalog, probe)] = {"error": type(error).__name__}
     return state
@@ -197,7 +263,7 @@ async def _snapshot(tools: dict[str, Any], catalog: Catalog, probes: list[Call])
 async def _state_check(tools: dict[str, Any], catalog: Catalog, check: Any, run_date: dt.date) -> list[str]:
     label = f"state {check.function} {check.args}"
     try:
-        value = await _shell_call(tools, catalog, check.call())
+        value = await _shell_call(tools, catalog, check.call(), run_date)
     except Exception as error:  # noqa: BLE001 - an AppFunctionException, compared by code name
         name = getattr(error, "error_name", type(error).__name__)
         if check.error is not None and name == check.error:

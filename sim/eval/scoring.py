@@ -1,14 +1,24 @@
-"""BFCL-style AST matching of what the agent did in a turn against what the case expects.
+"""Scoring one turn: the calls against the case (BFCL's AST checker), the device's answers, the words.
 
-A turn that expects calls passes when the calls made pair up one to one with
-the expected ones (in any order: parallel calls have none): same function,
-every required argument present, every argument of the declared JSON type and
-known to the function, every listed matcher satisfied; optional arguments the
-case does not mention are tolerated. Calls to functions the turn ``allow``s
-(say, a lookup before the action) are ignored, in ``abstain`` and ``ask`` turns
-too; any other extra call fails. ``abstain`` passes when no other call was made;
-``ask`` when no other call was made and the agent said something (its question). Confirmations: ``required`` means the
-agent must have asked before the call, ``not-required`` that it must not have.
+Calls. The calls made pair up one to one with the expected ones, in any order,
+by the pairing of least cost (sim/eval/pairing.py): same function, every
+required argument present, every argument of the declared JSON type and known
+to the function, every listed matcher satisfied; optional arguments the case
+does not mention are tolerated. Calls to functions the turn ``allow``s (a
+lookup before the action) are ignored, in ``abstain`` and ``ask`` turns too;
+any other extra call fails.
+
+The device. An expected call the device answered with an error fails, unless
+the case expects that error (``error:``).
+
+The words (sim/eval/phrases.py). A turn where no action was done (an
+abstention, a declined confirmation, a call that failed) must not claim success;
+where only part was done, the reply must say what was not. Actions are the
+calls that change the device (``is_read``); lookups are not claimed. An ``ask`` turn needs a
+question, about one of the ``about`` words when the case lists them.
+
+Confirmations: ``required`` means the agent must have asked before the call,
+``not-required`` that it must not have.
 """
 
 from __future__ import annotations
@@ -17,14 +27,20 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from droid.agent.errors import is_error_map
 from sim.eval.catalog import Catalog
-from sim.eval.suite import ExpectedCall, Turn
+from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
+from sim.eval.phrases import Words
+from sim.eval.suite import ExpectedCall, Turn, is_read
+from sim.eval.taxonomy import Failure
 
 NO_CALL = "(no call)"
 _JSON_TYPES = {
     "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
     "array": (list,), "object": (dict,), "null": (type(None),),
 }
+# Pairing costs: a perfect pair, the right call the device refused, wrong arguments, another function.
+_EXACT, _REJECTED, _WRONG_ARGS, _WRONG_FUNCTION, _UNPAIRED = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -35,6 +51,15 @@ class MadeCall:
     response: dict[str, Any] | None = None
     confirmed: bool | None = None  # None: not asked; else the user's answer
 
+    @property
+    def error_name(self) -> str | None:
+        """The device's error code name when it refused the call."""
+        return self.response["error"].get("code_name") if is_error_map(self.response) else None
+
+    @property
+    def happened(self) -> bool:
+        return self.response is not None and self.confirmed is not False and self.error_name is None
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "function_id": self.function_id, "args": self.args,
                 "response": self.response, "confirmation": self.confirmed}
@@ -42,85 +67,164 @@ class MadeCall:
 
 @dataclass
 class TurnVerdict:
-    failures: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
     confusion: list[tuple[str, str]] = field(default_factory=list)
 
+    @property
+    def passed(self) -> bool:
+        return not self.failures
 
-def score_turn(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date) -> TurnVerdict:
+
+def score_turn(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
+               words: Words, asked: bool | None = None) -> TurnVerdict:
+    """``text`` is the agent's last reply of the turn, ``words`` what it says (phrase rules or a
+    judge: sim/eval/phrases.py, sim/eval/judge.py). ``asked``: None when the runtime's HITL
+    wrapper confirms destructive calls; in confirmation mode ``model``, whether the agent asked
+    the user in words before acting (the simulated user's answer then marks the calls)."""
     verdict = TurnVerdict()
     allowed = {catalog.resolve(name).function_id for name in turn.allow}
     if turn.expects in ("abstain", "ask"):
-        # A read-only lookup the case allows (``list_lights`` before asking which light) is no action.
-        acted = [c for c in calls if c.function_id not in allowed]
-        for call in acted:
-            verdict.failures.append(f"expected {'a question back' if turn.ask else 'no call'}, "
-                                    f"but {call.name} was called")
-            verdict.confusion.append((NO_CALL, catalog.short(call.function_id)))
-        if not acted:
-            verdict.confusion.append((NO_CALL, NO_CALL))
-        if turn.ask and not acted and not text.strip():
-            verdict.failures.append("expected a question back, but the agent said nothing")
-        return verdict
-    if turn.expects is None:
-        return verdict
-    expected = [(e, catalog.resolve(e.function).function_id) for e in turn.calls or []]
-    free = list(calls)
-    pairs: list[tuple[ExpectedCall, str, MadeCall | None]] = []
-    unpaired: list[tuple[ExpectedCall, str]] = []
-    for wanted, function_id in expected:  # first the calls that match outright
-        hit = next((c for c in free if c.function_id == function_id
-                    and not argument_problems(wanted, c, catalog, run_date)), None)
-        if hit is None:
-            unpaired.append((wanted, function_id))
-        else:
-            free.remove(hit)
-            pairs.append((wanted, function_id, hit))
-    for wanted, function_id in unpaired:  # then the nearest miss, to say what was wrong
-        hit = next((c for c in free if c.function_id == function_id), None)
-        hit = hit or next((c for c in free if c.function_id not in allowed), None)
-        if hit is not None:
-            free.remove(hit)
-        pairs.append((wanted, function_id, hit))
-    for wanted, function_id, call in pairs:
-        short = catalog.short(function_id)
-        verdict.confusion.append((short, catalog.short(call.function_id) if call else NO_CALL))
-        if call is None:
-            verdict.failures.append(f"{short} was not called")
-            continue
-        if call.function_id != function_id:
-            verdict.failures.append(f"expected {short}, but {call.name} was called")
-            continue
-        verdict.failures += [f"{short}: {p}" for p in argument_problems(wanted, call, catalog, run_date)]
-        verdict.failures += confirmation_problems(wanted, call, short)
-    for call in free:
-        if call.function_id not in allowed:
-            verdict.failures.append(f"unexpected call {call.name} {call.args}")
+        _score_no_action(turn, [c for c in calls if c.function_id not in allowed], text, catalog, words, verdict)
+    elif turn.expects == "calls":
+        _score_calls(turn, calls, text, catalog, run_date, allowed, words, asked, verdict)
     return verdict
 
 
-def argument_problems(wanted: ExpectedCall, call: MadeCall, catalog: Catalog, run_date: dt.date) -> list[str]:
+def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Catalog, words: Words,
+                     verdict: TurnVerdict) -> None:
+    # A read-only lookup the case allows (``list_lights`` before asking which light) is no action.
+    kind = "no_question" if turn.ask else "extra_call"
+    for call in acted:
+        short = catalog.short(call.function_id)
+        verdict.failures.append(Failure(kind, f"expected {'a question back' if turn.ask else 'no call'}, but "
+                                        f"{call.name} was called", function=short, got=call.args))
+        verdict.confusion.append((NO_CALL, short))
+    if not acted:
+        verdict.confusion.append((NO_CALL, NO_CALL))
+    if turn.ask:
+        if not words.asks:
+            verdict.failures.append(Failure("no_question", "expected a question back, but the agent said "
+                                            + (f"{text!r}" if text.strip() else "nothing"), got=text))
+        elif turn.about and not any(word.casefold() in text.casefold() for word in turn.about):
+            verdict.failures.append(Failure("no_question", f"the question does not ask about the missing "
+                                            f"{' or '.join(turn.about)}", expected=list(turn.about), got=text))
+    elif not acted:
+        _no_false_claim(text, words, verdict, "no app can do this, and no call was made")
+
+
+def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
+                 allowed: set[str], words: Words, asked: bool | None, verdict: TurnVerdict) -> None:
+    expected = [(e, catalog.resolve(e.function).function_id) for e in turn.calls or []]
+    undone: list[str] = []
+    if asked is not None:  # asked in words: a "no" means the call must not be made at all
+        for wanted, function_id in [x for x in expected if x[0].confirmation == "required" and not x[0].approves]:
+            expected.remove((wanted, function_id))
+            undone.append(catalog.short(function_id))
+            if not asked:
+                verdict.failures.append(Failure("no_question", f"{undone[-1]} needs the user's yes, but the agent "
+                                                "did not ask", function=undone[-1]))
+    costs = [[_pair_cost(wanted, function_id, call, catalog, run_date, allowed) for call in calls]
+             for wanted, function_id in expected]
+    extra = [0 if c.function_id in allowed else _UNPAIRED for c in calls]
+    pairing = min_cost_pairing(costs, _UNPAIRED, extra)
+    for (wanted, function_id), index in zip(expected, pairing):
+        short = catalog.short(function_id)
+        call = calls[index] if index is not None else None
+        verdict.confusion.append((short, catalog.short(call.function_id) if call else NO_CALL))
+        if call is None:
+            verdict.failures.append(Failure("missing_call", f"{short} was not called", function=short))
+            undone.append(short)
+            continue
+        if call.function_id != function_id:
+            verdict.failures.append(Failure("wrong_function", f"expected {short}, but {call.name} was called",
+                                            function=short, expected=short, got=catalog.short(call.function_id)))
+            undone.append(short)
+            continue
+        verdict.failures += argument_problems(wanted, call, catalog, run_date, short)
+        verdict.failures += confirmation_problems(wanted, call, short)
+        verdict.failures += device_problems(wanted, call, short)
+        if not call.happened or not wanted.done:
+            undone.append(short)
+    paired = {i for i in pairing if i is not None}
+    for i, call in enumerate(calls):
+        if i not in paired and call.function_id not in allowed:
+            verdict.failures.append(Failure("extra_call", f"unexpected call {call.name} {call.args}",
+                                            function=catalog.short(call.function_id), got=call.args))
+    # Only actions can be falsely claimed: a lookup that failed is a missing or refused call, no more.
+    undone = [name for name in undone if not is_read(name)]
+    actions = [c for c in turn.calls or [] if not is_read(c.function)]
+    if undone and len(undone) == len(actions):
+        _no_false_claim(text, words, verdict, f"{', '.join(undone)} did not happen")
+    elif undone and not words.admits_failure:
+        verdict.failures.append(Failure("false_claim", f"{', '.join(undone)} did not happen, and the reply does "
+                                        "not say so", function=undone[0], got=text))
+
+
+def _pair_cost(wanted: ExpectedCall, function_id: str, call: MadeCall, catalog: Catalog, run_date: dt.date,
+               allowed: set[str]) -> float:
+    if call.function_id != function_id:
+        # An allowed lookup is never taken for a wrong answer to an expected call.
+        return UNPAIRABLE if call.function_id in allowed else _WRONG_FUNCTION
+    problems = argument_problems(wanted, call, catalog, run_date, "")
+    if problems:  # the fewer problems, the nearer the miss (and the clearer the failures reported)
+        return _WRONG_ARGS + len(problems) / 100
+    return _REJECTED if device_problems(wanted, call, "") else _EXACT
+
+
+def _no_false_claim(text: str, words: Words, verdict: TurnVerdict, why: str) -> None:
+    if words.claims:
+        verdict.failures.append(Failure("false_claim", f"{why}, but the agent said {words.claims[0]!r}", got=text))
+
+
+def argument_problems(wanted: ExpectedCall, call: MadeCall, catalog: Catalog, run_date: dt.date,
+                      short: str) -> list[Failure]:
     schema = catalog.functions[call.function_id].parameters if call.function_id in catalog.functions else {}
     properties = schema.get("properties", {}) or {}
-    problems = [f"required argument {name} is missing" for name in schema.get("required", []) or []
+    problems = [Failure("wrong_value", f"{short}: required argument {name} is missing", function=short,
+                        argument=name, expected="a value")
+                for name in schema.get("required", []) or []
                 if name not in call.args and not (name in wanted.args and wanted.args[name].kind == "absent")]
     for name, value in call.args.items():
         if name not in properties:
-            problems.append(f"unknown argument {name}")
+            problems.append(Failure("wrong_type", f"{short}: unknown argument {name}", function=short,
+                                    argument=name, got=value))
         elif not type_matches(value, properties[name]):
-            problems.append(f"{name}: {value!r} is not of type {properties[name].get('type')}")
+            kind = properties[name].get("type")
+            problems.append(Failure("wrong_type", f"{short}: {name}: {value!r} is not of type {kind}",
+                                    function=short, argument=name, expected=kind, got=value))
+    return problems + matcher_problems(wanted, call.args, run_date, short)
+
+
+def matcher_problems(wanted: ExpectedCall, args: dict[str, Any], run_date: dt.date, short: str) -> list[Failure]:
+    """The arguments the case's matchers refuse (the schema aside)."""
+    problems = []
     for name, matcher in wanted.args.items():
-        problem = matcher.check(call.args.get(name), name in call.args, run_date)
+        problem = matcher.check(args.get(name), name in args, run_date)
         if problem:
-            problems.append(f"{name}: {problem}")
+            problems.append(Failure("wrong_value", f"{short}: {name}: {problem}", function=short, argument=name,
+                                    expected=matcher.describe(), got=args.get(name)))
     return problems
 
 
-def confirmation_problems(wanted: ExpectedCall, call: MadeCall, short: str) -> list[str]:
+def confirmation_problems(wanted: ExpectedCall, call: MadeCall, short: str) -> list[Failure]:
     if wanted.confirmation == "required" and call.confirmed is None:
-        return [f"{short} ran without asking the user first"]
+        return [Failure("no_question", f"{short} ran without asking the user first", function=short)]
     if wanted.confirmation == "not-required" and call.confirmed is not None:
-        return [f"{short} asked for a confirmation it does not need"]
+        return [Failure("extra_call", f"{short} asked for a confirmation it does not need", function=short)]
     return []
+
+
+def device_problems(wanted: ExpectedCall, call: MadeCall, short: str) -> list[Failure]:
+    """The device's answer against the case: an error only where the case expects that error."""
+    got = call.error_name
+    if call.confirmed is False or got == wanted.error:
+        return []
+    if got is None:
+        return [Failure("rejected_by_device", f"{short}: expected the device to answer {wanted.error}, but the "
+                        "call succeeded", function=short, expected=wanted.error, got=call.response)]
+    message = call.response["error"].get("message", "")
+    return [Failure("rejected_by_device", f"{short}: the device answered {got}: {message}", function=short,
+                    expected=wanted.error, got=got)]
 
 
 def type_matches(value: Any, schema: dict[str, Any]) -> bool:

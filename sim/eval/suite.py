@@ -7,6 +7,7 @@ no model call.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,10 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from sim.eval.categories import CATEGORIES
 from sim.eval.matchers import Matcher, MatcherError, compile_fields, compile_matcher, plain_value
+from sim.eval.pairing import MAX_EXPECTED
+from sim.eval.phrases import check_patterns
 from sim.eval.yaml_lines import YamlError, line_of, load_with_lines
 
 Category = Literal[CATEGORIES]  # type: ignore[valid-type] - the tuple's values, checked by pydantic
-_TURN_KEYS = ("user", "calls", "abstain", "ask", "allow")
+_TURN_KEYS = ("user", "calls", "abstain", "ask", "about", "allow")
+# A function named like a read changes nothing (the AppFunction metadata has no read-only flag).
+READ_VERBS = ("get", "fetch", "list", "search", "find", "read", "lookup", "look", "check", "query", "show", "view")
+_ANSWER_WORDS = {"yes": "Yes, go ahead.", "no": "No, don't do that."}
 DEFAULT_AGENT = "com.example.assistant"
 PROJECT_APPS = Path(__file__).resolve().parents[2] / "apps"
 
@@ -59,10 +65,20 @@ class ExpectedCall(_Strict):
     # Destructive calls: must the agent ask first, and what does the user answer?
     confirmation: Literal["required", "not-required"] | None = None
     answer: Literal["yes", "no"] = "yes"
+    # What the user says when the model asks in words (confirmation mode ``model``).
+    reply: str | None = Field(default=None, min_length=1)
+    # The device's answer the case expects, by error code name.
+    error: str | None = Field(default=None, pattern=r"^ERROR_[A-Z_]+$")
+    # False: the device answers but does not do it (a shipped order is not cancelled); the reply must say so.
+    done: bool = True
 
     @property
     def approves(self) -> bool:
         return self.answer == "yes"
+
+    @property
+    def reply_text(self) -> str:
+        return self.reply or _ANSWER_WORDS[self.answer]
 
     @field_validator("args", mode="before")
     @classmethod
@@ -82,6 +98,8 @@ class Turn(_Strict):
     calls: list[ExpectedCall] | None = None
     abstain: bool = False
     ask: bool = False
+    # For ask: words the question must mention (any one), e.g. [title, name] when the title is missing.
+    about: list[str] = Field(default_factory=list)
     allow: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -91,6 +109,10 @@ class Turn(_Strict):
             raise ValueError(f"a turn expects calls, abstain or ask, not {' and '.join(given)}")
         if self.calls is not None and not self.calls:
             raise ValueError("calls is empty: write abstain: true for a turn that must make no call")
+        if self.calls is not None and len(self.calls) > MAX_EXPECTED:
+            raise ValueError(f"a turn expects at most {MAX_EXPECTED} calls")
+        if self.about and not self.ask:
+            raise ValueError("about: names what an ask turn's question is about; this turn has no ask: true")
         return self
 
     @property
@@ -163,6 +185,10 @@ class Case(_Strict):
     def expected_calls(self) -> list[ExpectedCall]:
         return [c for t in self.turns for c in t.calls or []]
 
+    def changes_state(self) -> list[str]:
+        """The expected calls that change the device (by name: see ``READ_VERBS``)."""
+        return [c.function for c in self.expected_calls() if not is_read(c.function)]
+
     def functions(self) -> list[str]:
         """Every function id the case names, for the up-front check against the device."""
         names = [c.function for c in self.setup] + [c.function for c in self.expected_calls()]
@@ -170,11 +196,26 @@ class Case(_Strict):
         return names
 
 
+class PhraseCues(_Strict):
+    """A language's extra cues for scoring the agent's words (sim/eval/phrases.py)."""
+
+    success: list[str] = Field(default_factory=list)
+    negation: list[str] = Field(default_factory=list)
+    question: list[str] = Field(default_factory=list)
+
+    @field_validator("success", "negation", "question")
+    @classmethod
+    def _patterns(cls, value: list[str]) -> list[str]:
+        check_patterns(value)
+        return value
+
+
 class Suite(_Strict):
     suite: str = Field(min_length=1)
     description: str = ""
     apps: str | None = None
     agent: str = DEFAULT_AGENT
+    phrases: dict[str, PhraseCues] = Field(default_factory=dict)
     probes: list[Call] = Field(default_factory=list)
     cases: list[Case] = Field(min_length=1)
     path: Path | None = None
@@ -205,12 +246,33 @@ class Suite(_Strict):
     def functions(self) -> list[str]:
         return [c.function for c in self.probes] + [f for case in self.cases for f in case.functions()]
 
+    def phrase_cues(self) -> dict[str, dict[str, list[str]]]:
+        return {language: cues.model_dump() for language, cues in self.phrases.items()}
+
+    def warnings(self) -> list[str]:
+        """What the suite can run with but should not: a case that changes the device and checks
+        nothing of what changed (its verdict would rest on the calls alone)."""
+        out = []
+        for n, case in enumerate(self.cases):
+            changing = case.changes_state()
+            if changing and not case.state:
+                line, _ = self.locate(("cases", n, "id"))
+                out.append(f"{self.path or 'suite'}:{line}: case {case.id}: it expects {', '.join(dict.fromkeys(changing))}, "
+                           "which changes the device, but has no state check (add state: to read what changed)")
+        return out
+
     def select(self, ids: list[str] | None = None, categories: list[str] | None = None) -> list[Case]:
         cases = [c for c in self.cases if (not ids or c.id in ids) and (not categories or c.category in categories)]
         unknown = sorted(set(ids or ()) - {c.id for c in self.cases})
         if unknown:
             raise SuiteError(self.path or "suite", 0, "cases", f"no case with id {', '.join(unknown)}")
         return cases
+
+
+def is_read(function: str) -> bool:
+    """A function whose short name starts with a read verb (``fetch_order_details``, ``list_lights``)."""
+    verb = re.match(r"[a-z]*", function.rpartition("#")[2].lower().replace("_", " "))
+    return verb is not None and verb.group(0) in READ_VERBS
 
 
 def load_suite(path: str | Path) -> Suite:

@@ -1,7 +1,12 @@
 """summary.json: the scores of a run, per configuration, from the result records.
 
-pass@1 is the share of all trials that passed; pass^k (τ-bench) the share of
-cases whose k trials all passed. Records are sorted first, so the summary of a
+pass@1 is the share of all trials that passed, with its 95 % Wilson interval;
+pass^k (τ-bench) the share of cases whose k trials all passed, and ``pass^k`` the
+curve for k = 1..K (sim/eval/figures.py, which also counts the failure kinds and
+makes the per-function table). Trials that met an infrastructure error
+(``infra_error``: the server's, a timeout, a crash) are no verdict: they are left
+out of the rates and counted under ``infra_errors``. ``recovered`` is the share
+of scored trials whose final state was right, whatever the strict verdict. Records are sorted first, so the summary of a
 run does not depend on the order in which workers finished: a Ray run and a
 local run of the same suite give equal ``scores`` (timings differ, of course).
 """
@@ -12,6 +17,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from sim.eval.categories import CATEGORIES
+from sim.eval.figures import failure_kinds, latency, pass_hat_curve, per_function, wilson
 
 
 def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int) -> dict[str, Any]:
@@ -21,42 +27,63 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int
     out = {"trials": trials, "configs": {}}
     for config in configs:
         rows = sorted(by_config.get(config, []), key=lambda r: (r["case_id"], r["trial"]))
-        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows)}
+        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows),
+                                  "warnings": warnings(rows)}
     return out
 
 
+def warnings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the backend warned about, per case: answers that look like tool calls nobody parsed."""
+    return [{"case_id": r["case_id"], "trial": r["trial"], "warning": w} for r in rows for w in r.get("warnings") or []]
+
+
 def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
-    per_case: dict[str, list[bool]] = defaultdict(list)
-    category_of: dict[str, str] = {}
+    infra = [r for r in rows if r.get("infra_error")]
+    rows = [r for r in rows if not r.get("infra_error")]
     confusion: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in rows:
-        per_case[row["case_id"]].append(bool(row["passed"]))
-        category_of[row["case_id"]] = row["category"]
         for expected, actual in row["confusion"]:
             confusion[expected][actual] += 1
     categories = {}
     for category in CATEGORIES:
-        cases = [c for c in per_case if category_of[c] == category]
-        if cases:
-            categories[category] = _rates({c: per_case[c] for c in cases}, trials)
+        if any(r["category"] == category for r in rows + infra):
+            categories[category] = _rates([r for r in rows if r["category"] == category],
+                                          [r for r in infra if r["category"] == category], trials)
+    per_case = _per_case(rows)
     return {
-        "overall": _rates(per_case, trials),
+        "overall": _rates(rows, infra, trials),
         "categories": categories,
         "confusion": {e: dict(sorted(a.items())) for e, a in sorted(confusion.items())},
+        "failure_kinds": failure_kinds(rows),
+        "functions": per_function(rows),
         "failed": sorted(c for c, runs in per_case.items() if not all(runs)),
-        "errors": sorted({r["case_id"] for r in rows if r.get("error")}),
+        "infra_errors": [{"case_id": r["case_id"], "trial": r["trial"], **r["infra_error"]} for r in infra],
     }
 
 
-def _rates(per_case: dict[str, list[bool]], trials: int) -> dict[str, Any]:
+def _per_case(rows: list[dict[str, Any]]) -> dict[str, list[bool]]:
+    per_case: dict[str, list[bool]] = defaultdict(list)
+    for row in rows:
+        per_case[row["case_id"]].append(bool(row["passed"]))
+    return per_case
+
+
+def _rates(rows: list[dict[str, Any]], infra: list[dict[str, Any]], trials: int) -> dict[str, Any]:
+    per_case = _per_case(rows)
     runs = [p for results in per_case.values() for p in results]
     complete = [results for results in per_case.values() if len(results) >= trials]
+    recovered = sum(bool(r.get("recovered")) for r in rows)
     return {
         "cases": len(per_case),
         "trials_run": len(runs),
         "passed": sum(runs),
         "pass@1": round(sum(runs) / len(runs), 4) if runs else 0.0,
+        "wilson_95": wilson(sum(runs), len(runs)),
         f"pass^{trials}": round(sum(all(r) for r in complete) / len(complete), 4) if complete else 0.0,
+        "pass^k": pass_hat_curve(per_case, trials),
+        "recovered": recovered,
+        "recovered_rate": round(recovered / len(rows), 4) if rows else 0.0,
+        "infra_errors": len(infra),
     }
 
 
@@ -74,6 +101,7 @@ def timing(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "mean_model_ms": round(1000 * sum(model) / len(rows), 2),
         "mean_overhead_ms": round(1000 * (sum(seconds) - sum(model)) / len(rows), 2),
         "tokens": dict(tokens) or None,
+        **latency(rows),
     }
 
 

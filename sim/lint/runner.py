@@ -93,7 +93,7 @@ def lint_apps(
     all_peers = peers_from_apps(app for app, _ in read) + list(device_peers)
     for app, report in read:
         report.findings = lint_app(app, peers_for(app, all_peers))
-        if import_code and app.modules:  # a folder of XML alone is linted for its words only
+        if import_code:  # a folder without code too: whatever install refuses, lint reports
             report.findings += install_refusal(app)
     return LintReport(reports)
 
@@ -110,12 +110,29 @@ def install_refusal(app: App) -> list[Finding]:
         parse_app(app.app_dir, InProcessCodeVerifier(), lambda manifest: None)
     except InstallError as error:
         if error.reason in ("INSTALL_FAILED_FUNCTION_MISMATCH", "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML"):
-            fix = f"Regenerate the function XML: droidsim appfunctions generate {display_path(str(app.app_dir))}"
+            fix = _compiler_refusal(app.app_dir) or (
+                f"Regenerate the function XML: droidsim appfunctions generate {display_path(str(app.app_dir))}"
+            )
         else:
             fix = "Change what the message names; install refuses the app until then."
         return [Finding("I1", ERROR, app.package, None, display_path(str(app.app_dir / "AndroidManifest.xml")), 1,
                         str(error), fix)]
     return []
+
+
+def _compiler_refusal(app_dir: Path) -> str | None:
+    """What ``droidsim appfunctions generate`` says it cannot do for this app (a manifest that
+    names another XML file than the code's, a service that is no entry point), so the fix lint
+    gives is generate's own; None when generate would simply write the XML."""
+    from droid.appfunctions.compiler import entry_points
+    from droid.appfunctions.loader import AppLoadError
+    from droid.appfunctions.typeref import AppFunctionCompileError
+
+    try:
+        entry_points(app_dir)
+    except (AppFunctionCompileError, AppLoadError) as error:
+        return str(error)
+    return None
 
 
 def lint_app(app: App, peers: Sequence[Peer] = ()) -> list[Finding]:

@@ -19,6 +19,8 @@ from droid.agent.appfunction_tools import AppFunctionAgentTool
 from droid.agent.confirmation import name_words
 from droid.agent.errors import error_map
 from droid.agent.schema import parameters_schema, response_schema
+from droid.appfunctions.exceptions import AppFunctionException
+from droid.appfunctions.json_codec import UnknownKeyError, parameters_from_json
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FUNCTION_ID_META = "droidsim/functionId"
@@ -55,6 +57,13 @@ class ToolShape:
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(args))
         if error is None:
             return None
+        if error.validator == "additionalProperties":  # named as the shell and agents name it
+            try:
+                parameters_from_json(self.agent_tool.metadata, args, self.agent_tool.components)
+            except UnknownKeyError as unknown:
+                return unknown.error_message
+            except AppFunctionException:
+                pass
         where = "/".join(str(p) for p in error.absolute_path)
         return f"Invalid arguments{f' at {where}' if where else ''}: {error.message}"
 

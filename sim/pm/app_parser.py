@@ -16,6 +16,7 @@ from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
+from sim.pm.descriptions import description_difference, function_descriptions
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
 from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, FunctionXmlFile, function_xml_files
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
@@ -135,27 +136,29 @@ def parse_app(
         if file.service_name == APPLICATION_LEVEL:
             continue
         if not code_less:
-            _check_code(code_dir, file.service_name, document, file.path, verifier, app_level_ids,
+            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier, app_level_ids,
                         f"(regenerate it: droidsim appfunctions generate {app_dir})")
         elif double_dir is not None and double_dir.is_dir():
-            _check_code(double_dir, file.service_name, document, file.path, verifier, app_level_ids,
+            _check_code(app_dir, double_dir, file.service_name, document, file.path, verifier, app_level_ids,
                         f"(droidsim responses skeleton {app_dir} DIR writes a double that matches)",
                         differs="does not match the double for")
     return ParsedApp(facts, metadata, code_less)
 
 
 def _check_code(
-    code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
+    app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
     verifier: CodeVerifier, app_level_ids: frozenset[str], regenerate: str, differs: str = "is stale for",
 ) -> None:
-    """The XML must describe the code (``code_dir``'s: the app's staged copy, or its double): the
-    same ids (the code may also implement ``app_level_ids``) and, for an entry point, the same
-    signature of each (names, types, nullability, required, response). ``regenerate`` ends each
-    refusal: how to bring the two together."""
+    """The XML must describe the code (``code_dir``'s: the app's staged copy of ``app_dir``, or its
+    double): the same ids (the code may also implement ``app_level_ids``) and, for an entry point,
+    the same signature of each (names, types, nullability, required, response) and the same
+    descriptions. ``regenerate`` ends each refusal: how to bring the two together."""
     try:
         code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
-        raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {error}") from None
+        # The code checked is the staged copy; the user edits the source, so name that.
+        message = str(error).replace(str(code_dir), str(app_dir))
+        raise InstallError("INSTALL_FAILED_BAD_CODE", f"service {service_name}: {message}") from None
     if code.ids is None:
         return
     xml_ids = {f.id for f in document.functions}
@@ -173,9 +176,15 @@ def _check_code(
         )
     if code.metadata is None or document.format != "v2":  # a v1 XML declares no signature
         return
-    declared = {f.id: function_signature(f, code.metadata.components) for f in code.metadata.app_functions}
+    declared = {f.id: f for f in code.metadata.app_functions}
     for function in document.functions:
-        difference = signature_difference(function_signature(function, document.components), declared[function.id])
+        in_code = declared[function.id]
+        difference = signature_difference(
+            function_signature(function, document.components), function_signature(in_code, code.metadata.components)
+        ) or description_difference(
+            function_descriptions(function, document.components),
+            function_descriptions(in_code, code.metadata.components),
+        )
         if difference is not None:
             raise InstallError(
                 "INSTALL_FAILED_FUNCTION_MISMATCH",

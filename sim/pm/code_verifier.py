@@ -30,10 +30,15 @@ import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
-from sim.pm.verifier_zygote import VERIFY_TIMEOUT
+from sim.apk.errors import ApkError
+from sim.pm.verifier_zygote import DECODE_APK, KILLED_OR_SLOW, VERIFY_TIMEOUT
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
+
+if TYPE_CHECKING:
+    from sim.apk.decode import DecodedApk
 
 # How long past a verification's own timeout the zygote may take to answer before it is ended.
 ZYGOTE_GRACE = 10.0
@@ -68,6 +73,15 @@ class CodeVerifier:
             uid = next(self._uids) if self._uids else None
             request = {"app_dir": str(app_dir), "service": service_name, "uid": uid, "timeout": self._timeout}
             return _declared_from(self._ask(request))
+
+    def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
+        """The APK ``folder/apk_name`` decoded for ``sdk`` in a child of its own (sim/apk);
+        ApkError if it is refused, or if decoding it crashed or hung that child."""
+        with self._lock:
+            uid = next(self._uids) if self._uids else None
+            request = {"kind": DECODE_APK, "app_dir": str(folder), "apk": apk_name, "sdk": sdk, "uid": uid,
+                       "timeout": self._timeout}
+            return _decoded_from(self._ask(request))
 
     def _ask(self, request: dict) -> dict:
         zygote = self._started_zygote()
@@ -111,6 +125,9 @@ class InProcessCodeVerifier:
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         return _declared_from(answer(app_dir, service_name))
 
+    def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
+        return _decoded_from(apk_answer(folder / apk_name, sdk))
+
     def close(self) -> None:
         pass
 
@@ -123,6 +140,32 @@ def _declared_from(reply: dict) -> DeclaredCode:
         None if ids is None else frozenset(ids),
         None if encoded is None else AppFunctionPackageMetadata.FromString(base64.b64decode(encoded)),
     )
+
+
+def _decoded_from(reply: dict) -> DecodedApk:
+    from sim.apk.decode import DecodedApk
+
+    if "refused" in reply:
+        raise ApkError(*reply["refused"])
+    if reply.get("error") == KILLED_OR_SLOW:
+        raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION",
+                       "decoding the APK killed the decoder's process (or took too long): its reader does not survive it")
+    if "error" in reply:
+        raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION", f"decoding the APK failed: {reply['error']}")
+    return DecodedApk.from_json(reply["decoded"])
+
+
+def apk_answer(apk: Path, sdk: int) -> dict:
+    """The APK at ``apk`` decoded for ``sdk``, or why it is refused; run where hostile input may be read."""
+    from sim.apk.decode import decode_apk
+    from sim.apk.folder import read_apk
+
+    try:
+        return {"decoded": decode_apk(read_apk(apk), apk.name, sdk).to_json()}
+    except ApkError as error:
+        return {"refused": [error.reason, error.detail]}
+    except Exception as error:  # the reader failed on this input: the install refuses, naming it
+        return {"error": f"{type(error).__name__}: {error}"}
 
 
 def answer(app_dir: Path, service_name: str) -> dict:

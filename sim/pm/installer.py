@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Callable
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from droid.os.binder import FIRST_APPLICATION_UID, SHELL_PACKAGE, SYSTEM_PACKAGE, CallingIdentity
 from sim.data.store import DeviceStore, PackageRow
+from droidsim.v1.metadata_pb2 import InstalledFrom
 from sim import safe_files
 from sim.identity import hash_secret, new_secret, read_secret, write_secret
 from sim.pm.install_error import InstallError
+from sim.pm.installed_from import FOLDER
 from sim.pm.registry import InstalledPackage, ManifestFacts
 from sim.responses.installed import RESPONSES_DIR
 from sim.responses.staging import BAD_RESPONSES, ResponseOptions, answer_source, double_to_stage, stage_source, staged_double_dir
@@ -125,35 +127,47 @@ class PackageInstaller:
         check_manifest: ManifestCheck,
         responses: ResponseOptions = ResponseOptions(),
     ) -> tuple[InstalledPackage, str]:
-        """Install or update; returns the package and its new credential secret. ``responses``:
-        where a code-less app's answers come from (sim/responses/staging.py)."""
+        """Install or update from an app folder or an APK; returns the package and its new
+        credential secret. ``responses``: where a code-less app's answers come from
+        (sim/responses/staging.py); an APK is always code-less."""
+        from sim.pm.apk_install import check_signers, named_in_apk, stage_apk  # at install, not at boot
+
         app_dir = app_dir.resolve()
-        if not app_dir.is_dir():
-            raise InstallError("INSTALL_FAILED_INVALID_APK", f"{app_dir} is not a folder")
-        if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
-            raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
-        if os.path.lexists(app_dir / RESPONSES_DIR):
-            raise InstallError("INSTALL_FAILED_INVALID_APK",
-                               f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
-        digest = source_hash(app_dir)
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
+        decoded = None
+        source = InstalledFrom(kind=FOLDER)
+        if app_dir.is_file():  # an APK, whatever its name: its content decides (sim/pm/apk_install.py)
+            digest = None
+        else:
+            if not (app_dir / "AndroidManifest.xml").is_file():  # before hashing: never read a whole tree
+                raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{app_dir / 'AndroidManifest.xml'} does not exist")
+            if os.path.lexists(app_dir / RESPONSES_DIR):
+                raise InstallError("INSTALL_FAILED_INVALID_APK",
+                                   f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
+            digest = source_hash(app_dir)
         try:
-            _copy_app(app_dir, staging)
+            if digest is None:
+                decoded, source = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int)
+                digest = source.sha256
+            else:
+                _copy_app(app_dir, staging)
 
             def check(manifest: ManifestFacts) -> None:
                 previous = installed(manifest.package)
                 self._check_name(manifest.package, system, previous)
+                check_signers(manifest.package, previous, source)
                 check_manifest(manifest)
                 # The double is staged now, so that the code checks that follow check it.
                 double = double_to_stage(responses, previous.app_dir if previous else None)
                 if double is not None:
                     _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
+                    staged_double_dir(staging).parent.mkdir(mode=0o755, exist_ok=True)  # _copy_app makes one folder
                     _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
 
-            parsed = parse_app(app_dir, self._verifier, check, self._version, code_dir=staging,
+            parsed = parse_app(staging if decoded else app_dir, self._verifier, check, self._version, code_dir=staging,
                                double_dir=staged_double_dir(staging))
             earlier = installed(parsed.manifest.package)
             if parsed.code_less:
@@ -163,9 +177,12 @@ class PackageInstaller:
                                                   "--on-miss are for an app without (docs/responses.md)")
             else:
                 parsed.metadata.answers.CopyFrom(answer_source(None))
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
+            if decoded is not None and isinstance(error, InstallError):
+                raise named_in_apk(error, staging, app_dir.name, decoded) from None
             raise
+        parsed.metadata.installed_from.CopyFrom(source)
         package_name = parsed.manifest.package
         previous = installed(package_name)
         target = self._apps_root / f"{package_name}-{token}"

@@ -1,4 +1,5 @@
-"""Validation of app XML against the W3C schemas in ``schemas/`` at the repository root.
+"""Validation of app XML against the W3C schemas in ``schemas/`` at the repository root
+(packaged as ``sim/pm/xsd``, a link to it).
 
 Each schema is compiled on first use and kept for the life of the process: installs validate
 several documents each and compiling costs more than validating. libxml2 keeps the errors of the
@@ -17,7 +18,8 @@ from lxml import etree
 
 from sim.xmlsafe import XmlError, parse_xml
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+# schemas/ at the repository root, through the link sim/pm/xsd, so that a wheel carries them too.
+SCHEMA_DIR = Path(__file__).resolve().parent / "xsd"
 
 Kind = Literal["app_functions", "app_functions_v1", "android_manifest", "app_metadata"]
 

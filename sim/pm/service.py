@@ -147,4 +147,5 @@ class PackageManagerService:
             function_ids=self._visible_function_ids(Binder.get_calling_identity(), package),
             privileged=self._permissions.is_privileged(package),
             granted_permissions=self._permissions.granted_permissions(package),
+            installed_from=package.metadata.installed_from,
         )

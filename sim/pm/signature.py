@@ -2,8 +2,8 @@
 
 Names, types, nullability, required-ness and the response, with every shared type
 reference resolved, so that a dataclass whose field changed makes the signatures of the
-functions that use it differ. Descriptions are not part of it: a reworded docstring
-misleads nobody about how to call the function.
+functions that use it differ. Descriptions are compared on their own (sim/pm/descriptions.py),
+so that a refusal can say which text is stale.
 """
 
 from __future__ import annotations

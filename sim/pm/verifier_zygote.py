@@ -26,6 +26,9 @@ import time
 from pathlib import Path
 
 VERIFY_TIMEOUT = 20.0
+# The other kind of request: ``{"kind": "decode_apk", "app_dir", "apk", "sdk", "uid", "timeout"}``
+# decodes the APK ``app_dir/apk`` (sim/apk: untrusted input, so never in the device's process).
+DECODE_APK = "decode_apk"
 KILLED_OR_SLOW = "loading the app's code killed the verifier process (or took too long)"
 
 
@@ -53,7 +56,7 @@ def verify(request: dict) -> dict:
 
 
 def _run_child(request: dict, answer_fd: int) -> None:
-    from sim.pm.code_verifier import answer
+    from sim.pm.code_verifier import answer, apk_answer
 
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -73,7 +76,13 @@ def _run_child(request: dict, answer_fd: int) -> None:
 
         landlock.confine([*map(Path, code_folders()), app_dir], [])
     # App code may print; only the answer goes to the answer pipe.
-    reply = json.dumps(answer(app_dir, request["service"])) + "\n"
+    if request.get("kind") == DECODE_APK:
+        answered = apk_answer(app_dir / request["apk"], request["sdk"])
+    else:
+        answered = answer(app_dir, request["service"])
+        if "error" in answered:  # name the files by the folder asked about, not the descriptor read through
+            answered["error"] = answered["error"].replace(str(app_dir), request["app_dir"])
+    reply = json.dumps(answered) + "\n"
     os.write(answer_fd, reply.encode())
     os._exit(0)  # no atexit handler or thread the app's code left behind runs
 
@@ -115,6 +124,18 @@ def _end(pid: int, uid: int | None) -> None:
         kill_every_process_of(uid, single_threaded=True)
 
 
+def _preload_apk_reader() -> None:
+    """The APK reader (androguard, a third of a second to import) loads at the first APK, not
+    at every device's first install; later children start with it imported."""
+    from sim.apk.errors import ApkError
+    from sim.apk.reader import preload
+
+    try:
+        preload()
+    except ApkError:  # not installed: the child answers with what to install
+        pass
+
+
 def main() -> None:
     # Preloaded before any fork, as the zygote preloads: each child starts with them imported.
     import droid.appfunctions.compiler  # noqa: F401
@@ -125,7 +146,10 @@ def main() -> None:
     import sim.zygote.specialize  # noqa: F401
 
     for line in sys.stdin:
-        reply = verify(json.loads(line))
+        request = json.loads(line)
+        if request.get("kind") == DECODE_APK:
+            _preload_apk_reader()
+        reply = verify(request)
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 

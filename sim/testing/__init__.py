@@ -1,7 +1,8 @@
 """sim.testing: test apps and agents with pytest, on a device inside the test process.
 
-``pip install droidsim`` registers the plugin (sim.testing.plugin): the ``droid_device``
-fixture is a fresh TestDevice per test. See docs/testing.md.
+Installing droidsim (from a checkout, or a wheel built from one) registers the plugin
+(sim.testing.plugin): the ``droid_device`` fixture is a fresh TestDevice per test. See
+docs/testing.md.
 
 Names are exported lazily (PEP 562): pytest imports the plugin in every run of every project
 where droidsim is installed, and that must not cost the device's imports.
@@ -11,6 +12,7 @@ from importlib import import_module
 
 _EXPORTS = {
     "AgentRun": "sim.testing.agent",
+    "Confirmation": "sim.testing.agent",
     "model_call": "sim.testing.agent",
     "Caller": "sim.testing.device",
     "InstalledApp": "sim.testing.device",

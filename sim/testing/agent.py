@@ -4,18 +4,27 @@ The model is droid.agent's ScriptedModel; everything else is real: the agent dis
 the functions its app may see, calls them through the device's pipeline (access rules
 and history included) and feeds the results back. In a script, name a function by
 method, full id or short id, and its parameters by Python or wire name: the script is
-translated to the tool names and wire names the model would produce.
+translated to the tool names and wire names the model would produce, its values to JSON.
+
+A destructive function is confirmed as ``droidsim agent`` confirms it (droid.agent's
+DestructivePolicy and HitlConfirmationTool): the test scripts the user's answers with
+``confirm=``, and a question the script does not answer fails the test.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from droid.agent import Agent, AgentEvent, AgentRunner, FunctionCall, FunctionResponse, ScriptedModel, TextMessage
+from droid.agent.appfunction_tools import AppFunctionAgentTools
+from droid.agent.confirmation import require_confirmation
 from droid.agent.messages import ToolRequest
 from droid.agent.tools import AgentTool
+from droid.appfunctions import codec
+from droid.appfunctions.json_codec import to_json
+from sim.testing.values import as_declared
 
 if TYPE_CHECKING:
     from sim.testing.device import FunctionName, TestDevice
@@ -32,13 +41,62 @@ class ScriptedCall:
     arguments: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Confirmation:
+    """The agent asked the user to allow a destructive call; ``approved`` is the answer."""
+
+    function_id: str
+    arguments: dict[str, Any]
+    approved: bool
+
+
+class ScriptedUser:
+    """The user's answers to the agent's confirmations: a list taken in order, or a callable
+    ``(function_id, arguments) -> bool``. Every question is kept, answered or not."""
+
+    def __init__(self, answers: "Sequence[bool] | Callable[[str, dict[str, Any]], bool]",
+                 function_ids: dict[str, str]) -> None:
+        self._answer = answers if callable(answers) else None
+        self._left = [] if callable(answers) else list(answers)
+        self._function_ids = function_ids
+        self.asked: list[Confirmation] = []
+        self.unanswered: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, tool_name: str, arguments: dict[str, Any]) -> bool:
+        function_id = self._function_ids.get(tool_name, tool_name)
+        if self._answer is not None:
+            approved = bool(self._answer(function_id, arguments))
+        elif self._left:
+            approved = bool(self._left.pop(0))
+        else:  # declined, so nothing runs; the run then fails the test
+            self.unanswered.append((function_id, arguments))
+            approved = False
+        self.asked.append(Confirmation(function_id, arguments, approved))
+        return approved
+
+    def check_all_answered(self) -> None:
+        if self.unanswered:
+            function_id, arguments = self.unanswered[0]
+            raise AssertionError(
+                f"the agent asked the user to allow {function_id} with {arguments}, and the test scripted no "
+                f"answer: pass confirm=[True] (allow) or confirm=[False] (decline) to run_agent"
+            )
+        if self._left:
+            raise AssertionError(
+                f"confirm= scripted {len(self._left)} answer(s) more than the agent asked for "
+                f"(it asked {len(self.asked)} time(s))"
+            )
+
+
 @dataclass
 class AgentRun:
-    """What one prompt did: every event, and the model with every request it was sent."""
+    """What one prompt did: every event, the model with every request it was sent, and the
+    confirmations the agent asked the user for."""
 
     events: list[AgentEvent]
     model: ScriptedModel
     device: "TestDevice"
+    confirmations: list[Confirmation] = field(default_factory=list)
 
     @property
     def calls(self) -> list[FunctionCall]:
@@ -82,25 +140,30 @@ def run_agent(
     prompt: str,
     script: Sequence[Any],
     *,
+    confirm: "Sequence[bool] | Callable[[str, dict[str, Any]], bool]" = (),
     functions: Sequence["FunctionName"] | None = None,
     instructions: str = "",
     max_turns: int = 5,
     tools: Sequence[AgentTool] = (),
 ) -> AgentRun:
     """Run ``prompt`` as the installed agent app ``agent_package``, its model answering with
-    ``script`` (strings for text, ``model_call(...)`` for calls, lists for parallel calls).
-    ``functions`` limits the AppFunctions declared to the model."""
+    ``script`` (strings for text, ``model_call(...)`` for calls, lists for parallel calls) and
+    the user answering confirmations with ``confirm``. ``functions`` limits the AppFunctions
+    declared to the model."""
     context = device.device.create_context(agent_package)
     ids = None if functions is None else [device.function(f).function_id for f in functions]
-    agent = Agent(name=agent_package, instructions=instructions, tools=list(tools), max_turns=max_turns,
-                  app_functions_enabled=True, app_function_ids=ids)
+    discovered = AppFunctionAgentTools.discover(context.app_function_manager, ids or None)
+    user = ScriptedUser(confirm, {tool.name: tool.function_id for tool in discovered})
+    agent = Agent(name=agent_package, instructions=instructions, max_turns=max_turns,
+                  tools=[*tools, *require_confirmation(discovered, user)], app_functions_enabled=False)
     model = ScriptedModel()
     with AgentRunner(agent, model, context=context) as runner:
         by_id = {tool.function_id: tool.name for tool in runner.resolve_tools() if tool.function_id}
         model.add(*(_step(device, step, by_id) for step in script))
         session = runner.create_session()
         events = asyncio.run(_collect(session.run(prompt)))
-    return AgentRun(events, model, device)
+    user.check_all_answered()
+    return AgentRun(events, model, device, user.asked)
 
 
 async def _collect(stream: Any) -> list[AgentEvent]:
@@ -119,8 +182,28 @@ def _step(device: "TestDevice", step: Any, tool_names: dict[str, str]) -> Any:
 
 
 def _wire_arguments(ref: Any, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Argument names as the model sends them (the metadata's wire names); values as JSON."""
+    """Arguments as the model sends them: the metadata's wire names, values as JSON (a
+    ``date`` as its document, as in ``call``). A key the function does not declare, or a
+    value already JSON, is sent as written: a script may make the model send a bad call."""
     if ref.spec is None:
         return dict(arguments)
-    wire = {p.py_name: p.wire_name for p in ref.spec.parameters}
-    return {wire.get(key, key): value for key, value in arguments.items()}
+    sent = {}
+    for key, value in arguments.items():
+        param = ref.parameter_named(key)
+        if param is None:
+            sent[key] = value
+        elif _is_json(value):
+            sent[param.wire_name] = value
+        else:
+            sent[param.wire_name] = to_json(codec.encode_value(param.type, as_declared(param.type, value, key), key))
+    return sent
+
+
+def _is_json(value: Any) -> bool:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_is_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
+    return False

@@ -14,8 +14,11 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable, Sequence
 
+from droid.appfunctions.analysis import analyze
+from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
 from droid.appfunctions.loader import load_app_service_class
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_DENIED, ACCESS_FLAG_OTHER_GRANTED
 from droid.appfunctions.requests import (
@@ -24,6 +27,7 @@ from droid.appfunctions.requests import (
     APP_FUNCTION_STATE_ENABLED,
     ExecuteAppFunctionRequest,
 )
+from droid.appfunctions.typeref import ObjectSpec
 from droid.content.context import Context
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
@@ -55,6 +59,17 @@ class InstalledApp:
 
     def service_class(self, service_name: str) -> type:
         return load_app_service_class(self.source, service_name)
+
+    @property
+    def types(self) -> SimpleNamespace:
+        """The app's serializable classes by class name (``app.types.Subtask``): the classes
+        ``call`` returns, and the ones to build arguments with."""
+        classes: dict[str, type] = {}
+        for name in self.service_names:
+            service = self.service_class(name)
+            if issubclass(service, AppFunctionServiceEntryPoint):
+                classes |= {c.cls.__name__: c.cls for c in analyze(service).components if isinstance(c, ObjectSpec)}
+        return SimpleNamespace(**dict(sorted(classes.items())))
 
 
 class Caller:
@@ -115,11 +130,13 @@ class TestDevice:
             self._socket_dir = tempfile.mkdtemp(prefix="droidsim-")  # short: sun_path has 108 bytes
             self.device.serve(f"unix:{self._socket_dir}/device.sock")
         self.shell = Caller(self, self.device.shell_context())
+        self._sources: dict[str, Path] = {}  # package -> the folder a test installed it from
 
     # -- apps --------------------------------------------------------------------------------------
     def install(self, app_dir: str | Path, *, system: bool = False) -> InstalledApp:
         source = Path(app_dir).resolve()
         package = self.device.install(source, system)
+        self._sources[package.package_name] = source
         return self._app(package, source)
 
     def install_all(self, apps_root: str | Path, *, system: bool = False) -> list[InstalledApp]:
@@ -129,6 +146,7 @@ class TestDevice:
 
     def uninstall(self, package_name: str) -> None:
         self.device.package_manager.uninstall(package_name)
+        self._sources.pop(package_name, None)
 
     def _app(self, package: InstalledPackage, source: Path) -> InstalledApp:
         services = tuple(dict.fromkeys(f.service_name for f in package.metadata.app_functions))
@@ -157,8 +175,8 @@ class TestDevice:
         package_name, function_id = choose(name, candidates, package)
         installed = self.device.registry.get(package_name)
         metadata = next(f for f in installed.metadata.app_functions if f.id == function_id)
-        if cls is None:
-            cls = load_app_service_class(installed.app_dir, metadata.service_name)
+        if cls is None:  # the classes of the folder the test installed, as InstalledApp's
+            cls = load_app_service_class(self._sources.get(package_name, installed.app_dir), metadata.service_name)
         return FunctionRef(package_name, function_id, metadata, installed.metadata.components, spec_of(cls, function_id))
 
     # -- state the shell would set -----------------------------------------------------------------

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from droid.appfunctions import codec
-from droid.appfunctions.analysis import FunctionSpec, analyze
+from droid.appfunctions.analysis import FunctionSpec, ParameterSpec, analyze
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.declarations import FUNCTION_ATTR
 from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
 from droid.appfunctions.json_codec import parameters_from_json, to_json
 from droid.appfunctions.metadata import AppFunctionComponentsMetadata, AppFunctionMetadata
-from droid.appfunctions.typeref import wire_name
+from droid.appfunctions.typeref import Kind, wire_name
+from sim.testing.values import as_declared, unknown_key
 
 
 class FunctionLookupError(LookupError):
@@ -49,20 +50,25 @@ class FunctionRef:
             wire = {p.name for p in self.metadata.parameters}
             named = {_wire_key(key, wire, self.function_id): value for key, value in values.items()}
             return parameters_from_json(self.metadata, named, self.components)
-        by_wire = {p.wire_name: p.py_name for p in self.spec.parameters}
-        by_python = {p.py_name for p in self.spec.parameters}
         python_values = {}
         for key, value in values.items():
-            name = key if key in by_python else by_wire.get(key)
-            if name is None:
-                raise TypeError(_unknown_parameter(key, self.function_id, sorted(by_python)))
-            python_values[name] = value
+            param = self.parameter_named(key)
+            if param is None:
+                raise TypeError(_unknown_parameter(key, self.function_id, [p.py_name for p in self.spec.parameters]))
+            python_values[param.py_name] = as_declared(param.type, value, param.py_name)
         return codec.encode_arguments(self.spec, **python_values)
+
+    def parameter_named(self, key: str) -> ParameterSpec | None:
+        """The entry point's parameter ``key`` names, by Python or wire name."""
+        assert self.spec is not None
+        return next((p for p in self.spec.parameters if key in (p.py_name, p.wire_name)), None)
 
     def result(self, return_value: Any) -> Any:
         """The response's value as the declared return type (a dataclass, a ``date``...)."""
         if self.spec is None:
             return to_json(return_value)
+        if self.spec.returns.kind is Kind.UNIT:  # `-> None`: the response carries no value
+            return None
         return codec.decode_value(self.spec.returns, return_value, "returnValue")
 
 
@@ -110,4 +116,4 @@ def _wire_key(key: str, wire: set[str], function_id: str) -> str:
 
 
 def _unknown_parameter(key: str, function_id: str, names: list[str]) -> str:
-    return f"{function_id} has no parameter {key!r}; its parameters are: {', '.join(names) or 'none'}"
+    return unknown_key(repr(key), key, names, f"a parameter of {function_id}")

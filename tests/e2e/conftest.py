@@ -9,6 +9,8 @@ import pytest
 from tests.helpers import HELPER_APP, REPO, DeviceProcess
 
 pytestmark = pytest.mark.e2e
+# A user's project with tests of its own: tests/e2e/test_user_project.py runs them, as its user would.
+collect_ignore = ["user_project"]
 
 
 def make_sim_options(data: Path) -> tuple[str, ...]:

@@ -114,7 +114,7 @@ def test_errors_are_error_results_with_the_platform_code_and_bad_arguments_never
     missing, wrong_type, unknown_argument, untouched = run(scenario())
     assert missing.is_error and text_json(missing)["error"]["code_name"] == "ERROR_RESOURCE_NOT_FOUND"
     assert text_json(missing)["error"]["message"] == "No order found with ID ORD-0000"
-    for result, words in ((wrong_type, "orderId: 5 is not of type 'string'"), (unknown_argument, "'x' was unexpected")):
+    for result, words in ((wrong_type, "orderId: 5 is not of type 'string'"), (unknown_argument, "Unknown parameter 'x'; ")):
         error = text_json(result)["error"]
         assert result.is_error and error["code_name"] == "ERROR_INVALID_ARGUMENT" and words in error["message"]
     assert untouched

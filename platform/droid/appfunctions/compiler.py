@@ -29,7 +29,7 @@ from droid.appfunctions.loader import (
 )
 from droid.appfunctions.metadata import AppFunctionComponentsMetadata, AppFunctionMetadata
 from droid.appfunctions.service import SERVICE_INTERFACE
-from droid.appfunctions.typeref import AppFunctionCompileError
+from droid.appfunctions.typeref import AppFunctionCompileError, Kind
 
 V2_PROPERTY = "android.app.appfunctions.v2"
 _A = f"{{{ANDROID_NS}}}"
@@ -117,9 +117,30 @@ def generate(app_dir: Path, *, write: bool = True) -> dict[Path, bytes]:
     """Compile the app's services; returns ``{asset path: XML bytes}``. With
     ``write`` (the default) files whose bytes differ are written; equal files are
     left untouched."""
-    app_dir = Path(app_dir)
+    return _generate(Path(app_dir), entry_points(app_dir), write)
+
+
+def missing_descriptions(spec: EntryPointSpec) -> list[str]:
+    """Warnings for what an agent would get no words for: a function without a description
+    (lint's F1), a parameter or a return value without one (F6). The XML is still written."""
+    warnings = []
+    for function in spec.functions:
+        if not function.description.strip():
+            warnings.append(f"{function.id} has no description: write its docstring (with "
+                            f"described_by_docstring=True) or an instruction (droidsim lint: F1)")
+        for parameter in function.parameters:
+            if not parameter.description.strip():
+                warnings.append(f"{function.id}: parameter {parameter.wire_name!r} has no description: "
+                                f"document it under Args: (droidsim lint: F6)")
+        if function.returns.kind is not Kind.UNIT and not function.return_description.strip():
+            warnings.append(f"{function.id}: the return value has no description: say what it is under "
+                            f"Returns: (droidsim lint: F6)")
+    return warnings
+
+
+def _generate(app_dir: Path, found: list[tuple[ManifestService, EntryPointSpec]], write: bool) -> dict[Path, bytes]:
     outputs: dict[Path, bytes] = {}
-    for service, spec in entry_points(app_dir):
+    for service, spec in found:
         outputs[app_dir / "assets" / service.xml_asset] = render(build_document([spec]))
     if write:
         for path, content in outputs.items():
@@ -168,10 +189,14 @@ def run_generate(
                     print(f"up to date: {app_dir}", file=out)
             else:
                 before = {p: p.read_bytes() if p.is_file() else None for p in _assets(app_dir)}
-                outputs = generate(app_dir)
+                found = entry_points(app_dir)
+                outputs = _generate(app_dir, found, write=True)
                 for path, content in outputs.items():
                     verb = "unchanged" if before.get(path) == content else "wrote"
                     print(f"{verb}: {path}", file=out)
+                for _, spec in found:
+                    for warning in missing_descriptions(spec):
+                        print(f"warning: {warning}", file=err)
                 if not outputs:
                     print(f"no AppFunction services in {app_dir}/AndroidManifest.xml", file=out)
         except (AppFunctionCompileError, AppLoadError, OSError, etree.XMLSyntaxError) as e:

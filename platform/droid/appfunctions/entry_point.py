@@ -85,6 +85,16 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
         """The analysed declarations (raises AppFunctionCompileError when invalid)."""
         return analyze(cls)
 
+    @property
+    def calling_package(self) -> str:
+        """The package whose call is running: the platform's ``callingPackage`` of
+        ``onExecuteFunction`` (Kotlin's ``AppFunctionContext.callingPackageName`` before
+        androidx alpha12). Read it inside a function; there is none outside a call."""
+        package = _CALLING_PACKAGE.get(None)
+        if package is None:
+            raise RuntimeError("calling_package is known only while an AppFunction of this service runs")
+        return package
+
     # ------------------------------------------------------------------ execution
     def on_execute_function(
         self,
@@ -112,15 +122,17 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
             callback.on_error(e)
             return
 
+        call = contextvars.copy_context()  # the call's own context: what calling_package reads
+        call.run(_CALLING_PACKAGE.set, calling_package)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is None:
             # No event loop here (a plain unit test or script): run to completion now.
-            asyncio.run(self._run(fn, kwargs, cancellation_signal, callback))
+            call.run(asyncio.run, self._run(fn, kwargs, cancellation_signal, callback))
             return
-        task = loop.create_task(self._run(fn, kwargs, cancellation_signal, callback))
+        task = loop.create_task(self._run(fn, kwargs, cancellation_signal, callback), context=call)
         _TASKS.add(task)
         task.add_done_callback(_TASKS.discard)
 
@@ -162,12 +174,15 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
 
 
 _TASKS: set[asyncio.Task] = set()
+_CALLING_PACKAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar("appfunction_calling_package", default=None)
 
 
-def _message(error: BaseException) -> str | None:
-    """Jetpack's ``AppFunctionAppUnknownException(e.message)``: the message alone, None for none
-    (the exception's type is in the app's log, with its traceback)."""
-    return str(error) or None
+def _message(error: BaseException) -> str:
+    """``<Type>: <message>`` (the type alone when there is no message). Jetpack passes
+    ``e.message`` alone, but a Python message often means nothing without its type
+    (``KeyError('nope')`` says ``'nope'``): docs/differences.md."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 async def _strict_mode(coro: Any, name: str) -> Any:

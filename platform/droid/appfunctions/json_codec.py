@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import difflib
+import re
 from datetime import date, datetime, time
 from typing import Any, Mapping
 
@@ -53,6 +55,28 @@ class _Components:
         return properties, required
 
 
+class UnknownKeyError(AppFunctionInvalidArgumentException):
+    """A key the metadata does not declare. The app would ignore it (Jetpack's dispatcher reads
+    the declared names only), so a caller that has the metadata refuses it instead: a typo in
+    hand-written JSON must not silently drop an argument."""
+
+
+def close_names(key: str, names: list[str]) -> list[str]:
+    """The declared names ``key`` may be a misspelling of: close as a whole, else close to one
+    word of the name (``titel`` for ``titleContains``); a Python name finds its wire name."""
+    folded = {re.sub(r"[_\W]", "", name).lower(): name for name in names}
+    whole = difflib.get_close_matches(re.sub(r"[_\W]", "", key).lower(), list(folded), n=3)
+    if whole:
+        return [folded[match] for match in whole]
+    words = {name: re.findall(r"[a-z0-9]+", re.sub(r"([A-Z])", r"_\1", name).lower()) for name in names}
+    return [name for name in names if difflib.get_close_matches(key.lower(), words[name], n=1, cutoff=0.75)][:3]
+
+
+def did_you_mean(key: str, names: list[str]) -> str:
+    close = close_names(key, names)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
 def parameters_from_json(
     function: AppFunctionMetadata | None,
     values: Mapping[str, Any],
@@ -79,8 +103,9 @@ def parameters_from_json(
             f"Parameter {at(unknown[0])}: {function.id} has no such parameter (it takes: {', '.join(known) or 'nothing'})"
         )
     if unknown:
-        raise AppFunctionInvalidArgumentException(
-            f"Unknown parameter {unknown[0]!r}; {function.id} takes: {', '.join(known) or 'nothing'}"
+        raise UnknownKeyError(
+            f"Unknown parameter {unknown[0]!r}{did_you_mean(unknown[0], list(known))}; "
+            f"{function.id} takes: {', '.join(known) or 'nothing'}"
         )
     types = _Components(components)
     document = {}
@@ -133,15 +158,29 @@ def _convert(value: Any, data_type: AppFunctionDataTypeMetadata, path: str, type
     if kind == DataType.PARCELABLE and isinstance(value, Mapping):
         return AppFunctionData({k: _infer(v, f"{path}.{k}") for k, v in value.items()})
     raise AppFunctionInvalidArgumentException(
-        f"Parameter {path}: expected {_describe(kind)}, got {_json_type(value)}"
+        f"Parameter {path}: expected {_accepted_forms(data_type, path, types)}, got {_json_type(value)}"
     )
+
+
+def _accepted_forms(data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> str:
+    """What a value of ``data_type`` may be written as: an object's field names, a date's text."""
+    if data_type.object_qualified_name in _FROM_TEXT:
+        fields = ", ".join(p.name for p in data_type.properties)
+        return f"text ({_FROM_TEXT[data_type.object_qualified_name][1]}) or an object {{{fields}}}"
+    if data_type.type in (DataType.OBJECT, DataType.ALL_OF):
+        fields = ", ".join(types.object_properties(data_type, path)[0])
+        return f"an object {{{fields}}} ({data_type.object_qualified_name or 'a document'})"
+    return _describe(data_type.type)
 
 
 def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> AppFunctionData:
     properties, required = types.object_properties(data_type, path)
     unknown = sorted(set(value) - set(properties))
     if unknown:
-        raise AppFunctionInvalidArgumentException(f"Parameter {path}: unknown field {unknown[0]!r}")
+        raise UnknownKeyError(
+            f"Parameter {path}: unknown field {unknown[0]!r}{did_you_mean(unknown[0], list(properties))}; "
+            f"its fields: {', '.join(properties) or 'none'}"
+        )
     missing = sorted(required - set(value))
     if missing:
         raise AppFunctionInvalidArgumentException(f"Parameter {path}.{missing[0]} is required")

@@ -13,6 +13,7 @@ then ``example/orders.py``, then ``orders.py`` (or a package ``orders/``).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -138,7 +139,11 @@ def load_app_service_class(app_dir: Path, service_name: str, *, reload: bool = F
             ) from e
         cls = getattr(module, class_name, None)
         if not isinstance(cls, type):
-            raise AppLoadError(f"{source}: defines no class {class_name} (the service {service_name})")
+            classes = [name for name, value in vars(module).items() if isinstance(value, type)]
+            raise AppLoadError(
+                f"{source}: defines no class {class_name} (the service {service_name})"
+                f"{_did_you_mean(class_name, classes)}"
+            )
         from droid.appfunctions.service import AppFunctionService
 
         if not issubclass(cls, AppFunctionService):
@@ -149,5 +154,20 @@ def load_app_service_class(app_dir: Path, service_name: str, *, reload: bool = F
         return cls
     raise AppLoadError(
         f"{app_dir}: no module for service {service_name}; looked for "
-        f"{', '.join(tried) or 'nothing (the name has no package)'}"
+        f"{', '.join(tried) or 'nothing (the name has no package)'}{_close_service(app_dir, service_name)}"
     )
+
+
+def _close_service(app_dir: Path, service_name: str) -> str:
+    """A service name whose module does exist, when one module's name is close to the one named."""
+    parts = service_name.split(".")
+    stems = [p.stem for p in app_dir.glob("*.py") if p.stem != "__init__"]
+    close = difflib.get_close_matches(parts[-2], stems, n=1) if len(parts) >= 2 else []
+    if not close:
+        return ""
+    return f"; did you mean {'.'.join([*parts[:-2], close[0], parts[-1]])} ({close[0]}.py)?"
+
+
+def _did_you_mean(name: str, names: list[str]) -> str:
+    close = difflib.get_close_matches(name, names, n=3)
+    return f"; did you mean {' or '.join(close)}?" if close else ""

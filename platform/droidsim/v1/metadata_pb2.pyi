@@ -149,18 +149,34 @@ class AppFunctionAppMetadata(_message.Message):
     def __init__(self, description: _Optional[str] = ..., display_description: _Optional[str] = ...) -> None: ...
 
 class AppFunctionPackageMetadata(_message.Message):
-    __slots__ = ("package_name", "app_functions", "components", "app_metadata", "answers")
+    __slots__ = ("package_name", "app_functions", "components", "app_metadata", "answers", "installed_from")
     PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     APP_FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     APP_METADATA_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    INSTALLED_FROM_FIELD_NUMBER: _ClassVar[int]
     package_name: str
     app_functions: _containers.RepeatedCompositeFieldContainer[AppFunctionMetadata]
     components: AppFunctionComponentsMetadata
     app_metadata: AppFunctionAppMetadata
     answers: AnswerSource
-    def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ..., answers: _Optional[_Union[AnswerSource, _Mapping]] = ...) -> None: ...
+    installed_from: InstalledFrom
+    def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ..., answers: _Optional[_Union[AnswerSource, _Mapping]] = ..., installed_from: _Optional[_Union[InstalledFrom, _Mapping]] = ...) -> None: ...
+
+class InstalledFrom(_message.Message):
+    __slots__ = ("kind", "file_name", "sha256", "signing_schemes", "certificate_sha256")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    FILE_NAME_FIELD_NUMBER: _ClassVar[int]
+    SHA256_FIELD_NUMBER: _ClassVar[int]
+    SIGNING_SCHEMES_FIELD_NUMBER: _ClassVar[int]
+    CERTIFICATE_SHA256_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    file_name: str
+    sha256: str
+    signing_schemes: _containers.RepeatedScalarFieldContainer[str]
+    certificate_sha256: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[str] = ..., file_name: _Optional[str] = ..., sha256: _Optional[str] = ..., signing_schemes: _Optional[_Iterable[str]] = ..., certificate_sha256: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AnswerSource(_message.Message):
     __slots__ = ("kind", "cassette", "double_dir", "on_miss", "recorded")

@@ -33,7 +33,12 @@ Policy, read from the last message:
   ``[object-args]`` sends their arguments as JSON objects, not strings;
   ``[text-call tagged]`` writes them as ``<tool_call>{...}</tool_call>`` text (Qwen and
   Hermes templates without a tool parser), ``[text-call bare]`` as a bare JSON object
-  (Llama 3.x); ``[drop-stream-calls]`` streams ``finish_reason: tool_calls`` without the
+  (Llama 3.x), ``[text-call python_tag]`` as ``<|python_tag|>`` and JSON objects joined by
+  ``; `` (Llama 3.1), ``[text-call mistral]`` as ``[TOOL_CALLS] [{...}, ...]`` (Mistral
+  tokenizers before v11), ``[text-call mistral11]`` as ``[TOOL_CALLS]name{...}`` per call
+  (v11 and later), ``[text-call function-tag]`` as ``<function=name>{...}</function>`` (a
+  Llama 3.1 format nobody parses here); ``[think]`` puts ``<think>...</think>`` before the
+  content (a reasoning model served without a reasoning parser); ``[drop-stream-calls]`` streams ``finish_reason: tool_calls`` without the
   calls (Ollama's streaming gap), while a non-streamed request gets them;
 - ``[reasoning-only]`` -> ``reasoning`` and ``content: null``;
 - ``[truncate]`` -> a few words and ``finish_reason: length``;
@@ -60,6 +65,7 @@ from typing import Iterator
 
 RECEIVED: list[dict] = []
 STALL_SECONDS = 60
+THINKING = "<think>The user wants an order; I will look it up.</think>\n\n"
 
 
 class Flavor:
@@ -218,10 +224,12 @@ class Reply:
             self.content, self.calls, self.finish = "The answer is long and it gets", [], "length"
         else:
             self.content, self.calls = decide(body)
-        self.text_calls = re.search(r"\[text-call (tagged|bare)\]", prompt)
+        self.text_calls = re.search(r"\[text-call ([\w-]+)\]", prompt)
         if self.text_calls and self.calls:
             self.content = self._as_text(self.calls, self.text_calls.group(1))
             self.calls = []
+        if "[think]" in prompt:
+            self.content = THINKING + (self.content or "")
         self.object_args = "[object-args]" in prompt
         if self.finish is None:
             self.finish = "tool_calls" if self.calls else "stop"
@@ -232,6 +240,14 @@ class Reply:
             return "".join(
                 f"<tool_call>\n{json.dumps({'name': c['name'], 'arguments': c['arguments']})}\n</tool_call>" for c in calls
             )
+        if style == "python_tag":
+            return "<|python_tag|>" + "; ".join(json.dumps({"name": c["name"], "parameters": c["arguments"]}) for c in calls)
+        if style == "mistral":
+            return "[TOOL_CALLS] " + json.dumps([{"name": c["name"], "arguments": c["arguments"]} for c in calls])
+        if style == "mistral11":
+            return "".join(f"[TOOL_CALLS]{c['name']}{json.dumps(c['arguments'])}" for c in calls)
+        if style == "function-tag":
+            return "".join(f"<function={c['name']}>{json.dumps(c['arguments'])}</function>" for c in calls)
         (call,) = calls
         return json.dumps({"name": call["name"], "parameters": call["arguments"]})
 

@@ -155,16 +155,60 @@ def test_a_reasoning_only_reply_is_its_own_event_and_never_sends_null_back(chat_
 
 # 5 ------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("style", ["tagged", "bare"])
+@pytest.mark.parametrize("style", ["tagged", "bare", "python_tag", "mistral", "mistral11"])
 @pytest.mark.parametrize("stream", [True, False])
-def test_tool_calls_written_as_text_are_run(chat_server, manager, service, style, stream):
+def test_tool_calls_written_as_text_are_run(chat_server, manager, service, style, stream, caplog):
     session = session_for(manager, model(chat_server, "vllm", stream=stream))
     events = run(session, f"[text-call {style}] " + calls(ORDER))
     call = next(e for e in events if isinstance(e, FunctionCall))
     assert (call.name, call.args) == ("fetch_order_details", {"orderId": "ORD-8492"})
     assert service.executed == [FETCH]
     shown = "".join(e.text for e in events if isinstance(e, TextMessage))
-    assert "tool_call" not in shown and "parameters" not in shown, "the raw call is not shown as the answer"
+    for raw in ("tool_call", "parameters", "python_tag", "TOOL_CALLS", "{"):
+        assert raw not in shown, f"the raw call ({raw}) is not shown as the answer"
+    assert events[-1].text == "Order status: SHIPPED."
+    assert "looks like a tool call" not in caplog.text
+
+
+@pytest.mark.parametrize("style", ["tagged", "python_tag", "mistral", "mistral11"])
+def test_several_calls_written_as_text_are_all_run(chat_server, manager, service, style):
+    weather: list[str] = []
+    events = run(session_for(manager, model(chat_server, "vllm"), weather), f"[text-call {style}] " + calls(ORDER, WEATHER))
+    made = [(e.name, e.args) for e in events if isinstance(e, FunctionCall)]
+    assert made == [("fetch_order_details", {"orderId": "ORD-8492"}), ("get_current_weather", {"location": "Paris"})]
+    assert service.executed == [FETCH] and weather == ["Paris"]
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_call_in_a_format_no_parser_reads_is_answer_text_with_a_warning(chat_server, manager, service, stream, caplog):
+    session = session_for(manager, model(chat_server, "vllm", stream=stream))
+    events = run(session, "[text-call function-tag] " + calls(ORDER))
+    assert service.calls == [] and not any(isinstance(e, FunctionCall) for e in events)
+    assert events[-1].text.startswith("<function=fetch_order_details>")
+    assert "looks like a tool call that was not run (it contains '<function=fetch_order_details')" in caplog.text
+
+
+def test_a_tagged_call_is_warned_about_when_text_tool_calls_are_off(chat_server, manager, service, caplog):
+    session = session_for(manager, model(chat_server, "vllm", text_tool_calls=False))
+    run(session, "[text-call tagged] " + calls(ORDER))
+    assert service.calls == []
+    assert "looks like a tool call that was not run (it contains <tool_call>)" in caplog.text
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_think_blocks_in_the_content_are_reasoning_not_the_answer(chat_server, manager, stream):
+    events = run(session_for(manager, model(chat_server, "vllm", stream=stream)), "[think] hi")
+    (thought,) = [e for e in events if isinstance(e, ReasoningMessage) and not e.partial]
+    assert thought.text == "The user wants an order; I will look it up."
+    answers = [e for e in events if isinstance(e, TextMessage)]
+    assert "".join(e.text for e in answers if e.partial) in ("", "Hello from the test server.")
+    assert answers[-1].text == "Hello from the test server." and "think" not in "".join(e.text for e in answers)
+
+
+def test_a_think_block_before_a_text_tool_call_is_reasoning_and_the_call_runs(chat_server, manager, service):
+    events = run(session_for(manager, model(chat_server, "vllm")), "[think] [text-call tagged] " + calls(ORDER))
+    assert [e.name for e in events if isinstance(e, FunctionCall)] == ["fetch_order_details"]
+    assert any(isinstance(e, ReasoningMessage) and "look it up" in e.text for e in events)
     assert events[-1].text == "Order status: SHIPPED."
 
 

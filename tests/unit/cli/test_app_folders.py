@@ -10,7 +10,7 @@ from sim.cli.main import cli
 from sim.pm import installer
 from sim.pm.app_folders import NotAnAppFolder, app_folders
 from sim.pm.install_error import InstallError
-from tests.helpers import SAMPLE_APPS, copy_app
+from tests.helpers import SAMPLE_APPS, ShellOf, copy_app
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_lint_and_generate_take_a_folder_of_apps(two_apps, command) -> None:
 
 def test_install_takes_a_folder_of_apps(droid_device, two_apps, monkeypatch) -> None:
     """The CLI's install expands the folder, then installs each app on the device."""
-    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: _ShellOf(droid_device))
+    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: ShellOf(droid_device))
     result = CliRunner().invoke(cli, ["--device", str(two_apps), "install", str(two_apps)])
     assert result.exit_code == 0, result.output
     assert [line.split()[1] for line in result.output.splitlines()] == ["com.example.notes", "com.example.orders"]
@@ -57,16 +57,3 @@ def test_the_installer_refuses_a_folder_without_a_manifest_before_reading_it(dro
         droid_device.install(tmp_path)
     with pytest.raises(NotAnAppFolder):
         app_folders([tmp_path])
-
-
-class _ShellOf:
-    """open_context's stand-in: the shell's Context on an in-process device."""
-
-    def __init__(self, device) -> None:
-        self._device = device
-
-    def __enter__(self):
-        return self._device.shell.context
-
-    def __exit__(self, *exc) -> None:
-        pass

@@ -190,3 +190,25 @@ def test_output_does_not_depend_on_the_process(tmp_path: Path):
         path.read_bytes() for app in SAMPLE_APPS for path in sorted(generate(app, write=False))
     )
     assert outputs[0] == outputs[1] == committed
+
+
+def test_generate_warns_of_what_lint_reports_as_undescribed(orders_copy: Path):
+    source = orders_copy / "orders.py"
+    text = source.read_text()
+    docstring = text[text.index('        """Fetches the status'):text.index("        return _details(self._order(order_id))")]
+    source.write_text(text.replace(docstring, ""))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_generate([orders_copy], out=out, err=err) == 0  # written all the same: lint decides
+    assert err.getvalue().splitlines() == [
+        "warning: com.example.orders.OrderFunctionService#fetch_order_details has no description: write its "
+        "docstring (with described_by_docstring=True) or an instruction (droidsim lint: F1)",
+        "warning: com.example.orders.OrderFunctionService#fetch_order_details: parameter 'orderId' has no "
+        "description: document it under Args: (droidsim lint: F6)",
+        "warning: com.example.orders.OrderFunctionService#fetch_order_details: the return value has no "
+        "description: say what it is under Returns: (droidsim lint: F6)",
+    ]
+    assert f"wrote: {orders_copy / 'assets' / 'order_functions.xml'}" in out.getvalue()
+    from sim.lint import lint_apps
+
+    rules = {f.rule for f in lint_apps([orders_copy]).apps[0].findings if "fetch_order_details" in (f.function_id or "")}
+    assert {"F1", "F6"} <= rules

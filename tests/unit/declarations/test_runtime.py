@@ -358,15 +358,17 @@ def test_async_app_exception_passes_through():
 def test_system_exit_in_a_function_is_app_unknown_not_a_hang():
     error = run(fails(RuntimeService(), f"{S}#exits"))
     assert type(error) is AppFunctionAppUnknownException
+    assert error.error_message == "SystemExit: 3"
 
 
-def test_any_other_exception_is_app_unknown_with_its_message_alone():
-    """Row 12: Jetpack's AppFunctionAppUnknownException(e.message), not prefixed with the type."""
+def test_any_other_exception_is_app_unknown_with_its_type_and_message():
+    """Row 12: Jetpack's AppFunctionAppUnknownException, its message "<Type>: <message>"
+    (Jetpack's is e.message alone: docs/differences.md)."""
     error = run(fails(RuntimeService(), f"{S}#crashes"))
     assert type(error) is AppFunctionAppUnknownException
     assert error.error_code == 3000
     assert error.error_category == AppFunctionException.ERROR_CATEGORY_APP
-    assert error.error_message == str(KeyError("nope"))
+    assert error.error_message == "KeyError: 'nope'"
 
 
 def test_an_undeclared_parameter_is_ignored():

@@ -1,5 +1,6 @@
-"""Install compares the whole signature of each function between its XML and its code,
-and the lint (I1) reports what install would refuse, with the command that fixes it."""
+"""Install compares the whole signature of each function between its XML and its code, and
+every description an agent reads; the lint (I1) reports what install would refuse, with the
+command that fixes it."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ def _edit(app, old, new):
      f"{CANCEL}: parameter 'reason' is required in the code but optional in the XML"),
     ("fetch_order_details(self, order_id: str) -> OrderDetails:", "fetch_order_details(self, order_id: str) -> str:",
      f"{FETCH}: the response type differs"),
+    ("Fetches the status, carrier,", "Fetches the state, carrier,",
+     f"{FETCH}: the description of the function differs (the code: 'Fetches the state, carrier,"),
+    ("order_id: The alphanumeric order identifier", "order_id: The order's identifier",
+     f"{FETCH}: the description of parameter 'orderId' differs (the code: \"The order's identifier, for example "
+     f"ORD-8492.\"; the XML: 'The alphanumeric order identifier, for example ORD-8492.')"),
+    ("sku: The product's stock-keeping unit", "sku: The product code",
+     f"{FETCH}: the description of type com.example.orders.OrderItem property 'sku' differs"),
 ])
 def test_stale_xml_is_refused_with_the_command_that_regenerates_it(device, orders, old, new, difference) -> None:
     _edit(orders, old, new)
@@ -76,3 +84,43 @@ def test_the_lint_reports_what_else_install_refuses(orders) -> None:
     [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
     assert finding.message.startswith("INSTALL_FAILED_INVALID_SERVICE: ")
     assert "BIND_APP_FUNCTION_SERVICE" in finding.message
+
+
+@pytest.mark.parametrize("typo, message", [
+    ("com.example.ordrs.OrderFunctionService",
+     "{app}: no module for service com.example.ordrs.OrderFunctionService; looked for {app}/com/example/ordrs.py, "
+     "{app}/example/ordrs.py, {app}/ordrs.py; did you mean com.example.orders.OrderFunctionService (orders.py)?"),
+    ("com.example.orders.OrderFunctionServic",
+     "{app}/orders.py: defines no class OrderFunctionServic (the service com.example.orders.OrderFunctionServic); "
+     "did you mean OrderFunctionService?"),
+])
+def test_a_service_name_typo_names_the_source_file_and_a_close_match(device, orders, typo, message) -> None:
+    manifest = orders / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace('"com.example.orders.OrderFunctionService"', f'"{typo}"'))
+    with pytest.raises(InstallError) as refused:
+        device.install(orders)
+    assert str(refused.value) == (
+        f"INSTALL_FAILED_BAD_CODE: service {typo}: AppLoadError: {message.format(app=orders.resolve())}"
+    )
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert finding.message == str(refused.value)
+
+
+def test_the_lint_fix_for_a_manifest_naming_another_xml_file_is_generates(orders) -> None:
+    manifest = orders / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace('android:value="order_functions.xml"', 'android:value="orders.xml"'))
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert "names assets/orders.xml, which does not exist" in finding.message
+    assert finding.fix == (
+        f"{manifest}: service com.example.orders.OrderFunctionService names the asset 'orders.xml' but its "
+        "xml_file_name is 'order_functions'; make the manifest say \"order_functions.xml\""
+    )
+
+
+def test_a_folder_without_code_is_not_clean_when_install_refuses_it(device, orders) -> None:
+    (orders / ORDERS_PY).unlink()
+    with pytest.raises(InstallError) as refused:
+        device.install(orders)
+    [finding] = [f for f in lint_apps([orders]).apps[0].findings if f.rule == "I1"]
+    assert finding.message == str(refused.value)
+    assert lint_apps([orders]).exit_code == 1

@@ -38,3 +38,12 @@ def test_a_malformed_suite_is_refused_naming_file_line_and_field(tmp_path):
 def test_an_unknown_model_is_refused(tmp_path):
     result = droidsim("eval", str(SUITE), "--model", "gpt", "--out", str(tmp_path))
     assert result.returncode == 1 and "unknown model 'gpt'" in result.stderr
+
+
+def test_a_state_change_nobody_checks_is_warned_about_and_the_run_goes_on(tmp_path):
+    path = write_suite(tmp_path, "suite: t\ncases:\n  - id: note\n    category: simple\n    user: Make a note Milk\n"
+                                 "    calls: [{function: create_note, args: {title: Milk}}]\n")
+    result = droidsim("eval", str(path), "--model", "scripted", "--out", str(tmp_path / "o"), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert (f"warning: {path}:3: case note: it expects create_note, which changes the device, but has no state "
+            "check (add state: to read what changed)\n") in result.stderr  # one whole line, piped

@@ -57,7 +57,7 @@ def test_a_function_no_app_has_is_refused_before_any_model_call(tmp_path):
     assert not (tmp_path / "o" / "results.jsonl").exists()
 
 
-def test_a_failing_case_is_scored_and_a_dead_server_stops_the_run_keeping_what_is_done(tmp_path):
+def test_a_server_error_is_no_verdict_and_a_dead_server_stops_the_run_keeping_what_is_done(tmp_path):
     suite = load_suite(write_suite(tmp_path, ORDERS))
     server = ChatServer()
     options = EvalOptions(model="openai:test", base_url=server.url, api_key="sk-test", out=tmp_path / "o",
@@ -74,8 +74,10 @@ def test_a_failing_case_is_scored_and_a_dead_server_stops_the_run_keeping_what_i
         server.stop()
     records = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
     assert [(r["case_id"], r["passed"]) for r in records] == [("a-first", True), ("b-fail", False)]
-    assert "HTTP 500" in records[1]["error"]
-    assert json.loads((tmp_path / "o" / "summary.json").read_text())["configs"]["base"]["scores"]["overall"]["cases"] == 2
+    assert records[1]["infra_error"]["kind"] == "server_error" and "HTTP 500" in records[1]["infra_error"]["detail"]
+    assert records[1]["attempts"] == 3  # retried twice on a fresh device before it was given up
+    overall = json.loads((tmp_path / "o" / "summary.json").read_text())["configs"]["base"]["scores"]["overall"]
+    assert (overall["cases"], overall["infra_errors"], overall["pass@1"]) == (1, 1, 1.0)
 
     server = ChatServer()
     try:
@@ -84,8 +86,10 @@ def test_a_failing_case_is_scored_and_a_dead_server_stops_the_run_keeping_what_i
     finally:
         server.stop()
     records = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
+    # --resume runs the case that met the server error again (here it fails the same way).
     assert [r["case_id"] for r in records] == ["a-first", "b-fail", "c-last"]
-    assert summary["configs"]["base"]["scores"]["overall"]["passed"] == 2
+    overall = summary["configs"]["base"]["scores"]["overall"]
+    assert (overall["passed"], overall["trials_run"], overall["infra_errors"]) == (2, 2, 1)
 
 
 def test_workers_give_the_same_scores_as_one_process(shipped, tmp_path):
@@ -117,7 +121,9 @@ def test_trials_and_a_distractor_sweep(shipped, tmp_path):
                                             distractors=[0, 3], cases=["orders-where-is-my-order", "notes-two-notes"]))
     assert list(summary["configs"]) == ["base+0", "base+3"]
     for config in summary["configs"].values():
-        assert config["scores"]["overall"] == {"cases": 2, "trials_run": 4, "passed": 4, "pass@1": 1.0, "pass^2": 1.0}
+        assert config["scores"]["overall"] == {"cases": 2, "trials_run": 4, "passed": 4, "pass@1": 1.0, "pass^2": 1.0,
+                                               "wilson_95": [0.5101, 1.0], "pass^k": {"1": 1.0, "2": 1.0},
+                                               "recovered": 4, "recovered_rate": 1.0, "infra_errors": 0}
     assert "Accuracy against catalog size" in (tmp_path / "report.html").read_text()
 
 
@@ -130,13 +136,17 @@ def test_the_simulated_user_declines_what_the_turn_does_not_expect(shipped):
     ids = {name: f"com.example.orders.OrderFunctionService#{name}" for name in ("cancel_order", "fetch_order_details")}
     catalog = Catalog(SimpleNamespace(function_id=f, short_id=n, package_name="com.example.orders", parameters={})
                       for n, f in ids.items())
-    user = SimulatedUser(catalog, ids)
+    user = SimulatedUser(catalog, ids, RUN_DATE)
     declined = next(c for c in shipped.cases if c.id == "destructive-cancel-order-no")
     approved = next(c for c in shipped.cases if c.id == "destructive-cancel-order-yes")
     looked_up = next(c for c in shipped.cases if c.id == "orders-where-is-my-order")
-    for case, answer in ((approved, True), (declined, False), (looked_up, False)):
+    wanted = {"orderId": "ORD-5117", "reason": "wrong stove"}
+    for case, args, answer in ((approved, wanted, True), (declined, {"orderId": "ORD-7310"}, False),
+                               (looked_up, wanted, False),
+                               # the function the case expects, on an order it never named
+                               (approved, {**wanted, "orderId": "ORD-6025"}, False)):
         user.turn = case.turns[0]
-        assert user.confirm("cancel_order", {"orderId": "ORD-5117"}) is answer
+        assert user.confirm("cancel_order", args) is answer
 
 
 @pytest.mark.parametrize("options, message", [
@@ -150,3 +160,40 @@ def test_a_running_device_is_refused_what_it_cannot_do(shipped, tmp_path, option
     with pytest.raises(DeviceSetupError, match=message):
         run_eval(shipped, EvalOptions(device=str(tmp_path), out=tmp_path / "o", **options))
     assert not (tmp_path / "o").exists()
+
+
+TEXT_CALLS = """\
+suite: text-calls
+cases:
+  - id: mistral-parsed
+    category: simple
+    user: '[text-call mistral11] [calls] [{"name": "fetch_order_details", "arguments": {"orderId": "ORD-8492"}}]'
+    calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]
+  - id: unparsed
+    category: simple
+    user: '[text-call function-tag] [calls] [{"name": "fetch_order_details", "arguments": {"orderId": "ORD-8492"}}]'
+    calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]
+"""
+
+
+def test_text_tool_calls_are_scored_as_calls_and_an_unparsed_one_is_warned_about(tmp_path):
+    suite = load_suite(write_suite(tmp_path, TEXT_CALLS))
+    server = ChatServer()
+    try:
+        summary = run_eval(suite, EvalOptions(model="openai:vllm", base_url=server.url, out=tmp_path / "o",
+                                              run_date=RUN_DATE))
+    finally:
+        server.stop()
+    records = {r["case_id"]: r for r in map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())}
+    assert records["mistral-parsed"]["passed"] and records["mistral-parsed"]["warnings"] == []
+    assert not records["unparsed"]["passed"]
+    (warning,) = records["unparsed"]["warnings"]
+    assert "looks like a tool call that was not run (it contains '<function=fetch_order_details')" in warning
+    assert summary["configs"]["base"]["warnings"] == [{"case_id": "unparsed", "trial": 0, "warning": warning}]
+    from rich.console import Console
+
+    from sim.eval.report import terminal_table
+
+    console = Console(record=True, width=400, color_system=None)
+    terminal_table(summary, console)
+    assert "warning: base: 1 case(s) got answers that look like tool calls no parser read (unparsed)" in console.export_text()

@@ -38,3 +38,4 @@ def corpus_copy(tmp_path: Path) -> Callable[[str], Path]:
         return target
 
     return copy
+

@@ -13,6 +13,7 @@ import pytest
 
 from droid.appfunctions.compiler import check
 from sim.lint import RULES, lint_apps, lint_installed_app
+from sim.lint import lint_apps
 from tests.unit.lint.conftest import CORPUS
 
 CASES = sorted(p for p in CORPUS.iterdir() if (p / "AndroidManifest.xml").is_file())

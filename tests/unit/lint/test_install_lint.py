@@ -6,6 +6,7 @@ import sys
 
 from droid.appfunctions.loader import app_package_name
 from sim.lint import lint_apps, lint_installed_app
+from sim.lint import lint_apps
 
 
 def test_it_reads_the_source_without_importing_the_app(corpus_copy) -> None:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from sim.cli.lint import lint_command
 from sim.lint import lint_apps, lint_installed_app
+from sim.lint import lint_apps
 
 
 def insert_before(path: Path, anchor: str, text: str) -> None:

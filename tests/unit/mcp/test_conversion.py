@@ -31,5 +31,9 @@ def test_a_bad_argument_deep_in_a_recursive_type_is_named_where_it_is():
         "Invalid arguments at note/parent/parent/title: 5 is not of type 'string'")
     assert shape.schema_violation({"note": {"title": "a", "parent": 3}}) == (
         "Invalid arguments at note/parent: 3 is not valid under any of the given schemas")
+    # a key the function does not declare is named as the shell and agents name it (json_codec)
     assert shape.schema_violation({"note": {"title": "a"}, "extra": 1}) == (
-        "Invalid arguments: Additional properties are not allowed ('extra' was unexpected)")
+        "Unknown parameter 'extra'; com.example.notes.NoteFunctions#createNote takes: "
+        "note, colour, priority, due, attachment, weight")
+    assert shape.schema_violation({"note": {"title": "a"}, "colour_": 1}).startswith(
+        "Unknown parameter 'colour_' (did you mean colour?)")

@@ -1,4 +1,4 @@
-"""`pip install droidsim` is enough: pytest finds the plugin through its entry point."""
+"""Installing droidsim is enough: pytest finds the plugin through its entry point."""
 
 from __future__ import annotations
 

@@ -48,13 +48,15 @@ class ReasoningDelta:
 @dataclass
 class ModelResponse:
     """A whole model turn. ``truncated``: the model stopped at its token limit (``finish_reason: length``);
-    ``usage``: the token counts the backend reported (``prompt_tokens``, ...), if any."""
+    ``usage``: the token counts the backend reported (``prompt_tokens``, ...), if any; ``warnings``: what
+    the backend noticed and could not fix, such as an answer that looks like an unparsed tool call."""
 
     text: str = ""
     tool_requests: list[ToolRequest] = field(default_factory=list)
     usage: dict[str, int] = field(default_factory=dict)
     reasoning: str = ""
     truncated: bool = False
+    warnings: list[str] = field(default_factory=list)
 
 
 ModelChunk = Union[TextDelta, ReasoningDelta, ModelResponse]

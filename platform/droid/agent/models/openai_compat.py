@@ -21,8 +21,10 @@ What it does about real servers' quirks (docs/agent.md, "Model servers"):
   ``read_timeout`` seconds;
 - a refusal because the conversation is too long raises
   ``ContextLengthExceededError`` (OpenAI, vLLM and llama.cpp word it differently);
-- tool calls written as text (``<tool_call>{...}</tool_call>``, a bare JSON
-  object) are run as calls unless ``text_tool_calls=False``;
+- tool calls written as text (Hermes ``<tool_call>``, Llama 3.x ``<|python_tag|>`` or bare
+  JSON, Mistral ``[TOOL_CALLS]``) are run as calls unless ``text_tool_calls=False``; an
+  answer that still looks like a call is logged and carried in ``ModelResponse.warnings``;
+- ``<think>…</think>`` in the content becomes reasoning, not answer text;
 - ``finish_reason: length`` marks the response ``truncated``.
 """
 
@@ -40,7 +42,8 @@ from droid.agent.errors import AgentError, ContextLengthExceededError, ModelErro
 from droid.agent.messages import SYSTEM
 from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
 from droid.agent.models.openai_wire import ToolCallAssembler, message_calls, reasoning_of, to_openai_message, usage_of
-from droid.agent.models.text_tool_calls import could_be_tool_call, parse_text_tool_calls
+from droid.agent.models.text_tool_calls import could_be_tool_call, parse_text_tool_calls, unparsed_call
+from droid.agent.models.think_tags import ThinkSplitter, split_thinking
 
 try:  # the openai SDK's HTTP library: raised as is while a stream is read
     import httpx2 as _http
@@ -166,7 +169,7 @@ class OpenAICompatibleModel(Model):
         names = [t.name for t in request.tools] if self.text_tool_calls else []
         with _ErrorTranslation(self):
             if not self.stream:
-                response = _with_text_calls((await self._complete(body)).response, names)
+                response = self._finish((await self._complete(body)).response, request, names)
                 for chunk in _chunks_of(response):
                     yield chunk
                 yield response
@@ -174,33 +177,55 @@ class OpenAICompatibleModel(Model):
             turn = None
             held: list[TextDelta] = []  # text that may yet turn out to be a tool call written as text
             holding = bool(names)
+            splitter = ThinkSplitter()
             async for chunk in self._stream(body):
                 if isinstance(chunk, _Turn):
                     turn = chunk
                     continue
-                if holding and isinstance(chunk, TextDelta):
-                    held.append(chunk)
-                    holding = could_be_tool_call("".join(c.text for c in held))
-                    if not holding:
-                        for piece in held:
-                            yield piece
-                        held = []
-                    continue
-                yield chunk
+                for piece in _without_think(chunk, splitter):
+                    if holding and isinstance(piece, TextDelta):
+                        held.append(piece)
+                        holding = could_be_tool_call("".join(c.text for c in held))
+                        if not holding:
+                            for text in held:
+                                yield text
+                            held = []
+                        continue
+                    yield piece
+            held += [p for p in _think_pieces(splitter.flush()) if isinstance(p, TextDelta)]
             assert turn is not None
             if request.tools and turn.dropped_tool_calls():
                 log.warning("%s at %s ended its stream without the tool calls it announced; asking again "
                             "without streaming", self.name, self.where)
                 turn = await self._complete(body)
                 held = []
-            response = _with_text_calls(turn.response, names)
-            if response is turn.response:
-                for piece in held:
+            response = self._finish(turn.response, request, names)
+            if turn.response.tool_requests or not response.tool_requests:
+                for piece in held:  # no calls were read from the held text: it was the answer
                     yield piece
             if not turn.streamed:
                 for piece in _chunks_of(response):
                     yield piece
             yield response
+
+    def _finish(self, response: ModelResponse, request: ModelRequest, tool_names: list[str]) -> ModelResponse:
+        """The response with ``<think>`` moved to the reasoning and text tool calls read; warns when
+        the answer still looks like a call that no parser read."""
+        thought, text = split_thinking(response.text)
+        reasoning = "\n".join(p for p in (response.reasoning, thought) if p)
+        requests = response.tool_requests
+        if not requests and tool_names:
+            rest, parsed = parse_text_tool_calls(text, tool_names)
+            if parsed:
+                text, requests = rest, parsed
+        warnings = list(response.warnings)
+        why = unparsed_call(text) if request.tools else None
+        if why:
+            warnings.append(f"the answer of {self.name} at {self.where} looks like a tool call that was not run "
+                            f"({why}): start the server with its tool-call parser, or check that the call "
+                            "names a declared tool (docs/agent.md, \"Model servers\")")
+            log.warning("%s", warnings[-1])
+        return ModelResponse(text, requests, response.usage, reasoning, response.truncated, warnings)
 
     async def _complete(self, body: dict[str, Any]) -> "_Turn":
         completion = await self._get_client().chat.completions.create(**body)
@@ -269,14 +294,15 @@ def _chunks_of(response: ModelResponse) -> list[ModelChunk]:
     return chunks
 
 
-def _with_text_calls(response: ModelResponse, tool_names: list[str]) -> ModelResponse:
-    """The response, with tool calls written in its text turned into calls (when there are no real ones)."""
-    if response.tool_requests or not tool_names:
-        return response
-    text, requests = parse_text_tool_calls(response.text, tool_names)
-    if not requests:
-        return response
-    return ModelResponse(text, requests, response.usage, response.reasoning, response.truncated)
+def _without_think(chunk: ModelChunk, splitter: ThinkSplitter) -> list[ModelChunk]:
+    """A streamed chunk, its ``<think>`` text turned into reasoning."""
+    if not isinstance(chunk, TextDelta):
+        return [chunk]
+    return _think_pieces(splitter.feed(chunk.text))
+
+
+def _think_pieces(pieces: list[tuple[str, str]]) -> list[ModelChunk]:
+    return [ReasoningDelta(text) if kind == "reasoning" else TextDelta(text) for kind, text in pieces]
 
 
 def _wire_tool_choice(choice: str) -> Any:

@@ -22,14 +22,23 @@ the start, after) them: one request may then make several calls.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 
 from droid.agent.confirmation import DESTRUCTIVE_VERBS, name_words
 from droid.agent.messages import ToolDeclaration
 from droid.agent.models.offline import lexicon
+from droid.agent.models.offline.relevance import tool_index
 from droid.agent.models.offline.values import ID, QUOTED, example_of, id_shape, is_id_param, without_cued_values
 
+# The request's BM25 relevance to a tool (name, description, parameters), as a share of the best
+# tool's, weighs this much: as much as one description word for the closest tool. Two tools
+# within TIE of each other fit equally well, and the user is asked which is meant.
+RELEVANCE_WEIGHT = 0.5
+TIE = 0.1
+CANDIDATES = 12
 STOPWORDS = frozenset(
     "a an the is are was were be been am i me my mine you your it its this that these those of for to in "
     "at by with from and or but please can could would will shall should do does did what's whats "
@@ -146,6 +155,8 @@ def intent_words(english: str) -> list[str]:
 class Chooser:
     def __init__(self, tools: Sequence[ToolDeclaration], prompt_english: str) -> None:
         self.tools = list(tools)
+        self.index = tool_index(self.tools)
+        self._verbs = Counter(verb_and_nouns(t.name)[0] for t in self.tools)
         # "What did I buy?", "Should I cancel it?", "Before I cancel anything...": a question or a
         # condition about an action is not the action; "don't cancel it" is refused, never done.
         self.asked_destructive, self.refused_destructive = destructive_orders(prompt_english)
@@ -155,21 +166,29 @@ class Chooser:
         literal = intent_words(english)
         expanded = _expand(literal)
         ids = [m.group(0) for m in ID.finditer(original)]
-        best: Choice | None = None
-        for tool in self.tools:
-            choice = self._score(tool, literal, expanded, ids, english, original, fit)
-            if choice is None:
-                continue
-            if best is None or choice.score > best.score:
-                best = choice
-            elif choice.score == best.score:
-                best.tied.append(choice.tool)
+        kinds = [w for i in ids for w in words_of(id_shape(i))]
+        relevance = self.index.scores(literal + expanded + kinds)
+        # Only tools that share a word with the request can be meant; of those, the closest few
+        # are weighed in full, so a prompt costs the same at 12 tools and at 600.
+        near = sorted((r, -i) for i, r in enumerate(relevance[t.name] for t in self.tools) if r > 0)[-CANDIDATES:]
+        top = near[-1][0] if near else 0.0
+        choices = []
+        for i in sorted(-i for _, i in near):
+            tool = self.tools[i]
+            choice = self._score(tool, literal, expanded, ids, english, original, fit, relevance[tool.name] / top)
+            if choice is not None:
+                choices.append(choice)
+        if not choices:
+            return None
+        fits = [c for c in choices if c.score >= max(c.score for c in choices) - TIE]
+        best = fits[0]  # of equally good fits, the first in the catalog, and the others are named
+        best.tied = [c.tool for c in fits[1:]]
         return best
 
-    def _score(self, tool, literal, expanded, ids, english, original, fit) -> Choice | None:
+    def _score(self, tool, literal, expanded, ids, english, original, fit, relevance) -> Choice | None:
         name = name_words(tool.name)
         verb, nouns = verb_and_nouns(tool.name)
-        description = set(words_of(lexicon.to_english(tool.description)))
+        description = _description_words(tool.description)
         if verb in DESTRUCTIVE_VERBS and not (
             any(same(verb, w) for w in literal + expanded)
             and any(same(verb, w) for w in self.asked_destructive | self.refused_destructive)
@@ -181,8 +200,7 @@ class Chooser:
         if orders and not any(same(v, n) for v in orders for n in name):
             if not (fit is not None and fit.names_a_field(tool, english)):
                 return None  # "cancel X" must not turn into some other call on X
-        # An id's prefix names its kind too: note-1 is a note.
-        kinds = [w for i in ids for w in words_of(id_shape(i))]
+        kinds = [w for i in ids for w in words_of(id_shape(i))]  # an id's prefix names its kind: note-1 is a note
         noun_hits = sum(1 for w in literal + kinds if any(same(w, n) for n in nouns))
         desc_hits = sum(1 for w in literal if len(w) > 2 and not any(same(w, n) for n in name)
                         and any(same(w, d) for d in description))
@@ -199,7 +217,7 @@ class Chooser:
         described = desc_hits >= 2 or (desc_hits == 1 and filled)
         if noun_hits == 0 and not (described or shaped or said or distinctive or hinted):
             return None  # nothing the user actually said points at this tool
-        score = 3 * noun_hits + desc_hits + (3 if verb_hit else 0) + (2 if shaped else 0)
+        score = 3 * noun_hits + desc_hits + RELEVANCE_WEIGHT * relevance + (3 if verb_hit else 0) + (2 if shaped else 0)
         score += sum(0.5 for s in expanded if any(same(s, n) for n in nouns))
         if fit is not None:
             score += fit.score(tool, english, original)
@@ -207,7 +225,7 @@ class Chooser:
 
 
     def _owners(self, verb: str) -> int:
-        return sum(1 for t in self.tools if verb_and_nouns(t.name)[0] == verb)
+        return self._verbs[verb]
 
 
 _GENERIC_VERBS = frozenset({"get", "set", "list", "search", "find", "fetch", "create", "update", "add", "show", "make"})
@@ -246,15 +264,21 @@ def refuses(chooser: "Chooser", tool_name: str) -> bool:
         same(verb, v) for v in chooser.asked_destructive)
 
 
-def verb_and_nouns(tool_name: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=4096)
+def verb_and_nouns(tool_name: str) -> tuple[str, tuple[str, ...]]:
     """``set_light_power`` -> ("set", ["light", "power"]); a package prefix before the verb is a noun
     (``hotels_cancel_reservation`` -> ("cancel", ["hotels", "reservation"])); a name with no known
     verb reads its first word as the verb."""
-    words = name_words(tool_name)
+    words = tuple(name_words(tool_name))
     for i, word in enumerate(words):
         if word in _VERBS and len(words) > 1:
             return word, words[:i] + words[i + 1:]
     return (words[0], words[1:]) if len(words) > 1 else ("", words)
+
+
+@lru_cache(maxsize=4096)
+def _description_words(description: str) -> frozenset[str]:
+    return frozenset(words_of(lexicon.to_english(description)))
 
 
 def _asks(literal: list[str]) -> bool:

@@ -33,6 +33,7 @@ import datetime as _dt
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, AsyncIterator
 
 from droid.agent.confirmation import name_words
@@ -141,6 +142,7 @@ class _Planner:
         self.today = today
         self.memory = memory
         self.used_lookups: set[str] = set()  # listers whose results named an id
+        self._listers: dict[str, ToolDeclaration | None] = {}
 
     def clauses(self, prompt: str) -> list[Clause]:
         english = lexicon.to_english(prompt)
@@ -280,16 +282,14 @@ class _Planner:
     # -- looking things up ------------------------------------------------------------------------
 
     def is_lister(self, tool: ToolDeclaration) -> bool:
-        words = name_words(tool.name)
-        required = tool.parameters.get("required") or []
-        return bool(words) and words[0] in _LISTER_VERBS and not required
+        return _lister_name(tool.name) and not tool.parameters.get("required")
 
     def lister_for(self, param: str) -> ToolDeclaration | None:
-        entity = entity_of(param)
-        for tool in self.tools:
-            if self.is_lister(tool) and any(same(entity, w) for w in name_words(tool.name)[1:]):
-                return tool
-        return None
+        if param not in self._listers:  # asked for every candidate tool's ids: once per parameter name
+            entity = entity_of(param)
+            self._listers[param] = next((t for t in self.tools if self.is_lister(t)
+                                         and any(same(entity, w) for w in name_words(t.name)[1:])), None)
+        return self._listers[param]
 
     def _look_up(self, clause: Clause, tool: ToolDeclaration, param: str, context: str) -> Any:
         items = self.memory.items_with(param)
@@ -370,6 +370,12 @@ class _Fit:
         properties = tool.parameters.get("properties", {}) or {}
         return any(is_id_param(n, properties.get(n) or {}) and self.planner.memory.recall(n, original) is not None
                    for n in tool.parameters.get("required", []) or [])
+
+
+@lru_cache(maxsize=4096)
+def _lister_name(name: str) -> bool:
+    words = name_words(name)
+    return bool(words) and words[0] in _LISTER_VERBS
 
 
 def _distributable(name: str) -> bool:

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 from typing import Any
 
 from droid.agent.confirmation import name_words
 from droid.agent.models.offline import lexicon
-from droid.agent.models.offline.dates import find_dates
+from droid.agent.models.offline.dates import FoundDates, find_dates
 
 QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d|«\s*([^»]+?)\s*»|「([^」]+)」|(?<![\w])\'([^\']+)\'(?![\w])')
 ID = re.compile(r"#?\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*\b|#\d+\b")
@@ -104,6 +105,12 @@ def quoted_strings(text: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in QUOTED.finditer(text)]
 
 
+@lru_cache(maxsize=256)
+def _dates(text: str, today: dt.date) -> FoundDates:
+    """find_dates, once per text: every candidate tool reads the same prompt (the lists are copied)."""
+    return find_dates(text, today)
+
+
 class Values:
     def __init__(self, original: str, english: str, today: dt.date) -> None:
         self.original = original
@@ -111,12 +118,12 @@ class Values:
         self.lower = f" {self.english.lower()} "
         self.quoted = quoted_strings(original)
         unquoted = QUOTED.sub(" ", original)
-        found = find_dates(lexicon.numbers_in_words(unquoted), today)
+        found = _dates(lexicon.numbers_in_words(unquoted), today)
         self.dates, self.times, self.datetimes = list(found.dates), list(found.times), list(found.datetimes)
         rest = found.rest
         self.ids = [m.group(0).lstrip("#") for m in ID.finditer(rest)]
         rest = ID.sub(" ", rest)
-        english_rest = ID.sub(" ", QUOTED.sub(" ", find_dates(self.english, today).rest))
+        english_rest = ID.sub(" ", QUOTED.sub(" ", _dates(self.english, today).rest))
         self.percents = [m.group(1) for m in _PERCENT.finditer(english_rest)]
         self.numbers = [m.group(0) for m in _NUMBER.finditer(english_rest)]
         self._used_cues: set[str] = set()

@@ -1,0 +1,79 @@
+"""A decoded APK as a folder on disk, and its paths told back in the APK's own terms.
+
+The installer writes the decoded files into its staging folder; ``droidsim apk extract`` and
+``droidsim lint APP.apk`` into a folder of their own. Either way each name is checked first:
+what the decoder answers was read from hostile input, so it is treated like anything an app
+wrote. Messages about the folder's files (install refusals, lint findings) then name the APK's
+entries instead: ``shop.apk!/assets/order_functions.xml:12``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+
+from sim.apk.archive import MANIFEST, MAX_APK_BYTES
+from sim.apk.decode import DecodedApk, decode_apk
+from sim.apk.errors import ApkError
+
+_XML_RESOURCE = re.compile(r"res/xml/[a-z0-9_]+\.xml")
+
+
+def write_folder(decoded: DecodedApk, folder: Path) -> None:
+    """Every decoded file into the existing ``folder``, each a new file readable by every uid
+    (as an installed app's files are), never written through a link."""
+    for file in decoded.files:
+        path = folder / _checked(file.path)
+        for parent in reversed(path.relative_to(folder).parents[:-1]):
+            (folder / parent).mkdir(mode=0o755, exist_ok=True)
+        write_new(path, file.text.encode())
+
+
+def write_new(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
+    os.chmod(path, 0o644)
+
+
+def in_apk_terms(text: str, folder: Path, apk_name: str, decoded: DecodedApk) -> str:
+    """``text`` with each path into ``folder`` replaced by ``apk_name!/entry``."""
+    pattern = re.compile(re.escape(str(folder)) + r"/([\w./-]+?)(?=[:\s,)'\"]|$)")
+    return pattern.sub(lambda m: f"{apk_name}!/{decoded.entry_of(m[1])}", text)
+
+
+def read_apk(apk: Path) -> bytes:
+    """The APK's bytes, refused past the size the device takes."""
+    try:
+        with open(apk, "rb") as file:
+            data = file.read(MAX_APK_BYTES + 1)
+    except OSError as error:
+        raise ApkError("INSTALL_FAILED_INVALID_APK", f"{apk} cannot be read: {error.strerror}") from None
+    if len(data) > MAX_APK_BYTES:
+        raise ApkError("INSTALL_FAILED_INVALID_APK", f"{apk} is larger than the {MAX_APK_BYTES} bytes the device takes")
+    return data
+
+
+@contextmanager
+def extracted(apk: Path, sdk: int) -> Iterator[tuple[Path, DecodedApk]]:
+    """The APK decoded in this process into a temporary folder, for tools that read folders
+    (lint, inspect): the user's own file in the user's own process, no device involved."""
+    decoded = decode_apk(read_apk(apk), apk.name, sdk)
+    with tempfile.TemporaryDirectory(prefix="droidsim-apk-") as scratch:
+        folder = Path(scratch) / decoded.package
+        folder.mkdir()
+        write_folder(decoded, folder)
+        yield folder, decoded
+
+
+def _checked(path: str) -> str:
+    parts = PurePosixPath(path).parts
+    if path == MANIFEST or _XML_RESOURCE.fullmatch(path):
+        return path
+    if len(parts) > 1 and parts[0] == "assets" and ".." not in parts and os.path.normpath(path) == path:
+        return path
+    raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION", f"the APK decoder answered a file named {path!r}")

@@ -1,0 +1,117 @@
+"""The one module that uses androguard: binary XML, resources.arsc and signing blocks, read.
+
+androguard is an optional extra (``pip install 'droidsim[apk]'``), imported on first use so
+that nothing else pays for it; the rest of droidsim sees only what this module returns. It was
+chosen over apkInspector (corrupts strings of 128 bytes or more), pyaxmlparser (its by-name
+resource lookup returns nothing) and apk-info (cannot decode res/xml), as issue 21 records.
+The bytes it reads come from :class:`sim.apk.archive.ApkArchive`, which has already bounded them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+from sim.apk.errors import ApkError
+
+INSTALL_HINT = "reading an APK needs androguard: pip install 'droidsim[apk]' (make sim and make test install it)"
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One resource id as resources.arsc defines it: its type and name, and its value per
+    configuration (the qualifier as aapt2 writes it, "" for the default, e.g. "v37", "fr")."""
+
+    type: str
+    name: str
+    values: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Signing:
+    """The APK signature schemes present and the SHA-256 of each signer's certificate (DER),
+    as ``apksigner verify --print-certs`` prints it; both empty for an unsigned APK."""
+
+    schemes: tuple[str, ...]
+    certificate_digests: tuple[str, ...]
+
+
+def _androguard() -> Any:
+    try:
+        from loguru import logger
+
+        from androguard.core import apk, axml
+    except ImportError:
+        raise ApkError("INSTALL_FAILED_INTERNAL_ERROR", INSTALL_HINT) from None
+    logger.disable("androguard")  # it logs every chunk it reads
+    return apk, axml
+
+
+def preload() -> None:
+    """Import androguard now (the verifier's zygote, before it forks); ApkError if it is missing."""
+    _androguard()
+    import sim.apk.decode  # noqa: F401
+
+
+def binary_xml(data: bytes, where: str) -> etree._Element:
+    """A binary XML (AXML) document as an element tree; ApkError naming ``where`` if it is not one."""
+    _, axml = _androguard()
+    try:
+        printer = axml.AXMLPrinter(data)
+        root = printer.get_xml_obj() if printer.is_valid() else None
+    except Exception as error:  # androguard raises what its parser meets: any of it means malformed
+        raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not valid binary XML ({error})") from None
+    if root is None:
+        raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not valid binary XML")
+    return root
+
+
+class ResourceTable:
+    """resources.arsc of one package."""
+
+    def __init__(self, data: bytes, package: str, where: str) -> None:
+        _, axml = _androguard()
+        self._package = package
+        try:
+            self._parser = axml.ARSCParser(data)
+            names = self._parser.get_packages_names()
+        except Exception as error:  # as above: whatever the parser raises, the table is malformed
+            raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not a valid resource table ({error})") from None
+        if package not in names:
+            raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
+                           f"{where} defines no resources for package {package} (it has {', '.join(names) or 'none'})")
+        self._where = where
+
+    def get(self, resource_id: int) -> Resource | None:
+        """The resource, or None when the table does not define ``resource_id``."""
+        try:
+            type_, name, _ = self._parser.get_id(self._package, resource_id)
+            if type_ is None:
+                return None
+            values = tuple((config.get_qualifier(), value) for config, value in self._parser.get_resolved_res_configs(resource_id))
+        except Exception as error:  # as above
+            raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
+                           f"{self._where}: resource 0x{resource_id:08X} cannot be read ({error})") from None
+        return Resource(type_, name, values)
+
+
+def signing(data: bytes) -> Signing:
+    """Which schemes signed the APK, and by whom: v3 beats v2 beats v1, as the platform
+    takes the newest scheme it finds (ApkSignatureVerifier)."""
+    apk, _ = _androguard()
+    try:
+        package = apk.APK(data, raw=True, skip_analysis=True)
+        schemes = tuple(s for s, signed in (("v1", package.is_signed_v1()), ("v2", package.is_signed_v2()),
+                                              ("v3", package.is_signed_v3())) if signed)
+        if "v3" in schemes:
+            certificates = package.get_certificates_der_v3()
+        elif "v2" in schemes:
+            certificates = package.get_certificates_der_v2()
+        else:
+            certificates = [c.dump() for c in package.get_certificates_v1()] if schemes else []
+    except Exception as error:  # as above
+        raise ApkError("INSTALL_PARSE_FAILED_NO_CERTIFICATES", f"its signature cannot be read ({error})") from None
+    return Signing(schemes, tuple(hashlib.sha256(c).hexdigest() for c in certificates))

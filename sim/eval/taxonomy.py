@@ -1,0 +1,69 @@
+"""Why a turn failed, as data: the failure taxonomy of results.jsonl.
+
+Every turn verdict carries ``failures``, a list of ``Failure`` records (empty
+when the turn passed). The kinds are fixed, so reports can count them across
+runs and models:
+
+=====================  =========================================================
+``wrong_function``     an expected call was answered by a call to another function
+``wrong_value``        the right function, an argument the matcher refuses (or missing)
+``wrong_type``         the right function, an argument of the wrong JSON type or unknown
+``missing_call``       an expected call was not made
+``extra_call``         a call the turn did not expect (or a confirmation it did not need)
+``rejected_by_device`` the device answered an expected call with an error the case
+                       does not expect
+``false_claim``        the agent's words claim an action that did not happen
+``no_question``        the agent acted, or said nothing, where it had to ask first
+=====================  =========================================================
+
+Crashes, server errors and timeouts are no verdict on the model: they are a
+record's ``infra_error`` (``infra_error`` below), never a failure here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+KINDS = ("wrong_function", "wrong_value", "wrong_type", "missing_call", "extra_call", "rejected_by_device",
+         "false_claim", "no_question")
+INFRA_KINDS = ("server_error", "timeout", "crash")
+
+
+@dataclass(frozen=True)
+class Failure:
+    kind: str
+    detail: str
+    function: str | None = None
+    argument: str | None = None
+    expected: Any = None
+    got: Any = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown failure kind {self.kind!r}; the kinds are {', '.join(KINDS)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def infra_error(error: BaseException) -> dict[str, str]:
+    """What kind of infrastructure failure ``error`` is: the model server's (HTTP status after the
+    client's retries), a timeout (no connection, or a stalled answer), or a crash (anything else:
+    the agent runtime, a tool or the harness raised)."""
+    detail = f"{type(error).__name__}: {error}"
+    for cause in _chain(error):
+        name = type(cause).__name__
+        if "Timeout" in name:
+            return {"kind": "timeout", "detail": detail}
+        if isinstance(getattr(cause, "status_code", None), int):
+            return {"kind": "server_error", "detail": detail}
+    return {"kind": "crash", "detail": detail}
+
+
+def _chain(error: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    while error is not None and error not in seen:
+        seen.append(error)
+        error = error.__cause__ or error.__context__
+    return seen

@@ -1,0 +1,68 @@
+"""Installing an APK: staged as the text folder the install pipeline reads, decoded outside the device.
+
+The installer hands an APK here before anything else: its bytes are read once (bounded) into
+the staging folder as ``base.apk``, as Android keeps ``/data/app/<pkg>/base.apk``; the
+verifier's child decodes that copy (sim/apk; a crash or hang there costs the child, never the
+device) and the device writes what it answered, each name checked, beside it. From there on
+the APK is a code-less app folder, and its errors name the APK's own entries
+(``shop.apk!/assets/order_functions.xml:12``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sim.apk.errors import ApkError
+from sim.apk.folder import in_apk_terms, read_apk, write_folder, write_new
+from droidsim.v1.metadata_pb2 import InstalledFrom
+from sim.pm.install_error import InstallError
+from sim.pm.installed_from import APK, signers
+from sim.pm.registry import InstalledPackage
+
+if TYPE_CHECKING:
+    from sim.apk.decode import DecodedApk
+    from sim.pm.code_verifier import CodeVerifier
+
+APK_FILE = "base.apk"
+
+
+def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tuple[DecodedApk, InstalledFrom]:
+    """The APK at ``apk`` decoded for ``sdk`` into the new folder ``staging``."""
+    try:
+        data = read_apk(apk)
+        staging.mkdir(mode=0o755)
+        staging.chmod(0o755)  # the verifier's child, under an isolated uid, reads base.apk
+        write_new(staging / APK_FILE, data)
+        decoded = verifier.decode_apk(staging, APK_FILE, sdk)
+        write_folder(decoded, staging)
+    except ApkError as error:
+        raise InstallError(error.reason, error.detail.replace(APK_FILE, apk.name)) from None
+    signing = decoded.signing
+    return decoded, InstalledFrom(kind=APK, file_name=apk.name, sha256=hashlib.sha256(data).hexdigest(),
+                                  signing_schemes=signing.schemes, certificate_sha256=signing.certificate_digests)
+
+
+def named_in_apk(error: InstallError, staging: Path, apk_name: str, decoded: DecodedApk) -> InstallError:
+    """``error`` with each decoded file's path replaced by the APK entry it came from."""
+    detail = error.args[0][len(error.reason) + 2:]
+    return InstallError(error.reason, in_apk_terms(detail, staging, apk_name, decoded))
+
+
+def check_signers(package_name: str, previous: InstalledPackage | None, source: InstalledFrom) -> None:
+    """An update must be signed by the installed package's signers, as on Android; a folder and
+    an unsigned APK have none, so either updates the other but not a signed APK."""
+    if previous is None:
+        return
+    before, now = signers(previous.metadata.installed_from), signers(source)
+    if before != now:
+        raise InstallError(
+            "INSTALL_FAILED_UPDATE_INCOMPATIBLE",
+            f"{package_name} is installed signed by {_signers(before)}; this update is signed by {_signers(now)} "
+            f"(uninstall it first to replace it)",
+        )
+
+
+def _signers(digests: tuple[str, ...]) -> str:
+    return ", ".join(f"certificate SHA-256 {d}" for d in digests) if digests else "no one (unsigned or a folder)"

@@ -1,0 +1,91 @@
+"""Builds the test APKs from their sources with Debian's Android build tools.
+
+``python tests/apks/build.py [OUT_DIR]`` (default: this folder) writes, for each source folder
+here (an app's AndroidManifest.xml, res/ and assets/, as Gradle hands them to aapt2):
+
+- ``NAME.apk``: unsigned, zip-aligned; byte-reproducible (aapt2 and zipalign write fixed
+  timestamps), so tests/unit/apk/test_test_apks.py rebuilds it and compares bytes;
+- ``NAME-signed.apk`` and ``NAME-other-key.apk``: the same APK signed (v1, v2 and v3) with the
+  test key and with a second key (keys/), for the update refusal;
+- ``NAME-config.fr.apk``: the French configuration split (what a bundle's APK set holds), which
+  install refuses.
+
+Needs ``aapt2``, ``zipalign`` and ``apksigner`` (Debian: aapt, zipalign, apksigner) and the
+``framework-res.apk`` of the android-framework-res package to link against (Debian has no android.jar).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FRAMEWORK_RES = Path("/usr/share/android-framework-res/framework-res.apk")
+TOOLS = ("aapt2", "zipalign", "apksigner")
+SOURCES = ("shop",)
+KEYS = {"signed": "test", "other-key": "other"}
+MIN_SDK, TARGET_SDK = "34", "36"
+
+
+def missing_tools() -> list[str]:
+    """What this machine lacks to build the APKs (empty: it can)."""
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if not FRAMEWORK_RES.is_file():
+        missing.append(str(FRAMEWORK_RES))
+    return missing
+
+
+def build_unsigned(source: Path, out: Path, *link_options: object) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        compiled, unaligned = Path(scratch) / "res.zip", Path(scratch) / "unaligned.apk"
+        _run("aapt2", "compile", "--dir", source / "res", "-o", compiled)
+        # --warn-manifest-validation: this aapt2 drops the <property> elements it does not know otherwise.
+        _run("aapt2", "link", "-o", unaligned, "-I", FRAMEWORK_RES, "--manifest", source / "AndroidManifest.xml",
+             "-A", source / "assets", "--min-sdk-version", MIN_SDK, "--target-sdk-version", TARGET_SDK,
+             "--warn-manifest-validation", *link_options, compiled)
+        _run("zipalign", "-f", "-p", "4", unaligned, out)
+
+
+def build_split(source: Path, out: Path) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        unaligned = Path(scratch) / "split.apk"
+        build_unsigned(source, Path(scratch) / "base.apk", "--split", f"{unaligned}:fr")
+        _run("zipalign", "-f", "-p", "4", unaligned, out)
+
+
+def sign(unsigned: Path, key: str, out: Path) -> None:
+    _run("apksigner", "sign", "--key", HERE / "keys" / f"{key}.pk8", "--cert", HERE / "keys" / f"{key}.x509.pem",
+         "--v1-signing-enabled", "true", "--v2-signing-enabled", "true", "--v3-signing-enabled", "true",
+         "--out", out, unsigned)
+    Path(f"{out}.idsig").unlink(missing_ok=True)
+
+
+def build_all(out_dir: Path) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    built = []
+    for name in SOURCES:
+        unsigned = out_dir / f"{name}.apk"
+        build_unsigned(HERE / name, unsigned)
+        built.append(unsigned)
+        for suffix, key in KEYS.items():
+            sign(unsigned, key, out_dir / f"{name}-{suffix}.apk")
+            built.append(out_dir / f"{name}-{suffix}.apk")
+        build_split(HERE / name, out_dir / f"{name}-config.fr.apk")
+        built.append(out_dir / f"{name}-config.fr.apk")
+    return built
+
+
+def _run(*argv: object) -> None:
+    result = subprocess.run([str(a) for a in argv], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{argv[0]} failed ({result.returncode}):\n{result.stdout}{result.stderr}")
+
+
+if __name__ == "__main__":
+    if missing := missing_tools():
+        raise SystemExit(f"cannot build the test APKs: missing {', '.join(missing)}")
+    for path in build_all(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE):
+        print(path)

@@ -1,0 +1,72 @@
+"""Errors are not answers: a real HTTP server that fails is infrastructure, not a wrong model.
+
+The chat-completions test server (tests/unit/agent/chat_server.py) runs in its own
+process; ``[fail 500]`` in a prompt makes it answer HTTP 500, ``[stall]`` makes it
+stop sending. ``droidsim eval`` runs in its own process too.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.helpers import droidsim
+from tests.unit.agent.chat_server import received, running
+
+from .conftest import write_suite
+
+SUITE = """
+suite: t
+cases:
+  - {id: a-fine, category: simple, user: "Where is order ORD-8492?",
+     calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]}
+  - {id: b-server-fails, category: simple, user: "Where is order ORD-6025? [fail 500]",
+     calls: [{function: fetch_order_details, args: {orderId: ORD-6025}}]}
+"""
+
+def _eval(server: str, suite, out, *extra: str):
+    return droidsim("eval", str(suite), "--model", "openai:vllm", "--base-url", f"{server}/v1",
+                    "--out", str(out), "--date", "2026-03-14", *extra, timeout=240)
+
+
+def test_a_server_answering_500_is_an_infra_error_left_out_of_the_accuracy_and_the_exit_says_so(tmp_path):
+    suite = write_suite(tmp_path, SUITE)
+    with running() as server:
+        result = _eval(server, suite, tmp_path / "o")
+        allowed = _eval(server, suite, tmp_path / "p", "--allow-errors")
+    assert result.returncode == 3, result.stderr
+    assert "1 trial(s) met an infrastructure error" in result.stderr and "--allow-errors" in result.stderr
+    # The table: 100 % of what was scored, and the error in its own column.
+    assert "100.0% (1/1)" in result.stdout and "infra errors" in result.stdout
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    overall = summary["configs"]["base"]["scores"]["overall"]
+    assert (overall["trials_run"], overall["pass@1"], overall["infra_errors"]) == (1, 1.0, 1)
+    (error,) = summary["configs"]["base"]["scores"]["infra_errors"]
+    assert error["case_id"] == "b-server-fails" and error["kind"] == "server_error" and "HTTP 500" in error["detail"]
+    record = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()][1]
+    assert record["attempts"] == 3 and record["passed"] is False and record["recovered"] is False
+    assert allowed.returncode == 0, allowed.stderr
+
+
+def test_a_stalled_server_is_a_timeout_and_eval_takes_the_agents_server_options(tmp_path):
+    suite = write_suite(tmp_path, SUITE.replace("[fail 500]", "[stall]"))
+    with running() as server:
+        result = _eval(server, suite, tmp_path / "o", "--allow-errors", "--read-timeout", "1", "--temperature", "0",
+                       "--tool-choice", "required", "--no-parallel-tool-calls", "--case", "b-server-fails")
+        result_fine = _eval(server, suite, tmp_path / "q", "--no-stream", "--case", "a-fine")
+        bodies = [r["body"] for r in received(server)]
+    assert result.returncode == 0, result.stderr
+    record = json.loads((tmp_path / "o" / "results.jsonl").read_text())
+    assert record["infra_error"]["kind"] == "timeout" and "read_timeout (1s)" in record["infra_error"]["detail"]
+    run = json.loads((tmp_path / "o" / "run.json").read_text())
+    assert run["model_options"] == {"read_timeout": 1.0, "temperature": 0.0}
+    assert run["agent_options"] == {"tool_choice": "required", "parallel_tool_calls": False}
+    stalled = bodies[0]
+    assert stalled["temperature"] == 0 and stalled["tool_choice"] == "required"
+    assert stalled["parallel_tool_calls"] is False and stalled["stream"] is True
+    assert result_fine.returncode == 0 and bodies[-1].get("stream") in (None, False)
+    assert json.loads((tmp_path / "q" / "run.json").read_text())["model_options"] == {"stream": False}
+
+
+def test_server_options_are_refused_for_a_model_without_a_server(tmp_path):
+    result = droidsim("eval", str(write_suite(tmp_path, SUITE)), "--no-stream", "--out", str(tmp_path / "o"))
+    assert result.returncode == 1 and "stream apply to openai:NAME models, not to offline" in result.stderr
