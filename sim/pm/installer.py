@@ -338,7 +338,7 @@ def _copy_app(source: Path, target: Path) -> None:
 
 
 def _copy_folder(source_fd: int, source: Path, target: Path, copy_root: Path, budget: list[int]) -> None:
-    target.mkdir()
+    target.mkdir(parents=True)  # a double goes into a folder of the staged copy that may not exist yet
     target.chmod(0o755)
     for name in sorted(os.listdir(source_fd)):
         if name in IGNORED_NAMES or name.endswith(".pyc"):

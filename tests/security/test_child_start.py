@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -143,3 +144,22 @@ def test_code_another_user_plants_in_the_devices_tmpdir_or_folder_never_runs_in_
         # its usercustomize nor a PYTHONPATH module is read; the device's folder is not its own.
         assert no_mark(marker)
         assert device.registry.get(HELPER_PACKAGE).source_hash != before  # verified and installed
+
+
+@pytest.mark.skipif(sys.prefix == sys.base_prefix, reason="needs a venv: its base interpreter is one droidsim is not installed in")
+def test_from_a_checkout_that_is_not_installed_a_child_gets_the_devices_own_code_roots_only(open_folder):
+    """The device run by the venv's base interpreter with the checkout on PYTHONPATH: its
+    children ignore PYTHONPATH (-I) but still import the device's code, from where the device does."""
+    checkout = str(Path(__file__).resolve().parents[2])
+    script = ("import json, subprocess, sim; from sim.zygote.child_start import python_command; "
+              "command = python_command('sim.zygote.child_start', shares_device_uid=False); "
+              "done = subprocess.run(command, env={}, cwd='/', capture_output=True, text=True); "
+              "print(json.dumps({'command': command, 'code': done.returncode, 'stderr': done.stderr}))")
+    base = os.path.realpath(sys.executable)
+    run = subprocess.run([base, "-c", script], env={"PYTHONPATH": f"{open_folder}{os.pathsep}{checkout}"},
+                         cwd=open_folder, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["command"][:3] == [base, "-I", "-c"]
+    assert result["command"][4] == checkout  # the folder sim came from; not the other PYTHONPATH entry
+    assert result["code"] == 0, result["stderr"]
