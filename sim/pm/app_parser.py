@@ -141,18 +141,20 @@ def parse_app(
         elif double_dir is not None and double_dir.is_dir():
             _check_code(app_dir, double_dir, file.service_name, document, file.path, verifier, app_level_ids,
                         f"(droidsim responses skeleton {app_dir} DIR writes a double that matches)",
-                        differs="does not match the double for")
+                        differs="does not match the double for", descriptions=False)
     return ParsedApp(facts, metadata, code_less)
 
 
 def _check_code(
     app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
     verifier: CodeVerifier, app_level_ids: frozenset[str], regenerate: str, differs: str = "is stale for",
+    descriptions: bool = True,
 ) -> None:
     """The XML must describe the code (``code_dir``'s: the app's staged copy of ``app_dir``, or its
     double): the same ids (the code may also implement ``app_level_ids``) and, for an entry point,
     the same signature of each (names, types, nullability, required, response) and the same
-    descriptions. ``regenerate`` ends each refusal: how to bring the two together."""
+    descriptions (not a double's: the app's XML is what agents read, its double only answers).
+    ``regenerate`` ends each refusal: how to bring the two together."""
     try:
         code = verifier.declared_code(code_dir, service_name)
     except CodeVerificationError as error:
@@ -181,10 +183,12 @@ def _check_code(
         in_code = declared[function.id]
         difference = signature_difference(
             function_signature(function, document.components), function_signature(in_code, code.metadata.components)
-        ) or description_difference(
-            function_descriptions(function, document.components),
-            function_descriptions(in_code, code.metadata.components),
         )
+        if difference is None and descriptions:
+            difference = description_difference(
+                function_descriptions(function, document.components),
+                function_descriptions(in_code, code.metadata.components),
+            )
         if difference is not None:
             raise InstallError(
                 "INSTALL_FAILED_FUNCTION_MISMATCH",
