@@ -1,10 +1,10 @@
 """Who is at the other end of an accepted TCP connection, asked of the kernel.
 
-TCP has no SO_PEERCRED, but for a peer on this machine the kernel lists every socket with its
-owner's uid (/proc/net/tcp, tcp6). The peer's socket is the row whose local end is the peer's
-address and port **and** whose remote end is this connection's own address and port: the whole
-connection, since a port number alone may be shared by sockets of different apps connected to
-different places. A device that isolates its apps names each TCP connection so, once, when it
+TCP has no SO_PEERCRED, but for a peer on this machine the kernel knows every socket's owner
+(inet_diag, sim/server/sock_diag.py; /proc/net/tcp and tcp6 where netlink is not to be had).
+The peer's socket is the one whose local end is the peer's address and port **and** whose
+remote end is this connection's own address and port: the whole connection, since a port
+number alone may be shared by sockets of different apps connected to different places. A device that isolates its apps names each TCP connection so, once, when it
 accepts it (sim/server/peer_relay.py), as on the app socket (docs/security.md).
 """
 
@@ -15,6 +15,8 @@ import socket
 import struct
 from typing import Iterable
 
+from sim.server import sock_diag
+
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Endpoint = tuple[Address, int]
 
@@ -22,22 +24,31 @@ TABLES = {4: "/proc/net/tcp", 6: "/proc/net/tcp6"}
 _ESTABLISHED = "01"
 
 
-def connection_owner(connection: socket.socket, tables: dict[int, str] = TABLES) -> int | None:
+def connection_owner(connection: socket.socket, tables: dict[int, str] | None = None) -> int | None:
     """The uid owning the other end of ``connection``; None for a peer not on this machine
     (or, should two rows ever match, for a peer the kernel does not name unambiguously)."""
     uids = {uid for uid, _inode in peer_sockets(connection.getpeername(), connection.getsockname(), tables)}
     return uids.pop() if len(uids) == 1 else None
 
 
-def peer_sockets(peer: tuple, local: tuple, tables: dict[int, str] = TABLES) -> list[tuple[int, int]]:
+def peer_sockets(peer: tuple, local: tuple, tables: dict[int, str] | None = None) -> list[tuple[int, int]]:
     """(uid, inode) of each established socket whose local end is ``peer`` and remote end ``local``
-    (socket addresses as getpeername()/getsockname() give them)."""
+    (socket addresses as getpeername()/getsockname() give them). ``tables``: read those files in
+    /proc/net/tcp's format instead of asking the kernel."""
     found = []
     for version, (peer_form, local_form) in _forms(_endpoint(peer), _endpoint(local)):
+        if tables is None:
+            try:
+                owner = sock_diag.owner(socket.AF_INET if version == 4 else socket.AF_INET6, peer_form, local_form)
+            except sock_diag.SockDiagUnavailable:
+                pass
+            else:
+                found += [owner] if owner is not None else []
+                continue
         wanted = (_kernel_form(peer_form), _kernel_form(local_form))
-        found += [(uid, inode) for row_local, row_remote, uid, inode in _rows(tables[version])
+        found += [(uid, inode) for row_local, row_remote, uid, inode in _rows((tables or TABLES)[version])
                   if (row_local, row_remote) == wanted]
-    return found
+    return list(dict.fromkeys(found))  # inet_diag finds a v4 socket by its v6-mapped form too
 
 
 def _endpoint(address: tuple) -> Endpoint:

@@ -103,3 +103,20 @@ def test_a_peer_the_kernel_does_not_list_is_nobody(tmp_path):
     empty.write_text("  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n")
     assert peer_sockets(("127.0.0.1", 40000), ("127.0.0.1", 50000), {4: str(empty), 6: str(empty)}) == []
     assert peer_sockets(("127.0.0.1", 40000), ("127.0.0.1", 50000), {4: str(tmp_path / "absent"), 6: str(empty)}) == []
+
+
+def test_without_inet_diag_the_socket_tables_name_the_same_peer(sockets, monkeypatch):
+    """Where netlink is not to be had (a sandbox), /proc/net/tcp answers, by the whole connection too."""
+    from sim.server import sock_diag
+
+    def unavailable(*args):
+        raise sock_diag.SockDiagUnavailable(1, "no NETLINK_SOCK_DIAG here")
+
+    device = listener(sockets, "127.0.0.1")
+    client = connect_from(sockets, socket.AF_INET, ("127.0.0.1", 0), device)
+    at_device = accepted(device)
+    asked = peer_sockets(at_device.getpeername(), at_device.getsockname())
+    monkeypatch.setattr(sock_diag, "owner", unavailable)
+    assert peer_sockets(at_device.getpeername(), at_device.getsockname()) == asked == [
+        (os.getuid(), os.fstat(client.fileno()).st_ino)
+    ]
