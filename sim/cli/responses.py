@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import click
 
@@ -16,20 +18,20 @@ def responses_command() -> None:
 
 
 @responses_command.command("skeleton")
-@click.argument("app_dir", type=click.Path(exists=True, path_type=Path))
+@click.argument("app_dir", metavar="APP_DIR|APP.apk", type=click.Path(exists=True, path_type=Path))
 @click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
 def skeleton(app_dir: Path, out_dir: Path) -> None:
-    """Write the skeleton of a Python double of APP_DIR's services into OUT_DIR.
+    """Write the skeleton of a Python double of APP_DIR's (or APP.apk's) services into OUT_DIR.
 
     Typed signatures and dataclasses from the app's function XML, which install accepts
-    unchanged (`droidsim install APP_DIR --double OUT_DIR`); fill in the method bodies."""
+    unchanged (`droidsim install APP --double OUT_DIR`); fill in the method bodies."""
     from sim.responses.adb import metadata_of_folder
     from sim.responses.record import RecordError
     from sim.responses.skeleton import SkeletonError, write_skeleton
 
-    _require_folder(app_dir)
     try:
-        written = write_skeleton(metadata_of_folder(app_dir), out_dir)
+        with app_folder(app_dir) as folder:
+            written = write_skeleton(metadata_of_folder(folder), out_dir)
     except (SkeletonError, RecordError) as error:
         raise click.ClickException(str(error)) from None
     for path in written:
@@ -40,9 +42,9 @@ def skeleton(app_dir: Path, out_dir: Path) -> None:
 @click.argument("calls_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The cassette to write (YAML).")
-@click.option("--adb", "adb_app", metavar="APP_DIR", type=click.Path(exists=True, path_type=Path),
-              help="Record from a phone or emulator through adb instead of a droidsim device; APP_DIR (the "
-                   "code-less folder) types the answers.")
+@click.option("--adb", "adb_app", metavar="APP_DIR|APP.apk", type=click.Path(exists=True, path_type=Path),
+              help="Record from a phone or emulator through adb instead of a droidsim device; the app (its "
+                   "code-less folder, or its APK) types the answers.")
 @click.option("--adb-path", default="adb", show_default=True, help="The adb to run.")
 @click.option("--serial", "-s", help="adb's -s SERIAL: which phone or emulator.")
 @click.option("--device", metavar="ADDRESS", help="The droidsim device to record from (default: as every command finds it).")
@@ -58,8 +60,9 @@ def record(ctx: click.Context, calls_file: Path, out: Path, adb_app: Path | None
 
     try:
         if adb_app is not None:
-            _require_folder(adb_app)
-            cassette = run_calls(calls_file, AdbTarget(metadata_of_folder(adb_app), adb_path, serial))
+            with app_folder(adb_app) as folder:
+                metadata = metadata_of_folder(folder)
+            cassette = run_calls(calls_file, AdbTarget(metadata, adb_path, serial))
         else:
             options = ctx.find_root().obj
             with open_context(resolve(device or options["device"], options["data"])) as context:
@@ -71,6 +74,18 @@ def record(ctx: click.Context, calls_file: Path, out: Path, adb_app: Path | None
     click.echo(f"recorded {count} calls of {cassette['package']} into {out}")
 
 
-def _require_folder(path: Path) -> None:
-    if not path.is_dir():
-        raise click.ClickException(f"{path} is not an app folder (decode an APK first: droidsim apk extract APP.apk DIR)")
+@contextmanager
+def app_folder(path: Path) -> Iterator[Path]:
+    """``path`` itself, or for an APK the folder it decodes to (for the newest SDK), while in use."""
+    if path.is_dir():
+        yield path
+        return
+    from sim.apk.errors import ApkError
+    from sim.apk.folder import extracted
+    from sim.platform_version import NEWEST
+
+    try:
+        with extracted(path, NEWEST.sdk_int) as (folder, _decoded):
+            yield folder
+    except ApkError as error:
+        raise click.ClickException(f"{path} is neither an app folder nor an APK droidsim can read: {error}") from None

@@ -170,8 +170,9 @@ class SkeletonFile:
 
 
 def skeleton_files(metadata: AppFunctionPackageMetadata) -> list[SkeletonFile]:
-    """The double's files: ``__init__.py`` and one module per service, at the path the
-    loader finds a service's class (the last part of its package: ``orders.py``)."""
+    """The double's files: ``__init__.py`` and one module per service package, at the path the
+    loader finds a service's class (the last part of its package: ``orders.py``); services of
+    one package (a Kotlin app's usual layout) share their module and its dataclasses."""
     services: dict[str, list[AppFunctionMetadata]] = {}
     for function in metadata.app_functions:
         if "#" in function.id:
@@ -179,24 +180,30 @@ def skeleton_files(metadata: AppFunctionPackageMetadata) -> list[SkeletonFile]:
     if not services:
         raise SkeletonError(f"{metadata.package_name} declares no functions of a service: there is nothing to double")
     files = [SkeletonFile(Path("__init__.py"), f'"""Python doubles of {metadata.package_name}\'s services (docs/responses.md)."""\n')]
-    modules: dict[str, str] = {}
+    modules: dict[str, tuple[_Module, list[str]]] = {}
     for service, functions in services.items():
         package, class_name = service.rsplit(".", 1) if "." in service else ("", service)
         stem = _identifier(package.rsplit(".", 1)[-1] or "service")
-        if stem in modules:
-            raise SkeletonError(f"{service} and {modules[stem]} would both live in {stem}.py: write one by hand")
-        modules[stem] = service
-        module = _Module(metadata)
+        module, classes = modules.setdefault(stem, (_Module(metadata), []))
         methods = [module.method(f, f"{stem}.py") for f in functions]
-        files.append(SkeletonFile(Path(f"{stem}.py"), _module_text(metadata, service, class_name, module, methods)))
+        classes.append(_service_class(service, class_name, methods))
+    for stem, (module, classes) in modules.items():
+        files.append(SkeletonFile(Path(f"{stem}.py"), _module_text(metadata, module, classes)))
     return files
 
 
-def _module_text(metadata: AppFunctionPackageMetadata, service: str, class_name: str, module: _Module, methods: list[str]) -> str:
+def _service_class(service: str, class_name: str, methods: list[str]) -> str:
+    return (
+        f"class {class_name}(AppFunctionServiceEntryPoint):\n    service_name = {service!r}\n"
+        f"    xml_file_name = {_snake(class_name)!r}  # only `appfunctions generate` reads it\n\n" + "\n".join(methods)
+    )
+
+
+def _module_text(metadata: AppFunctionPackageMetadata, module: _Module, classes: list[str]) -> str:
     imports = sorted(module.imports)
     droid = "".join(f"    {name},\n" for name in sorted(module.droid_names, key=lambda n: (n[0].islower(), n)))
     head = (
-        f'"""A double of {service}, written by `droidsim responses skeleton` from {metadata.package_name}\'s XML.\n\n'
+        f'"""A double of {metadata.package_name}\'s services, written by `droidsim responses skeleton` from its XML.\n\n'
         "Fill in the methods; keep the signatures and the dataclasses as they are (install compares them\n"
         'with the XML). State kept on self lives as long as the app process."""\n\n'
         "from __future__ import annotations\n\n"
@@ -205,11 +212,7 @@ def _module_text(metadata: AppFunctionPackageMetadata, service: str, class_name:
         + f"from droid.appfunctions import (\n{droid})\n"
     )
     body = "\n\n".join(module.blocks)
-    service_class = (
-        f"class {class_name}(AppFunctionServiceEntryPoint):\n    service_name = {service!r}\n"
-        f"    xml_file_name = {_snake(class_name)!r}  # only `appfunctions generate` reads it\n\n" + "\n".join(methods)
-    )
-    return head + "\n\n" + (body + "\n\n" if body else "") + service_class
+    return head + "\n\n" + (body + "\n\n" if body else "") + "\n\n".join(classes)
 
 
 def write_skeleton(metadata: AppFunctionPackageMetadata, out_dir: Path) -> list[Path]:

@@ -8,6 +8,7 @@ import os
 import stat
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -139,3 +140,28 @@ def test_the_skeleton_command_writes_a_double_install_accepts(kotlin_orders, tmp
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [f"wrote {tmp_path / 'double' / '__init__.py'}", f"wrote {tmp_path / 'double' / 'orders.py'}"]
     device.install(kotlin_orders, responses=ResponseOptions(double_dir=tmp_path / "double"))
+
+
+def test_the_skeleton_command_takes_an_apk_and_its_services_share_a_module(tmp_path, device):
+    """The shop APK's two services live in one Kotlin package: one module holds both doubles."""
+    from droid.appfunctions import AppFunctionData, AppFunctionNotSupportedException, ExecuteAppFunctionRequest
+
+    apk = Path(__file__).resolve().parents[2] / "apks" / "shop.apk"
+    double = tmp_path / "double"
+    result = CliRunner().invoke(cli, ["responses", "skeleton", str(apk), str(double)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"wrote {double / '__init__.py'}", f"wrote {double / 'shop.py'}"]
+    text = (double / "shop.py").read_text()
+    assert "class OrderFunctionService(" in text and "class TrackingFunctionService(" in text
+    device.install(apk, responses=ResponseOptions(double_dir=double))
+    manager = device.shell_context().app_function_manager
+    request = ExecuteAppFunctionRequest("com.example.shop", "com.example.shop.OrderFunctionService#cancelOrder",
+                                        AppFunctionData({"orderId": "ORD-1"}))
+    with pytest.raises(AppFunctionNotSupportedException, match="cancelOrder: write this double in shop.py"):
+        manager.execute_app_function(request)
+
+
+def test_the_skeleton_command_says_what_it_cannot_read(tmp_path):
+    result = CliRunner().invoke(cli, ["responses", "skeleton", str(Path(__file__)), str(tmp_path / "double")])
+    assert result.exit_code == 1
+    assert "is neither an app folder nor an APK droidsim can read: INSTALL_PARSE_FAILED_NOT_APK" in result.output
