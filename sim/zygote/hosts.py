@@ -36,6 +36,8 @@ from sim.zygote.runtime import AppRuntime, Outcome
 from sim.zygote.specialize import kill_every_process_of
 
 log = logging.getLogger("droidsim.zygote")
+# How long an app whose socket closed may take to exit before it is killed.
+_EXITING_SECONDS = 1.0
 
 
 class AppHost(Protocol):
@@ -300,9 +302,16 @@ class ProcessAppHost:
 
     def _broken(self, reason: str) -> None:
         """The app closed its socket or wrote what cannot be read: it cannot answer, so it goes
-        (its death then fails every call in flight)."""
+        (its death then fails every call in flight). A socket closes a moment before its
+        process can be reaped: one that is exiting anyway is left to finish."""
         if reason.startswith("sent"):
             log.error("%s %s", self.package_name, reason)
+        else:
+            try:
+                self.process.wait(timeout=_EXITING_SECONDS)
+                return
+            except subprocess.TimeoutExpired:
+                pass
         self._kill(reason)
 
     def _watch_exit(self) -> None:
