@@ -88,6 +88,9 @@ def _run_python(blocks: list[Block], booted: BootedDevice | None) -> None:
 
 def _run_command(block: Block, line: int, argv: list[str], booted: BootedDevice, tmp_path: Path) -> None:
     where = f"{block.path.name}:{line}: {' '.join(argv)}"
+    # A page writes where a user would (/tmp/...): here, in this run's own folder, so that what an
+    # earlier run (or another checkout) left there cannot change the result.
+    argv = [arg.replace("/tmp/", f"{tmp_path}/") for arg in argv]
     if argv[0] in DROIDSIM:
         if argv[1:3] == ["device", "start"]:
             _boot_separately(argv[3:], tmp_path, where)
