@@ -87,7 +87,7 @@ def _relay_one(local: socket.socket, upstream: socket.socket) -> None:
                 if not data:
                     return
                 other_end[source].sendall(data)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: the caller closed upstream while select waited
         return
     finally:
         connection.close()
