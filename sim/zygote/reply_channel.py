@@ -29,7 +29,7 @@ from google.protobuf.message import Message
 
 from droidsim.v1 import app_function_service_pb2 as app_pb2
 from sim.zygote.pending_call import PendingCall
-from sim.zygote.wire import FrameDecoder, encode_frame, parse_frame
+from sim.zygote.wire import FrameDecoder, close_socket, encode_frame, parse_frame
 
 log = logging.getLogger("droidsim.zygote")
 
@@ -126,11 +126,7 @@ class ReplyChannel:
 
     def close(self) -> None:
         """Shut the socket (a thread reading it sees the end) and close it and the pipe."""
-        try:
-            self._sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._sock.close()
+        close_socket(self._sock)
         for fd in (self._wake_r, self._wake_w):
             try:
                 os.close(fd)

@@ -97,11 +97,16 @@ class FrameSocket:
         return [parse_frame(message_type, payload) for payload in self._decoder.feed(data)]
 
     def close(self) -> None:
-        try:
-            self._sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._sock.close()
+        close_socket(self._sock)
+
+
+def close_socket(sock: socket.socket) -> None:
+    """Shut ``sock`` down (a thread blocked reading it sees the end), then close it."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()
 
 
 def encode_frame(message: Message) -> bytes:
