@@ -10,7 +10,9 @@ once drops to that uid (or, without root, confines itself with Landlock to code 
 can reach no app's folder; it dies with the zygote (PR_SET_PDEATHSIG, and its request pipe
 closing); it decodes an APK shipped with droidsim (trusted, package data) to warm up, and
 waits. An install then costs the zygote reading the staged APK and writing its bytes down the
-spare's pipe, length-prefixed; the spare decodes them, answers, and is killed.
+spare's pipe, length-prefixed; the spare decodes them, answers, and is killed. It can start
+no process or thread (RLIMIT_NPROC 0, which binds every uid but root), so killing it ends all
+that decoding the APK ran: no sweep of its uid is needed, as a code verification's child needs.
 
 So each APK is still decoded by a process nothing of an earlier decode reached, and a decode
 that crashes or hangs costs that child alone. A spare found dead when its APK comes (killed by
@@ -24,6 +26,7 @@ import ctypes
 import gc
 import json
 import os
+import resource
 import select
 import signal
 import struct
@@ -35,7 +38,7 @@ from pathlib import Path
 from sim.apk.archive import MAX_APK_BYTES
 from sim.apk.errors import ApkError
 from sim.platform_version import NEWEST
-from sim.pm.verifier_child import VERIFY_TIMEOUT, answer_of, collect, end_group, leave_zygote, sweep, write_answer
+from sim.pm.verifier_child import VERIFY_TIMEOUT, answer_of, collect, end_group, leave_zygote, write_answer
 
 WARMUP_APK = Path(str(files("sim.apk").joinpath("warmup.apk")))
 _LENGTH = struct.Struct("!I")
@@ -130,7 +133,6 @@ class SpareDecoder:
         spare.close()
         end_group(spare.pid)
         os.waitpid(spare.pid, 0)
-        sweep(spare.uid)
 
     def _take(self, uid: int | None) -> Spare:
         self.prepare(uid)
@@ -171,6 +173,8 @@ def _serve(uid: int | None, code_folders: list[Path], warmup: bytes, zygote: int
         from sim.zygote import landlock
 
         landlock.confine(code_folders, [])
+    # No process or thread of its own, ever: killing the spare ends all that the APK's decode ran.
+    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
     # After the uid drop, which clears it; a zygote gone before it was set is seen as a new parent.
     if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != zygote:
         os._exit(1)

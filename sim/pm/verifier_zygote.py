@@ -88,15 +88,10 @@ def _reply(reply: dict) -> None:
 
 
 def _decode(decoder: SpareDecoder, request: dict) -> None:
-    """An APK decoded by the spare, answered, then the next spare forked while the last one's
-    uid is swept (first, should the device give both the same uid)."""
-    uid, spare_uid = request.get("uid"), request.get("spare_uid")
+    """An APK decoded by the spare, answered, then the next spare forked. No sweep of the
+    spare's uid: it could start no process (RLIMIT_NPROC 0), so killing it ended all it ran."""
     _reply(decoder.decode(request))
-    if spare_uid == uid:
-        sweep(uid)
-    decoder.prepare(spare_uid)
-    if spare_uid != uid:
-        sweep(uid)
+    decoder.prepare(request.get("spare_uid"))
 
 
 def main() -> None:

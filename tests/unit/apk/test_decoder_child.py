@@ -105,13 +105,17 @@ def test_each_apk_is_decoded_by_a_process_no_earlier_decode_reached(verifier, fo
     assert the_spare() != first
 
 
-def test_the_spare_holds_nothing_open_but_its_pipes(verifier, folders):
+def test_the_spare_holds_nothing_open_but_its_pipes_and_may_start_no_process(verifier, folders):
     works, _ = folders
     verifier.decode_apk(works, "base.apk", 37)
-    fd_dir = Path(f"/proc/{the_spare()}/fd")
+    spare = the_spare()
+    fd_dir = Path(f"/proc/{spare}/fd")
     targets = sorted(os.readlink(fd_dir / fd) for fd in os.listdir(fd_dir))
     assert [t for t in targets if not t.startswith("pipe:")] == ["/dev/null"] * 3, targets
     assert len(targets) == 5  # stdin, stdout, stderr; its request pipe and its answer pipe
+    [limit] = [line.split()[2:4] for line in Path(f"/proc/{spare}/limits").read_text().splitlines()
+               if line.startswith("Max processes")]
+    assert limit == ["0", "0"]  # so killing it ends all it ran: nothing of its uid to sweep
 
 
 def test_a_pipe_named_like_the_apk_is_refused_without_blocking_the_verifier(verifier, folders):
