@@ -166,9 +166,9 @@ def _serve(uid: int | None, code_folders: list[Path], warmup: bytes, zygote: int
 
     leave_zygote(request_fd, answer_fd)
     if uid is not None:
-        from sim.zygote.specialize import specialize
+        from sim.zygote.specialize import drop_to
 
-        specialize(uid)
+        drop_to(uid)
     else:  # without root: read-only to code, no app's folder, where the kernel has Landlock
         from sim.zygote import landlock
 
