@@ -22,9 +22,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", required=True, type=Path)
     parser.add_argument("--profile", type=Path, help="Write a cProfile of every thread here at exit.")
+    parser.add_argument("--timeline", type=Path, help="Write bench.timeline's notes of each call here at exit.")
     args = parser.parse_args()
 
     from sim.device import Device
+
+    marks = None
+    if args.timeline:
+        from bench.timeline import Marks, instrument_device
+
+        marks = Marks()
+        instrument_device(marks)
 
     imported_ns = time.perf_counter_ns()
     device = Device(args.data)
@@ -52,6 +60,8 @@ def main() -> None:
     finally:
         if profiles is not None:
             profiles.dump(args.profile)
+        if marks is not None:
+            marks.dump(args.timeline)
         device.shutdown()
 
 

@@ -174,6 +174,8 @@ class ReplyChannel:
             with self._lock:
                 waiting = self._pending.pop(reply.call_id, None)
             if waiting is not None:
+                if waiting is self._leader:  # this thread's own call: it is awake, a poke would only
+                    waiting.interrupt = None  # make its next read return at once, for nothing
                 waiting.deliver(self._outcome_of(reply))
         return True
 
