@@ -19,6 +19,7 @@ from sim.zygote.os_user import claim_os_user
 from tests.helpers import app_whose_import_runs, running_processes, verifier_zygotes
 from tests.unit.apk.conftest import APKS, SHOP
 
+_PF_EXITING = 0x4
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="isolated uids need root (the device drops to them)")
 # App code that refuses to load if any other process runs under its uid (a spare it could trace).
 ALONE_UNDER_MY_UID = """import os as _os
@@ -55,16 +56,36 @@ def verifier():
 
 
 def the_spare() -> int:
-    """The one child of this process's one verifier zygote: its spare decoder, once forked."""
+    """The one child of this process's one verifier zygote that is not being killed: its spare
+    decoder, once forked (the spare that decoded the last APK is killed before the answer, and
+    reaped after it). Seen twice in a row, 20 ms apart, so that no kill can fall between."""
     [zygote] = verifier_zygotes()
-    eventually("the zygote to fork its spare decoder", lambda: len(_children(zygote)) == 1, 30,
-               lambda: f"children of the zygote: {_children(zygote)}")
-    [spare] = _children(zygote)
-    return spare
+    seen: list[list[int]] = []
+
+    def one_spare_twice() -> bool:
+        seen.append([child for child in _children(zygote) if not _dying(child)])
+        return len(seen) > 1 and len(seen[-1]) == 1 and seen[-1] == seen[-2]
+
+    eventually("the zygote to fork its spare decoder", one_spare_twice, 30, lambda: f"its children: {seen[-1]}")
+    return seen[-1][0]
 
 
 def _children(pid: int) -> list[int]:
     return [child for child, (ppid, _) in running_processes().items() if ppid == pid]
+
+
+def _dying(pid: int) -> bool:
+    """SIGKILL pending, or exiting (PF_EXITING in /proc/PID/stat's flags, proc(5))."""
+    try:
+        flags = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[6])
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    pending = 0
+    for line in status:
+        if line.startswith(("SigPnd:", "ShdPnd:")):
+            pending |= int(line.split()[1], 16)
+    return bool(flags & _PF_EXITING or pending & 1 << (signal.SIGKILL - 1))
 
 
 def gone(pid: int) -> None:
