@@ -138,3 +138,41 @@ class DeviceProcess:
         self.process.kill()
         self.process.wait()
         self._drain.join(30)
+
+
+def running_processes() -> dict[int, tuple[int, int]]:
+    """Every process that runs now (zombies are not running): pid -> (parent pid, uid)."""
+    found = {}
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            state, ppid = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[:2]
+            uid = os.stat(f"/proc/{name}").st_uid
+        except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
+            continue
+        if state != "Z":
+            found[int(name)] = (int(ppid), uid)
+    return found
+
+
+def verifier_zygotes() -> list[int]:
+    """The verifier zygotes this process started that still run."""
+    found = []
+    for pid, (ppid, _) in running_processes().items():
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if b"sim.pm.verifier_zygote" in cmdline and ppid == os.getpid():
+            found.append(pid)
+    return found
+
+
+def app_whose_import_runs(tmp_path: Path, name: str, code: str) -> Path:
+    """The CTS helper app as ``com.example.<name>``, running ``code`` when its service is imported."""
+    future = "from __future__ import annotations\n"
+    app = copy_app(HELPER_APP, tmp_path / name)
+    manifest = app / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace(HELPER_PACKAGE, f"com.example.{name}"))
+    service = app / "testutils.py"
+    service.write_text(service.read_text().replace(future, future + code + "\n", 1))
+    return app

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,9 +48,13 @@ def in_apk_terms(text: str, folder: Path, apk_name: str, decoded: DecodedApk) ->
 
 
 def read_apk(apk: Path) -> bytes:
-    """The APK's bytes, refused past the size the device takes."""
+    """The APK's bytes, refused past the size the device takes, or if it is no regular file
+    (opened without blocking: a pipe named like an APK would block its reader for ever)."""
     try:
-        with open(apk, "rb") as file:
+        fd = os.open(apk, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ApkError("INSTALL_FAILED_INVALID_APK", f"{apk} is not a regular file")
             data = file.read(MAX_APK_BYTES + 1)
     except OSError as error:
         raise ApkError("INSTALL_FAILED_INVALID_APK", f"{apk} cannot be read: {error.strerror}") from None

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
-from sim.pm.verifier_zygote import DECODE_APK, KILLED_OR_SLOW, VERIFY_TIMEOUT
+from sim.pm.verifier_child import DECODE_APK, KILLED_OR_SLOW, VERIFY_TIMEOUT
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 
 if TYPE_CHECKING:
@@ -64,24 +64,34 @@ class CodeVerifier:
 
     def __init__(self, isolated_uids: range | None = None, timeout: float = VERIFY_TIMEOUT) -> None:
         self._uids = itertools.cycle(isolated_uids) if isolated_uids else None
+        # The uid the zygote's spare decoder waits under for the next APK (sim/pm/spare_decoder.py):
+        # no verification gets it, as its app code could trace or signal the spare.
+        self._spare_uid: int | None = None
         self._timeout = timeout
         self._lock = threading.Lock()
         self._zygote: subprocess.Popen | None = None
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         with self._lock:
-            uid = next(self._uids) if self._uids else None
-            request = {"app_dir": str(app_dir), "service": service_name, "uid": uid, "timeout": self._timeout}
+            request = {"app_dir": str(app_dir), "service": service_name, "uid": self._next_uid(),
+                       "timeout": self._timeout}
             return _declared_from(self._ask(request))
 
     def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
         """The APK ``folder/apk_name`` decoded for ``sdk`` in a child of its own (sim/apk);
         ApkError if it is refused, or if decoding it crashed or hung that child."""
         with self._lock:
-            uid = next(self._uids) if self._uids else None
+            uid = self._spare_uid if self._spare_uid is not None else self._next_uid()
+            self._spare_uid = self._next_uid()
             request = {"kind": DECODE_APK, "app_dir": str(folder), "apk": apk_name, "sdk": sdk, "uid": uid,
-                       "timeout": self._timeout}
+                       "spare_uid": self._spare_uid, "timeout": self._timeout}
             return _decoded_from(self._ask(request))
+
+    def _next_uid(self) -> int | None:
+        if self._uids is None:
+            return None
+        uid = next(self._uids)
+        return next(self._uids) if uid == self._spare_uid else uid
 
     def _ask(self, request: dict) -> dict:
         zygote = self._started_zygote()
@@ -126,7 +136,9 @@ class InProcessCodeVerifier:
         return _declared_from(answer(app_dir, service_name))
 
     def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
-        return _decoded_from(apk_answer(folder / apk_name, sdk))
+        from sim.apk.folder import read_apk
+
+        return _decoded_from(apk_answer(read_apk(folder / apk_name), apk_name, sdk))
 
     def close(self) -> None:
         pass
@@ -155,13 +167,13 @@ def _decoded_from(reply: dict) -> DecodedApk:
     return DecodedApk.from_json(reply["decoded"])
 
 
-def apk_answer(apk: Path, sdk: int) -> dict:
-    """The APK at ``apk`` decoded for ``sdk``, or why it is refused; run where hostile input may be read."""
+def apk_answer(data: bytes, name: str, sdk: int) -> dict:
+    """The APK ``data`` (``name`` in errors) decoded for ``sdk``, or why it is refused; run
+    where hostile input may be read."""
     from sim.apk.decode import decode_apk
-    from sim.apk.folder import read_apk
 
     try:
-        return {"decoded": decode_apk(read_apk(apk), apk.name, sdk).to_json()}
+        return {"decoded": decode_apk(data, name, sdk).to_json()}
     except ApkError as error:
         return {"refused": [error.reason, error.detail]}
     except Exception as error:  # the reader failed on this input: the install refuses, naming it

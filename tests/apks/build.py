@@ -1,6 +1,6 @@
 """Builds the test APKs from their sources with Debian's Android build tools.
 
-``python tests/apks/build.py [OUT_DIR]`` (default: this folder) writes, for each source folder
+``python tests/apks/build.py [OUT_DIR]`` (default: where the checkout keeps them) writes, for each source folder
 here (an app's AndroidManifest.xml, res/ and assets/, as Gradle hands them to aapt2):
 
 - ``NAME.apk``: unsigned, zip-aligned; byte-reproducible (aapt2 and zipalign write fixed
@@ -8,7 +8,10 @@ here (an app's AndroidManifest.xml, res/ and assets/, as Gradle hands them to aa
 - ``NAME-signed.apk`` and ``NAME-other-key.apk``: the same APK signed (v1, v2 and v3) with the
   test key and with a second key (keys/), for the update refusal;
 - ``NAME-config.fr.apk``: the French configuration split (what a bundle's APK set holds), which
-  install refuses.
+  install refuses;
+- ``sim/apk/warmup.apk``: shop signed with the test key, shipped with droidsim (package data, so
+  a wheel has it): the verifier's spare decoder decodes it before it waits for an APK
+  (sim/pm/spare_decoder.py), a signed one so that every reader a real APK needs is warm.
 
 Needs ``aapt2``, ``zipalign`` and ``apksigner`` (Debian: aapt, zipalign, apksigner) and the
 ``framework-res.apk`` of the android-framework-res package to link against (Debian has no android.jar).
@@ -27,6 +30,7 @@ FRAMEWORK_RES = Path("/usr/share/android-framework-res/framework-res.apk")
 TOOLS = ("aapt2", "zipalign", "apksigner")
 SOURCES = ("shop",)
 KEYS = {"signed": "test", "other-key": "other"}
+WARMUP = HERE.parent.parent / "sim" / "apk" / "warmup.apk"
 MIN_SDK, TARGET_SDK = "34", "36"
 
 
@@ -75,7 +79,14 @@ def build_all(out_dir: Path) -> list[Path]:
             built.append(out_dir / f"{name}-{suffix}.apk")
         build_split(HERE / name, out_dir / f"{name}-config.fr.apk")
         built.append(out_dir / f"{name}-config.fr.apk")
+    shutil.copyfile(out_dir / "shop-signed.apk", out_dir / WARMUP.name)
+    built.append(out_dir / WARMUP.name)
     return built
+
+
+def checked_in(built: Path) -> Path:
+    """Where the checkout keeps the file ``built`` is a fresh build of."""
+    return WARMUP if built.name == WARMUP.name else HERE / built.name
 
 
 def _run(*argv: object) -> None:
@@ -87,5 +98,11 @@ def _run(*argv: object) -> None:
 if __name__ == "__main__":
     if missing := missing_tools():
         raise SystemExit(f"cannot build the test APKs: missing {', '.join(missing)}")
-    for path in build_all(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE):
-        print(path)
+    if len(sys.argv) > 1:
+        for path in build_all(Path(sys.argv[1])):
+            print(path)
+    else:
+        with tempfile.TemporaryDirectory() as fresh:
+            for path in build_all(Path(fresh)):
+                shutil.copyfile(path, checked_in(path))
+                print(checked_in(path))

@@ -71,6 +71,9 @@ def test_the_projects_own_suite_passes_with_droidsim_from_a_wheel(installed, pro
     where = run(installed / "python", "-c", "import sim, droid; print(sim.__file__, droid.__file__)", cwd=project,
                 timeout=60)
     assert str(REPO) not in where.stdout and "site-packages" in where.stdout, where.stdout + where.stderr
+    warmup = run(installed / "python", "-c", "from sim.pm.spare_decoder import WARMUP_APK; print(WARMUP_APK.is_file())",
+                 cwd=project, timeout=60)
+    assert warmup.stdout.strip() == "True", warmup.stdout + warmup.stderr  # package data, not tests/
     suite = run(installed / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project, timeout=600)
     assert suite.returncode == 0, suite.stdout + suite.stderr
     assert suite.stdout.splitlines()[-1].startswith("6 passed")

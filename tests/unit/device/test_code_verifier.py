@@ -13,34 +13,7 @@ from droid.os import IllegalArgumentException
 from sim.conformance.expect import eventually
 from sim.device import Device
 from sim.pm.code_verifier import CodeVerifier
-from tests.helpers import HELPER_APP, HELPER_PACKAGE, copy_app
-
-FUTURE = "from __future__ import annotations\n"
-
-
-def app_whose_import_runs(tmp_path: Path, name: str, code: str) -> Path:
-    """The CTS helper app as ``com.example.<name>``, running ``code`` when its service is imported."""
-    app = copy_app(HELPER_APP, tmp_path / name)
-    manifest = app / "AndroidManifest.xml"
-    manifest.write_text(manifest.read_text().replace(HELPER_PACKAGE, f"com.example.{name}"))
-    service = app / "testutils.py"
-    service.write_text(service.read_text().replace(FUTURE, FUTURE + code + "\n", 1))
-    return app
-
-
-def zygotes_of_this_process() -> list[int]:
-    """The verifier zygotes this process started that still run (not zombies)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            state, ppid = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if b"sim.pm.verifier_zygote" in cmdline and int(ppid) == os.getpid() and state != "Z":
-            found.append(int(pid))
-    return found
-
+from tests.helpers import HELPER_APP, HELPER_PACKAGE, app_whose_import_runs, verifier_zygotes
 
 @pytest.fixture
 def device(tmp_path):
@@ -55,7 +28,7 @@ def test_what_one_apps_import_leaves_in_the_verifier_never_reaches_the_next(devi
     device.install(app_whose_import_runs(tmp_path, "planter", plant))
     device.install(app_whose_import_runs(tmp_path, "checker", check))
     assert {"com.example.planter", "com.example.checker"} <= {p.package_name for p in device.registry.all()}
-    assert len(zygotes_of_this_process()) == 1  # both verified by children of one zygote
+    assert len(verifier_zygotes()) == 1  # both verified by children of one zygote
 
 
 def test_a_verification_that_hangs_is_refused_and_the_next_is_answered(tmp_path):
@@ -70,28 +43,28 @@ def test_a_verification_that_hangs_is_refused_and_the_next_is_answered(tmp_path)
 
 def test_code_that_kills_its_verifier_leaves_the_zygote_serving(device, tmp_path):
     device.install(HELPER_APP)
-    zygote = zygotes_of_this_process()
+    zygote = verifier_zygotes()
     with pytest.raises(IllegalArgumentException, match="INSTALL_FAILED_BAD_CODE"):
         device.install(app_whose_import_runs(tmp_path, "suicide", "import os; os._exit(3)"))
     device.install(app_whose_import_runs(tmp_path, "after", ""))
-    assert zygotes_of_this_process() == zygote
+    assert verifier_zygotes() == zygote
 
 
 def test_a_zygote_that_died_is_started_again_at_the_next_install(device, tmp_path):
     device.install(HELPER_APP)
-    [zygote] = zygotes_of_this_process()
+    [zygote] = verifier_zygotes()
     os.kill(zygote, 9)
-    eventually("the killed zygote to end", lambda: zygote not in zygotes_of_this_process(), 10,
-               lambda: f"zygotes running: {zygotes_of_this_process()}")
+    eventually("the killed zygote to end", lambda: zygote not in verifier_zygotes(), 10,
+               lambda: f"zygotes running: {verifier_zygotes()}")
     device.install(app_whose_import_runs(tmp_path, "after", ""))
     assert device.registry.get("com.example.after") is not None
-    [restarted] = zygotes_of_this_process()
+    [restarted] = verifier_zygotes()
     assert restarted != zygote
 
 
 def test_shutdown_ends_the_zygote(tmp_path):
     device = Device(tmp_path / "data", isolated_apps=False)
     device.install(HELPER_APP)
-    assert len(zygotes_of_this_process()) == 1
+    assert len(verifier_zygotes()) == 1
     device.shutdown()
-    assert zygotes_of_this_process() == []
+    assert verifier_zygotes() == []

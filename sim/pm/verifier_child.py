@@ -1,0 +1,101 @@
+"""What every child of the verifier's zygote shares: leaving the zygote behind, its answer read
+back, and its end (sim/pm/verifier_zygote.py forks them; sim/pm/spare_decoder.py too)."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import time
+
+VERIFY_TIMEOUT = 20.0
+# The other kind of request: ``{"kind": "decode_apk", "app_dir", "apk", "sdk", "uid", "spare_uid",
+# "timeout"}`` decodes the APK ``app_dir/apk`` (sim/apk: untrusted input, so never in the
+# device's process) in the spare waiting under ``uid``, then forks the next under ``spare_uid``.
+DECODE_APK = "decode_apk"
+KILLED_OR_SLOW = "loading the app's code killed the verifier process (or took too long)"
+
+
+def leave_zygote(*keep: int) -> None:
+    """In a fresh child: a session of its own, and nothing of the zygote's open but ``keep``;
+    stdin and stdout, the zygote's request and reply pipes, become /dev/null."""
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        os.dup2(devnull, fd)
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def write_answer(answer_fd: int, answered: dict) -> None:
+    """The child's one answer, as a JSON line, then its end: no atexit handler or thread that
+    the code it ran left behind runs."""
+    reply = memoryview((json.dumps(answered) + "\n").encode())
+    while reply:
+        reply = reply[os.write(answer_fd, reply):]
+    os._exit(0)
+
+
+def collect(pid: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes:
+    """The child's answer, read until it exits: a process it left behind may hold the pipe
+    open, so its end, not the pipe's, ends the wait. ``one_line``: until its first line has
+    come, for a child whose answer is all it does (the spare decoder): its exit, the teardown
+    of a large process, takes milliseconds the answer need not wait for."""
+    exited = os.pidfd_open(pid)
+    chunks = []
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            ready, _, _ = select.select([answer_fd, exited], [], [], remaining)
+            if answer_fd in ready:
+                chunk = os.read(answer_fd, 65536)
+                if chunk:
+                    chunks.append(chunk)
+                    if one_line and b"\n" in chunk:
+                        break
+                    continue
+            if exited in ready or answer_fd in ready:  # exited, or every writer closed the pipe
+                while select.select([answer_fd], [], [], 0)[0] and (chunk := os.read(answer_fd, 65536)):
+                    chunks.append(chunk)
+                break
+    finally:
+        os.close(exited)
+    return b"".join(chunks)
+
+
+def answer_of(pid: int | None, output: bytes) -> dict:
+    """What the ended child ``pid`` answered in ``output``; an error if it died first or was too
+    slow. ``pid`` None: the child is reaped later, and only a whole line counts as an answer."""
+    status = os.waitpid(pid, 0)[1] if pid is not None else 0
+    lines = output.decode("utf-8", "replace").splitlines(keepends=True)
+    if os.waitstatus_to_exitcode(status) != 0 or not lines or (pid is None and not lines[0].endswith("\n")):
+        return {"error": KILLED_OR_SLOW}
+    return json.loads(lines[-1] if pid is not None else lines[0])
+
+
+def end_group(pid: int) -> None:
+    """The child and what it started in its session (the child too, if it has not left the
+    zygote's yet): cheap, so done before the zygote answers."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def sweep(uid: int | None) -> None:
+    """Every process of ``uid``, however it detached (setsid, double fork): a fork of the zygote,
+    some milliseconds, so done after it answers and before it reads the next request. Nothing
+    is lost by answering first: an isolated uid can write nothing the device reads, and no
+    later request is served before the sweep has ended what it left."""
+    from sim.zygote.specialize import kill_every_process_of
+
+    if uid is not None:
+        kill_every_process_of(uid, single_threaded=True)
