@@ -15,6 +15,11 @@ VERIFY_TIMEOUT = 20.0
 # device's process) in the spare waiting under ``uid``, then forks the next under ``spare_uid``.
 DECODE_APK = "decode_apk"
 KILLED_OR_SLOW = "loading the app's code killed the verifier process (or took too long)"
+# An answer is a few MB at most (a decoded APK's text, a large app's metadata); a child that
+# writes more (app code at import can find the answer pipe) is stopped there, before the zygote,
+# and the device after it, hold what it wrote.
+MAX_ANSWER_BYTES = 128 * 1024 * 1024
+ANSWER_TOO_LARGE = f"the verifier's child wrote more than {MAX_ANSWER_BYTES >> 20} MiB as its answer (stopped there)"
 
 
 def leave_zygote(*keep: int) -> None:
@@ -41,39 +46,51 @@ def write_answer(answer_fd: int, answered: dict) -> None:
     os._exit(0)
 
 
-def collect(pid: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes:
+def collect(pid: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes | None:
     """The child's answer, read until it exits: a process it left behind may hold the pipe
     open, so its end, not the pipe's, ends the wait. ``one_line``: until its first line has
     come, for a child whose answer is all it does (the spare decoder): its exit, the teardown
-    of a large process, takes milliseconds the answer need not wait for."""
+    of a large process, takes milliseconds the answer need not wait for. None once it has
+    written more than MAX_ANSWER_BYTES."""
     exited = os.pidfd_open(pid)
-    chunks = []
+    chunks: list[bytes] = []
+    size = 0
+
+    def read() -> bytes:
+        nonlocal size
+        chunk = os.read(answer_fd, 65536)
+        size += len(chunk)
+        return chunk
+
     try:
-        while True:
+        while size <= MAX_ANSWER_BYTES:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
             ready, _, _ = select.select([answer_fd, exited], [], [], remaining)
             if answer_fd in ready:
-                chunk = os.read(answer_fd, 65536)
+                chunk = read()
                 if chunk:
                     chunks.append(chunk)
                     if one_line and b"\n" in chunk:
                         break
                     continue
             if exited in ready or answer_fd in ready:  # exited, or every writer closed the pipe
-                while select.select([answer_fd], [], [], 0)[0] and (chunk := os.read(answer_fd, 65536)):
+                while size <= MAX_ANSWER_BYTES and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
                     chunks.append(chunk)
                 break
     finally:
         os.close(exited)
-    return b"".join(chunks)
+    return None if size > MAX_ANSWER_BYTES else b"".join(chunks)
 
 
-def answer_of(pid: int | None, output: bytes) -> dict:
-    """What the ended child ``pid`` answered in ``output``; an error if it died first or was too
-    slow. ``pid`` None: the child is reaped later, and only a whole line counts as an answer."""
+def answer_of(pid: int | None, output: bytes | None) -> dict:
+    """What the ended child ``pid`` answered in ``output``; an error if it died first, was too
+    slow or wrote too much (None). ``pid`` None: the child is reaped later, and only a whole
+    line counts as an answer."""
     status = os.waitpid(pid, 0)[1] if pid is not None else 0
+    if output is None:
+        return {"error": ANSWER_TOO_LARGE}
     lines = output.decode("utf-8", "replace").splitlines(keepends=True)
     if os.waitstatus_to_exitcode(status) != 0 or not lines or (pid is None and not lines[0].endswith("\n")):
         return {"error": KILLED_OR_SLOW}

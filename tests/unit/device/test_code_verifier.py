@@ -31,6 +31,23 @@ def test_what_one_apps_import_leaves_in_the_verifier_never_reaches_the_next(devi
     assert len(verifier_zygotes()) == 1  # both verified by children of one zygote
 
 
+def test_an_app_that_floods_the_verifiers_answer_pipe_is_refused_and_the_next_is_answered(device, tmp_path):
+    flood = ("import os\n"
+             "chunk = b'x' * (1 << 20)\n"
+             "for fd in map(int, os.listdir('/proc/self/fd')):\n"
+             "    try:\n"
+             "        for _ in range(200) if fd > 2 else ():\n"
+             "            os.write(fd, chunk)\n"
+             "    except OSError:\n"
+             "        pass")
+    with pytest.raises(IllegalArgumentException,
+                       match="INSTALL_FAILED_BAD_CODE: .*wrote more than 128 MiB as its answer \\(stopped there\\)"):
+        device.install(app_whose_import_runs(tmp_path, "flood", flood))
+    assert device.registry.get("com.example.flood") is None
+    device.install(HELPER_APP)
+    assert device.registry.get(HELPER_PACKAGE) is not None
+
+
 def test_a_verification_that_hangs_is_refused_and_the_next_is_answered(tmp_path):
     with Device(tmp_path / "data", isolated_apps=False, verifier=CodeVerifier(timeout=1.0)) as device:
         with pytest.raises(IllegalArgumentException,
