@@ -43,6 +43,16 @@ def listener(open_socket, host: str, family: int = socket.AF_INET) -> socket.soc
     return server
 
 
+def named_peers(at_device: socket.socket) -> list[tuple[int, int]]:
+    """What the kernel says is at the other end of the accepted connection ``at_device``."""
+    return peer_sockets(at_device.getpeername(), at_device.getsockname())
+
+
+def mine(client: socket.socket) -> list[tuple[int, int]]:
+    """``client`` as the kernel names it: this process's uid and the socket's inode."""
+    return [(os.getuid(), os.fstat(client.fileno()).st_ino)]
+
+
 def connect_from(open_socket, family: int, local: tuple, target: socket.socket) -> socket.socket:
     """A client socket bound to ``local`` (sharing its port: SO_REUSEADDR) connected to ``target``."""
     client = open_socket(family)
@@ -65,13 +75,9 @@ def test_two_sockets_sharing_a_port_are_told_apart_by_where_they_connect(sockets
     assert second.getsockname() == first.getsockname()
     at_device = accepted(device)
     # Only the socket connected to the device is the device's peer: found by its inode.
-    assert peer_sockets(at_device.getpeername(), at_device.getsockname()) == [
-        (os.getuid(), os.fstat(second.fileno()).st_ino)
-    ]
+    assert named_peers(at_device) == mine(second)
     at_decoy = accepted(decoy)
-    assert peer_sockets(at_decoy.getpeername(), at_decoy.getsockname()) == [
-        (os.getuid(), os.fstat(first.fileno()).st_ino)
-    ]
+    assert named_peers(at_decoy) == mine(first)
     assert connection_owner(at_device) == os.getuid()
 
 
@@ -80,9 +86,7 @@ def test_an_ipv6_peer_is_named(sockets):
     device = listener(sockets, "::1", socket.AF_INET6)
     client = connect_from(sockets, socket.AF_INET6, ("::1", 0), device)
     at_device = accepted(device)
-    assert peer_sockets(at_device.getpeername(), at_device.getsockname()) == [
-        (os.getuid(), os.fstat(client.fileno()).st_ino)
-    ]
+    assert named_peers(at_device) == mine(client)
     assert connection_owner(at_device) == os.getuid()
 
 
@@ -93,9 +97,7 @@ def test_an_ipv4_client_of_a_dual_stack_listener_is_named(sockets):
     client.connect(("127.0.0.1", device.getsockname()[1]))
     at_device = accepted(device)
     assert at_device.getpeername()[0] == "::ffff:127.0.0.1"
-    assert peer_sockets(at_device.getpeername(), at_device.getsockname()) == [
-        (os.getuid(), os.fstat(client.fileno()).st_ino)
-    ]
+    assert named_peers(at_device) == mine(client)
 
 
 def test_a_peer_the_kernel_does_not_list_is_nobody(tmp_path):
@@ -115,8 +117,6 @@ def test_without_inet_diag_the_socket_tables_name_the_same_peer(sockets, monkeyp
     device = listener(sockets, "127.0.0.1")
     client = connect_from(sockets, socket.AF_INET, ("127.0.0.1", 0), device)
     at_device = accepted(device)
-    asked = peer_sockets(at_device.getpeername(), at_device.getsockname())
+    asked = named_peers(at_device)
     monkeypatch.setattr(sock_diag, "owner", unavailable)
-    assert peer_sockets(at_device.getpeername(), at_device.getsockname()) == asked == [
-        (os.getuid(), os.fstat(client.fileno()).st_ino)
-    ]
+    assert named_peers(at_device) == asked == mine(client)
