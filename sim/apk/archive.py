@@ -72,6 +72,9 @@ class ApkArchive:
         if "toc.pb" in names or (MANIFEST not in names and any(n.endswith(".apk") for n in names)):
             raise ApkError("INSTALL_PARSE_FAILED_NOT_APK", f"{self.name} is an APK set (.apks), not an APK: {UNIVERSAL}")
 
+    def entries(self) -> list[str]:
+        return list(self._infos)
+
     def has(self, entry: str) -> bool:
         return entry in self._infos
 

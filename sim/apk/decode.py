@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -68,7 +68,10 @@ class DecodedApk:
     signing: Signing
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        # vars(), not dataclasses.asdict: asdict deep-copies every string it meets.
+        return json.dumps({**vars(self), "files": [vars(f) for f in self.files],
+                           "services": [vars(s) for s in self.services], "signing": vars(self.signing)},
+                          separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> DecodedApk:
@@ -97,7 +100,7 @@ def decode_apk(data: bytes, name: str, sdk: int) -> DecodedApk:
     resolver.resolve_tree(manifest, MANIFEST)
     files = [DecodedFile(MANIFEST, MANIFEST, _text(manifest))]
     files += _referenced_files(manifest, archive, resolver)
-    return DecodedApk(package, sdk, tuple(files), _services(manifest, resolver), signing(data))
+    return DecodedApk(package, sdk, tuple(files), _services(manifest, resolver), signing(data, archive.entries()))
 
 
 def _reparsed(root: etree._Element) -> etree._Element:

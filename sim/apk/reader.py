@@ -10,6 +10,8 @@ The bytes it reads come from :class:`sim.apk.archive.ApkArchive`, which has alre
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,9 +111,18 @@ class ResourceTable:
         return Resource(type_, name, values)
 
 
-def signing(data: bytes) -> Signing:
+# What every signed APK holds: a v2/v3 signing block's magic, or a v1 signature file's name.
+_SIGNING_BLOCK_MAGIC = b"APK Sig Block 42"
+_V1_SIGNATURE = re.compile(r"META-INF/.*\.(DSA|EC|RSA)", re.DOTALL)
+
+
+def signing(data: bytes, entries: Iterable[str]) -> Signing:
     """Which schemes signed the APK, and by whom: v3 beats v2 beats v1, as the platform
-    takes the newest scheme it finds (ApkSignatureVerifier)."""
+    takes the newest scheme it finds (ApkSignatureVerifier). An APK with neither a signing
+    block's magic anywhere in it nor a v1 signature file among its ``entries`` is unsigned
+    without asking androguard, which would read its zip a second time to say so."""
+    if _SIGNING_BLOCK_MAGIC not in data and not any(_V1_SIGNATURE.fullmatch(entry) for entry in entries):
+        return Signing((), ())
     apk, _ = _androguard()
     try:
         package = apk.APK(data, raw=True, skip_analysis=True)
