@@ -26,15 +26,18 @@ import base64
 import itertools
 import json
 import select
+import socket
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
-from sim.pm.verifier_child import DECODE_APK, KILLED_OR_SLOW, VERIFY_TIMEOUT
+from sim.pm.spare_channel import SparePool
+from sim.pm.verifier_child import KILLED_OR_SLOW, SPARE, VERIFY_TIMEOUT, answer_of
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 
 if TYPE_CHECKING:
@@ -42,6 +45,10 @@ if TYPE_CHECKING:
 
 # How long past a verification's own timeout the zygote may take to answer before it is ended.
 ZYGOTE_GRACE = 10.0
+ZYGOTE_FAILED = "the code verifier stopped before it answered"
+# Spare decoders the device keeps: in a run of installs the older has warmed up when its APK
+# comes (a fresh fork's warm-up takes longer than an install).
+SPARES = 2
 
 
 @dataclass(frozen=True)
@@ -64,12 +71,14 @@ class CodeVerifier:
 
     def __init__(self, isolated_uids: range | None = None, timeout: float = VERIFY_TIMEOUT) -> None:
         self._uids = itertools.cycle(isolated_uids) if isolated_uids else None
-        # The uid the zygote's spare decoder waits under for the next APK (sim/pm/spare_decoder.py):
-        # no verification gets it, as its app code could trace or signal the spare.
-        self._spare_uid: int | None = None
+        self._uid_count = len(isolated_uids) if isolated_uids else 0
+        # The spare decoders the zygote forks for APKs (sim/pm/spare_decoder.py): no verification
+        # gets a uid one waits under, as its app code could trace or signal the spare.
+        self._spares = SparePool(SPARES)
         self._timeout = timeout
         self._lock = threading.Lock()
         self._zygote: subprocess.Popen | None = None
+        self._spares_channel: socket.socket | None = None
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         with self._lock:
@@ -80,46 +89,88 @@ class CodeVerifier:
     def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
         """The APK ``folder/apk_name`` decoded for ``sdk`` in a child of its own (sim/apk);
         ApkError if it is refused, or if decoding it crashed or hung that child."""
+        from sim.apk.folder import read_apk
+
+        data = read_apk(folder / apk_name)
         with self._lock:
-            uid = self._spare_uid if self._spare_uid is not None else self._next_uid()
-            self._spare_uid = self._next_uid()
-            request = {"kind": DECODE_APK, "app_dir": str(folder), "apk": apk_name, "sdk": sdk, "uid": uid,
-                       "spare_uid": self._spare_uid, "timeout": self._timeout}
-            return _decoded_from(self._ask(request))
+            self._started_zygote()
+            spare = self._spares.take(self._spares_channel, self._ask_spare, self._timeout + ZYGOTE_GRACE)
+            if spare is None:  # the zygote failed: the next install starts a new one
+                self.close()
+                return _decoded_from({"error": ZYGOTE_FAILED})
+            try:
+                output = spare.decode(data, apk_name, sdk, time.monotonic() + self._timeout)
+            finally:
+                spare.end()
+            self._spares.refill(self._ask_spare)  # forked while this install goes on
+            return _decoded_from(answer_of(None, output))
+
+    def _ask_spare(self) -> bool:
+        """Ask the zygote for a spare under a uid of its own; False if it could not be asked."""
+        uid = self._next_uid()
+        if not self._send({"kind": SPARE, "uid": uid}):
+            return False
+        self._spares.asked(uid)
+        return True
 
     def _next_uid(self) -> int | None:
+        """The next isolated uid no spare waits under, if the range has one: a verification's
+        app code under a spare's uid could trace it (the zygote ends such a spare first)."""
         if self._uids is None:
             return None
+        reserved = self._spares.uids()
         uid = next(self._uids)
-        return next(self._uids) if uid == self._spare_uid else uid
+        for _ in range(self._uid_count - 1):
+            if uid not in reserved:
+                break
+            uid = next(self._uids)
+        return uid
 
     def _ask(self, request: dict) -> dict:
+        line = ""
+        if self._send(request):
+            stdout = self._zygote.stdout
+            try:
+                answered, _, _ = select.select([stdout], [], [], self._timeout + ZYGOTE_GRACE)
+                line = stdout.readline() if answered else ""
+            except OSError:
+                pass
+        if not line:  # the zygote itself failed: the next install starts a new one
+            self.close()
+            return {"error": ZYGOTE_FAILED}
+        return json.loads(line)
+
+    def _send(self, request: dict) -> bool:
         zygote = self._started_zygote()
-        assert zygote.stdin is not None and zygote.stdout is not None
         try:
             zygote.stdin.write(json.dumps(request) + "\n")
             zygote.stdin.flush()
-            answered, _, _ = select.select([zygote.stdout], [], [], self._timeout + ZYGOTE_GRACE)
-            line = zygote.stdout.readline() if answered else ""
         except OSError:
-            line = ""
-        if not line:  # the zygote itself failed: the next install starts a new one
             self.close()
-            return {"error": "the code verifier stopped before it answered"}
-        return json.loads(line)
+            return False
+        return True
 
     def _started_zygote(self) -> subprocess.Popen:
         if self._zygote is None or self._zygote.poll() is not None:
-            self._zygote = subprocess.Popen(
-                python_command("sim.pm.verifier_zygote", shares_device_uid=self._uids is None),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=start_environment({}), cwd=START_FOLDER, text=True, start_new_session=True,
-            )
+            self.close()
+            # Datagrams: each spare handed over is one message with its descriptors.
+            self._spares_channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            with theirs:
+                self._zygote = subprocess.Popen(
+                    python_command("sim.pm.verifier_zygote", "--spares-fd", str(theirs.fileno()),
+                                   shares_device_uid=self._uids is None),
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
+                    env=start_environment({}), cwd=START_FOLDER, text=True, start_new_session=True,
+                )
         return self._zygote
 
     def close(self) -> None:
         """Ends the zygote (a verification's own processes are gone when it answers)."""
         zygote, self._zygote = self._zygote, None
+        channel, self._spares_channel = self._spares_channel, None
+        self._spares.clear()
+        if channel is not None:
+            channel.close()
         if zygote is None:
             return
         zygote.kill()

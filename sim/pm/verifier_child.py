@@ -10,10 +10,10 @@ import signal
 import time
 
 VERIFY_TIMEOUT = 20.0
-# The other kind of request: ``{"kind": "decode_apk", "app_dir", "apk", "sdk", "uid", "spare_uid",
-# "timeout"}`` decodes the APK ``app_dir/apk`` (sim/apk: untrusted input, so never in the
-# device's process) in the spare waiting under ``uid``, then forks the next under ``spare_uid``.
-DECODE_APK = "decode_apk"
+# The other kind of request: ``{"kind": "spare", "uid"}`` forks a spare decoder under ``uid``
+# and hands it to the device (sim/pm/spare_channel.py), which decodes an APK in it (sim/apk:
+# untrusted input, so never in the device's process); it has no reply line.
+SPARE = "spare"
 KILLED_OR_SLOW = "loading the app's code killed the verifier process (or took too long)"
 # An answer is a few MB at most (a decoded APK's text, a large app's metadata); a child that
 # writes more (app code at import can find the answer pipe) is stopped there, before the zygote,
@@ -46,13 +46,12 @@ def write_answer(answer_fd: int, answered: dict) -> None:
     os._exit(0)
 
 
-def collect(pid: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes | None:
-    """The child's answer, read until it exits: a process it left behind may hold the pipe
-    open, so its end, not the pipe's, ends the wait. ``one_line``: until its first line has
-    come, for a child whose answer is all it does (the spare decoder): its exit, the teardown
-    of a large process, takes milliseconds the answer need not wait for. None once it has
-    written more than MAX_ANSWER_BYTES."""
-    exited = os.pidfd_open(pid)
+def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes | None:
+    """The answer of the child whose pidfd is ``exited``, read until it exits: a process it
+    left behind may hold the pipe open, so its end, not the pipe's, ends the wait.
+    ``one_line``: until its first line has come, for a child whose answer is all it does (the
+    spare decoder): its exit, the teardown of a large process, takes milliseconds the answer
+    need not wait for. None once it has written more than MAX_ANSWER_BYTES."""
     chunks: list[bytes] = []
     size = 0
 
@@ -62,25 +61,22 @@ def collect(pid: int, answer_fd: int, deadline: float, *, one_line: bool = False
         size += len(chunk)
         return chunk
 
-    try:
-        while size <= MAX_ANSWER_BYTES:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            ready, _, _ = select.select([answer_fd, exited], [], [], remaining)
-            if answer_fd in ready:
-                chunk = read()
-                if chunk:
-                    chunks.append(chunk)
-                    if one_line and b"\n" in chunk:
-                        break
-                    continue
-            if exited in ready or answer_fd in ready:  # exited, or every writer closed the pipe
-                while size <= MAX_ANSWER_BYTES and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
-                    chunks.append(chunk)
-                break
-    finally:
-        os.close(exited)
+    while size <= MAX_ANSWER_BYTES:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        ready, _, _ = select.select([answer_fd, exited], [], [], remaining)
+        if answer_fd in ready:
+            chunk = read()
+            if chunk:
+                chunks.append(chunk)
+                if one_line and b"\n" in chunk:
+                    break
+                continue
+        if exited in ready or answer_fd in ready:  # exited, or every writer closed the pipe
+            while size <= MAX_ANSWER_BYTES and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
+                chunks.append(chunk)
+            break
     return None if size > MAX_ANSWER_BYTES else b"".join(chunks)
 
 

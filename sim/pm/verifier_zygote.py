@@ -11,7 +11,8 @@ the child has exited, or after the request's timeout, its process group is kille
 answer goes back as one JSON line on stdout; then every process of its uid is killed, before
 the next request is read (sim/pm/verifier_child.py says why that order is safe). A child that
 dies without answering, or takes too long, is answered with an error. An APK is decoded by a
-child forked before it came, the spare decoder (sim/pm/spare_decoder.py).
+child forked before it came, the spare decoder (sim/pm/spare_decoder.py), whose pipes the
+zygote hands to the device over the socket ``--spares-fd`` names (sim/pm/spare_channel.py).
 
 So each verification still runs in a process of its own that nothing of an earlier one
 reached, at the cost of a fork instead of an interpreter's start (sim/pm/code_verifier.py).
@@ -19,14 +20,16 @@ reached, at the cost of a fork instead of an interpreter's start (sim/pm/code_ve
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
 
 from sim.pm.spare_decoder import SpareDecoder
-from sim.pm.verifier_child import DECODE_APK, VERIFY_TIMEOUT, answer_of, collect, end_group, leave_zygote, sweep, write_answer
+from sim.pm.verifier_child import SPARE, VERIFY_TIMEOUT, answer_of, collect, end_group, leave_zygote, sweep, write_answer
 
 
 
@@ -41,9 +44,11 @@ def verify(request: dict) -> dict:
         finally:
             os._exit(1)
     os.close(answer_write)
+    exited = os.pidfd_open(pid)
     try:
-        output = collect(pid, answer_read, time.monotonic() + request.get("timeout", VERIFY_TIMEOUT))
+        output = collect(exited, answer_read, time.monotonic() + request.get("timeout", VERIFY_TIMEOUT))
     finally:
+        os.close(exited)
         os.close(answer_read)
         end_group(pid)
     return answer_of(pid, output)
@@ -87,13 +92,6 @@ def _reply(reply: dict) -> None:
     sys.stdout.flush()
 
 
-def _decode(decoder: SpareDecoder, request: dict) -> None:
-    """An APK decoded by the spare, answered, then the next spare forked. No sweep of the
-    spare's uid: it could start no process (RLIMIT_NPROC 0), so killing it ended all it ran."""
-    _reply(decoder.decode(request))
-    decoder.prepare(request.get("spare_uid"))
-
-
 def main() -> None:
     # Preloaded before any fork, as the zygote preloads: each child starts with them imported.
     import droid.appfunctions.compiler  # noqa: F401
@@ -103,14 +101,17 @@ def main() -> None:
     import sim.zygote.landlock  # noqa: F401
     import sim.zygote.specialize  # noqa: F401
 
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--spares-fd", type=int, required=True)
+    spares_channel = socket.socket(fileno=parser.parse_args().spares_fd)
     decoder: SpareDecoder | None = None
     for line in sys.stdin:
         request = json.loads(line)
-        if request.get("kind") == DECODE_APK:
+        if request.get("kind") == SPARE:
             if decoder is None:
                 _preload_apk_reader()
-                decoder = SpareDecoder()
-            _decode(decoder, request)
+                decoder = SpareDecoder(spares_channel)
+            decoder.hand_out(request.get("uid"))
             continue
         if decoder is not None:
             decoder.release(request.get("uid"))

@@ -1,12 +1,15 @@
-"""APKs are decoded by the verifier zygote's spare decoder (sim/pm/spare_decoder.py): a child
-forked before its APK comes, one per APK. One that hangs or dies costs that child alone; it
-holds no app folder open, waits under a uid no verification shares, and ends with the zygote."""
+"""APKs are decoded by the verifier zygote's spare decoders (sim/pm/spare_decoder.py): children
+forked before their APK comes, one per APK, whose pipes the device holds (sim/pm/spare_channel.py).
+One that hangs or dies costs that child alone; it holds no app folder open, waits under a uid no
+verification shares, and ends with the zygote; nothing the device starts inherits its pipes."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import signal
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,8 @@ import pytest
 from sim.apk.errors import ApkError
 from sim.conformance.expect import eventually
 from sim.device import Device
-from sim.pm.code_verifier import CodeVerifier
+from sim.pm.code_verifier import SPARES, CodeVerifier
+from sim.pm.spare_channel import hand_over, take_over
 from sim.zygote.os_user import claim_os_user
 from tests.helpers import app_whose_import_runs, running_processes, verifier_zygotes
 from tests.unit.apk.conftest import APKS, SHOP
@@ -55,19 +59,24 @@ def verifier():
     verifier.close()
 
 
-def the_spare() -> int:
-    """The one child of this process's one verifier zygote that is not being killed: its spare
-    decoder, once forked (the spare that decoded the last APK is killed before the answer, and
-    reaped after it). Seen twice in a row, 20 ms apart, so that no kill can fall between."""
+def the_spares() -> list[int]:
+    """The children of this process's one verifier zygote that are not being killed: its SPARES
+    spare decoders once forked, oldest first (the next APK's; a used spare is killed by the
+    device and reaped later). Seen twice in a row, so that no kill can fall between."""
     [zygote] = verifier_zygotes()
     seen: list[list[int]] = []
 
-    def one_spare_twice() -> bool:
-        seen.append([child for child in _children(zygote) if not _dying(child)])
-        return len(seen) > 1 and len(seen[-1]) == 1 and seen[-1] == seen[-2]
+    def all_spares_twice() -> bool:
+        seen.append(sorted((child for child in _children(zygote) if not _dying(child)), key=_started))
+        return len(seen) > 1 and len(seen[-1]) == SPARES and seen[-1] == seen[-2]
 
-    eventually("the zygote to fork its spare decoder", one_spare_twice, 30, lambda: f"its children: {seen[-1]}")
-    return seen[-1][0]
+    eventually(f"the zygote to fork {SPARES} spare decoders", all_spares_twice, 30, lambda: f"its children: {seen[-1]}")
+    return seen[-1]
+
+
+def _started(pid: int) -> int:
+    """When ``pid`` started, in clock ticks since boot (proc(5), /proc/PID/stat field 22)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
 
 
 def _children(pid: int) -> list[int]:
@@ -97,7 +106,7 @@ def test_a_hanging_decode_is_ended_and_the_verifier_keeps_working(folders):
     verifier = CodeVerifier(timeout=1.0)
     try:
         assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
-        os.kill(the_spare(), signal.SIGSTOP)  # the next APK's decoder hangs
+        os.kill(the_spares()[0], signal.SIGSTOP)  # the next APK's decoder hangs
         with pytest.raises(ApkError) as refused:
             verifier.decode_apk(works, "base.apk", 37)
         assert refused.value.reason == "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION"
@@ -110,9 +119,10 @@ def test_a_hanging_decode_is_ended_and_the_verifier_keeps_working(folders):
 def test_a_spare_found_dead_is_replaced_and_the_apk_decodes(verifier, folders):
     works, _ = folders
     assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
-    zygotes, spare = verifier_zygotes(), the_spare()
-    os.kill(spare, signal.SIGKILL)
-    gone(spare)
+    zygotes, spares = verifier_zygotes(), the_spares()
+    for spare in spares:
+        os.kill(spare, signal.SIGKILL)
+        gone(spare)
     assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
     assert verifier_zygotes() == zygotes
 
@@ -120,16 +130,16 @@ def test_a_spare_found_dead_is_replaced_and_the_apk_decodes(verifier, folders):
 def test_each_apk_is_decoded_by_a_process_no_earlier_decode_reached(verifier, folders):
     works, _ = folders
     verifier.decode_apk(works, "base.apk", 37)
-    first = the_spare()
+    first = the_spares()[0]
     verifier.decode_apk(works, "base.apk", 37)
     gone(first)
-    assert the_spare() != first
+    assert first not in the_spares()
 
 
 def test_the_spare_holds_nothing_open_but_its_pipes_and_may_start_no_process(verifier, folders):
     works, _ = folders
     verifier.decode_apk(works, "base.apk", 37)
-    spare = the_spare()
+    spare = the_spares()[0]
     fd_dir = Path(f"/proc/{spare}/fd")
     targets = sorted(os.readlink(fd_dir / fd) for fd in os.listdir(fd_dir))
     assert [t for t in targets if not t.startswith("pipe:")] == ["/dev/null"] * 3, targets
@@ -151,10 +161,11 @@ def test_a_pipe_named_like_the_apk_is_refused_without_blocking_the_verifier(veri
 def test_the_spare_ends_with_its_zygote(verifier, folders):
     works, _ = folders
     verifier.decode_apk(works, "base.apk", 37)
-    spare = the_spare()
+    spares = the_spares()
     [zygote] = verifier_zygotes()
     os.kill(zygote, signal.SIGKILL)
-    gone(spare)
+    for spare in spares:
+        gone(spare)
 
 
 @pytest.mark.parametrize("shutdown", ["Device.shutdown", "zygote killed"])
@@ -162,38 +173,68 @@ def test_no_process_of_the_spare_outlives_the_device(tmp_path, shutdown):
     device = Device(tmp_path / "data", isolated_apps=False)
     try:
         device.install(APKS / "shop.apk")
-        spare = the_spare()
-        uid = running_processes()[spare][1]
+        spares = the_spares()
+        uids = {running_processes()[spare][1] for spare in spares}
         if shutdown == "zygote killed":
             os.kill(verifier_zygotes()[0], signal.SIGKILL)
     finally:
         device.shutdown()
-    gone(spare)
-    if os.geteuid() == 0:  # the spare ran under an isolated uid of its own
-        assert uid != 0
-        eventually(f"every process of uid {uid} to end", lambda: uid not in {u for _, u in running_processes().values()},
-                   30, lambda: f"running: {[p for p, (_, u) in running_processes().items() if u == uid]}")
+    for spare in spares:
+        gone(spare)
+    if os.geteuid() == 0:  # each spare ran under an isolated uid of its own
+        assert 0 not in uids and len(uids) == SPARES
+        eventually(f"every process of uids {uids} to end", lambda: not uids & {u for _, u in running_processes().values()},
+                   30, lambda: f"running: {[p for p, (_, u) in running_processes().items() if u in uids]}")
 
 
 @needs_root
-@pytest.mark.parametrize("uids", [1, 2])
+@pytest.mark.parametrize("uids", [1, SPARES + 1])
 def test_no_verification_runs_app_code_under_the_uid_a_spare_waits_under(tmp_path, uids):
-    """With two uids the device gives a verification the other one, and the spare waits on;
-    with one, the verification's uid is the spare's: the zygote ends the spare first."""
+    """With a uid more than the spares, the device gives a verification the one no spare waits
+    under, and the spares wait on; with one, the verification's uid is theirs: the zygote ends
+    them first."""
     user = claim_os_user()
     isolated = user.isolated_uids()
     try:
         with Device(tmp_path / "data", isolated_apps=False,
                     verifier=CodeVerifier(range(isolated[0], isolated[0] + uids))) as device:
             device.install(APKS / "shop.apk")
-            spare = the_spare()
+            spares = the_spares()
             device.install(app_whose_import_runs(tmp_path, "alone", ALONE_UNDER_MY_UID))
             assert device.registry.get("com.example.alone") is not None
-            if uids == 2:
-                assert the_spare() == spare
+            if uids > SPARES:
+                assert the_spares() == spares
             else:
-                gone(spare)
-            device.install(APKS / "shop.apk")  # the spare ended is forked again
+                for spare in spares:
+                    gone(spare)
+            device.install(APKS / "shop.apk")  # the spares ended are forked again
             assert device.registry.get(SHOP) is not None
     finally:
         user.release()
+
+
+
+def test_nothing_the_device_starts_inherits_its_hold_on_a_spare():
+    """The pipe ends and the pidfd the zygote hands the device are close-on-exec: an app process
+    the device starts could otherwise write to a spare, or read the next APK's answer."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    request_read, request_write = os.pipe()
+    answer_read, answer_write = os.pipe()
+    stand_in = subprocess.Popen(["sleep", "60"])  # a process to hand over, as a spare is one
+    try:
+        hand_over(theirs, stand_in.pid, None, request_write, answer_read)
+        spare = take_over(ours, 5.0)
+        assert spare is not None and spare.pid == stand_in.pid and spare.alive()
+        held = {os.readlink(f"/proc/self/fd/{fd}") for fd in (spare.pidfd, spare.request_fd, spare.answer_fd)}
+        assert "anon_inode:[pidfd]" in held
+        child = subprocess.run(["ls", "-l", "/proc/self/fd/"], close_fds=False, capture_output=True, text=True, check=True)
+        assert not held & {line.rsplit(" ", 1)[-1] for line in child.stdout.splitlines()}, child.stdout
+        spare.end()  # kills what it holds
+        assert stand_in.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        stand_in.kill()
+        stand_in.wait()
+        for fd in (request_read, request_write, answer_read, answer_write):
+            os.close(fd)
+        ours.close()
+        theirs.close()
