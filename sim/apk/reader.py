@@ -70,16 +70,54 @@ def preload() -> None:
 
 
 def binary_xml(data: bytes, where: str) -> etree._Element:
-    """A binary XML (AXML) document as an element tree; ApkError naming ``where`` if it is not one."""
+    """A binary XML (AXML) document as an element tree; ApkError naming ``where`` if it is not one.
+
+    androguard's ``AXMLParser`` reads the document; the tree is built here, not by its
+    ``AXMLPrinter``, which formats a debug message for every element and attribute whether
+    or not anything logs it (a quarter of a decode) and renames what XML does not allow.
+    A name or value XML does not allow is refused instead: lxml will not build it."""
     _, axml = _androguard()
     try:
-        printer = axml.AXMLPrinter(data)
-        root = printer.get_xml_obj() if printer.is_valid() else None
-    except Exception as error:  # androguard raises what its parser meets: any of it means malformed
+        root = _tree(axml.AXMLParser(data), axml)
+    except Exception as error:  # androguard and lxml raise what they meet: any of it means malformed
         raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not valid binary XML ({error})") from None
     if root is None:
         raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not valid binary XML")
     return root
+
+
+def _tree(parser: Any, axml: Any) -> etree._Element | None:
+    """The elements, attributes and text ``parser`` reads, as a tree; None if it is not valid."""
+    open_elements: list[etree._Element] = []
+    root = None
+    while parser.is_valid():
+        event = next(parser)
+        if event == axml.START_TAG:
+            element = etree.Element(_qualified(parser.namespace, parser.name), nsmap=parser.nsmap)
+            for i in range(parser.getAttributeCount()):
+                value = axml.format_value(parser.getAttributeValueType(i), parser.getAttributeValueData(i),
+                                          lambda _, i=i: parser.getAttributeValue(i))
+                element.set(_qualified(parser.getAttributeNamespace(i), parser.getAttributeName(i)), value)
+            if open_elements:
+                open_elements[-1].append(element)
+            elif root is None:
+                root = element
+            else:
+                raise ValueError(f"a second root element, <{element.tag}>")
+            open_elements.append(element)
+        elif event == axml.END_TAG:
+            if not open_elements:
+                raise ValueError("it closes an element it never opened")
+            open_elements.pop()
+        elif event == axml.TEXT and open_elements:
+            open_elements[-1].text = parser.text
+        elif event == axml.END_DOCUMENT:
+            break
+    return root if parser.is_valid() else None
+
+
+def _qualified(namespace: str, name: str) -> str:
+    return f"{{{namespace}}}{name}" if namespace else name
 
 
 class ResourceTable:

@@ -109,6 +109,15 @@ def test_malformed_binary_xml(device, write_apk):
             "INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: NAME!/AndroidManifest.xml is not valid binary XML")
 
 
+def test_an_element_name_xml_does_not_allow_is_refused_not_renamed(device, write_apk):
+    """aapt2 writes only names XML allows; a name with a space is a forged manifest, and the
+    device refuses it rather than installing what a renamed element would mean."""
+    manifest = manifest_of(apk_bytes()).replace("service".encode("utf-16-le"), "serv ce".encode("utf-16-le"))
+    refused(device, write_apk(rewritten(apk_bytes(), {"AndroidManifest.xml": manifest})),
+            "INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: NAME!/AndroidManifest.xml is not valid binary XML "
+            "(Invalid tag name 'serv ce')")
+
+
 def test_a_malformed_resource_table(device, write_apk):
     with pytest.raises(IllegalArgumentException, match=r"^INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: app.apk!/resources.arsc "):
         device.install(write_apk(rewritten(apk_bytes(), {"resources.arsc": b"\x02\x00\x0c\x00" + b"\x00" * 40})))
