@@ -135,6 +135,8 @@ class Resolver:
         """Every app reference in ``root``'s attributes replaced by what it resolves to."""
         for element in root.iter(etree.Element):
             for attribute, value in element.attrib.items():
+                if not value.startswith("@"):  # neither kind of reference
+                    continue
                 where = f"{self._name}!/{entry}:{element.sourceline}: <{element.tag}> {_short(attribute)}"
                 local = etree.QName(attribute).localname
                 if value.startswith("@android:") and attribute.startswith(f"{{{ANDROID_NS}}}") and local in _READ_ATTRIBUTES:
