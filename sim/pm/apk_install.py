@@ -1,9 +1,9 @@
 """Installing an APK: staged as the text folder the install pipeline reads, decoded outside the device.
 
-The installer hands an APK here before anything else: its bytes are read once (bounded) into
-the staging folder as ``base.apk``, as Android keeps ``/data/app/<pkg>/base.apk``; the
-verifier's child decodes that copy (sim/apk; a crash or hang there costs the child, never the
-device) and the device writes what it answered, each name checked, beside it. From there on
+The installer hands an APK here before anything else: its bytes are read once (bounded); the
+verifier's child decodes them (sim/apk; a crash or hang there costs the child, never the
+device) while the device writes them into the staging folder as ``base.apk``, as Android keeps
+``/data/app/<pkg>/base.apk``, and then what the child answered, each name checked, beside it. From there on
 the APK is a code-less app folder, and its errors name the APK's own entries
 (``shop.apk!/assets/order_functions.xml:12``).
 """
@@ -30,12 +30,14 @@ APK_FILE = "base.apk"
 
 def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tuple[DecodedApk, InstalledFrom]:
     """The APK at ``apk`` decoded for ``sdk`` into the new folder ``staging``."""
+    def stage_copy() -> None:  # the bytes decoded are the bytes kept: the APK is read once
+        staging.mkdir(mode=0o755)
+        staging.chmod(0o755)
+        write_new(staging / APK_FILE, data)
+
     try:
         data = read_apk(apk)
-        staging.mkdir(mode=0o755)
-        staging.chmod(0o755)  # the verifier's child, under an isolated uid, reads base.apk
-        write_new(staging / APK_FILE, data)
-        decoded = verifier.decode_apk(staging, APK_FILE, sdk)
+        decoded = verifier.decode_apk(data, APK_FILE, sdk, while_decoding=stage_copy)
         write_folder(decoded, staging)
     except ApkError as error:
         raise InstallError(error.reason, error.detail.replace(APK_FILE, apk.name)) from None

@@ -32,7 +32,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
@@ -86,20 +86,22 @@ class CodeVerifier:
                        "timeout": self._timeout}
             return _declared_from(self._ask(request))
 
-    def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
-        """The APK ``folder/apk_name`` decoded for ``sdk`` in a child of its own (sim/apk);
-        ApkError if it is refused, or if decoding it crashed or hung that child."""
-        from sim.apk.folder import read_apk
-
-        data = read_apk(folder / apk_name)
+    def decode_apk(self, data: bytes, apk_name: str, sdk: int,
+                   while_decoding: Callable[[], None] = lambda: None) -> DecodedApk:
+        """The APK ``data`` (``apk_name`` in errors) decoded for ``sdk`` in a child of its own
+        (sim/apk); ApkError if it is refused, or if decoding it crashed or hung that child.
+        ``while_decoding`` runs once the child has the bytes: the device's own work meanwhile."""
         with self._lock:
             self._started_zygote()
             spare = self._spares.take(self._spares_channel, self._ask_spare, self._timeout + ZYGOTE_GRACE)
             if spare is None:  # the zygote failed: the next install starts a new one
                 self.close()
                 return _decoded_from({"error": ZYGOTE_FAILED})
+            deadline = time.monotonic() + self._timeout
             try:
-                output = spare.decode(data, apk_name, sdk, time.monotonic() + self._timeout)
+                sent = spare.send(data, apk_name, sdk, deadline)
+                while_decoding()
+                output = spare.answer(deadline) if sent else b""
             finally:
                 spare.end()
             self._spares.refill(self._ask_spare)  # forked while this install goes on
@@ -186,10 +188,10 @@ class InProcessCodeVerifier:
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         return _declared_from(answer(app_dir, service_name))
 
-    def decode_apk(self, folder: Path, apk_name: str, sdk: int) -> DecodedApk:
-        from sim.apk.folder import read_apk
-
-        return _decoded_from(apk_answer(read_apk(folder / apk_name), apk_name, sdk))
+    def decode_apk(self, data: bytes, apk_name: str, sdk: int,
+                   while_decoding: Callable[[], None] = lambda: None) -> DecodedApk:
+        while_decoding()
+        return _decoded_from(apk_answer(data, apk_name, sdk))
 
     def close(self) -> None:
         pass

@@ -46,12 +46,15 @@ class SpareHandle:
     def alive(self) -> bool:
         return not select.select([self.pidfd], [], [], 0)[0]  # a pidfd reads ready once it exits
 
-    def decode(self, data: bytes, name: str, sdk: int, deadline: float) -> bytes | None:
-        """The spare's answer line to the APK ``data``, b"" if it died or was too slow, None if
-        it wrote more than MAX_ANSWER_BYTES."""
+    def send(self, data: bytes, name: str, sdk: int, deadline: float) -> bool:
+        """The APK ``data`` (``name`` in errors) given to the spare to decode for ``sdk``;
+        False if it died or stopped reading first."""
         header = json.dumps({"apk": name, "sdk": sdk}).encode()
-        if not self._send([HEADER_LENGTH.pack(len(header)), header, APK_LENGTH.pack(len(data)), data], deadline):
-            return b""
+        return self._send([HEADER_LENGTH.pack(len(header)), header, APK_LENGTH.pack(len(data)), data], deadline)
+
+    def answer(self, deadline: float) -> bytes | None:
+        """The spare's answer line, b"" if it died or was too slow, None if it wrote more than
+        MAX_ANSWER_BYTES."""
         return collect(self.pidfd, self.answer_fd, deadline, one_line=True)
 
     def end(self) -> None:

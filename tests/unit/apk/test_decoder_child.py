@@ -6,7 +6,6 @@ verification shares, and ends with the zygote; nothing the device starts inherit
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sim.apk.errors import ApkError
+from sim.apk.folder import read_apk
 from sim.conformance.expect import eventually
 from sim.device import Device
 from sim.pm.code_verifier import SPARES, CodeVerifier
@@ -41,15 +41,7 @@ assert not _others_of_my_uid(), f"processes of my uid {_os.getuid()}: {_others_o
 """
 
 
-@pytest.fixture
-def folders(tmp_path) -> tuple[Path, Path]:
-    """A folder holding shop.apk as base.apk, and one whose base.apk is a named pipe."""
-    works, pipe = tmp_path / "works", tmp_path / "pipe"
-    works.mkdir()
-    shutil.copy(APKS / "shop.apk", works / "base.apk")
-    pipe.mkdir()
-    os.mkfifo(pipe / "base.apk")  # opening it for reading would block for ever: nobody writes
-    return works, pipe
+SHOP_APK = (APKS / "shop.apk").read_bytes()
 
 
 @pytest.fixture
@@ -101,44 +93,40 @@ def gone(pid: int) -> None:
     eventually(f"process {pid} to end", lambda: pid not in running_processes(), 30, lambda: f"{pid} still runs")
 
 
-def test_a_hanging_decode_is_ended_and_the_verifier_keeps_working(folders):
-    works, _ = folders
+def test_a_hanging_decode_is_ended_and_the_verifier_keeps_working():
     verifier = CodeVerifier(timeout=1.0)
     try:
-        assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
+        assert verifier.decode_apk(SHOP_APK, "base.apk", 37).package == SHOP
         os.kill(the_spares()[0], signal.SIGSTOP)  # the next APK's decoder hangs
         with pytest.raises(ApkError) as refused:
-            verifier.decode_apk(works, "base.apk", 37)
+            verifier.decode_apk(SHOP_APK, "base.apk", 37)
         assert refused.value.reason == "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION"
         assert refused.value.detail == "decoding the APK killed the decoder's process (or took too long): its reader does not survive it"
-        assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
+        assert verifier.decode_apk(SHOP_APK, "base.apk", 37).package == SHOP
     finally:
         verifier.close()
 
 
-def test_a_spare_found_dead_is_replaced_and_the_apk_decodes(verifier, folders):
-    works, _ = folders
-    assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
+def test_a_spare_found_dead_is_replaced_and_the_apk_decodes(verifier):
+    assert verifier.decode_apk(SHOP_APK, "base.apk", 37).package == SHOP
     zygotes, spares = verifier_zygotes(), the_spares()
     for spare in spares:
         os.kill(spare, signal.SIGKILL)
         gone(spare)
-    assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
+    assert verifier.decode_apk(SHOP_APK, "base.apk", 37).package == SHOP
     assert verifier_zygotes() == zygotes
 
 
-def test_each_apk_is_decoded_by_a_process_no_earlier_decode_reached(verifier, folders):
-    works, _ = folders
-    verifier.decode_apk(works, "base.apk", 37)
+def test_each_apk_is_decoded_by_a_process_no_earlier_decode_reached(verifier):
+    verifier.decode_apk(SHOP_APK, "base.apk", 37)
     first = the_spares()[0]
-    verifier.decode_apk(works, "base.apk", 37)
+    verifier.decode_apk(SHOP_APK, "base.apk", 37)
     gone(first)
     assert first not in the_spares()
 
 
-def test_the_spare_holds_nothing_open_but_its_pipes_and_may_start_no_process(verifier, folders):
-    works, _ = folders
-    verifier.decode_apk(works, "base.apk", 37)
+def test_the_spare_holds_nothing_open_but_its_pipes_and_may_start_no_process(verifier):
+    verifier.decode_apk(SHOP_APK, "base.apk", 37)
     spare = the_spares()[0]
     fd_dir = Path(f"/proc/{spare}/fd")
     targets = sorted(os.readlink(fd_dir / fd) for fd in os.listdir(fd_dir))
@@ -149,18 +137,18 @@ def test_the_spare_holds_nothing_open_but_its_pipes_and_may_start_no_process(ver
     assert limit == ["0", "0"]  # so killing it ends all it ran: nothing of its uid to sweep
 
 
-def test_a_pipe_named_like_the_apk_is_refused_without_blocking_the_verifier(verifier, folders):
-    works, pipe = folders
+def test_a_pipe_named_like_the_apk_is_refused_without_blocking(tmp_path):
+    """The device reads an APK once, before the decoder gets its bytes: a named pipe in its
+    place would block that read for ever (nobody writes to it)."""
+    os.mkfifo(tmp_path / "app.apk")
     with pytest.raises(ApkError) as refused:
-        verifier.decode_apk(pipe, "base.apk", 37)
+        read_apk(tmp_path / "app.apk")
     assert (refused.value.reason, refused.value.detail) == ("INSTALL_FAILED_INVALID_APK",
-                                                           f"{pipe / 'base.apk'} is not a regular file")
-    assert verifier.decode_apk(works, "base.apk", 37).package == SHOP
+                                                           f"{tmp_path / 'app.apk'} is not a regular file")
 
 
-def test_the_spare_ends_with_its_zygote(verifier, folders):
-    works, _ = folders
-    verifier.decode_apk(works, "base.apk", 37)
+def test_the_spare_ends_with_its_zygote(verifier):
+    verifier.decode_apk(SHOP_APK, "base.apk", 37)
     spares = the_spares()
     [zygote] = verifier_zygotes()
     os.kill(zygote, signal.SIGKILL)
