@@ -30,6 +30,7 @@ BOOT_REPEATS = 5  # boots per figure, after one that warms the caches
 EVAL_ROUNDS = 3  # passes over the shipped suite's single-turn cases
 EVAL_TRIALS = 4  # trials of the shipped suite per worker count
 APK_ROUNDS = 40  # installs of the APK, and of its folder, taking turns (a p50 of 10 moved by ±0.3x)
+LARGE_TABLE_ROUNDS = 10  # the same with an AndroidX-sized resources.arsc (~0.2 s an APK install)
 
 # Groups of rows, for ``--only``; a new group of rows adds its name here and its step in run_all.
 CROSS_PROCESS_SECTIONS = frozenset({"latency", "throughput", "search"})
@@ -101,7 +102,7 @@ def run_all(log, only: frozenset[str] = frozenset(SECTIONS)) -> Report:
             log("APK install against a folder install of the same app")
             from bench import apk_install
 
-            apk_install.run(report, rounds=APK_ROUNDS)
+            apk_install.run(report, rounds=APK_ROUNDS, large_table_rounds=LARGE_TABLE_ROUNDS)
     finally:
         workspace.remove()
     report.notes.append(load_note("at the end"))

@@ -32,6 +32,7 @@ from sim.limits import CallLimits
 from sim.platform_version import NEWEST, PlatformVersion, platform_version
 from sim.permissions.service import PermissionManagerService
 from sim.pm.code_verifier import CodeVerifier, InProcessCodeVerifier
+from sim.pm.decoded_apks import DecodedApks
 from sim.pm.installer import PackageInstaller, package_from_row, source_hash
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.pm.service import PackageManagerService
@@ -132,10 +133,12 @@ class Device:
         limits: CallLimits = CallLimits(),
         sdk: int | None = None,
         verifier: CodeVerifier | InProcessCodeVerifier | None = None,
+        decoded_apks: DecodedApks | None = None,
     ) -> None:
         """``verifier`` reads each installed app's code; by default a helper process, so that
         app code never runs in system_server (sim.testing, whose apps run in its own process
-        anyway, passes an InProcessCodeVerifier)."""
+        anyway, passes an InProcessCodeVerifier). ``decoded_apks``: the APKs decoded lately,
+        by default this device's own (sim.testing shares one among the devices of a test run)."""
         self.data_dir = Path(data_dir).resolve()
         self.limits = limits
         self.os_isolation = isolated_apps and os_isolation()
@@ -167,7 +170,8 @@ class Device:
             os_uid=self.os_user.os_uid,
         )
         self.installer = PackageInstaller(
-            self.data_dir, self.store, self.verifier, self.version, self.os_user.os_uid, traversable=os_isolation()
+            self.data_dir, self.store, self.verifier, self.version, self.os_user.os_uid, traversable=os_isolation(),
+            decoded_apks=decoded_apks,
         )
         self.settings = SettingsProvider(self.store)
         self.permissions = PermissionManagerService(self.store, self.registry)

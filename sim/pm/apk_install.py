@@ -24,12 +24,15 @@ from sim.pm.registry import InstalledPackage
 if TYPE_CHECKING:
     from sim.apk.decode import DecodedApk
     from sim.pm.code_verifier import CodeVerifier
+    from sim.pm.decoded_apks import DecodedApks
 
 APK_FILE = "base.apk"
 
 
-def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tuple[DecodedApk, InstalledFrom]:
-    """The APK at ``apk`` decoded for ``sdk`` into the new folder ``staging``."""
+def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int,
+              decoded_apks: DecodedApks) -> tuple[DecodedApk, InstalledFrom]:
+    """The APK at ``apk`` decoded for ``sdk`` into the new folder ``staging``; bytes decoded
+    before for ``sdk`` are not decoded again (sim/pm/decoded_apks.py)."""
     def stage_copy() -> None:  # the bytes decoded are the bytes kept: the APK is read once
         staging.mkdir(mode=0o755)
         staging.chmod(0o755)
@@ -37,12 +40,18 @@ def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int) -> tup
 
     try:
         data = read_apk(apk)
-        decoded = verifier.decode_apk(data, APK_FILE, sdk, while_decoding=stage_copy)
+        digest = hashlib.sha256(data).hexdigest()
+        decoded = decoded_apks.get(digest, sdk)
+        if decoded is None:
+            decoded = verifier.decode_apk(data, APK_FILE, sdk, while_decoding=stage_copy)
+            decoded_apks.keep(digest, sdk, decoded)
+        else:
+            stage_copy()
         write_folder(decoded, staging)
     except ApkError as error:
         raise InstallError(error.reason, error.detail.replace(APK_FILE, apk.name)) from None
     signing = decoded.signing
-    return decoded, InstalledFrom(kind=APK, file_name=apk.name, sha256=hashlib.sha256(data).hexdigest(),
+    return decoded, InstalledFrom(kind=APK, file_name=apk.name, sha256=digest,
                                   signing_schemes=signing.schemes, certificate_sha256=signing.certificate_digests)
 
 

@@ -23,6 +23,7 @@ from sim.data.store import DeviceStore, PackageRow
 from droidsim.v1.metadata_pb2 import InstalledFrom
 from sim import safe_files
 from sim.identity import hash_secret, new_secret, read_secret, write_secret
+from sim.pm.decoded_apks import DecodedApks
 from sim.pm.install_error import InstallError
 from sim.pm.installed_from import FOLDER
 from sim.pm.registry import InstalledPackage, ManifestFacts
@@ -103,11 +104,13 @@ class PackageInstaller:
     def __init__(
         self, data_dir: Path, store: DeviceStore, verifier: CodeVerifier, version: PlatformVersion = NEWEST,
         os_uid: Callable[[int], int] = lambda uid: uid, traversable: bool = False,
+        decoded_apks: DecodedApks | None = None,
     ) -> None:
         self._apps_root = data_dir / "app"
         self._data_root = data_dir / "data"
         self._store = store
         self._verifier = verifier
+        self._decoded_apks = decoded_apks or DecodedApks()
         self._version = version
         # The Linux uid an assigned uid runs as (sim/zygote/os_user.py).
         self._os_uid = os_uid
@@ -148,7 +151,8 @@ class PackageInstaller:
             digest = source_hash(app_dir)
         try:
             if digest is None:
-                decoded, source = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int)
+                decoded, source = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int,
+                                            self._decoded_apks)
                 digest = source.sha256
             else:
                 _copy_app(app_dir, staging)

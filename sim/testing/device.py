@@ -33,8 +33,13 @@ from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
 from sim.device import Device
 from sim.pm.code_verifier import InProcessCodeVerifier
+from sim.pm.decoded_apks import DecodedApks
 from sim.pm.registry import InstalledPackage
 from sim.testing.functions import FunctionRef, choose, function_of, spec_of
+
+# One for every device of the test run: a suite that installs app-debug.apk in each test
+# decodes it once (sim/pm/decoded_apks.py).
+DECODED_APKS = DecodedApks()
 
 FunctionName = str | Callable[..., Any] | FunctionRef
 
@@ -125,7 +130,7 @@ class TestDevice:
         # With real processes install-time code runs where the device runs it, in the isolated
         # verifier, so what the isolation line says holds for installs too; on threads it runs here.
         verifier = None if processes else InProcessCodeVerifier()
-        self.device = Device(self.data_dir, isolated_apps=processes, verifier=verifier)
+        self.device = Device(self.data_dir, isolated_apps=processes, verifier=verifier, decoded_apks=DECODED_APKS)
         if processes:  # app processes reach the device over its socket, as on a booted device
             self._socket_dir = tempfile.mkdtemp(prefix="droidsim-")  # short: sun_path has 108 bytes
             self.device.serve(f"unix:{self._socket_dir}/device.sock")
