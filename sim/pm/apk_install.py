@@ -11,6 +11,7 @@ the APK is a code-less app folder, and its errors name the APK's own entries
 from __future__ import annotations
 
 import hashlib
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from sim.pm.decoded_apks import DecodedApks
 
 APK_FILE = "base.apk"
+log = logging.getLogger("droidsim.pm")
 
 
 def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int,
@@ -46,6 +48,8 @@ def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int,
             decoded = verifier.decode_apk(data, APK_FILE, sdk, while_decoding=stage_copy)
             decoded_apks.keep(digest, sdk, decoded)
         else:
+            log.info("%s: these bytes (SHA-256 %s) were decoded for SDK %d before: not decoded again",
+                     apk.name, digest[:16], sdk)
             stage_copy()
         write_folder(decoded, staging)
     except ApkError as error:

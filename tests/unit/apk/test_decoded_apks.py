@@ -3,6 +3,8 @@ other devices of a test run; other bytes, another SDK and a refused APK are deco
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from pathlib import Path
 
 import pytest
@@ -34,12 +36,16 @@ def function_ids(package) -> list[str]:
     return sorted(f.id for f in package.metadata.app_functions)
 
 
-def test_a_reinstall_of_the_same_build_is_not_decoded_again(tmp_path):
+def test_a_reinstall_of_the_same_build_is_not_decoded_again_and_the_log_says_so(tmp_path, caplog):
     verifier = CountingVerifier()
     with a_device(tmp_path / "data", verifier) as device:
         first = device.install(APKS / "shop.apk")
+        caplog.set_level(logging.INFO, logger="droidsim.pm")
         again = device.install(APKS / "shop.apk")
     assert verifier.decodes == 1
+    digest = hashlib.sha256(apk_bytes()).hexdigest()
+    assert f"shop.apk: these bytes (SHA-256 {digest[:16]}) were decoded for SDK 37 before: not decoded again" \
+        in caplog.messages
     assert function_ids(again) == function_ids(first) == [CANCEL, FETCH, TRACK]
     assert again.metadata.installed_from == first.metadata.installed_from
 
