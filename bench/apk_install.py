@@ -62,23 +62,24 @@ def _pair(report: Report, apk: Path, folder: Path, rounds: int, label: str, abou
     from sim.pm.decoded_apks import DecodedApks
 
     decoded_apks = DecodedApks()
-    series: dict[str, list[int]] = {"folder": [], "apk": [], "again": []}
+    turns = [(folder, "folder"), (apk, "apk")] + ([(apk, "again")] if again else [])
+    series: dict[str, list[int]] = {kind: [] for _, kind in turns}
     with tempfile.TemporaryDirectory(prefix="droidsim-bench-apk-") as scratch, \
             Device(Path(scratch) / "data", decoded_apks=decoded_apks) as device:
         for source in (folder, apk):  # warm: the verifier's zygote, androguard in it
             device.install(source)
         for _ in range(rounds):
-            for source, kind in ((folder, "folder"), (apk, "apk"), (apk, "again"))[:3 if again else 2]:
+            for source, kind in turns:
                 if kind == "apk":
                     decoded_apks.clear()
                 start = time.perf_counter_ns()
                 device.install(source)
                 series[kind].append(time.perf_counter_ns() - start)
-    folder_p50, apk_p50 = Summary.of(series["folder"]), Summary.of(series["apk"])
-    baseline = report.baseline(f"folder install of the same app{label} p50", folder_p50.p50, "ns")
-    report.add(Row(f"APK install{label} p50", apk_p50.p50, "ns", baseline, Target("ratio_at_most", TARGET_RATIO),
-                   detail={"installs": apk_p50.count, "apk": about, "folder_p99_ns": folder_p50.p99,
-                           "apk_p99_ns": apk_p50.p99}))
+    folder_installs, apk_installs = Summary.of(series["folder"]), Summary.of(series["apk"])
+    baseline = report.baseline(f"folder install of the same app{label} p50", folder_installs.p50, "ns")
+    report.add(Row(f"APK install{label} p50", apk_installs.p50, "ns", baseline, Target("ratio_at_most", TARGET_RATIO),
+                   detail={"installs": apk_installs.count, "apk": about, "folder_p99_ns": folder_installs.p99,
+                           "apk_p99_ns": apk_installs.p99}))
     if again:
         report.add(Row(f"APK install{label}, the same build again p50", Summary.of(series["again"]).p50, "ns",
                        baseline, detail={"installs": len(series["again"]), "apk": about}))
