@@ -9,9 +9,8 @@ that starts the verifier and loads the APK reader there.
 The shop's resources.arsc is 1.7 kB; an app built with AndroidX ships the libraries' strings
 in some eighty locales, a table of the order of 1 MB (an estimate: no real app was at hand). So
 a second pair installs the shop built with such a table (150 strings in its default and 82 other
-locales, none of them read by droidsim), against its extracted
-folder: built here with aapt2 where the machine has Debian's Android tools, else left out with
-a note that says so.
+locales, none of them read by droidsim), against its extracted folder: built here with aapt2
+where the machine has Debian's Android tools, else left out with a note that says so.
 """
 
 from __future__ import annotations
