@@ -26,6 +26,7 @@ from lxml import etree
 
 from sim.apk.archive import MANIFEST, UNIVERSAL, ApkArchive
 from sim.apk.errors import ApkError
+from sim.apk.manifest_words import name_integers
 from sim.apk.reader import Resource, ResourceTable, Signing, binary_xml, signing
 
 ANDROID_NS = "http://schemas.android.com/apk/res/android"
@@ -98,6 +99,7 @@ def decode_apk(data: bytes, name: str, sdk: int) -> DecodedApk:
     table = ResourceTable(archive.read(RESOURCES), package, f"{name}!/{RESOURCES}") if archive.has(RESOURCES) else None
     resolver = Resolver(table, sdk, name)
     resolver.resolve_tree(manifest, MANIFEST)
+    name_integers(manifest, f"{name}!/{MANIFEST}")
     files = [DecodedFile(MANIFEST, MANIFEST, _text(manifest))]
     files += _referenced_files(manifest, archive, resolver)
     return DecodedApk(package, sdk, tuple(files), _services(manifest, resolver), signing(data, archive.entries()))

@@ -25,15 +25,25 @@ SIGNATURE = "signature"
 INTERNAL = "internal"
 PRIVILEGED = "privileged"
 
-BASES = (NORMAL, DANGEROUS, SIGNATURE, INTERNAL)
+# android.R.attr#protectionLevel as aapt2 compiles it into binary XML: the base in the low four
+# bits, flags above (PermissionInfo.PROTECTION_* and PROTECTION_FLAG_*, the newest API's names).
+BASE_BITS = {NORMAL: 0x0, DANGEROUS: 0x1, SIGNATURE: 0x2, INTERNAL: 0x4}
+BASE_MASK = 0xF
+FLAG_BITS = {
+    PRIVILEGED: 0x10, "development": 0x20, "appop": 0x40, "pre23": 0x80, "installer": 0x100,
+    "verifier": 0x200, "preinstalled": 0x400, "setup": 0x800, "instant": 0x1000, "runtime": 0x2000,
+    "oem": 0x4000, "vendorPrivileged": 0x8000, "textClassifier": 0x10000, "wellbeing": 0x20000,
+    "documenter": 0x40000, "configurator": 0x80000, "incidentReportApprover": 0x100000,
+    "appPredictor": 0x200000, "module": 0x400000, "companion": 0x800000, "retailDemo": 0x1000000,
+    "recents": 0x2000000, "role": 0x4000000, "knownSigner": 0x8000000,
+}
+BASES = tuple(BASE_BITS)
 # Flags Android defines that this device accepts in a manifest but does not act on.
-INERT_FLAGS = frozenset({
-    "development", "appop", "pre23", "installer", "verifier", "preinstalled", "setup", "instant",
-    "runtime", "oem", "vendorPrivileged", "textClassifier", "configurator", "incidentReportApprover",
-    "appPredictor", "companion", "retailDemo", "recents", "role", "knownSigner", "module",
-})
-# Old spellings: "signatureOrSystem" is signature|privileged, as Android reads it.
-ALIASES = {"signatureOrSystem": (SIGNATURE, PRIVILEGED)}
+INERT_FLAGS = frozenset(FLAG_BITS) - {PRIVILEGED}
+# Old spellings, as Android reads them: "signatureOrSystem" (3 in binary XML) is
+# signature|privileged, "system" privileged and "ephemeral" instant.
+ALIASES = {"signatureOrSystem": (SIGNATURE, PRIVILEGED), "system": (PRIVILEGED,), "ephemeral": ("instant",)}
+_SIGNATURE_OR_SYSTEM_BITS = 0x3
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,23 @@ class ProtectionLevel:
                         f"(bases: {', '.join(BASES)}; flags include {PRIVILEGED})"
                     )
         return cls(base or NORMAL, frozenset(flags))
+
+    @classmethod
+    def from_bits(cls, bits: int) -> "ProtectionLevel":
+        """The integer binary XML holds (``0x00000012`` is signature|privileged); a base or a
+        flag bit Android does not define is an error naming it."""
+        base_bits = bits & BASE_MASK
+        if base_bits == _SIGNATURE_OR_SYSTEM_BITS:  # PermissionInfo.fixProtectionLevel
+            return cls(SIGNATURE, frozenset({PRIVILEGED}) | cls.from_bits(bits & ~BASE_MASK).flags)
+        base = next((name for name, value in BASE_BITS.items() if value == base_bits), None)
+        if base is None:
+            raise ValueError(f"protection level 0x{bits:08x}: unknown base 0x{base_bits:x} "
+                             f"({', '.join(f'{n}=0x{v:x}' for n, v in BASE_BITS.items())})")
+        flags = {name for name, value in FLAG_BITS.items() if bits & value}
+        unknown = bits & ~BASE_MASK & ~sum(FLAG_BITS.values())
+        if unknown:
+            raise ValueError(f"protection level 0x{bits:08x}: unknown flag bits 0x{unknown:x}")
+        return cls(base, frozenset(flags))
 
     @property
     def is_runtime(self) -> bool:

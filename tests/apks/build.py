@@ -1,7 +1,8 @@
 """Builds the test APKs from their sources with Debian's Android build tools.
 
 ``python tests/apks/build.py [OUT_DIR]`` (default: where the checkout keeps them) writes, for each source folder
-here (an app's AndroidManifest.xml, res/ and assets/, as Gradle hands them to aapt2):
+here (an app's AndroidManifest.xml, res/ and assets/, as Gradle hands them to aapt2), the variants
+``SOURCES`` names:
 
 - ``NAME.apk``: unsigned, zip-aligned; byte-reproducible (aapt2 and zipalign write fixed
   timestamps), so tests/unit/apk/test_test_apks.py rebuilds it and compares bytes;
@@ -28,7 +29,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FRAMEWORK_RES = Path("/usr/share/android-framework-res/framework-res.apk")
 TOOLS = ("aapt2", "zipalign", "apksigner")
-SOURCES = ("shop",)
+# Each source and the variants built of it beside NAME.apk: shop is the APK most tests use, bank
+# the default Jetpack layout (the library's PlatformAppFunctionService serving @AppFunction classes)
+# with what AndroidX and Gradle merge into a real manifest.
+SOURCES = {"shop": ("signed", "other-key", "config.fr"), "bank": ("signed",)}
 KEYS = {"signed": "test", "other-key": "other"}
 WARMUP = HERE.parent.parent / "sim" / "apk" / "warmup.apk"
 MIN_SDK, TARGET_SDK = "34", "36"
@@ -70,15 +74,16 @@ def sign(unsigned: Path, key: str, out: Path) -> None:
 def build_all(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     built = []
-    for name in SOURCES:
+    for name, variants in SOURCES.items():
         unsigned = out_dir / f"{name}.apk"
         build_unsigned(HERE / name, unsigned)
         built.append(unsigned)
-        for suffix, key in KEYS.items():
-            sign(unsigned, key, out_dir / f"{name}-{suffix}.apk")
+        for suffix in variants:
+            if suffix in KEYS:
+                sign(unsigned, KEYS[suffix], out_dir / f"{name}-{suffix}.apk")
+            else:
+                build_split(HERE / name, out_dir / f"{name}-{suffix}.apk")
             built.append(out_dir / f"{name}-{suffix}.apk")
-        build_split(HERE / name, out_dir / f"{name}-config.fr.apk")
-        built.append(out_dir / f"{name}-config.fr.apk")
     shutil.copyfile(out_dir / "shop-signed.apk", out_dir / WARMUP.name)
     built.append(out_dir / WARMUP.name)
     return built

@@ -40,6 +40,29 @@ def test_a_malformed_protection_level_names_the_problem(text, message):
         ProtectionLevel.parse(text)
 
 
+@pytest.mark.parametrize(("bits", "text"), [
+    (0x0, "normal"),
+    (0x1, "dangerous"),
+    (0x2, "signature"),  # what AndroidX core's DYNAMIC_RECEIVER_NOT_EXPORTED_PERMISSION compiles to
+    (0x12, "signature|privileged"),
+    (0x3, "signature|privileged"),  # signatureOrSystem, as PermissionInfo.fixProtectionLevel reads it
+    (0x14, "internal|privileged"),
+    (0x8000002, "signature|knownSigner"),
+    (0x42, "signature|appop"),
+])
+def test_protection_levels_read_from_binary_xml_bits(bits, text):
+    assert ProtectionLevel.from_bits(bits) == ProtectionLevel.parse(text)
+
+
+@pytest.mark.parametrize(("bits", "message"), [
+    (0x5, r"protection level 0x00000005: unknown base 0x5"),
+    (0x10000002, r"protection level 0x10000002: unknown flag bits 0x10000000"),
+])
+def test_bits_android_does_not_define_are_named(bits, message):
+    with pytest.raises(ValueError, match=message):
+        ProtectionLevel.from_bits(bits)
+
+
 @pytest.fixture
 def pm(access_device):
     return access_device.shell_context().get_system_service("package")
