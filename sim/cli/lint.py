@@ -84,12 +84,14 @@ def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unread
 
 
 def _services_on_android_16(apk: Path) -> list[str]:
-    """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36."""
+    """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36, the
+    services named as the manifest expands them (".cards.CardService" is in the package)."""
     from sim.apk.decode import decode_apk
     from sim.apk.folder import read_apk
+    from sim.pm.manifest import class_name
 
     decoded = decode_apk(read_apk(apk), apk.name, ANDROID_16.sdk_int)
-    return [s.name for s in decoded.services if s.enabled]
+    return [class_name(s.name, decoded.package) for s in decoded.services if s.enabled]
 
 
 def _in_apk_terms(app: AppReport, apks: dict) -> AppReport:
