@@ -1,4 +1,4 @@
-"""``droidsim lint APP_DIR|APP.apk... [--json] [--device ADDRESS] [--show-suppressed]``."""
+"""``droidsim lint APP_DIR|APP.apk... [--json] [--device ADDRESS] [--suppressions FILE] [--show-suppressed]``."""
 
 from __future__ import annotations
 
@@ -24,10 +24,13 @@ from sim.platform_version import ANDROID_16, NEWEST
 @click.option("--device", metavar="ADDRESS",
               help="Also compare with every package installed on this device (data directory, unix:PATH or "
                    "HOST:PORT).")
+@click.option("--suppressions", "suppressions_file", metavar="FILE", type=click.Path(exists=True, path_type=Path),
+              help="Silence findings listed, each with its reason, in this file (docs/lint-rules.md): how an "
+                   "APK's findings are silenced, since KSP writes its XML.")
 @click.option("--show-suppressed", is_flag=True, help="List suppressed findings too, with their reasons.")
 @click.pass_context
 def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, device: str | None,
-                 show_suppressed: bool) -> None:
+                 suppressions_file: Path | None, show_suppressed: bool) -> None:
     """Check apps against the AppFunctions quality guidelines (docs/lint-rules.md).
 
     APP_DIR is an app folder, or a folder of app folders; APP.apk an APK, decoded for the
@@ -36,12 +39,14 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
     1 errors, 2 an app or the device could not be read.
 
     Silence one finding, with the reason, in a comment above the function (Python)
-    or inside its <appfunction> (XML):
+    or inside its <appfunction> (XML), or, for an APK, in a --suppressions file:
 
     \b
         # droidsim-lint: disable=RULE reason
         <!-- droidsim-lint: disable=RULE reason -->
+        <lint><suppress rule="RULE" function="NAME" reason="..."/></lint>
     """
+    suppressions = _suppressions(suppressions_file)
     peers = []
     if device:
         data = (ctx.obj or {}).get("data")
@@ -60,7 +65,7 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
                 _decode(path, stack, apks, folders, unreadable)
             else:
                 folders += _folders(path)
-        report = lint_apps(folders, device_peers=peers, android16_services={
+        report = lint_apps(folders, device_peers=peers, suppressions=suppressions, android16_services={
             folder: _services_on_android_16(apk) for folder, (apk, _) in apks.items()})
         report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
     if as_json:
@@ -68,6 +73,18 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
     else:
         print_report(report, show_suppressed, console())
     ctx.exit(report.exit_code)
+
+
+def _suppressions(path: Path | None) -> list:
+    from sim.lint.suppressions import read_suppressions
+    from sim.xmlsafe import XmlError
+
+    try:
+        return read_suppressions(path) if path else []
+    except XmlError as error:
+        refused = click.ClickException(f"{error} (nothing was linted)")
+        refused.exit_code = EXIT_UNREADABLE
+        raise refused from None
 
 
 def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unreadable: list[AppReport]) -> None:

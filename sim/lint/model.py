@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Literal
 
 from droid.appfunctions.metadata import (
     AppFunctionDataTypeMetadata,
@@ -37,14 +37,26 @@ class Scope:
     directives: list[Directive] = field(default_factory=list)
 
 
+TextKind = Literal["description", "parameter", "return", "type", "property", "app"]
+
+
 @dataclass
 class Text:
-    """One description an agent reads, with where it is written."""
+    """One description an agent reads, with where it is written: what it describes (``kind``)
+    and which one (``subject``: a parameter's name, a type's, ``Type.property``)."""
 
-    what: str  # "description", "parameter 'orderId'", "property 'Note.title'", ...
+    kind: TextKind
     text: str
     line: int
     enum_values: tuple[str, ...] = ()
+    subject: str = ""
+
+    @property
+    def what(self) -> str:
+        """As a message names it: "description", "parameter 'orderId'", "property 'Note.title'"."""
+        return {"description": "description", "parameter": f"parameter '{self.subject}'", "return": "return value",
+                "type": f"type {self.subject}", "property": f"property '{self.subject}'",
+                "app": "app description"}[self.kind]
 
 
 @dataclass
@@ -96,10 +108,10 @@ class Function:
     def texts(self) -> Iterator[Text]:
         yield Text("description", self.description, self.scope.line)
         for p in self.parameters:
-            yield Text(f"parameter '{p.name}'", p.metadata.description, p.line, tuple(p.metadata.data_type.enum_values))
+            yield Text("parameter", p.metadata.description, p.line, tuple(p.metadata.data_type.enum_values), p.name)
         if self.metadata.HasField("response"):
             response = self.metadata.response
-            yield Text("return value", response.description, self.scope.line, tuple(response.value_type.enum_values))
+            yield Text("return", response.description, self.scope.line, tuple(response.value_type.enum_values))
 
 
 @dataclass
@@ -118,13 +130,14 @@ class TypeInfo:
         return self.name.split("<", 1)[0].rsplit(".", 1)[-1]
 
     def texts(self) -> Iterator[Text]:
-        yield Text(f"type {self.simple_name}", self.metadata.description, self.scope.line)
+        yield Text("type", self.metadata.description, self.scope.line, subject=self.simple_name)
         for prop in self.metadata.properties:
             yield Text(
-                f"property '{self.simple_name}.{prop.name}'",
+                "property",
                 prop.data_type.description,
                 self.property_lines.get(prop.name, self.scope.line),
                 tuple(prop.data_type.enum_values),
+                f"{self.simple_name}.{prop.name}",
             )
 
 
@@ -143,6 +156,12 @@ class App:
     types: dict[str, TypeInfo] = field(default_factory=dict)
     modules: list[CodeModule] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def kotlin(self) -> bool:
+        """No Python code: a Kotlin app's APK, or its code-less folder. Its descriptions are the
+        KDoc KSP copied into the XML, so fixes are said in Kotlin."""
+        return not self.modules
 
     def reachable_types(self, data_type: AppFunctionDataTypeMetadata) -> list[TypeInfo]:
         """The shared types ``data_type`` refers to, directly or through other types."""

@@ -19,6 +19,7 @@ from sim.lint.peers import Peer, peers_for, peers_from_apps
 from sim.lint.reader import LintInputError, read_app
 from sim.lint.rules import ERROR, RULES, WARNING
 from sim.lint.source import ModuleCache
+from sim.lint.suppressions import Suppression
 
 EXIT_CLEAN = 0
 EXIT_ERRORS = 1
@@ -75,11 +76,12 @@ class LintReport:
 
 def lint_apps(
     app_dirs: Iterable[Path | str], *, device_peers: Sequence[Peer] = (), import_code: bool = True,
-    android16_services: Mapping[Path, Sequence[str]] = {},
+    android16_services: Mapping[Path, Sequence[str]] = {}, suppressions: Sequence[Suppression] = (),
 ) -> LintReport:
     """Lint app folders together: cross-function rules compare each app with the
     others and with ``device_peers`` (every function on a device). ``android16_services``
-    names, for a folder decoded from an APK, the services an Android 16 phone indexes."""
+    names, for a folder decoded from an APK, the services an Android 16 phone indexes;
+    ``suppressions`` (from a file) silence findings as the directives written in an app do."""
     cache = ModuleCache()
     reports: list[AppReport] = []
     read: list[tuple[App, AppReport]] = []
@@ -96,7 +98,7 @@ def lint_apps(
         read.append((app, report))
     all_peers = peers_from_apps(app for app, _ in read) + list(device_peers)
     for app, report in read:
-        report.findings = lint_app(app, peers_for(app, all_peers))
+        report.findings = lint_app(app, peers_for(app, all_peers), suppressions)
         if import_code:  # a folder without code too: whatever install refuses, lint reports
             report.findings += install_refusal(app)
     return LintReport(reports)
@@ -113,7 +115,10 @@ def install_refusal(app: App) -> list[Finding]:
     try:
         parse_app(app.app_dir, InProcessCodeVerifier(), lambda manifest: None)
     except InstallError as error:
-        if error.reason in ("INSTALL_FAILED_FUNCTION_MISMATCH", "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML"):
+        if app.kotlin:  # KSP wrote the XML from the declarations; the manifest is the developer's
+            fix = ("Change what the message names in AndroidManifest.xml or the @AppFunction declarations KSP "
+                   "reads, and rebuild (./gradlew assembleDebug); install refuses the app until then.")
+        elif error.reason in ("INSTALL_FAILED_FUNCTION_MISMATCH", "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML"):
             fix = _compiler_refusal(app.app_dir) or (
                 f"Regenerate the function XML: droidsim appfunctions generate {display_path(str(app.app_dir))}"
             )
@@ -139,12 +144,12 @@ def _compiler_refusal(app_dir: Path) -> str | None:
     return None
 
 
-def lint_app(app: App, peers: Sequence[Peer] = ()) -> list[Finding]:
+def lint_app(app: App, peers: Sequence[Peer] = (), suppressions: Sequence[Suppression] = ()) -> list[Finding]:
     issues = [i for check in APP_CHECKS for i in check(app)]
     issues += [i for check in CROSS_CHECKS for i in check(app, peers)]
     findings: dict[tuple, Finding] = {}
     for issue in issues:
-        finding = _settle(app, issue)
+        finding = _settle(app, issue, suppressions)
         findings.setdefault((finding.rule, finding.file, finding.line, finding.function_id, finding.message), finding)
     return sorted(findings.values(), key=lambda f: (f.file, f.line, f.rule))
 
@@ -160,8 +165,9 @@ def lint_installed_app(app_dir: Path) -> list[Finding]:
     return [f for f in lint_app(app) if f.suppressed_by is None]
 
 
-def _settle(app: App, issue: Issue) -> Finding:
-    directive = next((d for d in issue.scope.directives if d.silences(issue.rule)), None)
+def _settle(app: App, issue: Issue, suppressions: Sequence[Suppression]) -> Finding:
+    written = [s.directive for s in suppressions if s.covers(app.package, issue.scope.function_id)]
+    directive = next((d for d in [*issue.scope.directives, *written] if d.silences(issue.rule)), None)
     return Finding(
         rule=issue.rule,
         severity=issue.severity or RULES[issue.rule].severity,

@@ -19,7 +19,9 @@ those. The default, ``DestructivePolicy()``, decides in this order:
 2. a ``destructive`` / ``is_destructive`` field on the AppFunction metadata, when
    the metadata model has one and it is set;
 3. an id in ``function_ids`` (full id, short id or tool name);
-4. the word "destructive" in the function's description;
+4. the function's description says so: "destructive", "cannot be undone", "irreversible"
+   (``DESTRUCTIVE_MARKERS``; the platform's metadata has no such field, so this is how a Kotlin
+   app says it);
 5. the function name starts with a destructive verb (cancel, delete, remove,
    pay, purchase, transfer, send, ... see ``DESTRUCTIVE_VERBS``).
 
@@ -43,6 +45,8 @@ DESTRUCTIVE_VERBS = frozenset({
     "pay", "purchase", "buy", "checkout", "transfer", "send", "revoke", "unsubscribe", "terminate",
 })
 
+DESTRUCTIVE_MARKERS = ("destructive", "cannot be undone", "can't be undone", "irreversible", "irreversibly")
+
 ConfirmCallback = Callable[[str, dict[str, Any]], "bool | Awaitable[bool]"]
 DestructivePredicate = Callable[[AgentTool], bool]
 
@@ -65,7 +69,7 @@ class DestructivePolicy:
         function_ids: Iterable[str] = (),
         *,
         verbs: Iterable[str] = DESTRUCTIVE_VERBS,
-        description_markers: Iterable[str] = ("destructive",),
+        description_markers: Iterable[str] = DESTRUCTIVE_MARKERS,
     ) -> None:
         self.function_ids = frozenset(function_ids)
         self.verbs = frozenset(v.lower() for v in verbs)
@@ -87,14 +91,19 @@ class DestructivePolicy:
         short = tool.function_id.rsplit("#", 1)[-1] if tool.function_id else tool.name
         if {tool.name, short, tool.function_id} & self.function_ids:
             return True
-        description = (tool.description or "").lower()
-        if any(re.search(rf"\b{re.escape(m)}\b", description) for m in self.markers):
+        if says_destructive(tool.description or "", self.markers):
             return True
         words = name_words(short)
         return bool(words) and words[0] in self.verbs
 
 
 default_is_destructive: DestructivePredicate = DestructivePolicy()
+
+
+def says_destructive(description: str, markers: Iterable[str] = DESTRUCTIVE_MARKERS) -> bool:
+    """Whether a description says the function is destructive, in one of ``markers``' words."""
+    text = description.lower()
+    return any(re.search(rf"\b{re.escape(m)}\b", text) for m in markers)
 
 
 def _explicit_flag(tool: AgentTool | None) -> bool | None:

@@ -12,7 +12,9 @@ import builtins
 import re
 from typing import Iterator
 
+from droid.agent.confirmation import says_destructive
 from droid.appfunctions.metadata import DROIDSIM_XML_NAMESPACE
+from sim.lint.checks.texts import where_to_write
 from sim.lint.findings import Issue
 from sim.lint.model import App, Code, Function
 from sim.lint.source import CodeModule, body_nodes, local_names, reachable, root_name
@@ -27,34 +29,46 @@ _BUILTINS = frozenset(dir(builtins))
 
 def check_actions(app: App) -> Iterator[Issue]:
     for function in app.functions:
-        yield from _destructive_marked(function)
-        yield from _read_only_honest(function)
+        yield from _destructive_marked(app, function)
+        yield from _read_only_honest(app, function)
 
 
-def _destructive_marked(function: Function) -> Iterator[Issue]:
+def _destructive_marked(app: App, function: Function) -> Iterator[Issue]:
     words = name_words(function.name)
     # The name's verbs: its first word, and any word after "and"/"or" (fetch_and_delete_...).
     verbs = words[:1] + [after for before, after in zip(words, words[1:]) if before in ("and", "or")]
     action = next((v for v in verbs if v in DESTRUCTIVE_VERBS), None) or verb(
         first_word(function.description), DESTRUCTIVE_VERBS
     )
-    if action is None or function.metadata.is_destructive:
+    if action is None or function.metadata.is_destructive or says_destructive(function.description):
         return
+    yield Issue(
+        "D1", function.scope,
+        f"{function.name} performs a '{action}' action but is not marked destructive, so an agent may run it "
+        f"without asking the user.",
+        _how_to_mark_destructive(app, function),
+    )
+
+
+def _how_to_mark_destructive(app: App, function: Function) -> str:
+    """The platform's metadata has no destructive field: a Kotlin app can only say it in words
+    (which agents read; droidsim's asks on DESTRUCTIVE_MARKERS), or suppress the finding."""
+    if app.kotlin:
+        return (f"The platform has no field that marks a function destructive, so say it in "
+                f"{where_to_write(app, function, 'description', written=True)}: that it is destructive or cannot "
+                f"be undone (end it with \"This cannot be undone.\"); agents then ask the user first. Or, if the "
+                f"app asks the user itself, suppress D1 with the reason in a suppressions file (droidsim lint "
+                f"--suppressions FILE, docs/lint-rules.md).")
     how = (
         "declare it with @app_function(..., destructive=True)"
         if function.code is not None
         else f'add <droidsim:isDestructive xmlns:droidsim="{DROIDSIM_XML_NAMESPACE}">true</droidsim:isDestructive> '
         f"to its <appfunction>"
     )
-    yield Issue(
-        "D1", function.scope,
-        f"{function.name} performs a '{action}' action but is not marked destructive, so an agent may run it "
-        f"without asking the user.",
-        f"Mark it destructive ({how}) so agents confirm with the user first.",
-    )
+    return f"Mark it destructive ({how}) so agents confirm with the user first."
 
 
-def _read_only_honest(function: Function) -> Iterator[Issue]:
+def _read_only_honest(app: App, function: Function) -> Iterator[Issue]:
     words = name_words(function.name)
     opening = first_word(function.description)
     if words and words[0] in READ_VERBS:
@@ -78,8 +92,9 @@ def _read_only_honest(function: Function) -> Iterator[Issue]:
     yield Issue(
         "F7", function.scope,
         f"{function.name} looks read-only ({claim}) but {evidence}; agents call read-only functions freely.",
-        "Name and describe it by what it does (delete_..., update_...) and mark it destructive if it cannot be "
-        "undone; or make it read-only.",
+        f"Name and describe it by what it does ({'deleteNote, updateNote' if app.kotlin else 'delete_..., update_...'}) "
+        f"and {'say in its KDoc if it' if app.kotlin else 'mark it destructive if it'} cannot be undone; or make it "
+        f"read-only.",
         line=line,
     )
 

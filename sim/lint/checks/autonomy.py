@@ -36,7 +36,7 @@ def check_action_space(app: App) -> Iterator[Issue]:
             "S1", app.scope, f"The app exposes {len(app.functions)} functions (more than {MAX_APP_FUNCTIONS}); "
             f"each one costs every agent context tokens.",
             "Expose the functions agents need for the app's main tasks; restrict the rest to the app "
-            "(ACCESS_LEVEL_SELF) or drop them.",
+            f"({'@AppFunctionAccessLevel(ACCESS_LEVEL_SELF)' if app.kotlin else 'ACCESS_LEVEL_SELF'}) or drop them.",
         )
     for module in app.modules:
         for call in (n for n in ast.walk(module.tree) if isinstance(n, ast.Call)):

@@ -54,10 +54,10 @@ def check_data(app: App) -> Iterator[Issue]:
             yield from _sensitive(function.scope, what, name, line)
             yield from _system_access(function.scope, what, name, dt, line)
             yield from _context_name(function.scope, what, name, line)
-            yield from _string_dates(function.scope, what, name, dt, parameter.metadata.description, line)
+            yield from _string_dates(app, function.scope, what, name, dt, parameter.metadata.description, line)
         yield from _sensitive(function.scope, f"The result of {function.name}", function.name, None)
         yield from _broad_function(function)
-        yield from _null_or_unchanged(function)
+        yield from _null_or_unchanged(app, function)
         yield from _screen(app, function)
     result_types = {t.name for f in app.functions if f.metadata.HasField("response")
                     for t in app.reachable_types(f.metadata.response.value_type)}
@@ -68,7 +68,7 @@ def check_data(app: App) -> Iterator[Issue]:
             what = f"Property '{info.simple_name}.{prop.name}'"
             line = info.property_lines.get(prop.name, info.scope.line)
             yield from _sensitive(info.scope, what, prop.name, line)
-            yield from _string_dates(info.scope, what, prop.name, prop.data_type, prop.data_type.description, line)
+            yield from _string_dates(app, info.scope, what, prop.name, prop.data_type, prop.data_type.description, line)
         if info.name in result_types:
             yield from _oversized(info)
 
@@ -127,25 +127,27 @@ def _context_name(scope: Scope, what: str, name: str, line: int) -> Iterator[Iss
 
 
 def _string_dates(
-    scope: Scope, what: str, name: str, dt: AppFunctionDataTypeMetadata, description: str, line: int
+    app: App, scope: Scope, what: str, name: str, dt: AppFunctionDataTypeMetadata, description: str, line: int
 ) -> Iterator[Issue]:
     if dt.type != DataType.STRING or dt.enum_values or dt.format == FORMAT_URI:
         return  # a uri-formatted STRING is the platform Uri (androidx AppFunctionUriValueConstraint)
     words = name_words(name)
     if set(words) & _LINK_WORDS:
-        kind, use = "a link", "Uri (droid.net.Uri)"
+        kind, use = "a link", "android.net.Uri" if app.kotlin else "Uri (droid.net.Uri)"
     elif set(words) & _DATE_WORDS or words[-1:] == ["at"] or _DATE_FORMAT.search(description):
-        kind, use = "a date or time", "date, time, datetime or Instant (LocalDate, LocalTime, LocalDateTime, Instant)"
+        kind, use = "a date or time", ("java.time's LocalDate, LocalTime, LocalDateTime or Instant" if app.kotlin else
+                                       "date, time, datetime or Instant (LocalDate, LocalTime, LocalDateTime, Instant)")
     else:
         return
+    where = " in the Kotlin declaration" if app.kotlin else ""
     yield Issue(
         "P3", scope, f"{what} is {kind} passed as a string in a format of the app's own.",
-        f"Use the platform type: {use}, so every agent sends the same format.",
+        f"Use the platform type{where}: {use}, so every agent sends the same format.",
         line=line,
     )
 
 
-def _null_or_unchanged(function: Function) -> Iterator[Issue]:
+def _null_or_unchanged(app: App, function: Function) -> Iterator[Issue]:
     words = name_words(function.name)
     if not words or INTENT_OF.get(words[0]) != "update":
         return
@@ -157,6 +159,8 @@ def _null_or_unchanged(function: Function) -> Iterator[Issue]:
             "P5", function.scope,
             f"Parameter '{parameter.name}' of {function.name} is a plain nullable value, so null cannot say both "
             f"'leave unchanged' and 'set to null'.",
+            "Declare it `SetField<T>? = null` (androidx.appfunctions.schema.types; null: unchanged; SetField(null): "
+            "set to null)." if app.kotlin else
             "Declare it `SetField[T] | None = None` (absent: unchanged; SetField(None): set to null).",
             line=parameter.line,
         )

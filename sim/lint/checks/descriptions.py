@@ -7,9 +7,10 @@ each of these is a pattern the guide names, matched in plain words.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterator
 
-from sim.lint.checks.texts import described_texts, where_to_write
+from sim.lint.checks.texts import described_texts, in_kotlin_too, where_to_write
 from sim.lint.findings import Issue
 from sim.lint.model import App, Function, Scope, Text
 from sim.lint.rules import WARNING
@@ -65,24 +66,22 @@ _ORDERING = [re.compile(p, _I) for p in (
 
 def check_descriptions(app: App) -> Iterator[Issue]:
     for scope, text in described_texts(app):
-        yield from _prompt(scope, text)
-        yield from _filler(scope, text)
-        yield from _shouting(scope, text)
-        yield from _ordering(scope, text)
-    app_text = Text("app description", app.description, app.scope.line)
+        for issue in (*_prompt(scope, text), *_filler(scope, text), *_shouting(scope, text), *_ordering(scope, text)):
+            yield replace(issue, fix=in_kotlin_too(app, scope, text, issue.fix))
+    app_text = Text("app", app.description, app.scope.line)
     yield from _prompt(app.scope, app_text)
     yield from _shouting(app.scope, app_text)
     for function in app.functions:
-        yield from _presence(function)
+        yield from _presence(app, function)
 
 
-def _presence(function: Function) -> Iterator[Issue]:
+def _presence(app: App, function: Function) -> Iterator[Issue]:
     """F1 and F6: the description is there and short; so is every parameter's and the result's."""
     text = function.description.strip()
     if not text:
         yield Issue(
             "F1", function.scope, f"{function.name} has no description, so agents cannot tell when to call it.",
-            f"Write one in {where_to_write(function, 'description')}: a verb and a resource, then the result "
+            f"Write one in {where_to_write(app, function, 'description')}: a verb and a resource, then the result "
             f"(\"Fetches the status and items of an order.\").",
         )
     elif len(text) > MAX_DESCRIPTION_CHARS:
@@ -97,13 +96,13 @@ def _presence(function: Function) -> Iterator[Issue]:
         if not parameter.metadata.description.strip():
             yield Issue(
                 "F6", function.scope, f"Parameter '{parameter.name}' of {function.name} is not described.",
-                f"Describe what to pass, with an example, in {where_to_write(function, 'parameter')}.",
+                f"Describe what to pass, with an example, in {where_to_write(app, function, 'parameter', parameter.name)}.",
                 line=parameter.line,
             )
     if function.returns_value and not function.metadata.response.description.strip():
         yield Issue(
             "F6", function.scope, f"The return value of {function.name} is not described.",
-            f"Say what the function returns in {where_to_write(function, 'return value')}.",
+            f"Say what the function returns in {where_to_write(app, function, 'return')}.",
         )
 
 

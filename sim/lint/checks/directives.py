@@ -26,5 +26,6 @@ def check_directives(app: App) -> Iterator[Issue]:
         yield Issue(
             "L1", Scope(directive.file, directive.line), f"This suppression directive {problem}, so it silences "
             f"nothing.",
-            f"Write \"{_FORM}\" with rule ids from docs/lint-rules.md and the reason the rule does not apply.",
+            f"Write \"{_FORM}\" with rule ids from docs/lint-rules.md and the reason the rule does not apply"
+            + (" (in a Kotlin app, where KSP writes the XML, in a --suppressions file instead)." if app.kotlin else "."),
         )

@@ -13,7 +13,7 @@ from typing import Iterator, Sequence
 
 from rapidfuzz import fuzz, utils
 
-from sim.lint.checks.texts import described_texts
+from sim.lint.checks.texts import described_texts, in_kotlin_too
 from sim.lint.findings import Issue
 from sim.lint.model import App, Function
 from sim.lint.peers import Peer
@@ -61,8 +61,8 @@ def check_references(app: App, peers: Sequence[Peer]) -> Iterator[Issue]:
             yield Issue(
                 "F5", scope, f"The {text.what} {said}; each description must guide the use of its own "
                 "function only.",
-                "Describe only this function. Put the order in which functions are used in the app "
-                "description, and never try to influence other functions or apps.",
+                in_kotlin_too(app, scope, text, "Describe only this function. Put the order in which functions "
+                              "are used in the app description, and never try to influence other functions or apps."),
                 line=text.line,
             )
 
@@ -72,7 +72,7 @@ def check_purpose(app: App) -> Iterator[Issue]:
     seen: dict[tuple[str, tuple[str, ...]], Function] = {}
     for function in app.functions:
         words = name_words(function.name)
-        problem = _unclear(function, words)
+        problem = _unclear(function, words, app.kotlin)
         if problem:
             yield Issue("F8", function.scope, f"{function.name}: {problem[0]}", problem[1])
         key = _intent(words)
@@ -123,12 +123,13 @@ def similarity(name_a: str, description_a: str, name_b: str, description_b: str)
     return 0.3 * name + 0.7 * description
 
 
-def _unclear(function: Function, words: list[str]) -> tuple[str, str] | None:
+def _unclear(function: Function, words: list[str], kotlin: bool) -> tuple[str, str] | None:
     name = function.name
     if len(re.sub(r"[^A-Za-z]", "", name)) < 3 or _NUMBERED.match(name) or (words and set(words) <= _GENERIC_WORDS):
         return (
             "the name does not say what the function does.",
-            "Name it with a verb and a resource, in words a person reads (book_table, update_settings).",
+            f"Name it with a verb and a resource, in words a person reads "
+            f"({'bookTable, updateSettings' if kotlin else 'book_table, update_settings'}).",
         )
     if any(w in ("and", "or") for w in words[1:-1]):
         return (

@@ -28,6 +28,9 @@ def check_services(app: App) -> Iterator[Issue]:
                 f"On Android 16 every call to {app.package} binds its first AppFunctionService, {first}, "
                 f"so {function.name}, declared by {function.service}, reaches a service that does not "
                 f"implement it (Android 17 binds the declaring service).",
-                "Declare every function in one AppFunctionService, or ship this service only to Android 17 "
-                "and later (android:enabled=\"@bool/...\" false below v37).",
+                ("Serve every @AppFunction class from one AppFunctionService (the library's "
+                 "PlatformAppFunctionService does), or ship this service only to Android 17 and later "
+                 "(android:enabled=\"@bool/...\" false in values/, true in values-v37)." if app.kotlin else
+                 "Declare every function in one AppFunctionService, or ship this service only to Android 17 "
+                 "and later (android:enabled=\"@bool/...\" false below v37)."),
             )

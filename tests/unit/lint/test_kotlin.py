@@ -1,0 +1,108 @@
+"""Lint speaks Kotlin to Kotlin inputs: an APK or a code-less folder has no Python code, and its
+function XML is what KSP wrote from the KDoc, so every fix names the KDoc, the annotation or the
+manifest, never a docstring or an element only droidsim reads; and every rule can be cleared
+from Kotlin, by what the description says or by a suppressions file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from droid.agent.confirmation import DestructivePolicy, says_destructive
+from droid.agent.tools import AgentTool
+from sim.cli.main import cli
+
+REPO = Path(__file__).resolve().parents[3]
+APKS = REPO / "tests" / "apks"
+CORPUS = REPO / "tests" / "unit" / "lint" / "corpus"
+CODELESS = sorted(p for p in CORPUS.iterdir() if p.is_dir() and not any(p.rglob("*.py")))
+SEND_PAYMENT = "com.example.bank.payments.PaymentFunctions#sendPayment"
+# What a Kotlin developer cannot write: Python idioms, droidsim's own XML extension, droidsim's compiler.
+NOT_KOTLIN = ("docstring", "droidsim:isDestructive", "@app_function", "SetField[", "| None", "appfunctions generate",
+              "<description>", "Args:", "Returns:", "(book_table, update_settings)")
+
+
+def lint(*args: str) -> tuple[int, list[dict]]:
+    result = CliRunner().invoke(cli, ["lint", *args, "--json"])
+    return result.exit_code, [f for app in json.loads(result.output)["apps"] for f in app["findings"]]
+
+
+@pytest.mark.parametrize("target", [APKS / "bank.apk", APKS / "shop.apk", *CODELESS], ids=lambda p: p.name)
+def test_no_fix_on_a_kotlin_input_speaks_python_or_droidsims_xml(target):
+    _, findings = lint(str(target))
+    for finding in findings:
+        assert not [word for word in NOT_KOTLIN if word in finding["fix"]], (finding["rule"], finding["fix"])
+        if finding["rule"] in ("F1", "F2", "F3", "F4", "F6") and finding["function_id"]:
+            assert "KDoc" in finding["fix"], finding
+
+
+def test_the_destructive_fix_names_the_kotlin_function_and_the_words_agents_act_on():
+    _, findings = lint(str(APKS / "bank.apk"))
+    (d1,) = [f for f in findings if f["rule"] == "D1"]
+    assert d1["function_id"] == SEND_PAYMENT
+    assert "the KDoc of sendPayment in PaymentFunctions" in d1["fix"]
+    assert "This cannot be undone." in d1["fix"] and "--suppressions FILE" in d1["fix"]
+
+
+def test_a_description_that_says_it_cannot_be_undone_clears_d1_and_makes_agents_ask(tmp_path):
+    app = tmp_path / "notes"
+    shutil.copytree(CORPUS / "d1_unmarked_destructive", app)
+    functions = next((app / "assets").glob("*.xml"))
+    functions.write_text(functions.read_text().replace("Deletes a note permanently.",
+                                                       "Deletes a note. This cannot be undone."))
+    assert [f["rule"] for f in lint(str(app))[1]].count("D1") == 0
+    assert says_destructive("Deletes a note. This cannot be undone.")
+    assert not says_destructive("Deletes a note permanently.")
+
+
+def test_the_runtime_asks_before_a_function_whose_description_says_so():
+    policy = DestructivePolicy(verbs=())
+    assert policy(AgentTool(name="archive_note", description="Archives a note; this is irreversible."))
+    assert not policy(AgentTool(name="archive_note", description="Archives a note; the archive gives it back."))
+
+
+@pytest.fixture
+def suppressions(tmp_path):
+    def write(*entries: str) -> str:
+        path = tmp_path / "droidsim-lint.xml"
+        path.write_text("<?xml version='1.0' encoding='utf-8'?>\n<lint>\n" + "\n".join(entries) + "\n</lint>\n")
+        return str(path)
+
+    return write
+
+
+def test_a_suppressions_file_silences_an_apks_finding_with_its_reason(suppressions):
+    file = suppressions('    <suppress rule="D1" function="sendPayment" reason="the app asks for the PIN first"/>')
+    code, findings = lint(str(APKS / "bank.apk"), "--suppressions", file, "--show-suppressed")
+    (d1,) = [f for f in findings if f["rule"] == "D1"]
+    assert (code, d1["suppressed"], d1["reason"]) == (0, True, "the app asks for the PIN first")
+
+
+@pytest.mark.parametrize(("entry", "silenced"), [
+    ('<suppress rule="D1" function="com.example.bank.payments.PaymentFunctions#sendPayment" reason="r"/>', True),
+    ('<suppress rule="D1,P3" package="com.example.bank" reason="r"/>', True),
+    ('<suppress rule="D1" package="com.example.shop" reason="r"/>', False),
+    ('<suppress rule="D1" function="freezeCard" reason="r"/>', False),
+    ('<suppress rule="P3" reason="r"/>', False),
+])
+def test_a_suppression_covers_its_rule_package_and_function_only(suppressions, entry, silenced):
+    code, findings = lint(str(APKS / "bank.apk"), "--suppressions", suppressions(entry), "--show-suppressed")
+    assert (code == 0) == silenced
+    assert [f["suppressed"] for f in findings if f["rule"] == "D1"] == [silenced]
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ('<suppress rule="D1" reason=" "/>', "droidsim-lint.xml:3: <suppress> gives no reason: say why the rule does not apply"),
+    ('<suppress rule="D9" reason="r"/>', "droidsim-lint.xml:3: <suppress> names unknown rule D9"),
+    ('<suppress reason="r"/>', "droidsim-lint.xml:3: <suppress> names no rule"),
+    ('<suppress rule="D1" reason="r" functon="x"/>', "droidsim-lint.xml:3: <suppress> has no attribute functon"),
+    ('<ignore rule="D1" reason="r"/>', "droidsim-lint.xml:3: <ignore> is not <suppress"),
+])
+def test_a_suppressions_file_that_could_silence_nothing_is_refused_naming_the_line(suppressions, entry, message):
+    result = CliRunner().invoke(cli, ["lint", str(APKS / "bank.apk"), "--suppressions", suppressions(entry)])
+    assert result.exit_code == 2
+    assert message in result.output and "(nothing was linted)" in result.output
