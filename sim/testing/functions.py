@@ -20,7 +20,7 @@ from droid.appfunctions.analysis import FunctionSpec, ParameterSpec, analyze
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.declarations import FUNCTION_ATTR
 from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
-from droid.appfunctions.exceptions import AppFunctionNotSupportedException
+from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException, AppFunctionNotSupportedException
 from droid.appfunctions.json_codec import to_json
 from droid.appfunctions.metadata import AppFunctionComponentsMetadata, AppFunctionMetadata
 from droid.appfunctions.typeref import Kind
@@ -120,7 +120,10 @@ class CodeTyping:
                 names = [p.py_name for p in self.spec.parameters]
                 raise TypeError(unknown_key(repr(key), key, names, f"a parameter of {self.spec.id}"))
             python_values[param.py_name] = as_declared(param.type, value, param.py_name)
-        return codec.encode_arguments(self.spec, **python_values)
+        try:
+            return codec.encode_arguments(self.spec, **python_values)
+        except codec.EncodingError as error:  # a wrong type: refused as the shell refuses it
+            raise AppFunctionInvalidArgumentException(f"Parameter {error}") from None
 
     def json_value(self, name: str, value: Any) -> Any:
         param = self._parameter(name)
