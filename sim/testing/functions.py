@@ -47,11 +47,16 @@ class NoAnswerError(AppFunctionNotSupportedException):
 class Typing(Protocol):
     """How one function takes a test's Python values and gives back its answer."""
 
+    @property
+    def names(self) -> list[str]:
+        """The parameter names a test writes, for the error that refuses another."""
+
     def parameter_name(self, key: str) -> str | None:
         """The wire name a test's key (Python or declared) stands for; None for none."""
 
     def parameters(self, values: dict[str, Any]) -> AppFunctionData:
-        """The request's parameters; TypeError for a key or a form the function does not take."""
+        """The request's parameters from values by wire name; TypeError for a form the function
+        does not take, AppFunctionInvalidArgumentException for a value of the wrong type."""
 
     def json_value(self, name: str, value: Any) -> Any:
         """The value of parameter ``name`` (a wire name) as the JSON a model would send."""
@@ -77,7 +82,13 @@ class FunctionRef:
 
     def parameters(self, values: dict[str, Any]) -> AppFunctionData:
         """The request's parameters from Python values keyed by Python or wire name."""
-        return self.typing.parameters(values)
+        named = {}
+        for key, value in values.items():
+            name = self.typing.parameter_name(key)
+            if name is None:
+                raise TypeError(unknown_key(repr(key), key, self.typing.names, f"a parameter of {self.function_id}"))
+            named[name] = value
+        return self.typing.parameters(named)
 
     def result(self, return_value: Any) -> Any:
         """The response's value as a Python value (the app's dataclass, a ``date``...)."""
@@ -108,17 +119,19 @@ class CodeTyping:
 
     spec: FunctionSpec
 
+    @property
+    def names(self) -> list[str]:
+        return [p.py_name for p in self.spec.parameters]
+
     def parameter_name(self, key: str) -> str | None:
         param = self._parameter(key)
         return None if param is None else param.wire_name
 
     def parameters(self, values: dict[str, Any]) -> AppFunctionData:
         python_values = {}
-        for key, value in values.items():
-            param = self._parameter(key)
-            if param is None:
-                names = [p.py_name for p in self.spec.parameters]
-                raise TypeError(unknown_key(repr(key), key, names, f"a parameter of {self.spec.id}"))
+        for name, value in values.items():
+            param = self._parameter(name)
+            assert param is not None
             python_values[param.py_name] = as_declared(param.type, value, param.py_name)
         try:
             return codec.encode_arguments(self.spec, **python_values)

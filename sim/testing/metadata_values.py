@@ -215,6 +215,10 @@ class MetadataTyping:
         """False for v1 XML without a signature: the shell then types values by their JSON."""
         return bool(self.metadata.parameters) or self.metadata.HasField("response")
 
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.metadata.parameters]
+
     def parameter_name(self, key: str) -> str | None:
         """The declared name ``key`` means: itself, or a Python spelling of it (``account_id``)."""
         if not self._signed:
@@ -222,13 +226,7 @@ class MetadataTyping:
         return _declared(key, {p.name: p for p in self.metadata.parameters})
 
     def parameters(self, values: dict[str, Any]) -> AppFunctionData:
-        named = {}
-        for key, value in values.items():
-            name = self.parameter_name(key)
-            if name is None:
-                declared = [p.name for p in self.metadata.parameters]
-                raise TypeError(unknown_key(repr(key), key, declared, f"a parameter of {self.metadata.id}"))
-            named[name] = self.json_value(name, value)
+        named = {name: self.json_value(name, value) for name, value in values.items()}
         return parameters_from_json(self.metadata, named, self.components)
 
     def json_value(self, name: str, value: Any) -> Any:
