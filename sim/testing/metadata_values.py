@@ -16,6 +16,7 @@ import base64
 import dataclasses
 import keyword
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -63,16 +64,19 @@ class AppTypes:
         self._layouts: dict[type, _Layout] = {}
 
     def namespace(self) -> SimpleNamespace:
-        """The app's object types by simple name (``types.Balance``); library types are
-        Python's own (``date``...) and generic ones (``SetField<…>``) are written as dicts."""
+        """The app's object types by simple name (``types.Balance``), by qualified name with
+        underscores where two share one (``com_acme_a_Item``); library types are Python's own
+        (``date``...) and generic ones (``SetField<…>``) are written as dicts."""
         classes = {}
         for name, data_type in self._shared.items():
             data_type = resolved(data_type, self._shared)
             qualified = data_type.object_qualified_name or name
             if data_type.type in _OBJECTS and qualified not in _PROXIES and _CLASS_NAME.fullmatch(qualified):
-                cls = self.record_class(data_type)
-                classes[cls.__name__] = cls
-        return SimpleNamespace(**dict(sorted(classes.items())))
+                classes[qualified] = self.record_class(data_type)
+        simple = Counter(cls.__name__ for cls in classes.values())
+        named = {cls.__name__ if simple[cls.__name__] == 1 else qualified.replace(".", "_"): cls
+                 for qualified, cls in classes.items()}
+        return SimpleNamespace(**dict(sorted(named.items())))
 
     def record_class(self, data_type: AppFunctionDataTypeMetadata) -> type:
         """The dataclass of an object type: keyword-only fields, the required ones without a
