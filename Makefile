@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,ray,apk]'
+	$(PY) -m pip install --quiet -e '.[test,ray]'
 	@touch $(STAMP)
 
 ## make sim: boot the device with the sample apps under apps/ and, as its system image, the

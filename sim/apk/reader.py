@@ -1,7 +1,6 @@
 """The one module that uses androguard: binary XML, resources.arsc and signing blocks, read.
 
-androguard is an optional extra (``pip install 'droidsim[apk]'``), imported on first use so
-that nothing else pays for it; the rest of droidsim sees only what this module returns. It was
+androguard is a dependency of droidsim, imported on first use so that nothing else pays for it; the rest of droidsim sees only what this module returns. It was
 chosen over apkInspector (corrupts strings of 128 bytes or more), pyaxmlparser (its by-name
 resource lookup returns nothing) and apk-info (cannot decode res/xml), as issue 21 records.
 The bytes it reads come from :class:`sim.apk.archive.ApkArchive`, which has already bounded them.
@@ -19,7 +18,8 @@ from lxml import etree
 
 from sim.apk.errors import ApkError
 
-INSTALL_HINT = "reading an APK needs androguard: pip install 'droidsim[apk]' (make sim and make test install it)"
+INSTALL_HINT = ("reading an APK needs androguard, a dependency of droidsim that this environment lacks: "
+                "reinstall droidsim (pip install CHECKOUT, or the wheel built from it)")
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,10 @@ from sim.responses.installed import (
 )
 
 log = logging.getLogger("droidsim.responses")
+# The extra that marks a refusal for want of an answer, so that a caller (sim.testing's
+# NoAnswerError) tells it from an ERROR_NOT_SUPPORTED the app itself answered; its value is
+# the response source, in words.
+NO_ANSWER_EXTRA = "droidsimNoAnswer"
 
 
 class ResponseService(AppFunctionService):
@@ -102,7 +106,8 @@ def not_supported(request: ExecuteAppFunctionRequest, source: ResponseSource) ->
     return AppFunctionNotSupportedException(
         f"{request.target_package_name} has no answer for {request.function_identifier} with parameters "
         f"{_parameters_text(request.parameters)}: the app's own code does not run on droidsim, and its response "
-        f"source ({source.describe()}) has none (docs/responses.md)"
+        f"source ({source.describe()}) has none (docs/responses.md)",
+        extras={NO_ANSWER_EXTRA: source.describe()},
     )
 
 

@@ -15,10 +15,12 @@ _EXPORTS = {
     "Confirmation": "sim.testing.agent",
     "model_call": "sim.testing.agent",
     "Caller": "sim.testing.device",
+    "GeneratedAnswerWarning": "sim.testing.device",
     "InstalledApp": "sim.testing.device",
     "TestDevice": "sim.testing.device",
     "FunctionLookupError": "sim.testing.functions",
     "FunctionRef": "sim.testing.functions",
+    "NoAnswerError": "sim.testing.functions",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -15,22 +15,21 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from droid.agent import Agent, AgentEvent, AgentRunner, FunctionCall, FunctionResponse, ScriptedModel, TextMessage
 from droid.agent.appfunction_tools import AppFunctionAgentTools
 from droid.agent.confirmation import require_confirmation
 from droid.agent.messages import ToolRequest
 from droid.agent.tools import AgentTool
-from droid.appfunctions import codec
-from droid.appfunctions.json_codec import to_json
-from sim.testing.values import as_declared
+from droid.content.context import Context
+from sim.testing.functions import FunctionName, FunctionRef
 
-if TYPE_CHECKING:
-    from sim.testing.device import FunctionName, TestDevice
+# What names a function for this run: TestDevice.function, whichever app declares it.
+Lookup = Callable[[FunctionName], FunctionRef]
 
 
-def model_call(function: "FunctionName", /, **arguments: Any) -> "ScriptedCall":
+def model_call(function: FunctionName, /, **arguments: Any) -> "ScriptedCall":
     """One model turn that calls ``function`` (several in a list: parallel calls)."""
     return ScriptedCall(function, arguments)
 
@@ -95,7 +94,7 @@ class AgentRun:
 
     events: list[AgentEvent]
     model: ScriptedModel
-    device: "TestDevice"
+    lookup: Lookup
     confirmations: list[Confirmation] = field(default_factory=list)
 
     @property
@@ -117,93 +116,64 @@ class AgentRun:
         texts = [e.text for e in self.events if isinstance(e, TextMessage) and not e.partial]
         return texts[-1] if texts else ""
 
-    def assert_called(self, function: "FunctionName", /, **arguments: Any) -> FunctionCall:
+    def assert_called(self, function: FunctionName, /, **arguments: Any) -> FunctionCall:
         """The call of ``function`` whose arguments include ``arguments`` (Python or wire
         names); an AssertionError listing every call otherwise."""
-        ref = self.device.function(function)
-        wanted = _wire_arguments(ref, arguments)
+        ref = self.lookup(function)
+        wanted = ref.wire_arguments(arguments)
         for call in self.calls:
             if call.function_id == ref.function_id and all(call.args.get(k) == v for k, v in wanted.items()):
                 return call
         made = "\n".join(f"  {c.function_id or c.name} {c.args}" for c in self.calls) or "  (none)"
         raise AssertionError(f"the agent did not call {ref.function_id} with {wanted}; it called:\n{made}")
 
-    def assert_not_called(self, function: "FunctionName") -> None:
-        ref = self.device.function(function)
+    def assert_not_called(self, function: FunctionName) -> None:
+        ref = self.lookup(function)
         if ref.function_id in self.function_ids:
             raise AssertionError(f"the agent called {ref.function_id}, which the test expected it not to")
 
 
 def run_agent(
-    device: "TestDevice",
-    agent_package: str,
+    context: Context,
+    lookup: Lookup,
     prompt: str,
     script: Sequence[Any],
     *,
     confirm: "Sequence[bool] | Callable[[str, dict[str, Any]], bool]" = (),
-    functions: Sequence["FunctionName"] | None = None,
+    functions: Sequence[FunctionName] | None = None,
     instructions: str = "",
     max_turns: int = 5,
     tools: Sequence[AgentTool] = (),
 ) -> AgentRun:
-    """Run ``prompt`` as the installed agent app ``agent_package``, its model answering with
-    ``script`` (strings for text, ``model_call(...)`` for calls, lists for parallel calls) and
-    the user answering confirmations with ``confirm``. ``functions`` limits the AppFunctions
-    declared to the model."""
-    context = device.device.create_context(agent_package)
-    ids = None if functions is None else [device.function(f).function_id for f in functions]
+    """Run ``prompt`` as the installed agent app whose ``context`` this is, its model answering
+    with ``script`` (strings for text, ``model_call(...)`` for calls, lists for parallel calls)
+    and the user answering confirmations with ``confirm``; ``lookup`` names the functions of the
+    script. ``functions`` limits the AppFunctions declared to the model."""
+    ids = None if functions is None else [lookup(f).function_id for f in functions]
     discovered = AppFunctionAgentTools.discover(context.app_function_manager, ids or None)
     user = ScriptedUser(confirm, {tool.name: tool.function_id for tool in discovered})
-    agent = Agent(name=agent_package, instructions=instructions, max_turns=max_turns,
+    agent = Agent(name=context.package_name, instructions=instructions, max_turns=max_turns,
                   tools=[*tools, *require_confirmation(discovered, user)], app_functions_enabled=False)
     model = ScriptedModel()
     with AgentRunner(agent, model, context=context) as runner:
         by_id = {tool.function_id: tool.name for tool in runner.resolve_tools() if tool.function_id}
-        model.add(*(_step(device, step, by_id) for step in script))
+        model.add(*(_step(lookup, step, by_id) for step in script))
         session = runner.create_session()
         events = asyncio.run(_collect(session.run(prompt)))
     user.check_all_answered()
-    return AgentRun(events, model, device, user.asked)
+    return AgentRun(events, model, lookup, user.asked)
 
 
 async def _collect(stream: Any) -> list[AgentEvent]:
     return [event async for event in stream]
 
 
-def _step(device: "TestDevice", step: Any, tool_names: dict[str, str]) -> Any:
+def _step(lookup: Lookup, step: Any, tool_names: dict[str, str]) -> Any:
     if isinstance(step, ScriptedCall):
-        ref = device.function(step.function)
+        ref = lookup(step.function)
         if ref.function_id not in tool_names:
             raise LookupError(f"{ref.function_id} is not among the agent's tools: {', '.join(tool_names) or 'none'}")
-        return ToolRequest(tool_names[ref.function_id], _wire_arguments(ref, step.arguments))
+        return ToolRequest(tool_names[ref.function_id], ref.wire_arguments(step.arguments))
     if isinstance(step, (list, tuple)):
-        return [_step(device, s, tool_names) for s in step]
+        return [_step(lookup, s, tool_names) for s in step]
     return step
-
-
-def _wire_arguments(ref: Any, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Arguments as the model sends them: the metadata's wire names, values as JSON (a
-    ``date`` as its document, as in ``call``). A key the function does not declare, or a
-    value already JSON, is sent as written: a script may make the model send a bad call."""
-    if ref.spec is None:
-        return dict(arguments)
-    sent = {}
-    for key, value in arguments.items():
-        param = ref.parameter_named(key)
-        if param is None:
-            sent[key] = value
-        elif _is_json(value):
-            sent[param.wire_name] = value
-        else:
-            sent[param.wire_name] = to_json(codec.encode_value(param.type, as_declared(param.type, value, key), key))
-    return sent
-
-
-def _is_json(value: Any) -> bool:
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return True
-    if isinstance(value, (list, tuple)):
-        return all(_is_json(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
-    return False

@@ -1,10 +1,11 @@
 """Which function a test means, and its values in Python.
 
 A test names a function the way it is easiest to type: the method itself
-(``OrderFunctionService.fetch_order_details``), its full id, or its short id
-(``fetch_order_details``); parameters by Python name (``order_id``) or wire name
-(``orderId``). This module turns that into a request and the response back into
-the declared Python type, with the entry point's own codec.
+(``OrderFunctionService.fetch_order_details``), its full id, or its declared name after
+``#`` (``fetch_order_details``, ``getBalance``); parameters by Python name (``order_id``) or
+wire name (``orderId``). This module turns that into a request and the response back into a
+Python value: for a Python app with the entry point's own codec and classes, for every other
+app (an APK, a code-less folder) from the installed metadata (sim.testing.metadata_values).
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ from __future__ import annotations
 import difflib
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 from droid.appfunctions import codec
 from droid.appfunctions.analysis import FunctionSpec, ParameterSpec, analyze
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.declarations import FUNCTION_ATTR
 from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
-from droid.appfunctions.json_codec import parameters_from_json, to_json
+from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException, AppFunctionNotSupportedException
+from droid.appfunctions.json_codec import to_json
 from droid.appfunctions.metadata import AppFunctionComponentsMetadata, AppFunctionMetadata
-from droid.appfunctions.typeref import Kind, wire_name
+from droid.appfunctions.typeref import Kind
 from sim.testing.values import as_declared, unknown_key
 
 
@@ -29,16 +31,50 @@ class FunctionLookupError(LookupError):
     """The test named no function, or more than one; the message lists what it could mean."""
 
 
+class NoAnswerError(AppFunctionNotSupportedException):
+    """A call nothing answers: the app's own code does not run on droidsim (an APK, a
+    code-less folder) and its response source has no answer for these parameters (no cassette
+    entry matches, no double, ``on_miss="refuse"``). Still an ERROR_NOT_SUPPORTED, as the
+    device answers it; ``parameters`` is the JSON to record for it (docs/responses.md)."""
+
+    def __init__(self, message: str, *, package_name: str, function_id: str, parameters: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.package_name = package_name
+        self.function_id = function_id
+        self.parameters = parameters
+
+
+class Typing(Protocol):
+    """How one function takes a test's Python values and gives back its answer."""
+
+    @property
+    def names(self) -> list[str]:
+        """The parameter names a test writes, for the error that refuses another."""
+
+    def parameter_name(self, key: str) -> str | None:
+        """The wire name a test's key (Python or declared) stands for; None for none."""
+
+    def parameters(self, values: dict[str, Any]) -> AppFunctionData:
+        """The request's parameters from values by wire name; TypeError for a form the function
+        does not take, AppFunctionInvalidArgumentException for a value of the wrong type."""
+
+    def json_value(self, name: str, value: Any) -> Any:
+        """The value of parameter ``name`` (a wire name) as the JSON a model would send."""
+
+    def result(self, return_value: Any) -> Any:
+        """The response's value as a Python value."""
+
+
 @dataclass(frozen=True)
 class FunctionRef:
-    """A function on the device: its package, full id and, when its service is an entry
-    point, the spec that encodes its parameters and decodes its result."""
+    """A function on the device: its package, full id, and how its values are typed (by the
+    app's code for a Python app, by the installed metadata otherwise)."""
 
     package_name: str
     function_id: str
     metadata: AppFunctionMetadata
     components: AppFunctionComponentsMetadata
-    spec: FunctionSpec | None = None
+    typing: Typing
 
     @property
     def short_id(self) -> str:
@@ -46,30 +82,74 @@ class FunctionRef:
 
     def parameters(self, values: dict[str, Any]) -> AppFunctionData:
         """The request's parameters from Python values keyed by Python or wire name."""
-        if self.spec is None:  # a platform-layer service: only the metadata describes it
-            wire = {p.name for p in self.metadata.parameters}
-            named = {_wire_key(key, wire, self.function_id): value for key, value in values.items()}
-            return parameters_from_json(self.metadata, named, self.components)
-        python_values = {}
+        named = {}
         for key, value in values.items():
-            param = self.parameter_named(key)
-            if param is None:
-                raise TypeError(_unknown_parameter(key, self.function_id, [p.py_name for p in self.spec.parameters]))
-            python_values[param.py_name] = as_declared(param.type, value, param.py_name)
-        return codec.encode_arguments(self.spec, **python_values)
-
-    def parameter_named(self, key: str) -> ParameterSpec | None:
-        """The entry point's parameter ``key`` names, by Python or wire name."""
-        assert self.spec is not None
-        return next((p for p in self.spec.parameters if key in (p.py_name, p.wire_name)), None)
+            name = self.typing.parameter_name(key)
+            if name is None:
+                raise TypeError(unknown_key(repr(key), key, self.typing.names, f"a parameter of {self.function_id}"))
+            named[name] = value
+        return self.typing.parameters(named)
 
     def result(self, return_value: Any) -> Any:
-        """The response's value as the declared return type (a dataclass, a ``date``...)."""
-        if self.spec is None:
-            return to_json(return_value)
+        """The response's value as a Python value (the app's dataclass, a ``date``...)."""
+        return self.typing.result(return_value)
+
+    def wire_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Arguments as a model sends them: wire names, values as JSON (a ``date`` as its
+        document, as in ``call``). A key the function does not declare, or a value already JSON,
+        is sent as written: a script may make the model send a bad call."""
+        sent = {}
+        for key, value in arguments.items():
+            name = self.typing.parameter_name(key)
+            if name is None:
+                sent[key] = value
+            else:
+                sent[name] = value if _is_json(value) else self.typing.json_value(name, value)
+        return sent
+
+
+# How a test names a function: a full or short id, the method itself, or a FunctionRef.
+FunctionName = str | Callable[..., Any] | FunctionRef
+
+
+@dataclass(frozen=True)
+class CodeTyping:
+    """A Python app's function, typed by its entry point's spec (which install checked against
+    the installed XML): arguments and results are the app's own classes."""
+
+    spec: FunctionSpec
+
+    @property
+    def names(self) -> list[str]:
+        return [p.py_name for p in self.spec.parameters]
+
+    def parameter_name(self, key: str) -> str | None:
+        param = self._parameter(key)
+        return None if param is None else param.wire_name
+
+    def parameters(self, values: dict[str, Any]) -> AppFunctionData:
+        python_values = {}
+        for name, value in values.items():
+            param = self._parameter(name)
+            assert param is not None
+            python_values[param.py_name] = as_declared(param.type, value, param.py_name)
+        try:
+            return codec.encode_arguments(self.spec, **python_values)
+        except codec.EncodingError as error:  # a wrong type: refused as the shell refuses it
+            raise AppFunctionInvalidArgumentException(f"Parameter {error}") from None
+
+    def json_value(self, name: str, value: Any) -> Any:
+        param = self._parameter(name)
+        assert param is not None
+        return to_json(codec.encode_value(param.type, as_declared(param.type, value, name), name))
+
+    def result(self, return_value: Any) -> Any:
         if self.spec.returns.kind is Kind.UNIT:  # `-> None`: the response carries no value
             return None
         return codec.decode_value(self.spec.returns, return_value, "returnValue")
+
+    def _parameter(self, key: str) -> ParameterSpec | None:
+        return next((p for p in self.spec.parameters if key in (p.py_name, p.wire_name)), None)
 
 
 def function_of(method: Callable[..., Any]) -> tuple[type, str]:
@@ -107,13 +187,11 @@ def choose(name: str, candidates: Iterable[tuple[str, str]], package: str | None
     )
 
 
-def _wire_key(key: str, wire: set[str], function_id: str) -> str:
-    if key in wire:
-        return key
-    if wire_name(key) in wire:
-        return wire_name(key)
-    raise TypeError(_unknown_parameter(key, function_id, sorted(wire)))
-
-
-def _unknown_parameter(key: str, function_id: str, names: list[str]) -> str:
-    return unknown_key(repr(key), key, names, f"a parameter of {function_id}")
+def _is_json(value: Any) -> bool:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_is_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
+    return False

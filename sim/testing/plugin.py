@@ -2,7 +2,9 @@
 
 - ``droid_device``: a fresh TestDevice per test, apps on threads in the test process;
 - ``@pytest.mark.droid_processes``, or ``--droid-processes`` for every test: apps in their
-  own OS processes instead, for tests of crashes, isolation or process state.
+  own OS processes instead, for tests of crashes, isolation or process state;
+- ``@pytest.mark.droid_sdk(36)``, or ``--droid-sdk 36`` for every test: the Android SDK level
+  the device simulates (default the newest); ``droid_sdk(36, 37)`` runs the test once on each.
 """
 
 from __future__ import annotations
@@ -11,27 +13,72 @@ from typing import TYPE_CHECKING, Iterator
 
 import pytest
 
+from sim.platform_version import VERSIONS, platform_version
+
 if TYPE_CHECKING:  # the device is imported by the first test that asks for one, not by pytest's start
     from sim.testing.device import TestDevice
 
 MARKER = "droid_processes"
+SDK_MARKER = "droid_sdk"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("droidsim")
     group.addoption("--droid-processes", action="store_true", default=False,
                     help="droid_device runs every app in its own OS process (default: on threads, in-process).")
+    group.addoption("--droid-sdk", type=int, default=None, metavar="SDK",
+                    help=f"droid_device simulates this Android SDK level ({', '.join(map(str, sorted(VERSIONS)))}; "
+                         f"default the newest) in every test without a droid_sdk marker.")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}: droid_device runs apps in their own OS processes")
+    config.addinivalue_line("markers", f"{SDK_MARKER}(sdk, ...): droid_device simulates that Android SDK level; "
+                                       "given several, the test runs once on each")
+    sdk = config.getoption("--droid-sdk")
+    if sdk is not None:
+        try:
+            _check_sdk(sdk)
+        except ValueError as error:
+            raise pytest.UsageError(f"--droid-sdk {sdk}: {error}") from None
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A droid_sdk marker parametrizes the test by SDK (ids ``sdk36``, ``sdk37``)."""
+    marker = metafunc.definition.get_closest_marker(SDK_MARKER)
+    if marker is None or "droid_device" not in metafunc.fixturenames:
+        return
+    sdks = list(marker.args)
+    where = f"@pytest.mark.{SDK_MARKER}({', '.join(map(repr, sdks))}) on {metafunc.definition.nodeid}"
+    try:
+        if not sdks:
+            raise ValueError(f"name an SDK level, e.g. @pytest.mark.{SDK_MARKER}({max(VERSIONS)})")
+        for sdk in sdks:
+            _check_sdk(sdk)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
+    metafunc.parametrize("droid_sdk", sdks, ids=[f"sdk{sdk}" for sdk in sdks])
+
+
+def _check_sdk(sdk: object) -> None:
+    if type(sdk) is not int:
+        raise ValueError(f"an SDK level is an int, not {sdk!r}")
+    platform_version(sdk)
 
 
 @pytest.fixture
-def droid_device(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator["TestDevice"]:
-    """A fresh device for this test; install apps with ``droid_device.install(APP_DIR)``."""
+def droid_sdk(request: pytest.FixtureRequest) -> int | None:
+    """The SDK level of this test's droid_device (its droid_sdk marker, else ``--droid-sdk``);
+    None: the newest."""
+    return request.config.getoption("--droid-sdk")
+
+
+@pytest.fixture
+def droid_device(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                 droid_sdk: int | None) -> Iterator["TestDevice"]:
+    """A fresh device for this test; install apps with ``droid_device.install(APP)``."""
     from sim.testing.device import TestDevice
 
     processes = request.config.getoption("--droid-processes") or request.node.get_closest_marker(MARKER) is not None
-    with TestDevice(tmp_path_factory.mktemp("droid_device"), processes=processes) as device:
+    with TestDevice(tmp_path_factory.mktemp("droid_device"), processes=processes, sdk=droid_sdk) as device:
         yield device

@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any, Mapping
 
 from droid.appfunctions.json_codec import close_names
+from droid.appfunctions.proxies import ProxySpec
 from droid.appfunctions.typeref import Kind, ObjectSpec, TypeSpec
 
 # How a test writes each library type, for the error that refuses another form.
@@ -39,11 +40,16 @@ def as_declared(spec: TypeSpec, value: Any, path: str) -> Any:
         if case is not None:
             return _object(case, value, path)
         cases = ", ".join(c.cls.__name__ for c in spec.one_of.cases)
-        raise TypeError(f"{path} must be one of {cases} (an instance of one of them), not {_kind_of(value)}")
+        raise TypeError(f"{path} must be one of {cases} (an instance of one of them), not {kind_of(value)}")
     if spec.kind is Kind.PROXY and spec.proxy is not None and not spec.proxy.accepts(value):
-        example = _EXAMPLES.get(spec.proxy.qualified_name, spec.proxy.label)
-        raise TypeError(f"{path} must be a {spec.proxy.label}, for example {example}; not {_kind_of(value)}")
+        raise TypeError(proxy_form_error(spec.proxy, value, path))
     return value
+
+
+def proxy_form_error(proxy: ProxySpec, value: Any, path: str) -> str:
+    """The message for a library type (a date...) given in another form."""
+    example = _EXAMPLES.get(proxy.qualified_name, proxy.label)
+    return f"{path} must be a {proxy.label}, for example {example}; not {kind_of(value)}"
 
 
 def _object(obj: ObjectSpec, value: Any, path: str) -> Any:
@@ -57,7 +63,7 @@ def _object(obj: ObjectSpec, value: Any, path: str) -> Any:
         names = ", ".join(p.py_name for p in obj.properties)
         raise TypeError(
             f"{path} must be a {obj.cls.__name__}: {obj.cls.__name__}({names}) or a dict with those keys "
-            f"(Python or wire names); not {_kind_of(value)}"
+            f"(Python or wire names); not {kind_of(value)}"
         )
     by_name = {p.py_name: p for p in obj.properties} | {p.wire_name: p for p in obj.properties}
     arguments = {}
@@ -87,5 +93,6 @@ def _same_class(candidate: type, declared: type) -> bool:
     )
 
 
-def _kind_of(value: Any) -> str:
+def kind_of(value: Any) -> str:
+    """A value for an error message: its type and its repr."""
     return f"{type(value).__name__} {value!r}"

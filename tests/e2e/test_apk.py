@@ -12,7 +12,7 @@ from mcp import Client
 from tests.e2e.mcp_support import stdio_server
 from tests.helpers import REPO, droidsim
 
-pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
+pytest.importorskip("androguard", reason="reading APKs needs androguard (a dependency of droidsim)")
 pytestmark = pytest.mark.e2e
 
 APKS = REPO / "tests" / "apks"

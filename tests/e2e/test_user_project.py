@@ -1,7 +1,9 @@
 """A droidsim user's project outside the repository (tests/e2e/user_project, copied to a temporary
 folder): droidsim installed as docs/testing.md says, from a wheel built from this checkout into a
 fresh venv; the project's own pytest suite passes with the droid_device fixture, its app lints
-clean and its XML is up to date, and the shell names every key its functions do not declare.
+clean and its XML is up to date, and the shell names every key its functions do not declare. A
+Kotlin developer's project (tests/e2e/kotlin_project.py) passes its suite on its APK with the same
+wheel: nothing needs adding for an APK.
 
 Slow (a venv, every dependency installed from pip's cache): the venv is made once per run."""
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e import kotlin_project
 from tests.helpers import REPO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -81,6 +84,16 @@ def test_the_projects_own_suite_passes_with_droidsim_from_a_wheel(installed, pro
     assert (checked.returncode, checked.stdout.strip()) == (0, "up to date: apps/todo"), checked.stderr
     linted = run(installed / "droidsim", "lint", "apps/todo", cwd=project, timeout=120)
     assert linted.returncode == 0 and "no findings" in linted.stdout, linted.stdout + linted.stderr
+
+
+@pytest.mark.timeout(2400)
+def test_a_kotlin_projects_suite_passes_on_its_apk_with_droidsim_from_a_wheel(installed, tmp_path) -> None:
+    if (reason := kotlin_project.cannot_build()) is not None:
+        pytest.skip(reason)
+    project = kotlin_project.write_project(tmp_path)
+    suite = run(installed / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project, timeout=600)
+    assert suite.returncode == 0, suite.stdout + suite.stderr
+    assert suite.stdout.splitlines()[-1].startswith(f"{kotlin_project.TESTS_PASSING} passed"), suite.stdout
 
 
 @pytest.mark.timeout(2400)

@@ -11,7 +11,7 @@ import pytest
 
 from sim.device import Device
 
-pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
+pytest.importorskip("androguard", reason="reading APKs needs androguard (a dependency of droidsim)")
 
 APKS = Path(__file__).resolve().parents[2] / "apks"
 SHOP = "com.example.shop"

@@ -103,7 +103,7 @@ def test_without_androguard_the_error_says_what_to_install(monkeypatch):
         with extracted(APKS / "shop.apk", 37):
             pass
     assert str(refused.value) == f"INSTALL_FAILED_INTERNAL_ERROR: {INSTALL_HINT}"
-    assert "pip install 'droidsim[apk]'" in INSTALL_HINT
+    assert "reinstall droidsim (pip install CHECKOUT" in INSTALL_HINT
 
 
 def test_neither_the_cli_nor_a_device_imports_androguard_until_an_apk_is_read(tmp_path):

@@ -9,7 +9,7 @@ from bench import apk_install
 from bench.report import Report
 from tests.apks.build import missing_tools
 
-pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
+pytest.importorskip("androguard", reason="reading APKs needs androguard (a dependency of droidsim)")
 
 
 @pytest.mark.skipif(bool(missing_tools()), reason=f"building the large-table APK needs {', '.join(missing_tools())}")

@@ -13,6 +13,7 @@ from droid.appfunctions import (
     AppFunctionDisabledException,
     AppFunctionElementNotFoundException,
     AppFunctionException,
+    AppFunctionInvalidArgumentException,
 )
 from sim.testing import FunctionLookupError
 from tests.helpers import SAMPLE_APPS
@@ -51,6 +52,13 @@ def test_bad_names_say_what_they_could_mean(droid_device, orders) -> None:
         droid_device.call("fetch_order_details", order="ORD-8492")
     with pytest.raises(FunctionLookupError, match="no function 'fetch_order' on the device; did you mean fetch_order_details"):
         droid_device.call("fetch_order")
+
+
+def test_a_value_of_the_wrong_type_is_refused_as_the_shell_refuses_it(droid_device, orders) -> None:
+    with pytest.raises(AppFunctionInvalidArgumentException) as raised:
+        droid_device.call("fetch_order_details", order_id=8492)
+    assert str(raised.value) == "Parameter order_id is an integer (int), but the declared type is str (code 1001)"
+    assert droid_device.history() == []  # refused before anything was sent
 
 
 def test_a_caller_is_held_to_the_access_rules_and_the_history_says_so(droid_device, orders) -> None:

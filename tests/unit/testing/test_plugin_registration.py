@@ -6,6 +6,8 @@ import subprocess
 import sys
 from importlib.metadata import entry_points
 
+import pytest
+
 from tests.helpers import SAMPLE_APPS
 
 
@@ -36,3 +38,37 @@ def test_loading_the_plugin_does_not_import_the_device() -> None:
     probe = "import sys, sim.testing.plugin; print('sim.device' in sys.modules, 'grpc' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.stdout.split() == ["False", "False"], result.stderr
+
+
+def _pytest(project, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, "test_sdk.py"],
+                          cwd=project, capture_output=True, text=True, timeout=120)
+
+
+def test_droid_sdk_sets_every_unmarked_test_and_the_marker_wins(tmp_path) -> None:
+    (tmp_path / "test_sdk.py").write_text(
+        "import pytest\n\n"
+        "def test_unmarked(droid_device):\n"
+        "    assert droid_device.sdk == 36\n\n"
+        "@pytest.mark.droid_sdk(37)\n"
+        "def test_marked(droid_device):\n"
+        "    assert droid_device.sdk == 37\n"
+    )
+    result = _pytest(tmp_path, "--droid-sdk", "36")
+    assert result.returncode == 0 and "2 passed" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("marker", "options", "message"), [
+    ("@pytest.mark.droid_sdk(35)", (), "@pytest.mark.droid_sdk(35) on test_sdk.py::test_it: no platform version with "
+                                       "SDK 35: this simulator has 36, 37"),
+    ("@pytest.mark.droid_sdk('36')", (), "@pytest.mark.droid_sdk('36') on test_sdk.py::test_it: an SDK level is an int, "
+                                         "not '36'"),
+    ("@pytest.mark.droid_sdk()", (), "@pytest.mark.droid_sdk() on test_sdk.py::test_it: name an SDK level, e.g. "
+                                     "@pytest.mark.droid_sdk(37)"),
+    ("", ("--droid-sdk", "35"), "--droid-sdk 35: no platform version with SDK 35: this simulator has 36, 37"),
+])
+def test_an_sdk_the_simulator_lacks_is_refused_naming_the_ones_it_has(tmp_path, marker, options, message) -> None:
+    (tmp_path / "test_sdk.py").write_text(f"import pytest\n\n{marker}\ndef test_it(droid_device):\n    pass\n")
+    result = _pytest(tmp_path, *options)
+    assert result.returncode != 0
+    assert message in result.stdout + result.stderr, result.stdout + result.stderr
