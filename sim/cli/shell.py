@@ -176,7 +176,8 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
             if signal.is_canceled:
                 click.echo("Timed out", err=True)
                 raise SystemExit(255) from None
-            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id) or conversion_problem)
+            said = conversion_problem if conversion_problem != error.error_message else None  # the app said it
+            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id) or said)
         finally:
             timer.cancel()
     if GENERATED_EXTRA in response.extras:  # --on-miss schema: say so where a person reads it

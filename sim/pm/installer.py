@@ -33,6 +33,7 @@ from sim.platform_version import NEWEST, PlatformVersion
 from sim.zygote.specialize import os_isolation, own_for_app
 
 if TYPE_CHECKING:
+    from sim.apk.decode import DecodedApk
     from sim.pm.code_verifier import CodeVerifier
 
 log = logging.getLogger("droidsim.pm")
@@ -133,12 +134,13 @@ class PackageInstaller:
         """Install or update from an app folder or an APK; returns the package and its new
         credential secret. ``responses``: where a code-less app's answers come from
         (sim/responses/staging.py); an APK is always code-less."""
-        from sim.pm.apk_install import check_signers, named_in_apk, stage_apk  # at install, not at boot
+        from sim.pm.apk_install import check_signers, stage_apk  # at install, not at boot
 
         app_dir = app_dir.resolve()
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
         decoded = None
+        double_shown = None  # how refusals name the double: the user's folder, not its staged copy
         source = InstalledFrom(kind=FOLDER)
         if app_dir.is_file():  # an APK, whatever its name: its content decides (sim/pm/apk_install.py)
             digest = None
@@ -158,13 +160,15 @@ class PackageInstaller:
                 _copy_app(app_dir, staging)
 
             def check(manifest: ManifestFacts) -> None:
+                nonlocal double_shown
                 previous = installed(manifest.package)
                 self._check_name(manifest.package, system, previous)
                 check_signers(manifest.package, previous, source)
                 check_manifest(manifest)
                 # The double is staged now, so that the code checks that follow check it.
-                double = double_to_stage(responses, previous.app_dir if previous else None)
-                if double is not None:
+                staged = double_to_stage(responses, previous.app_dir if previous else None)
+                if staged is not None:
+                    double, double_shown = staged
                     _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
                     staged_double_dir(staging).parent.mkdir(mode=0o755, exist_ok=True)  # _copy_app makes one folder
                     _copy_app(double, staged_double_dir(staging))
@@ -183,8 +187,8 @@ class PackageInstaller:
                 parsed.metadata.answers.CopyFrom(answer_source(None))
         except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
-            if decoded is not None and isinstance(error, InstallError):
-                raise named_in_apk(error, staging, app_dir.name, decoded) from None
+            if isinstance(error, InstallError):
+                raise _in_user_terms(error, staging, app_dir, decoded, double_shown) from None
             raise
         parsed.metadata.installed_from.CopyFrom(source)
         package_name = parsed.manifest.package
@@ -289,6 +293,20 @@ def _settle_credential(data_dir: Path, committed_hash: str) -> None:
             safe_files.remove(data_dir, PENDING_CREDENTIAL)
     for half_written in data_dir.glob(".credential*.tmp"):
         safe_files.remove(data_dir, half_written.name)
+
+
+def _in_user_terms(error: InstallError, staging: Path, source: Path, decoded: DecodedApk | None,
+                   double_shown: str | None) -> InstallError:
+    """``error`` naming what the user has rather than the staged copy, which is gone by the time
+    they read it: their double's folder, the APK's entries, the APK or folder they installed."""
+    detail = error.args[0][len(error.reason) + 2:]
+    if double_shown is not None:
+        detail = detail.replace(str(staged_double_dir(staging)), double_shown)
+    if decoded is not None:
+        from sim.apk.folder import in_apk_terms
+
+        detail = in_apk_terms(detail, staging, source.name, decoded)
+    return InstallError(error.reason, detail.replace(str(staging), str(source)))
 
 
 def _log_lint_warnings(app_dir: Path, package_name: str) -> None:

@@ -58,15 +58,16 @@ def response_options(message: Any | None) -> ResponseOptions:
     )
 
 
-def double_to_stage(options: ResponseOptions, previous_copy: Path | None) -> Path | None:
-    """The folder whose double goes into the new copy: the one given, else the installed one."""
+def double_to_stage(options: ResponseOptions, previous_copy: Path | None) -> tuple[Path, str] | None:
+    """The folder whose double goes into the new copy, the one given or else the installed one,
+    and how refusals name it (the staged copy is gone when they are read)."""
     if options.double_dir is not None:
         if not options.double_dir.is_dir():
             raise InstallError(BAD_RESPONSES, f"--double {options.double_dir}: not a folder")
-        return options.double_dir
+        return options.double_dir, str(options.double_dir)
     previous = _previous_source(previous_copy)
     if previous is not None and previous.double:
-        return responses_dir(previous_copy) / DOUBLE_DIR
+        return responses_dir(previous_copy) / DOUBLE_DIR, f"{previous.double}, the double installed before"
     return None
 
 
