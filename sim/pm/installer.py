@@ -130,10 +130,11 @@ class PackageInstaller:
         installed: Callable[[str], InstalledPackage | None],
         check_manifest: ManifestCheck,
         responses: ResponseOptions = ResponseOptions(),
-    ) -> tuple[InstalledPackage, str]:
-        """Install or update from an app folder or an APK; returns the package and its new
-        credential secret. ``responses``: where a code-less app's answers come from
-        (sim/responses/staging.py); an APK is always code-less."""
+    ) -> tuple[InstalledPackage, str, list[str]]:
+        """Install or update from an app folder or an APK; returns the package, its new
+        credential secret and what its developer should be told (sim/pm/install_warnings.py).
+        ``responses``: where a code-less app's answers come from (sim/responses/staging.py); an
+        APK is always code-less."""
         from sim.pm.apk_install import check_signers, stage_apk  # at install, not at boot
 
         app_dir = app_dir.resolve()
@@ -174,12 +175,15 @@ class PackageInstaller:
                     _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
+            from sim.pm.install_warnings import install_warnings
 
             parsed = parse_app(staging if decoded else app_dir, self._verifier, check, self._version, code_dir=staging,
                                double_dir=staged_double_dir(staging))
             earlier = installed(parsed.manifest.package)
+            warnings = install_warnings(parsed, source, self._version)
             if parsed.code_less:
-                stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata)
+                warnings += stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata,
+                                         parsed.unindexed)
             elif responses.given:
                 raise InstallError(BAD_RESPONSES, f"{app_dir} has Python code of its own: --responses, --double and "
                                                   "--on-miss are for an app without (docs/responses.md)")
@@ -225,7 +229,7 @@ class PackageInstaller:
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
-        return package_from_row(row, data_dir), secret
+        return package_from_row(row, data_dir), secret, warnings
 
     def _owner_of(self, uid: int) -> int | None:
         """The OS uid whose files an app's are, where the device gives apps their own."""
