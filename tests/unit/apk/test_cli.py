@@ -92,8 +92,8 @@ def test_install_takes_an_apk_file(droid_device, monkeypatch):
     monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: ShellOf(droid_device))
     result = run("--device", "unused", "install", str(APKS / "shop.apk"))
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"Success: {SHOP} (uid ")
-    assert result.output.rstrip().endswith("3 functions)")
+    assert result.stdout.startswith(f"Success: {SHOP} (uid ")
+    assert result.stdout.rstrip().endswith("3 functions)")
 
 
 def test_without_androguard_the_error_says_what_to_install(monkeypatch):
