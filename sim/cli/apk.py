@@ -87,7 +87,9 @@ def inspection(apk: Path, sdk: int) -> dict:
 
 def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk: int) -> None:
     from sim.apk.folder import in_apk_terms
+    from sim.cli.shell import signature_json
     from sim.pm.app_parser import parse_app
+    from sim.responses.types import shared_types
     from sim.pm.code_verifier import InProcessCodeVerifier
     from sim.pm.install_error import InstallError
 
@@ -98,10 +100,14 @@ def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk:
         return
     app = parsed.metadata.app_metadata
     report["app_metadata"] = {"description": app.description, "display_description": app.display_description}
-    report["functions"] = [{"id": f.id, "service": f.service_name} for f in parsed.metadata.app_functions]
+    shared = shared_types(parsed.metadata)
+    report["functions"] = [{"id": f.id, "service": f.service_name, **signature_json(f, shared)}
+                           for f in parsed.metadata.app_functions]
 
 
 def _print(report: dict) -> None:
+    from sim.cli.shell import parameters_line
+
     out = console()
     signing = report["signing"]
     signed = ", ".join(signing["schemes"]) if signing and signing["schemes"] else "unsigned"
@@ -117,7 +123,8 @@ def _print(report: dict) -> None:
         click.echo(f"App description: {report['app_metadata']['description']}")
         click.echo(f"Display description: {report['app_metadata']['display_description']}")
     if report["functions"]:
-        print_table("Indexed functions", ["function", "service"], [[f["id"], f["service"]] for f in report["functions"]])
+        print_table("Indexed functions", ["function", "service", "parameters"],
+                    [[f["id"], f["service"], parameters_line(f["parameters"])] for f in report["functions"]])
     if report["refusal"]:
         out.print(f"[bold red]Install would refuse it:[/] {report['refusal']}", soft_wrap=True, markup=True)
     else:
