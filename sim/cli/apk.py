@@ -48,21 +48,26 @@ def inspect_command(apk: Path, sdk: str, as_json: bool) -> None:
 def extract_command(apk: Path, folder: Path, sdk: str) -> None:
     """Write APP.apk as the equivalent text app folder DIR (new or empty), resolved for --sdk.
 
-    DIR holds AndroidManifest.xml, assets/ and res/xml/ as text; `droidsim install DIR` installs
-    it as a code-less app, as it would the APK.
+    DIR holds AndroidManifest.xml, assets/ and res/xml/ as text, and droidsim-extract.json: the
+    SDK it was resolved for and the services each SDK enables. `droidsim install DIR` installs
+    it as a code-less app, as it would the APK, on a device of that SDK (another refuses it);
+    `droidsim lint DIR` finds what `droidsim lint APP.apk` finds.
     """
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted, write_folder
+    from sim.apk.extract_record import EXTRACT_RECORD, ExtractRecord, enabled_services
+    from sim.apk.folder import extracted, write_folder, write_new
 
     if folder.exists() and any(folder.iterdir()):
         raise click.ClickException(f"{folder} is not empty: extract writes into a new or empty folder")
     try:
         with extracted(apk, int(sdk)) as (_, decoded):
+            record = ExtractRecord(apk.name, int(sdk), enabled_services(apk))
             folder.mkdir(parents=True, exist_ok=True)
             write_folder(decoded, folder)
+            write_new(folder / EXTRACT_RECORD, record.to_json().encode())
     except ApkError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Extracted {decoded.package} (SDK {sdk}) into {folder}: {len(decoded.files)} files")
+    click.echo(f"Extracted {decoded.package} (SDK {sdk}) into {folder}: {len(decoded.files) + 1} files")
 
 
 def inspection(apk: Path, sdk: int) -> dict:

@@ -159,6 +159,7 @@ class PackageInstaller:
                 digest = source.sha256
             else:
                 _copy_app(app_dir, staging)
+                self._check_extracted_for(staging, app_dir)  # the device's copy: nothing can change it now
 
             def check(manifest: ManifestFacts) -> None:
                 nonlocal double_shown
@@ -230,6 +231,22 @@ class PackageInstaller:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
         return package_from_row(row, data_dir), secret, warnings
+
+    def _check_extracted_for(self, copy: Path, app_dir: Path) -> None:
+        """A folder ``droidsim apk extract`` wrote holds the literals of one SDK (an enabled
+        state, a string); on a device of another it would index what that device does not."""
+        from sim.apk.extract_record import EXTRACT_RECORD, read_extract_record
+
+        try:
+            record = read_extract_record(copy)
+        except ValueError as error:
+            raise InstallError("INSTALL_FAILED_INVALID_APK", str(error).replace(str(copy), str(app_dir))) from None
+        sdk = self._version.sdk_int
+        if record is not None and record.sdk != sdk:
+            raise InstallError(
+                "INSTALL_FAILED_OLDER_SDK" if record.sdk > sdk else "INSTALL_FAILED_NEWER_SDK",
+                f"{app_dir} was extracted from {record.apk} for SDK {record.sdk} ({EXTRACT_RECORD}); this device is "
+                f"{self._version.name}: extract it again with --sdk {sdk}, or install the APK")
 
     def _owner_of(self, uid: int) -> int | None:
         """The OS uid whose files an app's are, where the device gives apps their own."""
