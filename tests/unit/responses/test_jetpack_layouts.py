@@ -22,6 +22,7 @@ from sim.cli.main import cli
 from sim.device import Device
 from sim.responses.skeleton import skeleton_files
 from sim.responses.staging import ResponseOptions
+from tests.helpers import REPO
 
 pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
 
@@ -154,3 +155,18 @@ def test_nothing_of_the_double_runs_in_the_device(tmp_path):
         with pytest.raises(AppFunctionNotSupportedException):
             call(device, TRANSACTIONS, accountId="ACC-1")
     assert "DOUBLE_RAN" not in os.environ
+
+
+def test_the_documented_bank_double_shares_its_state_across_classes(device):
+    """docs/examples/bank-double: a payment (PaymentFunctions) shows in the balance and the
+    transactions (AccountFunctions), through a module both import."""
+    device.install(BANK_APK, responses=ResponseOptions(double_dir=REPO / "docs" / "examples" / "bank-double"))
+    assert call(device, BALANCE, accountId="ACC-1").return_value["amount"] == 1250.0
+    assert call(device, PAYMENT, fromAccountId="ACC-1", payee="Alice Martin", amount=50.0,
+                speed="INSTANT").return_value == "PAY-1001"
+    assert call(device, BALANCE, accountId="ACC-1").return_value["amount"] == 1200.0
+    [latest] = call(device, TRANSACTIONS, accountId="ACC-1", limit=1).return_value["transactions"]
+    assert (latest["payee"], latest["amount"]) == ("Alice Martin", -50.0)
+    assert call(device, FREEZE, cardId="CARD-1").return_value == "FROZEN"
+    with pytest.raises(AppFunctionElementNotFoundException, match="No account with ID ACC-9"):
+        call(device, BALANCE, accountId="ACC-9")
