@@ -170,3 +170,14 @@ def test_the_documented_bank_double_shares_its_state_across_classes(device):
     assert call(device, FREEZE, cardId="CARD-1").return_value == "FROZEN"
     with pytest.raises(AppFunctionElementNotFoundException, match="No account with ID ACC-9"):
         call(device, BALANCE, accountId="ACC-9")
+
+
+def test_a_skeleton_written_for_android_17_installs_on_android_16(tmp_path):
+    """The shop's tracking class is not indexed on Android 16: its double is left unloaded."""
+    shop = APKS / "shop.apk"
+    double = skeleton(shop, tmp_path / "double")
+    with Device(tmp_path / "data", isolated_apps=False, sdk=36) as device:
+        device.install(shop, responses=ResponseOptions(double_dir=double))
+        with pytest.raises(AppFunctionNotSupportedException, match="write OrderFunctionService.fetchOrderStatus in shop.py"):
+            call(device, "com.example.shop.OrderFunctionService#fetchOrderStatus", package="com.example.shop",
+                 orderId="ORD-1")
