@@ -213,7 +213,7 @@ def _module_text(metadata: AppFunctionPackageMetadata, module: _Module) -> str:
         f'"""A double of {metadata.package_name}\'s functions, written by `droidsim responses skeleton` from its XML.\n\n'
         "Fill in the methods; keep the signatures and the dataclasses as they are (install compares them\n"
         "with the XML). State kept on self lives as long as the app process; classes share state\n"
-        'through a module of this folder (`from .ledger import LEDGER`)."""\n\n'
+        'through a module of this folder that each imports (docs/examples/bank-double/ledger.py)."""\n\n'
         "from __future__ import annotations\n\n"
         + "".join(f"{line}\n" for line in imports)
         + ("\n" if imports else "")
