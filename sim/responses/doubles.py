@@ -21,7 +21,8 @@ from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageM
 if TYPE_CHECKING:
     from sim.pm.code_verifier import CodeVerifier
 
-# A function of the application (Android 17's app-level XML) runs no service's code.
+# The service name of an application-level function (sim/pm/function_files.py APPLICATION_LEVEL,
+# not imported: the app process loads this module and none of the XML stack): it runs no code.
 _APPLICATION_LEVEL = ""
 
 
