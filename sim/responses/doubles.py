@@ -21,8 +21,8 @@ from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageM
 if TYPE_CHECKING:
     from sim.pm.code_verifier import CodeVerifier
 
-# The service name of an application-level function (sim/pm/function_files.py APPLICATION_LEVEL,
-# not imported: the app process loads this module and none of the XML stack): it runs no code.
+# The service name of an application-level function, which runs no code: sim/pm/function_files.py's
+# APPLICATION_LEVEL, not imported, as it would bring the manifest parser into every app process.
 _APPLICATION_LEVEL = ""
 
 
