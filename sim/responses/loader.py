@@ -11,4 +11,4 @@ from sim.responses.service import service_class_for
 
 
 def load_service_class(app_dir: Path, service_name: str) -> type[AppFunctionService]:
-    return service_class_for(Path(app_dir)) or load_app_service_class(app_dir, service_name)
+    return service_class_for(Path(app_dir), service_name) or load_app_service_class(app_dir, service_name)

@@ -17,6 +17,7 @@ from pathlib import Path
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import (
     AppFunctionException,
+    AppFunctionFunctionNotFoundException,
     AppFunctionInvalidArgumentException,
     AppFunctionNotSupportedException,
 )
@@ -47,6 +48,7 @@ class ResponseService(AppFunctionService):
     ``service_class_for`` (the app runtime creates services without arguments)."""
 
     app_copy: Path
+    service_name: str  # the service the call bound
     source: ResponseSource
 
     def on_create(self) -> None:
@@ -82,6 +84,12 @@ class ResponseService(AppFunctionService):
         callback: OutcomeReceiver,
     ) -> None:
         function = self._declared(request.function_identifier)
+        if function is not None and function.service_name != self.service_name:
+            # Android 16 binds a package's first service whatever declared the function; the
+            # app's code of that service does not know it (lint R1), as an entry point here.
+            callback.on_error(AppFunctionFunctionNotFoundException(
+                f"{self.service_name} has no function {request.function_identifier!r}"))
+            return
         try:
             parameters = self._typed(function, request.parameters)
         except AppFunctionInvalidArgumentException as error:
@@ -119,13 +127,12 @@ class ResponseService(AppFunctionService):
         return ExecuteAppFunctionResponse(response.result_document, AppFunctionData({GENERATED_EXTRA: GENERATED_NOTE}))
 
 
-def service_class_for(app_copy: Path) -> type[ResponseService] | None:
-    """The service class that answers for ``app_copy``, every service of it alike; None for an
-    app with code of its own."""
+def service_class_for(app_copy: Path, service_name: str) -> type[ResponseService] | None:
+    """The class of the service ``service_name`` of ``app_copy``; None for an app with code of its own."""
     source = read_source(app_copy)
     if source is None:
         return None
-    attributes = {"app_copy": app_copy, "source": source}
+    attributes = {"app_copy": app_copy, "service_name": service_name, "source": source}
     return type("ResponseService", (ResponseService,), attributes)
 
 

@@ -181,3 +181,27 @@ def test_a_skeleton_written_for_android_17_installs_on_android_16(tmp_path):
         with pytest.raises(AppFunctionNotSupportedException, match="write OrderFunctionService.fetchOrderStatus in shop.py"):
             call(device, "com.example.shop.OrderFunctionService#fetchOrderStatus", package="com.example.shop",
                  orderId="ORD-1")
+
+
+@pytest.mark.parametrize("sdk", [36, 37])
+def test_a_class_whose_service_android_16_does_not_bind_is_not_found_there(tmp_path, sdk):
+    """The shop with both entry-point services enabled on every SDK: Android 16 binds the first
+    whatever declared the function, and that service's code does not know trackParcel (lint
+    R1), whatever a double or a cassette would answer; Android 17 binds the declaring one."""
+    from droid.appfunctions import AppFunctionFunctionNotFoundException
+
+    shop = tmp_path / "shop"
+    assert CliRunner().invoke(cli, ["apk", "extract", str(APKS / "shop.apk"), str(shop)]).exit_code == 0
+    (shop / "droidsim-extract.json").unlink()  # a folder of the tracking service's SDK-37 state, on any SDK
+    double = skeleton(shop, tmp_path / "double")
+    track = "com.example.shop.TrackingFunctionService#trackParcel"
+    with Device(tmp_path / "data", isolated_apps=False, sdk=sdk) as device:
+        device.install(shop, responses=ResponseOptions(cassette=REPO / "docs" / "examples" / "shop.cassette.yaml",
+                                                       double_dir=double))
+        if sdk == 36:
+            with pytest.raises(AppFunctionFunctionNotFoundException) as raised:
+                call(device, track, package="com.example.shop", orderId="ORD-1234")
+            assert raised.value.error_message == f"com.example.shop.OrderFunctionService has no function {track!r}"
+        else:
+            assert call(device, track, package="com.example.shop", orderId="ORD-1234").return_value == (
+                "Leipzig parcel centre, out for delivery")
