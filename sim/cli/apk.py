@@ -48,21 +48,26 @@ def inspect_command(apk: Path, sdk: str, as_json: bool) -> None:
 def extract_command(apk: Path, folder: Path, sdk: str) -> None:
     """Write APP.apk as the equivalent text app folder DIR (new or empty), resolved for --sdk.
 
-    DIR holds AndroidManifest.xml, assets/ and res/xml/ as text; `droidsim install DIR` installs
-    it as a code-less app, as it would the APK.
+    DIR holds AndroidManifest.xml, assets/ and res/xml/ as text, and droidsim-extract.json: the
+    SDK it was resolved for and the services each SDK enables. `droidsim install DIR` installs
+    it as a code-less app, as it would the APK, on a device of that SDK (another refuses it);
+    `droidsim lint DIR` finds what `droidsim lint APP.apk` finds.
     """
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted, write_folder
+    from sim.apk.extract_record import EXTRACT_RECORD, ExtractRecord, enabled_services
+    from sim.apk.folder import extracted, write_folder, write_new
 
     if folder.exists() and any(folder.iterdir()):
         raise click.ClickException(f"{folder} is not empty: extract writes into a new or empty folder")
     try:
         with extracted(apk, int(sdk)) as (_, decoded):
+            record = ExtractRecord(apk.name, int(sdk), enabled_services(apk))
             folder.mkdir(parents=True, exist_ok=True)
             write_folder(decoded, folder)
+            write_new(folder / EXTRACT_RECORD, record.to_json().encode())
     except ApkError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Extracted {decoded.package} (SDK {sdk}) into {folder}: {len(decoded.files)} files")
+    click.echo(f"Extracted {decoded.package} (SDK {sdk}) into {folder}: {len(decoded.files) + 1} files")
 
 
 def inspection(apk: Path, sdk: int) -> dict:
@@ -87,7 +92,9 @@ def inspection(apk: Path, sdk: int) -> dict:
 
 def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk: int) -> None:
     from sim.apk.folder import in_apk_terms
+    from sim.cli.shell import signature_json
     from sim.pm.app_parser import parse_app
+    from sim.responses.types import shared_types
     from sim.pm.code_verifier import InProcessCodeVerifier
     from sim.pm.install_error import InstallError
 
@@ -98,10 +105,14 @@ def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk:
         return
     app = parsed.metadata.app_metadata
     report["app_metadata"] = {"description": app.description, "display_description": app.display_description}
-    report["functions"] = [{"id": f.id, "service": f.service_name} for f in parsed.metadata.app_functions]
+    shared = shared_types(parsed.metadata)
+    report["functions"] = [{"id": f.id, "service": f.service_name, **signature_json(f, shared)}
+                           for f in parsed.metadata.app_functions]
 
 
 def _print(report: dict) -> None:
+    from sim.cli.shell import parameters_line
+
     out = console()
     signing = report["signing"]
     signed = ", ".join(signing["schemes"]) if signing and signing["schemes"] else "unsigned"
@@ -117,7 +128,8 @@ def _print(report: dict) -> None:
         click.echo(f"App description: {report['app_metadata']['description']}")
         click.echo(f"Display description: {report['app_metadata']['display_description']}")
     if report["functions"]:
-        print_table("Indexed functions", ["function", "service"], [[f["id"], f["service"]] for f in report["functions"]])
+        print_table("Indexed functions", ["function", "service", "parameters"],
+                    [[f["id"], f["service"], parameters_line(f["parameters"])] for f in report["functions"]])
     if report["refusal"]:
         out.print(f"[bold red]Install would refuse it:[/] {report['refusal']}", soft_wrap=True, markup=True)
     else:

@@ -65,8 +65,9 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
                 _decode(path, stack, apks, folders, unreadable)
             else:
                 folders += _folders(path)
+        on_android_16 = {folder: _services_on_android_16(apk) for folder, (apk, _) in apks.items()}
         report = lint_apps(folders, device_peers=peers, suppressions=suppressions, android16_services={
-            folder: _services_on_android_16(apk) for folder, (apk, _) in apks.items()})
+            folder: services for folder, services in on_android_16.items() if services is not None})
         report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
     if as_json:
         print_json(report_json(report, show_suppressed))
@@ -100,15 +101,13 @@ def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unread
     folders.append(folder)
 
 
-def _services_on_android_16(apk: Path) -> list[str]:
-    """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36, the
-    services named as the manifest expands them (".cards.CardService" is in the package)."""
-    from sim.apk.decode import decode_apk
-    from sim.apk.folder import read_apk
-    from sim.pm.manifest import class_name
+def _services_on_android_16(apk: Path) -> list[str] | None:
+    """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36 (as
+    `droidsim apk extract` records it for the folder it writes, so the two lints agree)."""
+    from sim.apk.extract_record import enabled_services
 
-    decoded = decode_apk(read_apk(apk), apk.name, ANDROID_16.sdk_int)
-    return [class_name(s.name, decoded.package) for s in decoded.services if s.enabled]
+    services = enabled_services(apk, (ANDROID_16.sdk_int,)).get(ANDROID_16.sdk_int)
+    return None if services is None else list(services)
 
 
 def _in_apk_terms(app: AppReport, apks: dict) -> AppReport:

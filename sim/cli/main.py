@@ -218,7 +218,8 @@ def droidsim_command() -> str:
 @click.option("--responses", "cassette", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               metavar="CASSETTE", help="A code-less app answers recorded calls from this cassette (docs/responses.md).")
 @click.option("--double", "double_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
-              help="A code-less app's calls go to the Python double in DIR (droidsim responses skeleton writes one).")
+              help="A code-less app's calls go to the Python double in DIR, a class per @AppFunction class "
+                   "(droidsim responses skeleton writes one).")
 @click.option("--on-miss", type=click.Choice(["refuse", "schema"]),
               help="What a call nothing answers gets: ERROR_NOT_SUPPORTED (refuse, the default) or a value "
                    "generated from the schema, marked as such.")
@@ -243,6 +244,8 @@ def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | No
             except Exception as error:
                 fail_with(error)
             click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+            for warning in info.warnings:
+                click.echo(f"Warning: {warning}", err=True)
 
 
 def _app_folders(paths: list[Path]) -> list[Path]:

@@ -21,10 +21,12 @@ def responses_command() -> None:
 @click.argument("app_dir", metavar="APP_DIR|APP.apk", type=click.Path(exists=True, path_type=Path))
 @click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
 def skeleton(app_dir: Path, out_dir: Path) -> None:
-    """Write the skeleton of a Python double of APP_DIR's (or APP.apk's) services into OUT_DIR.
+    """Write the skeleton of a Python double of APP_DIR's (or APP.apk's) functions into OUT_DIR.
 
-    Typed signatures and dataclasses from the app's function XML, which install accepts
-    unchanged (`droidsim install APP --double OUT_DIR`); fill in the method bodies."""
+    One class per @AppFunction class (the part of each function id before #), whichever
+    service serves it, with typed signatures and dataclasses from the app's function XML, which
+    install accepts unchanged (`droidsim install APP --double OUT_DIR`). Each method answers
+    ERROR_NOT_SUPPORTED naming the function and its file until you fill it in."""
     from sim.responses.adb import metadata_of_folder
     from sim.responses.record import RecordError
     from sim.responses.skeleton import SkeletonError, write_skeleton

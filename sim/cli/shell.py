@@ -43,6 +43,7 @@ from sim.cli.shell_users import user_option
 from sim.pm.installed_from import installed_from_json
 from sim.responses.describe import answers_json
 from sim.responses.generated import GENERATED_EXTRA
+from sim.responses.types import enum_values, shared_types
 
 STATES = {"enable": APP_FUNCTION_STATE_ENABLED, "disable": APP_FUNCTION_STATE_DISABLED, "default": APP_FUNCTION_STATE_DEFAULT}
 
@@ -72,23 +73,44 @@ def functions_as_json(functions: list[AppFunctionMetadata]) -> dict:
     """The list-app-functions object: each package mapped to its functions."""
     listing: dict[str, list[dict]] = {}
     for f in functions:
+        shared = shared_types(f.package_metadata)
         listing.setdefault(f.package_name, []).append(
             {
                 "id": f.id,
                 "enabled": f.is_enabled,
                 "description": f.description,
-                "parameters": [
-                    {"name": p.name, "type": type_label(p.data_type), "required": p.is_required,
-                     "description": p.description}
-                    for p in f.parameters
-                ],
-                "response": {"type": type_label(f.response.value_type), "description": f.response.description}
-                if f.HasField("response") else None,
+                **signature_json(f, shared),
                 "answers": answers_json(f.package_metadata.answers, f.id),
                 "installed_from": installed_from_json(f.package_metadata.installed_from),
             }
         )
     return listing
+
+
+def signature_json(function: AppFunctionMetadata, shared: dict) -> dict:
+    """A function's ``parameters`` and ``response`` as listings print them, enum values included."""
+    return {
+        "parameters": [
+            {"name": p.name, "type": type_label(p.data_type), "required": p.is_required,
+             "description": p.description, **_enum(p.data_type, shared)}
+            for p in function.parameters
+        ],
+        "response": {"type": type_label(function.response.value_type), "description": function.response.description,
+                     **_enum(function.response.value_type, shared)}
+        if function.HasField("response") else None,
+    }
+
+
+def _enum(data_type, shared: dict) -> dict:
+    """``{"enum_values": [...]}`` for a type that declares them, else nothing."""
+    values = enum_values(data_type, shared)
+    return {"enum_values": values} if values else {}
+
+
+def parameters_line(parameters: list[dict]) -> str:
+    """``speed: string (STANDARD|INSTANT), limit: int``: the listing's parameters column."""
+    return ", ".join(f"{p['name']}: {p['type']}" + (f" ({'|'.join(map(str, p['enum_values']))})"
+                                                     if "enum_values" in p else "") for p in parameters)
 
 
 @app_function.command("help")
@@ -115,7 +137,7 @@ def list_app_functions(ctx: click.Context, package_name: str | None, as_json: bo
     levels = {f.id: f.access_level for f in functions}
     rows = [
         (package, f["id"], "yes" if f["enabled"] else "no", access_level_name(levels[f["id"]]),
-         ", ".join(f"{p['name']}: {p['type']}" for p in f["parameters"]), " ".join(f["description"].split()))
+         parameters_line(f["parameters"]), " ".join(f["description"].split()))
         for package, functions in listing.items()
         for f in functions
     ]
@@ -176,7 +198,8 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
             if signal.is_canceled:
                 click.echo("Timed out", err=True)
                 raise SystemExit(255) from None
-            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id) or conversion_problem)
+            said = conversion_problem if conversion_problem != error.error_message else None  # the app said it
+            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id) or said)
         finally:
             timer.cancel()
     if GENERATED_EXTRA in response.extras:  # --on-miss schema: say so where a person reads it

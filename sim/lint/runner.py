@@ -93,6 +93,8 @@ def lint_apps(
             continue
         if app_dir in android16_services:
             app.android16_services = list(android16_services[app_dir])
+        elif (record := _extract_record(app_dir)) is not None:  # a folder `droidsim apk extract` wrote
+            app.android16_services = record.android16_services
         report = AppReport(app_dir, app.package, notes=app.notes)
         reports.append(report)
         read.append((app, report))
@@ -102,6 +104,15 @@ def lint_apps(
         if import_code:  # a folder without code too: whatever install refuses, lint reports
             report.findings += install_refusal(app)
     return LintReport(reports)
+
+
+def _extract_record(app_dir: Path):
+    from sim.apk.extract_record import read_extract_record
+
+    try:
+        return read_extract_record(app_dir)
+    except ValueError:
+        return None  # lint as a plain folder; install says what is wrong with the record
 
 
 def install_refusal(app: App) -> list[Finding]:

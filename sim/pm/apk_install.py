@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.apk.errors import ApkError
-from sim.apk.folder import in_apk_terms, read_apk, write_folder, write_new
+from sim.apk.folder import read_apk, write_folder, write_new
 from droidsim.v1.metadata_pb2 import InstalledFrom
 from sim.pm.install_error import InstallError
 from sim.pm.installed_from import APK, signers
@@ -57,12 +57,6 @@ def stage_apk(apk: Path, staging: Path, verifier: CodeVerifier, sdk: int,
     signing = decoded.signing
     return decoded, InstalledFrom(kind=APK, file_name=apk.name, sha256=digest,
                                   signing_schemes=signing.schemes, certificate_sha256=signing.certificate_digests)
-
-
-def named_in_apk(error: InstallError, staging: Path, apk_name: str, decoded: DecodedApk) -> InstallError:
-    """``error`` with each decoded file's path replaced by the APK entry it came from."""
-    detail = error.args[0][len(error.reason) + 2:]
-    return InstallError(error.reason, in_apk_terms(detail, staging, apk_name, decoded))
 
 
 def check_signers(package_name: str, previous: InstalledPackage | None, source: InstalledFrom) -> None:

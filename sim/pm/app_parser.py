@@ -8,7 +8,7 @@ parses XML (docs/performance.md).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -18,12 +18,19 @@ from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.descriptions import description_difference, function_descriptions
 from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
-from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, FunctionXmlFile, function_xml_files
+from sim.pm.function_files import (
+    APPLICATION_LEVEL,
+    FunctionFileError,
+    FunctionXmlFile,
+    function_xml_files,
+    unindexed_function_xml_files,
+)
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
 from sim.pm.install_error import InstallError
-from sim.pm.manifest import parse_manifest
+from sim.pm.manifest import Manifest, parse_manifest
 from sim.pm.registry import ManifestFacts, PermissionFacts, ServiceFacts
 from sim.pm.signature import function_signature, signature_difference
+from sim.responses.doubles import DoubleMismatch, check_double
 from sim.responses.installed import RESPONSES_DIR
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.xmlsafe import XmlError
@@ -35,6 +42,9 @@ class ParsedApp:
     metadata: AppFunctionPackageMetadata
     # No Python code at all: a Kotlin app's folder, whose answers come from a response source.
     code_less: bool = False
+    # What the app declares in files this device does not index (a service disabled on this SDK,
+    # Android 17's app-level XML on Android 16): one cassette or double may serve every SDK.
+    unindexed: AppFunctionPackageMetadata = field(default_factory=AppFunctionPackageMetadata)
 
 
 def has_python_code(app_dir: Path) -> bool:
@@ -132,28 +142,43 @@ def parse_app(
     # Application-level functions run no service's code (they are registered at runtime), but a
     # service may implement them beside its own, as the CTS dynamic-schema helper's does.
     app_level_ids = frozenset(f.id for file, d in documents if file.service_name == APPLICATION_LEVEL for f in d.functions)
-    for file, document in documents:
-        if file.service_name == APPLICATION_LEVEL:
+    if not code_less:
+        for file, document in documents:
+            if file.service_name != APPLICATION_LEVEL:
+                _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier, app_level_ids,
+                            f"(regenerate it: droidsim appfunctions generate {app_dir})")
+        return ParsedApp(facts, metadata, code_less)
+    unindexed = _unindexed(manifest, app_dir, version, set(seen))
+    if double_dir is not None and double_dir.is_dir():
+        try:
+            check_double(double_dir, metadata, verifier, str(double_dir), frozenset(f.id for f in unindexed.app_functions))
+        except DoubleMismatch as error:
+            raise InstallError(error.reason, f"{error} (droidsim responses skeleton {app_dir} DIR writes a double "
+                                             "that matches)") from None
+    return ParsedApp(facts, metadata, code_less, unindexed)
+
+
+def _unindexed(manifest: Manifest, app_dir: Path, version: PlatformVersion, indexed: set[str]) -> AppFunctionPackageMetadata:
+    """The functions of the files this device does not index, read as leniently as nothing reads
+    them: a file that does not parse is left out."""
+    unindexed = AppFunctionPackageMetadata(package_name=manifest.package)
+    for file in unindexed_function_xml_files(manifest, app_dir, app_level=version.indexes_app_level_functions):
+        try:
+            document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
+        except XmlError:
             continue
-        if not code_less:
-            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier, app_level_ids,
-                        f"(regenerate it: droidsim appfunctions generate {app_dir})")
-        elif double_dir is not None and double_dir.is_dir():
-            _check_code(app_dir, double_dir, file.service_name, document, file.path, verifier, app_level_ids,
-                        f"(droidsim responses skeleton {app_dir} DIR writes a double that matches)",
-                        differs="does not match the double for", descriptions=False)
-    return ParsedApp(facts, metadata, code_less)
+        unindexed.app_functions.extend(f for f in document.functions if f.id not in indexed)
+        unindexed.components.data_types.extend(document.components.data_types)
+    return unindexed
 
 
 def _check_code(
     app_dir: Path, code_dir: Path, service_name: str, document: FunctionDocument, xml_path: Path,
-    verifier: CodeVerifier, app_level_ids: frozenset[str], regenerate: str, differs: str = "is stale for",
-    descriptions: bool = True,
+    verifier: CodeVerifier, app_level_ids: frozenset[str], regenerate: str,
 ) -> None:
-    """The XML must describe the code (``code_dir``'s: the app's staged copy of ``app_dir``, or its
-    double): the same ids (the code may also implement ``app_level_ids``) and, for an entry point,
-    the same signature of each (names, types, nullability, required, response) and the same
-    descriptions (not a double's: the app's XML is what agents read, its double only answers).
+    """The XML must describe the code (``code_dir``'s: the app's staged copy of ``app_dir``): the
+    same ids (the code may also implement ``app_level_ids``) and, for an entry point, the same
+    signature of each (names, types, nullability, required, response) and the same descriptions.
     ``regenerate`` ends each refusal: how to bring the two together."""
     try:
         code = verifier.declared_code(code_dir, service_name)
@@ -184,7 +209,7 @@ def _check_code(
         difference = signature_difference(
             function_signature(function, document.components), function_signature(in_code, code.metadata.components)
         )
-        if difference is None and descriptions:
+        if difference is None:
             difference = description_difference(
                 function_descriptions(function, document.components),
                 function_descriptions(in_code, code.metadata.components),
@@ -192,5 +217,5 @@ def _check_code(
         if difference is not None:
             raise InstallError(
                 "INSTALL_FAILED_FUNCTION_MISMATCH",
-                f"{xml_path} {differs} {function.id}: {difference} {regenerate}",
+                f"{xml_path} is stale for {function.id}: {difference} {regenerate}",
             )

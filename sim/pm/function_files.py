@@ -22,6 +22,7 @@ from sim.pm.manifest import (
     PROPERTY_FUNCTIONS_V1,
     PROPERTY_FUNCTIONS_V2,
     PROPERTY_SCHEMA,
+    SERVICE_INTERFACE,
     Manifest,
     PropertyEntry,
     ServiceDeclaration,
@@ -61,6 +62,25 @@ def function_xml_files(
     if app_level:
         files += _application_files(manifest, app_dir, schema)
     return files
+
+
+def unindexed_function_xml_files(manifest: Manifest, app_dir: Path, *, app_level: bool) -> list[FunctionXmlFile]:
+    """The function files the app ships that this device does not index: those of its disabled
+    AppFunctionServices (an ``android:enabled`` that is false on this SDK) and, without
+    ``app_level``, the application's. A file that cannot be found is left out: nothing reads it."""
+    files = []
+    for service in manifest.services:
+        if SERVICE_INTERFACE in service.actions and not service.enabled:
+            try:
+                files.append(_service_file(manifest, app_dir, service, None))
+            except (FunctionFileError, XmlError):
+                continue
+    if not app_level:
+        try:
+            files += _application_files(manifest, app_dir, None)
+        except (FunctionFileError, XmlError):
+            pass
+    return [f for f in files if f is not None]
 
 
 def service_function_xml(manifest: Manifest, app_dir: Path, service: ServiceDeclaration) -> FunctionXmlFile | None:

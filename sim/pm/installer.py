@@ -33,6 +33,7 @@ from sim.platform_version import NEWEST, PlatformVersion
 from sim.zygote.specialize import os_isolation, own_for_app
 
 if TYPE_CHECKING:
+    from sim.apk.decode import DecodedApk
     from sim.pm.code_verifier import CodeVerifier
 
 log = logging.getLogger("droidsim.pm")
@@ -129,16 +130,18 @@ class PackageInstaller:
         installed: Callable[[str], InstalledPackage | None],
         check_manifest: ManifestCheck,
         responses: ResponseOptions = ResponseOptions(),
-    ) -> tuple[InstalledPackage, str]:
-        """Install or update from an app folder or an APK; returns the package and its new
-        credential secret. ``responses``: where a code-less app's answers come from
-        (sim/responses/staging.py); an APK is always code-less."""
-        from sim.pm.apk_install import check_signers, named_in_apk, stage_apk  # at install, not at boot
+    ) -> tuple[InstalledPackage, str, list[str]]:
+        """Install or update from an app folder or an APK; returns the package, its new
+        credential secret and what its developer should be told (sim/pm/install_warnings.py).
+        ``responses``: where a code-less app's answers come from (sim/responses/staging.py); an
+        APK is always code-less."""
+        from sim.pm.apk_install import check_signers, stage_apk  # at install, not at boot
 
         app_dir = app_dir.resolve()
         token = secrets.token_hex(6)
         staging = self._apps_root / f".{token}.staging"
         decoded = None
+        double_shown = None  # how refusals name the double: the user's folder, not its staged copy
         source = InstalledFrom(kind=FOLDER)
         if app_dir.is_file():  # an APK, whatever its name: its content decides (sim/pm/apk_install.py)
             digest = None
@@ -156,26 +159,32 @@ class PackageInstaller:
                 digest = source.sha256
             else:
                 _copy_app(app_dir, staging)
+                self._check_extracted_for(staging, app_dir)  # the device's copy: nothing can change it now
 
             def check(manifest: ManifestFacts) -> None:
+                nonlocal double_shown
                 previous = installed(manifest.package)
                 self._check_name(manifest.package, system, previous)
                 check_signers(manifest.package, previous, source)
                 check_manifest(manifest)
                 # The double is staged now, so that the code checks that follow check it.
-                double = double_to_stage(responses, previous.app_dir if previous else None)
-                if double is not None:
+                staged = double_to_stage(responses, previous.app_dir if previous else None)
+                if staged is not None:
+                    double, double_shown = staged
                     _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
                     staged_double_dir(staging).parent.mkdir(mode=0o755, exist_ok=True)  # _copy_app makes one folder
                     _copy_app(double, staged_double_dir(staging))
 
             from sim.pm.app_parser import parse_app  # the XML stack loads at the first install, not at boot
+            from sim.pm.install_warnings import install_warnings
 
             parsed = parse_app(staging if decoded else app_dir, self._verifier, check, self._version, code_dir=staging,
                                double_dir=staged_double_dir(staging))
             earlier = installed(parsed.manifest.package)
+            warnings = install_warnings(parsed, source, self._version)
             if parsed.code_less:
-                stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata)
+                warnings += stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata,
+                                         parsed.unindexed)
             elif responses.given:
                 raise InstallError(BAD_RESPONSES, f"{app_dir} has Python code of its own: --responses, --double and "
                                                   "--on-miss are for an app without (docs/responses.md)")
@@ -183,8 +192,8 @@ class PackageInstaller:
                 parsed.metadata.answers.CopyFrom(answer_source(None))
         except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
-            if decoded is not None and isinstance(error, InstallError):
-                raise named_in_apk(error, staging, app_dir.name, decoded) from None
+            if isinstance(error, InstallError):
+                raise _in_user_terms(error, staging, app_dir, decoded, double_shown) from None
             raise
         parsed.metadata.installed_from.CopyFrom(source)
         package_name = parsed.manifest.package
@@ -221,7 +230,23 @@ class PackageInstaller:
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
-        return package_from_row(row, data_dir), secret
+        return package_from_row(row, data_dir), secret, warnings
+
+    def _check_extracted_for(self, copy: Path, app_dir: Path) -> None:
+        """A folder ``droidsim apk extract`` wrote holds the literals of one SDK (an enabled
+        state, a string); on a device of another it would index what that device does not."""
+        from sim.apk.extract_record import EXTRACT_RECORD, read_extract_record
+
+        try:
+            record = read_extract_record(copy)
+        except ValueError as error:
+            raise InstallError("INSTALL_FAILED_INVALID_APK", str(error).replace(str(copy), str(app_dir))) from None
+        sdk = self._version.sdk_int
+        if record is not None and record.sdk != sdk:
+            raise InstallError(
+                "INSTALL_FAILED_OLDER_SDK" if record.sdk > sdk else "INSTALL_FAILED_NEWER_SDK",
+                f"{app_dir} was extracted from {record.apk} for SDK {record.sdk} ({EXTRACT_RECORD}); this device is "
+                f"{self._version.name}: extract it again with --sdk {sdk}, or install the APK")
 
     def _owner_of(self, uid: int) -> int | None:
         """The OS uid whose files an app's are, where the device gives apps their own."""
@@ -289,6 +314,20 @@ def _settle_credential(data_dir: Path, committed_hash: str) -> None:
             safe_files.remove(data_dir, PENDING_CREDENTIAL)
     for half_written in data_dir.glob(".credential*.tmp"):
         safe_files.remove(data_dir, half_written.name)
+
+
+def _in_user_terms(error: InstallError, staging: Path, source: Path, decoded: DecodedApk | None,
+                   double_shown: str | None) -> InstallError:
+    """``error`` naming what the user has rather than the staged copy, which is gone by the time
+    they read it: their double's folder, the APK's entries, the APK or folder they installed."""
+    detail = error.args[0][len(error.reason) + 2:]
+    if double_shown is not None:
+        detail = detail.replace(str(staged_double_dir(staging)), double_shown)
+    if decoded is not None:
+        from sim.apk.folder import in_apk_terms
+
+        detail = in_apk_terms(detail, staging, source.name, decoded)
+    return InstallError(error.reason, detail.replace(str(staging), str(source)))
 
 
 def _log_lint_warnings(app_dir: Path, package_name: str) -> None:

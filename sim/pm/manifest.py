@@ -119,7 +119,7 @@ def _drop_merger_removals(root: etree._Element) -> None:
 def _service(element: etree._Element, package: str, application_enabled: bool) -> ServiceDeclaration:
     actions = tuple(_android(a, "name") for a in element.findall("intent-filter/action"))
     return ServiceDeclaration(
-        name=class_name(_android(element, "name"), package),
+        name=_class_name(_android(element, "name"), package),
         permission=_android(element, "permission"),
         # Android's default without the attribute: exported exactly when it has intent filters.
         exported=_boolean(element, "exported", bool(element.findall("intent-filter"))),
@@ -149,7 +149,7 @@ def _properties(element: etree._Element | None) -> Mapping[str, PropertyEntry]:
     return MappingProxyType(entries)
 
 
-def class_name(name: str, package: str) -> str:
+def _class_name(name: str, package: str) -> str:
     """Android's expansion of a component name: ".Foo" and "Foo" live in the package."""
     if name.startswith("."):
         return package + name

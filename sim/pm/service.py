@@ -59,7 +59,10 @@ class PackageManagerService:
         self, app_dir: str, system: bool = False, responses: pm_pb2.ResponseOptions | None = None,
     ) -> pm_pb2.PackageInfo:
         require_shell_or_root("manage packages")
-        return self.package_info(self.install(Path(app_dir), system, response_options(responses)))
+        package, warnings = self._install(Path(app_dir), system, response_options(responses))
+        info = self.package_info(package)
+        info.warnings.extend(warnings)
+        return info
 
     def uninstall_package(self, package_name: str) -> None:
         require_shell_or_root("manage packages")
@@ -104,16 +107,22 @@ class PackageManagerService:
 
     # device-side API
     def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
+        return self._install(app_dir, system, responses)[0]
+
+    def _install(self, app_dir: Path, system: bool, responses: ResponseOptions) -> tuple[InstalledPackage, list[str]]:
+        """The package installed, and its warnings (also in logcat)."""
         with self._install_lock:
-            package, secret = self._installer.install(
+            package, secret, warnings = self._installer.install(
                 app_dir, system, self._registry.get, self._permissions.check_new_definitions, responses
             )
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))
             log.info("installed %s (uid %d, %d functions)", package.package_name, package.uid,
                      len(package.metadata.app_functions))
+            for warning in warnings:
+                log.warning("%s: %s", package.package_name, warning)
             self._package_added(package)
-            return package
+            return package, warnings
 
     def adopt(self, package: InstalledPackage, credential_hash: str) -> None:
         """Make an installed package live: registry, index, identity."""

@@ -86,20 +86,43 @@ class Recorded:
     outcome: ExecuteAppFunctionResponse | AppFunctionException
 
 
-def check_cassette(content: Any, metadata: AppFunctionPackageMetadata, label: str) -> tuple[dict, dict[str, int]]:
-    """The cassette's calls as the device keeps them (as written, every entry's keys checked),
-    and how many calls it recorded of each function id. Every value is checked against the
-    declared types; a CassetteError names ``label`` (the file's name), the function as the
-    cassette wrote it, the entry and the path."""
-    typed = _typed_calls(content, metadata, label)
-    kept = {key: [entry for entry, _ in entries] for key, (_, entries) in typed.items()}
-    return kept, {function_id: len(entries) for function_id, entries in typed.values()}
+@dataclass(frozen=True)
+class CheckedCassette:
+    """``calls``: as the device keeps them (as written, every entry's keys checked); ``recorded``:
+    how many calls of each indexed function id; ``unindexed``: the same for functions the app
+    declares in files this device does not index (kept, for a device of another SDK)."""
+
+    calls: dict
+    recorded: dict[str, int]
+    unindexed: dict[str, int]
+
+
+def check_cassette(content: Any, metadata: AppFunctionPackageMetadata, label: str,
+                   unindexed: AppFunctionPackageMetadata | None = None) -> CheckedCassette:
+    """Every value checked against the declared types, the ``unindexed`` functions' too, so that
+    one cassette serves a device of either SDK and a typo fails on both; a CassetteError names
+    ``label`` (the file's name), the function as the cassette wrote it, the entry and the path."""
+    declared = metadata
+    if unindexed is not None and unindexed.app_functions:
+        declared = AppFunctionPackageMetadata()
+        declared.CopyFrom(metadata)
+        declared.app_functions.extend(unindexed.app_functions)
+        declared.components.data_types.extend(unindexed.components.data_types)
+    typed = _typed_calls(content, declared, label)
+    indexed = {f.id for f in metadata.app_functions}
+    counts = {function_id: len(entries) for function_id, entries in typed.values()}
+    return CheckedCassette(
+        {key: [entry for entry, _ in entries] for key, (_, entries) in typed.items()},
+        {function_id: n for function_id, n in counts.items() if function_id in indexed},
+        {function_id: n for function_id, n in counts.items() if function_id not in indexed},
+    )
 
 
 def _typed_calls(
-    content: Any, metadata: AppFunctionPackageMetadata, label: str,
+    content: Any, metadata: AppFunctionPackageMetadata, label: str, known_only: bool = False,
 ) -> dict[str, tuple[str, list[tuple[dict, Recorded]]]]:
-    """Each function as the cassette names it: (its whole id, its entries, kept and typed)."""
+    """Each function as the cassette names it: (its whole id, its entries, kept and typed).
+    ``known_only``: leave out what ``metadata`` does not declare (checked at install already)."""
     if not isinstance(content, Mapping) or not isinstance(content.get("calls"), Mapping):
         raise CassetteError(f"{label}: a cassette is a mapping with `calls`: function -> list of recorded calls")
     unknown = sorted(set(content) - {"package", "calls"})
@@ -113,6 +136,8 @@ def _typed_calls(
     ids: set[str] = set()
     for key, entries in content["calls"].items():
         function = functions.get(str(key))
+        if function is None and known_only:
+            continue
         if function is None:
             raise CassetteError(f"{label}: {key}: {metadata.package_name} declares no such function "
                                 f"(it has: {', '.join(sorted(function_name(f) for f in metadata.app_functions))})")
@@ -204,7 +229,8 @@ class Cassette:
     def __init__(self, calls: Mapping[str, list[dict]], metadata: AppFunctionPackageMetadata, label: str) -> None:
         self._recorded = {
             function_id: [(canonical(recorded.parameters), recorded.outcome) for _, recorded in entries]
-            for function_id, entries in _typed_calls({"calls": calls}, metadata, label).values()
+            # What this device does not index is never called here; install typed it already.
+            for function_id, entries in _typed_calls({"calls": calls}, metadata, label, known_only=True).values()
         }
 
     @classmethod

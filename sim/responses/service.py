@@ -1,7 +1,8 @@
 """ResponseService: the AppFunctionService a code-less app runs, in the app's own process.
 
 It answers from the package's installed response source (sim/responses/installed.py): the
-cassette's recorded outcome when one matches the call, else the double, else what --on-miss
+cassette's recorded outcome when one matches the call, else the double (its class for the
+function's ``@AppFunction`` class, whichever service was bound), else what --on-miss
 says: ERROR_NOT_SUPPORTED naming the function and its parameters (droidsim never makes up an
 answer nobody asked for), or, only when asked, a value generated from the schema and marked
 so in the response extras and in logcat.
@@ -14,14 +15,20 @@ import logging
 from pathlib import Path
 
 from droid.appfunctions.data import AppFunctionData
-from droid.appfunctions.exceptions import AppFunctionException, AppFunctionNotSupportedException
+from droid.appfunctions.exceptions import (
+    AppFunctionException,
+    AppFunctionFunctionNotFoundException,
+    AppFunctionInvalidArgumentException,
+    AppFunctionNotSupportedException,
+)
 from droid.appfunctions.json_codec import to_json
 from droid.appfunctions.loader import load_app_service_class
 from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageMetadata
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
 from droid.appfunctions.service import AppFunctionService, OutcomeReceiver
 from droid.os.cancellation import CancellationSignal
-from sim.responses.cassette import Cassette
+from sim.responses.cassette import Cassette, typed_parameters
+from sim.responses.doubles import double_class
 from sim.responses.generated import GENERATED_EXTRA, GENERATED_NOTE, generated_response
 from sim.responses.installed import (
     CASSETTE_FILE,
@@ -41,11 +48,11 @@ NO_ANSWER_EXTRA = "droidsimNoAnswer"
 
 
 class ResponseService(AppFunctionService):
-    """One per service of a code-less app; the class attributes are set by
+    """One per bound service of a code-less app; the class attributes are set by
     ``service_class_for`` (the app runtime creates services without arguments)."""
 
     app_copy: Path
-    service_name: str
+    service_name: str  # the service the call bound
     source: ResponseSource
 
     def on_create(self) -> None:
@@ -54,15 +61,24 @@ class ResponseService(AppFunctionService):
         self._cassette = (
             Cassette.read(folder / CASSETTE_FILE, self._metadata, self.source.cassette) if self.source.cassette else None
         )
-        self._double: AppFunctionService | None = None
-        if self.source.double:
-            self._double = load_app_service_class(folder / DOUBLE_DIR, self.service_name)()
-            self._double.context = self.context
-            self._double.on_create()
+        self._doubles: dict[str, AppFunctionService] = {}
 
     def on_destroy(self) -> None:
-        if self._double is not None:
-            self._double.on_destroy()
+        for double in self._doubles.values():
+            double.on_destroy()
+
+    def _double_for(self, function: AppFunctionMetadata | None) -> AppFunctionService | None:
+        """The double's class for this function (sim/responses/doubles.py), created at its first call."""
+        if not self.source.double or function is None:
+            return None
+        class_name = double_class(function)
+        double = self._doubles.get(class_name)
+        if double is None:
+            double = load_app_service_class(responses_dir(self.app_copy) / DOUBLE_DIR, class_name)()
+            double.context = self.context
+            double.on_create()
+            self._doubles[class_name] = double
+        return double
 
     def on_execute_function(
         self,
@@ -71,17 +87,39 @@ class ResponseService(AppFunctionService):
         cancellation_signal: CancellationSignal,
         callback: OutcomeReceiver,
     ) -> None:
-        recorded = self._cassette.answer(request.function_identifier, request.parameters) if self._cassette else None
+        function = self._declared(request.function_identifier)
+        if function is not None and function.service_name != self.service_name:
+            # Android 16 binds a package's first service whatever declared the function; the
+            # app's code of that service does not know it (lint R1), as an entry point here.
+            callback.on_error(AppFunctionFunctionNotFoundException(
+                f"{self.service_name} has no function {request.function_identifier!r}"))
+            return
+        try:
+            parameters = self._typed(function, request.parameters)
+        except AppFunctionInvalidArgumentException as error:
+            callback.on_error(error)
+            return
+        recorded = self._cassette.answer(request.function_identifier, parameters) if self._cassette else None
         if isinstance(recorded, AppFunctionException):
             callback.on_error(recorded)
         elif recorded is not None:
             callback.on_result(recorded)
-        elif self._double is not None:
-            self._double.on_execute_function(request, calling_package, cancellation_signal, callback)
-        elif self.source.on_miss == ON_MISS_SCHEMA and (function := self._declared(request.function_identifier)) is not None:
+        elif (double := self._double_for(function)) is not None:
+            double.on_execute_function(request, calling_package, cancellation_signal, callback)
+        elif self.source.on_miss == ON_MISS_SCHEMA and function is not None:
             callback.on_result(self._generated(request, function))
         else:
             callback.on_error(not_supported(request, self.source))
+
+    def _typed(self, function: AppFunctionMetadata | None, parameters: AppFunctionData) -> AppFunctionData:
+        """The parameters as the function declares them, as the app's generated code reads them
+        before any of its own runs: a wrongly typed, missing or null value is ERROR_INVALID_ARGUMENT
+        whatever answers. A property that is no parameter is ignored, as Jetpack's dispatcher does."""
+        if function is None:
+            return parameters
+        declared = {p.name for p in function.parameters}
+        values = {name: value for name, value in to_json(parameters).items() if name in declared}
+        return typed_parameters(function, values, self._metadata, "")
 
     def _declared(self, function_id: str) -> AppFunctionMetadata | None:
         return next((f for f in self._metadata.app_functions if f.id == function_id), None)
@@ -94,7 +132,7 @@ class ResponseService(AppFunctionService):
 
 
 def service_class_for(app_copy: Path, service_name: str) -> type[ResponseService] | None:
-    """The service class that answers for ``app_copy``; None for an app with code of its own."""
+    """The class of the service ``service_name`` of ``app_copy``; None for an app with code of its own."""
     source = read_source(app_copy)
     if source is None:
         return None

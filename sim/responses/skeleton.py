@@ -1,7 +1,8 @@
 """``droidsim responses skeleton APP_DIR OUT_DIR``: the Python double of an app, from its XML.
 
-For each service of the app, a module with one ``AppFunctionServiceEntryPoint`` whose
-methods have the XML's typed signatures, and a ``@app_function_serializable`` dataclass per
+For each ``@AppFunction`` class of the app (the class part of its function ids, whichever
+service serves it: sim/responses/doubles.py), an ``AppFunctionServiceEntryPoint`` whose
+methods have the XML's typed signatures, in a module per package, and a ``@app_function_serializable`` dataclass per
 object type (with the XML's qualified name), written with the project's declaration layer.
 Each method body refuses with ERROR_NOT_SUPPORTED until someone writes it. Before anything
 is written the skeleton is compiled and compared with the XML as install compares a double,
@@ -23,8 +24,10 @@ from droid.appfunctions.metadata import (
     AppFunctionMetadata,
     AppFunctionPackageMetadata,
     DataType,
+    function_name,
 )
 from droid.appfunctions.typeref import wire_name
+from sim.responses.doubles import DoubleMismatch, check_double, functions_by_class
 
 _SCALARS = {
     DataType.BOOLEAN: "bool", DataType.LONG: "int", DataType.INT: "Int32", DataType.DOUBLE: "float",
@@ -58,6 +61,7 @@ class _Module:
     droid_names: set[str] = field(default_factory=lambda: {"AppFunctionNotSupportedException", "AppFunctionServiceEntryPoint", "app_function"})
     classes: dict[str, str] = field(default_factory=dict)  # qualified name -> class name
     blocks: list[str] = field(default_factory=list)
+    services: list[str] = field(default_factory=list)  # the classes standing in for the app's
 
     def __post_init__(self) -> None:
         self.shared = {named.name: named.data_type for named in self.metadata.components.data_types}
@@ -142,7 +146,7 @@ class _Module:
         return _identifier(python), f"Annotated[{annotation}, SerialName({wire!r})]"
 
     def method(self, function: AppFunctionMetadata, module_file: str) -> str:
-        name = function.id.rsplit("#", 1)[-1]
+        name = function_name(function)
         if not name.isidentifier() or keyword.iskeyword(name):
             raise SkeletonError(f"{function.id}: {name!r} cannot be a Python method name: write it by hand")
         parameters = []
@@ -159,7 +163,7 @@ class _Module:
         mutable = "  # noqa: B006 - marks it optional; omitted, it is []" if "= []" in signature else ""
         return (
             f"    @app_function\n    def {name}({signature}) -> {returns}:{mutable}\n{doc}\n"
-            f"        raise AppFunctionNotSupportedException({f'{name}: write this double in {module_file}'!r})\n"
+            f"        raise AppFunctionNotSupportedException({_not_implemented(function, module_file)!r})\n"
         )
 
 
@@ -170,26 +174,29 @@ class SkeletonFile:
 
 
 def skeleton_files(metadata: AppFunctionPackageMetadata) -> list[SkeletonFile]:
-    """The double's files: ``__init__.py`` and one module per service package, at the path the
-    loader finds a service's class (the last part of its package: ``orders.py``); services of
-    one package (a Kotlin app's usual layout) share their module and its dataclasses."""
-    services: dict[str, list[AppFunctionMetadata]] = {}
-    for function in metadata.app_functions:
-        if "#" in function.id:
-            services.setdefault(function.id.rsplit("#", 1)[0], []).append(function)
-    if not services:
+    """The double's files: ``__init__.py`` and one module per package of ``@AppFunction``
+    classes, where the loader finds a class: at the last part of its package (``accounts.py``),
+    or at its whole package (``com/acme/accounts.py``) when two classes of one name would share
+    a module otherwise. Classes of one package share their module and its dataclasses."""
+    classes = functions_by_class(metadata)
+    if not classes:
         raise SkeletonError(f"{metadata.package_name} declares no functions of a service: there is nothing to double")
-    files = [SkeletonFile(Path("__init__.py"), f'"""Python doubles of {metadata.package_name}\'s services (docs/responses.md)."""\n')]
-    modules: dict[str, tuple[_Module, list[str]]] = {}
-    for service, functions in services.items():
-        package, class_name = service.rsplit(".", 1) if "." in service else ("", service)
-        stem = _identifier(package.rsplit(".", 1)[-1] or "service")
-        module, classes = modules.setdefault(stem, (_Module(metadata), []))
-        methods = [module.method(f, f"{stem}.py") for f in functions]
-        classes.append(_service_class(service, class_name, methods))
-    for stem, (module, classes) in modules.items():
-        files.append(SkeletonFile(Path(f"{stem}.py"), _module_text(metadata, module, classes)))
+    files = [SkeletonFile(Path("__init__.py"), f'"""Python doubles of {metadata.package_name}\'s functions (docs/responses.md)."""\n')]
+    short = [(_module_path(class_id, whole=False), class_id.rsplit(".", 1)[-1]) for class_id in classes]
+    whole = len(set(short)) < len(short)
+    modules: dict[Path, _Module] = {}
+    for class_id, functions in classes.items():
+        path = _module_path(class_id, whole)
+        module = modules.setdefault(path, _Module(metadata))
+        methods = [module.method(f, path.as_posix()) for f in functions]
+        module.services.append(_service_class(class_id, class_id.rsplit(".", 1)[-1], methods))
+    files += [SkeletonFile(path, _module_text(metadata, module)) for path, module in modules.items()]
     return files
+
+
+def _module_path(class_id: str, whole: bool) -> Path:
+    parts = [_identifier(part) for part in class_id.split(".")[:-1]] or ["service"]
+    return Path(*(parts if whole else parts[-1:])).with_suffix(".py")
 
 
 def _service_class(service: str, class_name: str, methods: list[str]) -> str:
@@ -199,20 +206,21 @@ def _service_class(service: str, class_name: str, methods: list[str]) -> str:
     )
 
 
-def _module_text(metadata: AppFunctionPackageMetadata, module: _Module, classes: list[str]) -> str:
+def _module_text(metadata: AppFunctionPackageMetadata, module: _Module) -> str:
     imports = sorted(module.imports)
     droid = "".join(f"    {name},\n" for name in sorted(module.droid_names, key=lambda n: (n[0].islower(), n)))
     head = (
-        f'"""A double of {metadata.package_name}\'s services, written by `droidsim responses skeleton` from its XML.\n\n'
+        f'"""A double of {metadata.package_name}\'s functions, written by `droidsim responses skeleton` from its XML.\n\n'
         "Fill in the methods; keep the signatures and the dataclasses as they are (install compares them\n"
-        'with the XML). State kept on self lives as long as the app process."""\n\n'
+        "with the XML). State kept on self lives as long as the app process; classes share state\n"
+        'through a module of this folder that each imports (docs/examples/bank-double/ledger.py)."""\n\n'
         "from __future__ import annotations\n\n"
         + "".join(f"{line}\n" for line in imports)
         + ("\n" if imports else "")
         + f"from droid.appfunctions import (\n{droid})\n"
     )
     body = "\n\n".join(module.blocks)
-    return head + "\n\n" + (body + "\n\n" if body else "") + "\n\n".join(classes)
+    return head + "\n\n" + (body + "\n\n" if body else "") + "\n\n".join(module.services)
 
 
 def write_skeleton(metadata: AppFunctionPackageMetadata, out_dir: Path) -> list[Path]:
@@ -226,36 +234,32 @@ def write_skeleton(metadata: AppFunctionPackageMetadata, out_dir: Path) -> list[
             raise SkeletonError(f"{target} exists and differs from the skeleton: write it into a new folder")
     with tempfile.TemporaryDirectory() as scratch:
         _write(Path(scratch), files)
-        check_double(Path(scratch), metadata)
+        _check(Path(scratch), metadata)
     _write(out_dir, files)
     return [out_dir / f.path for f in files]
 
 
-def check_double(double_dir: Path, metadata: AppFunctionPackageMetadata) -> None:
+def _check(double_dir: Path, metadata: AppFunctionPackageMetadata) -> None:
     """The comparison install makes: the double's compiled signatures against the XML's."""
-    from sim.pm.code_verifier import CodeVerificationError, InProcessCodeVerifier
-    from sim.pm.signature import function_signature, signature_difference
+    from sim.pm.code_verifier import InProcessCodeVerifier
 
-    verifier = InProcessCodeVerifier()
-    for service in sorted({f.id.rsplit("#", 1)[0] for f in metadata.app_functions if "#" in f.id}):
-        try:
-            code = verifier.declared_code(double_dir, service)
-        except CodeVerificationError as error:
-            raise SkeletonError(f"the skeleton of {service} does not compile: {error}") from None
-        assert code.metadata is not None  # the skeleton is an entry point
-        declared = {f.id: function_signature(f, code.metadata.components) for f in code.metadata.app_functions}
-        for function in metadata.app_functions:
-            if function.id.rsplit("#", 1)[0] != service:
-                continue
-            difference = signature_difference(function_signature(function, metadata.components), declared[function.id])
-            if difference is not None:
-                raise SkeletonError(f"{function.id}: the skeleton cannot match the XML ({difference}): write it by hand")
+    try:
+        check_double(double_dir, metadata, InProcessCodeVerifier(), "the skeleton")
+    except DoubleMismatch as error:
+        raise SkeletonError(f"{error}: write it by hand") from None
 
 
 def _write(folder: Path, files: list[SkeletonFile]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     for file in files:
+        (folder / file.path).parent.mkdir(parents=True, exist_ok=True)
         (folder / file.path).write_text(file.text)
+
+
+def _not_implemented(function: AppFunctionMetadata, module_file: str) -> str:
+    """What a skeleton's method answers until it is written: the function, and where to write it."""
+    class_name = function.id.rsplit("#", 1)[0].rsplit(".", 1)[-1]
+    return (f"{function.id} is not implemented in this double yet: write {class_name}.{function_name(function)} "
+            f"in {module_file} (docs/responses.md)")
 
 
 def _default(data_type: AppFunctionDataTypeMetadata, where: str) -> str:

@@ -58,15 +58,16 @@ def response_options(message: Any | None) -> ResponseOptions:
     )
 
 
-def double_to_stage(options: ResponseOptions, previous_copy: Path | None) -> Path | None:
-    """The folder whose double goes into the new copy: the one given, else the installed one."""
+def double_to_stage(options: ResponseOptions, previous_copy: Path | None) -> tuple[Path, str] | None:
+    """The folder whose double goes into the new copy, the one given or else the installed one,
+    and how refusals name it (the staged copy is gone when they are read)."""
     if options.double_dir is not None:
         if not options.double_dir.is_dir():
             raise InstallError(BAD_RESPONSES, f"--double {options.double_dir}: not a folder")
-        return options.double_dir
+        return options.double_dir, str(options.double_dir)
     previous = _previous_source(previous_copy)
     if previous is not None and previous.double:
-        return responses_dir(previous_copy) / DOUBLE_DIR
+        return responses_dir(previous_copy) / DOUBLE_DIR, f"{previous.double}, the double installed before"
     return None
 
 
@@ -76,26 +77,33 @@ def staged_double_dir(staging: Path) -> Path:
 
 def stage_source(
     staging: Path, options: ResponseOptions, previous_copy: Path | None, metadata: AppFunctionPackageMetadata,
-) -> ResponseSource:
-    """Check the cassette against ``metadata`` and write the whole source into ``staging``."""
+    unindexed: AppFunctionPackageMetadata | None = None,
+) -> list[str]:
+    """Check the cassette against ``metadata`` (and the ``unindexed`` functions, which it may
+    record too) and write the whole source into ``staging``; what the installer should be told."""
     previous = _previous_source(previous_copy) or ResponseSource()
     cassette_name, content = _cassette_content(options, previous, previous_copy)
     folder = responses_dir(staging)
     folder.mkdir(exist_ok=True)
     recorded: dict[str, int] = {}
+    warnings = []
     if content is not None:
         try:
-            calls, recorded = check_cassette(content, metadata, cassette_name)
+            checked = check_cassette(content, metadata, cassette_name, unindexed)
         except CassetteError as error:
             raise InstallError(BAD_RESPONSES, str(error)) from None
-        _write(folder / CASSETTE_FILE, json.dumps(calls, indent=1, ensure_ascii=False).encode())
+        _write(folder / CASSETTE_FILE, json.dumps(checked.calls, indent=1, ensure_ascii=False).encode())
+        recorded = checked.recorded
+        warnings += [f"{cassette_name}: {n} recorded call{'s' if n > 1 else ''} of {function_id} kept unused: this "
+                     "device does not index that function (a device of another SDK does)"
+                     for function_id, n in checked.unindexed.items()]
     double = staged_double_dir(staging)
     double_name = (options.double_dir.name if options.double_dir is not None else previous.double) if double.is_dir() else None
     source = ResponseSource(cassette=cassette_name, double=double_name, on_miss=options.on_miss or previous.on_miss)
     _write(folder / METADATA_FILE, metadata.SerializeToString())  # the app process types values by it
     write_source(staging, source)
     metadata.answers.CopyFrom(answer_source(source, recorded))
-    return source
+    return warnings
 
 
 def answer_source(source: ResponseSource | None, recorded: dict[str, int] | None = None) -> AnswerSource:

@@ -30,3 +30,11 @@ def object_properties(data_type: AppFunctionDataTypeMetadata, shared: dict) -> t
         required |= parent_required
     properties.update({p.name: p.data_type for p in data_type.properties})
     return properties, required | set(data_type.required)
+
+
+def enum_values(data_type: AppFunctionDataTypeMetadata, shared: dict) -> list[str | int]:
+    """The values a type allows (the XML's ``<enumValues>``), numbers for an int or long enum."""
+    data_type = resolved(data_type, shared)
+    if data_type.type in (DataType.INT, DataType.LONG):
+        return [int(value) for value in data_type.enum_values]
+    return list(data_type.enum_values)

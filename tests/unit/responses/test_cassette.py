@@ -143,3 +143,25 @@ def test_a_cassette_nested_beyond_reason_is_refused(device, kotlin_orders, tmp_p
 def test_a_yaml_value_json_has_no_form_for_is_refused(device, kotlin_orders, tmp_path, value):
     path = stale_copy(tmp_path, "{orderId: ORD-8492}", f"{{orderId: {value}}}")
     refused(device, kotlin_orders, ResponseOptions(cassette=path), r"orders.cassette.yaml: holds a value JSON has no form for")
+
+
+@pytest.mark.parametrize("parameters, message", [
+    ({"orderId": 5}, "Parameter orderId: expected a string, got the number 5"),
+    ({}, "Parameter orderId is required"),
+    ({"orderId": None}, "Parameter orderId must not be null"),
+])
+@pytest.mark.parametrize("source", ["cassette", "nothing"])
+def test_a_wrongly_typed_argument_is_invalid_whatever_answers(device, kotlin_orders, parameters, message, source):
+    """As the app's generated code reads the parameters before any of its own runs: the same
+    ERROR_INVALID_ARGUMENT a double or an app with code gives, never ERROR_NOT_SUPPORTED."""
+    from droid.appfunctions import AppFunctionInvalidArgumentException
+
+    device.install(kotlin_orders, responses=ResponseOptions(cassette=CASSETTE) if source == "cassette" else ResponseOptions())
+    with pytest.raises(AppFunctionInvalidArgumentException) as raised:
+        call(device, FETCH, **parameters)
+    assert raised.value.error_message == message
+
+
+def test_a_property_that_is_no_parameter_is_ignored_as_jetpack_ignores_it(device, kotlin_orders):
+    device.install(kotlin_orders, responses=ResponseOptions(cassette=CASSETTE))
+    assert call(device, FETCH, orderId="ORD-8492", note="ignored").return_value["itemCount"] == 3

@@ -157,7 +157,8 @@ def test_the_skeleton_command_takes_an_apk_and_its_services_share_a_module(tmp_p
     manager = device.shell_context().app_function_manager
     request = ExecuteAppFunctionRequest("com.example.shop", "com.example.shop.OrderFunctionService#cancelOrder",
                                         AppFunctionData({"orderId": "ORD-1"}))
-    with pytest.raises(AppFunctionNotSupportedException, match="cancelOrder: write this double in shop.py"):
+    with pytest.raises(AppFunctionNotSupportedException, match=r"^com.example.shop.OrderFunctionService#cancelOrder is not implemented in this double yet: "
+                                                                r"write OrderFunctionService.cancelOrder in shop.py \(docs/responses.md\)"):
         manager.execute_app_function(request)
 
 

@@ -1,0 +1,1 @@
+"""Python doubles of com.example.bank's functions (docs/responses.md)."""
