@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from sim.eval.devices import package_of, DeviceSpec, app_folders
+from sim.eval.devices import DeviceSpec, apps_to_install
 from sim.eval.suite import CATEGORIES, SuiteError, load_suite
 
 from .conftest import write_suite
@@ -30,7 +30,7 @@ def test_the_shipped_suite_covers_every_category_app_and_language(shipped):
     assert {c.language for c in shipped.cases if c.category == "non-English"} >= {"th", "zh", "fr"}
     assert sum(1 for c in shipped.cases if c.state) >= 20
     named = {f.split("#")[-1] for c in shipped.cases for f in c.functions()}
-    packages = {package_of(f) for f in app_folders(DeviceSpec(str(shipped.apps_dir()), shipped.agent))}
+    packages = {app.package() for app in apps_to_install(DeviceSpec(shipped.app_sources(), shipped.agent))}
     assert packages == {"com.example.orders", "com.example.notes", "com.example.smarthome",
                         "com.example.booking", "com.example.weather"}
     for function in ("fetch_order_details", "cancel_order", "create_note", "get_note", "update_note",
