@@ -2,7 +2,8 @@
 
 One ``<testsuite>`` of ``<testcase>`` elements, each passed, failed (``<failure>``: the
 check said no, with the reason) or in error (``<error>``: it could not be checked), in the
-shape of Jenkins' JUnit schema (junit-10.xsd) that those tools agree on. ``droidsim eval
+shape pytest's ``--junitxml`` writes and those tools read (Jenkins' junit-10.xsd, plus
+``<error>``). ``droidsim eval
 --junit`` writes one testcase per case and trial, ``droidsim lint --junit`` one per check; each
 says what ran and how it went, this module only how CI reads it.
 """
@@ -53,10 +54,10 @@ def write_junit(path: Path, suite: str, cases: Iterable[JUnitCase]) -> None:
     failures = sum(1 for c in cases if c.failure is not None and not c.error)
     errors = sum(1 for c in cases if c.error)
     seconds = f"{sum(c.seconds for c in cases):.3f}"
-    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(errors), "skipped": "0",
-              "time": seconds}
+    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(errors), "time": seconds}
     root = ET.Element("testsuites", {"name": _text(suite), **counts})
-    testsuite = ET.SubElement(root, "testsuite", {"name": _text(suite), **counts, "hostname": socket.gethostname()})
+    testsuite = ET.SubElement(root, "testsuite", {"name": _text(suite), **counts, "skipped": "0",
+                                                  "hostname": socket.gethostname()})
     for case in cases:
         element = ET.SubElement(testsuite, "testcase", {"classname": _text(case.classname), "name": _text(case.name),
                                                         "time": f"{case.seconds:.3f}"})
