@@ -129,12 +129,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
 
 def _warn_unanswered(summary: dict, err) -> None:
     """Loudly, whatever the output: a score made of calls nothing could answer is no agent's score."""
-    from sim.eval.unanswered import warning
+    from sim.eval.unanswered import alarms
 
-    for label, config in summary["configs"].items():
-        text = warning(label, config["unanswered"])
-        if text:
-            err.print(f"warning: {text}", style="bold red", markup=False, soft_wrap=True)
-    variant = (summary.get("variant") or {}).get("warning")
-    if variant:
-        err.print(f"warning: {variant}", style="bold red", markup=False, soft_wrap=True)
+    for text in alarms(summary):
+        err.print(f"warning: {text}", style="bold red", markup=False, soft_wrap=True)

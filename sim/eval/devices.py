@@ -1,15 +1,17 @@
 """A device per case, in a known state.
 
-``DeviceSpec`` says which device a case runs on (the apps, a variant, how many
-distractor apps, or a real device's address); it is plain data so that it can
-travel to a worker process or a Ray task, which boots its own device from it.
+``DeviceSpec`` says which device a case runs on (the apps with their response
+sources, a variant, how many distractor apps, or a running device's address); it
+is plain data so that it can travel to a worker process or a Ray task, which
+boots its own device from it, and ``paths()`` lists the files it is made from.
 
 An in-process device is booted once per worker from the spec and put back into
 its installed state before every case by clearing every app (``pm clear``: the
 app process stops and its data goes, so the next call meets a freshly started
 app). That is the state a newly booted device has, at a thousandth of the cost
 of booting one (bench/eval_overhead.py measures it). A real device process
-(``--device``) is reset the same way, through its shell.
+(``--device``) is reset the same way, through its shell, once it is seen to hold
+the suite's apps as the suite gives them.
 """
 
 from __future__ import annotations

@@ -57,3 +57,11 @@ def variant_warning(base: dict[str, Any], other: dict[str, Any]) -> str | None:
         return None
     return (f"the --variant difference is not a measure of the descriptions: most failures of {' and '.join(sides)} "
             "are calls refused for want of an answer, which fail whatever the agent or the descriptions do")
+
+
+def alarms(summary: dict[str, Any]) -> list[str]:
+    """Every such warning of a run's summary, for the terminal and the report."""
+    found = [warning(label, config["unanswered"]) for label, config in summary["configs"].items()
+             if "unanswered" in config]
+    found.append((summary.get("variant") or {}).get("warning"))
+    return [text for text in found if text]

@@ -253,3 +253,11 @@ def test_the_apps_docs_kotlin_md_shows_are_those_of_its_example_suite():
 
     fragment = next(b for b in read_blocks(REPO / "docs" / "kotlin.md") if b.source.startswith("apps:\n"))
     assert fragment.source in (EXAMPLES / "shop.eval.yaml").read_text()
+
+
+def test_the_report_opens_with_the_warning(tmp_path):
+    suite = load_suite(_shop_suite(tmp_path, f"- apk: {APKS / 'shop-signed.apk'}"))
+    run_eval(suite, EvalOptions(out=tmp_path / "o", run_date=RUN_DATE))
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert page.index("<strong>Warning: base: 2 of 2 failed trial(s) met calls refused for want of an answer") \
+        < page.index("<h2>Accuracy per category</h2>")
