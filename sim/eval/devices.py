@@ -44,7 +44,8 @@ class DeviceSpec:
 
     def paths(self) -> list[str]:
         """Every file and folder the device is made from: what a job run elsewhere needs beside the spec."""
-        return [self.system_apps_dir, *(p for app in self.apps for p in app.paths()), *([self.variant] if self.variant else [])]
+        variant = [self.variant] if self.variant else []
+        return [self.system_apps_dir, *(path for app in self.apps for path in app.paths()), *variant]
 
 
 def apps_to_install(spec: DeviceSpec) -> list[AppSource]:

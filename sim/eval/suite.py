@@ -352,7 +352,7 @@ def load_suite(path: str | Path) -> Suite:
         raise SuiteError(path, line_of(lines, loc), _field(loc), _message(first)) from None
     suite = suite.model_copy(update={"path": path.resolve()})
     suite._lines, suite._data = lines, data
-    suite.app_sources()
+    suite.app_sources()  # each app's paths checked now, at its line, before any device boots
     return suite
 
 
