@@ -10,6 +10,7 @@ import click
 from sim.cli.api_key import api_key_options
 from sim.cli.model_options import model_server_options, split_model_options
 from sim.eval.categories import CATEGORIES
+from sim.platform_version import NEWEST, VERSIONS
 
 
 def _counts(text: str) -> list[int]:
@@ -49,6 +50,9 @@ def _counts(text: str) -> list[int]:
                    "same package; it keeps that app's responses: and double:) and report the difference.")
 @click.option("--device", "device_address", metavar="ADDRESS",
               help="Run on this running device (data directory) instead of in-process devices.")
+@click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
+              help=f"The Android version of the devices: an APK's resources and enabled services resolve for it. "
+                   f"Default: {NEWEST.sdk_int}; with --device, the device's own (which --sdk must then be).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
               help="Run the cases as Ray tasks: a local Ray, or the cluster at ADDRESS (ray start --head).")
@@ -67,7 +71,8 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
                  distractors: int, sweep: str | None, variant: Path | None, device_address: str | None,
                  workers: int, ray_address: str | None, out: Path, resume: bool, run_date: dt.datetime | None,
                  case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool, confirmation_mode: str,
-                 judge_model: str | None, allow_errors: bool, junit: Path | None, **server_options) -> None:
+                 judge_model: str | None, allow_errors: bool, junit: Path | None, sdk: str | None,
+                 **server_options) -> None:
     """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks.
 
     Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when cases met
@@ -93,7 +98,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         ray_address=None if ray_address in (None, "local") else ray_address, out=out, resume=resume,
         run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
         categories=list(categories) or None, confirmation_mode=confirmation_mode, judge_model=judge_model,
-        junit=junit,
+        junit=junit, sdk=int(sdk) if sdk else None,
     )
     options.model_options, options.agent_options = split_model_options(server_options)
     err = console(stderr=True)

@@ -38,6 +38,7 @@ class DeviceSpec:
     distractors: int = 0
     variant: str | None = None  # an app folder or an APK replacing the suite's app of its package
     address: str | None = None  # a running device (data directory, unix:PATH or HOST:PORT)
+    sdk: int | None = None  # the Android version (None: an in-process device's newest, a running device's own)
 
     def key(self) -> tuple:
         return astuple(self)
@@ -90,7 +91,7 @@ class LocalEvalDevice(EvalDevice):
         from sim.device import Device
 
         self._root = Path(tempfile.mkdtemp(prefix="droidsim-eval-"))
-        self.device = Device(self._root / "device", isolated_apps=False)
+        self.device = Device(self._root / "device", isolated_apps=False, sdk=spec.sdk)
         try:
             self.device.install_all(Path(spec.system_apps_dir), system=True)
             if self.device.registry.get(spec.agent) is None:
@@ -141,6 +142,9 @@ class RemoteEvalDevice(EvalDevice):
             message = getattr(error, "message", None) or type(error).__name__
             raise DeviceSetupError(f"cannot use the device at {spec.address}: {message}") from None
         try:
+            if spec.sdk is not None and self.shell.sdk_int != spec.sdk:
+                raise DeviceSetupError(f"the device at {spec.address} runs SDK {self.shell.sdk_int}, not --sdk "
+                                       f"{spec.sdk}: drop --sdk, or start a device with --sdk {spec.sdk}")
             self.packages = _held_as_given(spec, self.shell)
         except BaseException:
             self.close()

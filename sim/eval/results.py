@@ -17,7 +17,7 @@ from sim.junit import JUnitCase
 RESULTS = "results.jsonl"
 RUN = "run.json"
 # What must not change between a run and its --resume.
-_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode", "judge_model")
+_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode", "judge_model", "sdk")
 
 
 class ResumeError(ValueError):

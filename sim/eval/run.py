@@ -53,6 +53,7 @@ class EvalOptions:
     agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields: tool_choice...
     judge_model: str | None = None  # openai:NAME, through the same --base-url
     junit: Path | None = None  # JUnit XML for CI, one test case per case and trial
+    sdk: int | None = None  # the devices' Android version (None: the newest in-process, a running device's own)
 
 
 def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
@@ -69,7 +70,7 @@ def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
             if sweep or count:
                 label += f"+{count}"
             out.append((label, DeviceSpec(apps, suite.agent, distractors=count, variant=variant,
-                                          address=options.device)))
+                                          address=options.device, sdk=options.sdk)))
     return out
 
 
@@ -122,6 +123,7 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
         "run_date": (options.run_date or dt.date.today()).isoformat(),
         "confirmation_mode": options.confirmation_mode,
         "judge_model": options.judge_model,
+        "sdk": options.sdk,
         "model_options": {k: v for k, v in options.model_options.items() if v is not None},
         "agent_options": {k: v for k, v in options.agent_options.items() if v is not None},
     }, options.resume)

@@ -66,12 +66,16 @@ def test_in_process_with_its_cassette_an_apk_scores_what_a_device_holding_both_s
     assert (on_device["overall"]["passed"], on_device["overall"]["trials_run"]) == passed
 
 
-def test_a_device_holding_another_build_or_no_cassette_is_refused_naming_the_difference(tmp_path):
+def test_a_device_of_another_sdk_holding_another_build_or_no_cassette_is_refused_naming_it(tmp_path):
     data = tmp_path / "data"
     suite, signed = EXAMPLES / "shop.eval.yaml", APKS / "shop-signed.apk"
     device = DeviceProcess(data, extra=make_sim_options(data))
     try:
         run = ("eval", str(suite), "--device", str(data), "--out", str(tmp_path / "o"))
+        other_sdk = droidsim(*run, "--sdk", "36", timeout=240)
+        assert other_sdk.returncode == 1
+        assert f"the device at {data} runs SDK 37, not --sdk 36: drop --sdk, or start a device with --sdk 36" \
+            in " ".join(other_sdk.stderr.split())
         assert droidsim("install", str(APKS / "shop.apk"), data=data).returncode == 0  # the unsigned build
         other_build = " ".join(droidsim(*run, timeout=240).stderr.split())
         assert re.search(rf"{suite}:7: apps\[0\]: com.example.shop is another build \(shop.apk, SHA-256 [0-9a-f]{{12}}…; "
