@@ -85,7 +85,8 @@ def _apk_package(apk: Path, prefix: str) -> str:
     from sim.apk.reader import binary_xml
 
     try:
-        package = binary_xml(ApkArchive(read_apk(apk), apk.name).read(MANIFEST), f"{apk.name}!/{MANIFEST}").get("package")
+        manifest = ApkArchive(read_apk(apk), apk.name).read(MANIFEST)
+        package = binary_xml(manifest, f"{apk.name}!/{MANIFEST}").get("package")
     except ApkError as error:
         raise DeviceSetupError(f"{prefix}{apk}: {error}") from None
     if not package:

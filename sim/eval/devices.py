@@ -164,9 +164,10 @@ def _held_as_given(spec: DeviceSpec, shell: Any) -> list[str]:
     wrong = [(source, problem) for package, source in sources.items()
              if (problem := _difference(package, source, held.get(package)))]
     if wrong:
-        raise DeviceSetupError(f"the device at {spec.address} does not hold the suite's apps as the suite gives them: "
-                               + "; ".join(source.named(problem) for source, problem in wrong)
-                               + ". Install them so: " + "; ".join(source.install_command(spec.address) for source, _ in wrong))
+        problems = "; ".join(source.named(problem) for source, problem in wrong)
+        commands = "; ".join(source.install_command(spec.address) for source, _ in wrong)
+        raise DeviceSetupError(f"the device at {spec.address} does not hold the suite's apps as the suite gives "
+                               f"them: {problems}. Install them so: {commands}")
     return sorted(sources)
 
 
@@ -184,7 +185,8 @@ def _difference(package: str, source: AppSource, held: Any) -> str | None:
     for given, installed, what in ((source.responses, held.answers.cassette, "cassette"),
                                    (source.double, held.answers.double_dir, "double")):
         if given and Path(given).name != installed:
-            return f"{package} answers from {f'{what} {installed}' if installed else f'no {what}'}, not {Path(given).name}"
+            held_now = f"{what} {installed}" if installed else f"no {what}"
+            return f"{package} answers from {held_now}, not {Path(given).name}"
     return None
 
 

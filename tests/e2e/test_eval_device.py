@@ -78,12 +78,13 @@ def test_a_device_of_another_sdk_holding_another_build_or_no_cassette_is_refused
             in " ".join(other_sdk.stderr.split())
         assert droidsim("install", str(APKS / "shop.apk"), data=data).returncode == 0  # the unsigned build
         other_build = " ".join(droidsim(*run, timeout=240).stderr.split())
-        assert re.search(rf"{suite}:7: apps\[0\]: com.example.shop is another build \(shop.apk, SHA-256 [0-9a-f]{{12}}…; "
-                         rf"shop-signed.apk is [0-9a-f]{{12}}…\)", other_build), other_build
+        assert re.search(rf"{suite}:7: apps\[0\]: com.example.shop is another build \(shop.apk, "
+                         rf"SHA-256 [0-9a-f]{{12}}…; shop-signed.apk is [0-9a-f]{{12}}…\)", other_build), other_build
         assert droidsim("uninstall", "com.example.shop", data=data).returncode == 0
         assert droidsim("install", str(signed), data=data).returncode == 0
         no_cassette = " ".join(droidsim(*run, timeout=240).stderr.split())
+        cassette = EXAMPLES / "shop.cassette.yaml"
         assert ("com.example.shop answers from no cassette, not shop.cassette.yaml. Install them so: "
-                f"droidsim --device {data} install {signed} --responses {EXAMPLES / 'shop.cassette.yaml'}") in no_cassette
+                f"droidsim --device {data} install {signed} --responses {cassette}") in no_cassette
     finally:
         device.stop()

@@ -223,7 +223,8 @@ def test_an_app_that_does_not_install_stops_the_run_naming_its_entry(tmp_path):
 
 
 def test_two_entries_of_one_package_and_a_variant_of_another_are_refused(tmp_path):
-    twice = load_suite(_shop_suite(tmp_path, f"- apk: {APKS / 'shop-signed.apk'}\n- folder: {EXAMPLES / 'kotlin-shop'}"))
+    twice = load_suite(_shop_suite(tmp_path, f"- apk: {APKS / 'shop-signed.apk'}\n"
+                                             f"- folder: {EXAMPLES / 'kotlin-shop'}"))
     with pytest.raises(DeviceSetupError, match=r"suite.yaml:4: apps\[1\]: .*/kotlin-shop/shop is com.example.shop, "
                                                r"as .*/shop-signed.apk is: give each app once"):
         run_eval(twice, EvalOptions(out=tmp_path / "o", run_date=RUN_DATE))
@@ -274,3 +275,24 @@ def test_sdk_36_devices_index_what_android_16_indexes_of_the_apk(tmp_path):
                                                                          run_date=RUN_DATE, cases=["balance"]))
     assert _overall(bank)["passed"] == 1
     assert json.loads((tmp_path / "bank" / "run.json").read_text())["sdk"] == 36
+
+
+def test_on_miss_schema_answers_what_nothing_recorded_with_a_generated_value(tmp_path):
+    suite = load_suite(_shop_suite(tmp_path, f"- apk: {APKS / 'shop-signed.apk'}\n  on_miss: schema"))
+    summary = run_eval(suite, EvalOptions(out=tmp_path / "o", run_date=RUN_DATE, cases=["order-status"]))
+    assert _calls(tmp_path / "o")["order-status"][0]["response"] == {"result": ""}  # the plainest string
+    assert summary["configs"]["base"]["unanswered"]["unanswered"] == 0
+
+
+def test_a_device_spec_is_plain_data_that_lists_every_file_it_is_made_from(tmp_path):
+    import pickle
+
+    from sim.eval.devices import SYSTEM_APPS, DeviceSpec
+
+    entries = (f"- folder: {EXAMPLES / 'kotlin-orders'}\n  double: {EXAMPLES / 'orders-double'}\n"
+               f"- apk: {APKS / 'shop-signed.apk'}\n  responses: {EXAMPLES / 'shop.cassette.yaml'}")
+    suite = load_suite(_shop_suite(tmp_path, entries))
+    spec = DeviceSpec(suite.app_sources(), suite.agent, variant=str(APKS / "shop.apk"))
+    assert spec.paths() == [str(SYSTEM_APPS), str(EXAMPLES / "kotlin-orders"), str(EXAMPLES / "orders-double"),
+                            str(APKS / "shop-signed.apk"), str(EXAMPLES / "shop.cassette.yaml"), str(APKS / "shop.apk")]
+    assert pickle.loads(pickle.dumps(spec)) == spec and hash(spec.key())

@@ -13,7 +13,8 @@ from tests.helpers import REPO
 
 from .conftest import RUN_DATE, write_suite
 
-YAML_BLOCKS = [b.source for b in read_blocks(REPO / "docs" / "eval.md") if b.language == "yaml" and b.kind != "fragment"]
+YAML_BLOCKS = [b.source for b in read_blocks(REPO / "docs" / "eval.md")
+               if b.language == "yaml" and b.kind != "fragment"]
 
 
 @pytest.mark.parametrize("block", YAML_BLOCKS, ids=[f"yaml{i}" for i in range(len(YAML_BLOCKS))])
