@@ -296,3 +296,23 @@ def test_a_device_spec_is_plain_data_that_lists_every_file_it_is_made_from(tmp_p
     assert spec.paths() == [str(SYSTEM_APPS), str(EXAMPLES / "kotlin-orders"), str(EXAMPLES / "orders-double"),
                             str(APKS / "shop-signed.apk"), str(EXAMPLES / "shop.cassette.yaml"), str(APKS / "shop.apk")]
     assert pickle.loads(pickle.dumps(spec)) == spec and hash(spec.key())
+
+
+def test_only_refusals_for_want_of_an_answer_count_not_an_app_s_own_not_supported():
+    from sim.eval.unanswered import unanswered, warning
+
+    refusal = ("com.example.bank has no answer for com.example.bank.cards.CardFunctions#freezeCard with parameters "
+               '{"cardId": "CARD-1"}: the app\'s own code does not run on droidsim')
+    own = {"error": {"code_name": "ERROR_NOT_SUPPORTED", "message": "Virtual cards cannot be frozen"}}
+    rows = [
+        {"passed": False, "turns": [{"calls": [{"response": own}]}], "state_failures": []},  # the app's own answer
+        {"passed": False, "turns": [{"calls": []}],
+         "state_failures": [f"state freezeCard {{}}: failed with ERROR_NOT_SUPPORTED: {refusal}"]},
+        {"passed": False, "turns": [], "infra_error": {"kind": "crash", "detail": "x"}},  # no verdict: not counted
+        {"passed": True, "turns": []},
+    ]
+    found = unanswered(rows)
+    assert found == {"failed": 2, "unanswered": 1, "dominated": True,
+                     "functions": {"com.example.bank.cards.CardFunctions#freezeCard": 1}}
+    assert warning("base", found).startswith("base: 1 of 2 failed trial(s) met calls refused for want of an answer")
+    assert unanswered(rows[:1])["dominated"] is False and warning("base", unanswered(rows[:1])) is None
