@@ -45,7 +45,7 @@ def run(report: Report, *, overhead_rounds: int, speedup_trials: int,
 
     suite = load_suite(Path(__file__).resolve().parents[1] / "sim" / "eval" / "suites" / "sample-apps.yaml")
     single = [c for c in suite.cases if len(c.turns) == 1 and c.turns[0].calls and len(c.turns[0].calls) == 1]
-    spec = DeviceSpec(str(suite.apps_dir()), suite.agent)
+    spec = DeviceSpec(suite.app_sources(), suite.agent)
     settings = RunSettings("scripted", RUN_DATE)
     overheads: list[float] = []
     for _ in range(overhead_rounds):
@@ -80,7 +80,7 @@ def offline_per_case(report: Report, suite, cases: list, distractors: int) -> No
     settings = RunSettings("offline", RUN_DATE)
     medians, tools = {}, {}
     for count in (0, distractors):
-        spec = DeviceSpec(str(suite.apps_dir()), suite.agent, distractors=count)
+        spec = DeviceSpec(suite.app_sources(), suite.agent, distractors=count)
         tools[count] = len(local_device(spec).shell.app_function_manager.search_app_functions())
         execute(suite, Work("bench", spec, cases[0], 0), settings)  # the index and the caches, built once
         medians[count] = statistics.median(execute(suite, Work("bench", spec, c, 0), settings)["model_seconds"] * 1e9

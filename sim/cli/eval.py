@@ -10,6 +10,7 @@ import click
 from sim.cli.api_key import api_key_options
 from sim.cli.model_options import model_server_options, split_model_options
 from sim.eval.categories import CATEGORIES
+from sim.platform_version import NEWEST, VERSIONS
 
 
 def _counts(text: str) -> list[int]:
@@ -44,10 +45,14 @@ def _counts(text: str) -> list[int]:
 @click.option("--distractors", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="Install N generated distractor apps from other domains.")
 @click.option("--sweep", metavar="N,N,...", help="Run once per distractor count, e.g. 0,10,50,200.")
-@click.option("--variant", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="APP_DIR",
-              help="Also run against this version of one app (same package) and report the difference.")
+@click.option("--variant", type=click.Path(exists=True, path_type=Path), metavar="APP_DIR|APP.apk",
+              help="Also run against another build of one of the suite's apps (an app folder or an APK of the "
+                   "same package; it keeps that app's responses: and double:) and report the difference.")
 @click.option("--device", "device_address", metavar="ADDRESS",
               help="Run on this running device (data directory) instead of in-process devices.")
+@click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
+              help=f"The Android version of the devices: an APK's resources and enabled services resolve for it. "
+                   f"Default: {NEWEST.sdk_int}; with --device, the device's own (which --sdk must then be).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
               help="Run the cases as Ray tasks: a local Ray, or the cluster at ADDRESS (ray start --head).")
@@ -60,11 +65,14 @@ def _counts(text: str) -> list[int]:
 @click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES),
               help="Only this category (repeatable).")
 @click.option("--json", "json_output", is_flag=True, help="Print summary.json instead of the table.")
+@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Also write the results as JUnit XML for CI: one test case per case and trial.")
 def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: str | None, trials: int,
                  distractors: int, sweep: str | None, variant: Path | None, device_address: str | None,
                  workers: int, ray_address: str | None, out: Path, resume: bool, run_date: dt.datetime | None,
                  case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool, confirmation_mode: str,
-                 judge_model: str | None, allow_errors: bool, **server_options) -> None:
+                 judge_model: str | None, allow_errors: bool, junit: Path | None, sdk: str | None,
+                 **server_options) -> None:
     """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks.
 
     Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when cases met
@@ -81,6 +89,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     from sim.eval.run import EvalOptions, run_eval
     from sim.eval.runner import ModelUnavailable
     from sim.eval.suite import SuiteError, load_suite
+    from sim.junit import JUnitPathError
 
     options = EvalOptions(
         model=model, base_url=base_url, api_key=api_key, trials=trials,
@@ -89,6 +98,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         ray_address=None if ray_address in (None, "local") else ray_address, out=out, resume=resume,
         run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
         categories=list(categories) or None, confirmation_mode=confirmation_mode, judge_model=judge_model,
+        junit=junit, sdk=int(sdk) if sdk else None,
     )
     options.model_options, options.agent_options = split_model_options(server_options)
     err = console(stderr=True)
@@ -98,7 +108,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
             err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
         with Progress(err) as progress:
             summary = run_eval(suite, options, progress.update)
-    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay) as error:
+    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay, JUnitPathError) as error:
         raise click.ClickException(str(error)) from None
     except ModelUnavailable as error:
         raise click.ClickException(f"the model server went down, so the run stopped: {error}. The finished "
@@ -113,9 +123,18 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
             table_console = Console(highlight=False, width=400)
         terminal_table(summary, table_console)
         err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
+    _warn_unanswered(summary, err)
     errors = sum(c["scores"]["overall"]["infra_errors"] for c in summary["configs"].values())
     if errors and not allow_errors:
         err.print(f"{errors} trial(s) met an infrastructure error (server error, timeout or crash) and have no "
                   "verdict; see summary.json infra_errors. Fix the server and rerun, or pass --allow-errors",
                   style="red", markup=False, soft_wrap=True)
         raise SystemExit(3)
+
+
+def _warn_unanswered(summary: dict, err) -> None:
+    """Loudly, whatever the output: a score made of calls nothing could answer is no agent's score."""
+    from sim.eval.unanswered import alarms
+
+    for text in alarms(summary):
+        err.print(f"warning: {text}", style="bold red", markup=False, soft_wrap=True)

@@ -1,4 +1,5 @@
-"""results.jsonl (one record per finished case, written as it finishes) and run.json.
+"""results.jsonl (one record per finished case, written as it finishes), run.json, and the
+records as JUnit test cases for CI (``--junit``).
 
 run.json holds what a rerun must share with the first run (suite, model, run
 date, trials, configurations), so ``--resume`` continues the same run: the same
@@ -11,10 +12,12 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from sim.junit import JUnitCase
+
 RESULTS = "results.jsonl"
 RUN = "run.json"
 # What must not change between a run and its --resume.
-_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode", "judge_model")
+_SAME_ON_RESUME = ("suite", "model", "trials", "configs", "confirmation_mode", "judge_model", "sdk")
 
 
 class ResumeError(ValueError):
@@ -67,3 +70,32 @@ class ResultWriter:
 
     def close(self) -> None:
         self._file.close()
+
+
+def junit_cases(records: Iterable[dict[str, Any]], suite: str, trials: int) -> list[JUnitCase]:
+    """One test case per configuration, case and trial: failed with the first reason (all of them,
+    and the conversation, in its text), or in error when it met an infrastructure error."""
+    cases = []
+    for record in sorted(records, key=lambda r: (r["config"], r["case_id"], r["trial"])):
+        name = record["case_id"] + (f" (trial {record['trial'] + 1})" if trials > 1 else "")
+        infra = record.get("infra_error")
+        reasons = [f"{infra['kind']}: {infra['detail']}"] if infra else record["failures"]
+        failed = bool(infra) or not record["passed"]
+        cases.append(JUnitCase(f"{suite}.{record['config']}", name, record.get("seconds", 0.0),
+                               failure=(reasons[0] if reasons else "failed") if failed else None,
+                               details="\n".join([*reasons, "", *_transcript(record)]) if failed else "",
+                               error=bool(infra)))
+    return cases
+
+
+def _transcript(record: dict[str, Any]) -> list[str]:
+    lines = []
+    for turn in record.get("turns", []):
+        if "user" not in turn:
+            continue
+        lines.append(f"user: {turn['user']}")
+        for call in turn.get("calls", []):
+            lines.append(f"call: {call['name']} {json.dumps(call['args'], ensure_ascii=False)} -> "
+                         f"{json.dumps(call['response'], ensure_ascii=False, default=str)}")
+        lines.append(f"agent: {turn.get('text', '')}")
+    return lines

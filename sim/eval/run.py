@@ -20,10 +20,12 @@ from sim.eval.catalog import Catalog, check_suite
 from sim.eval.devices import DeviceSetupError, DeviceSpec
 from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers
 from sim.eval.models import ModelSpecError, check_model_options, check_model_spec
-from sim.eval.results import ResultWriter, load_done, start_run
+from sim.eval.results import ResultWriter, junit_cases, load_done, start_run
 from sim.eval.runner import CONFIRMATION_MODES, RunSettings
 from sim.eval.suite import Suite
 from sim.eval.summary import differences, summarize
+from sim.eval.unanswered import unanswered, variant_warning
+from sim.junit import check_writable, write_junit
 
 SUMMARY = "summary.json"
 REPORT = "report.html"
@@ -50,27 +52,45 @@ class EvalOptions:
     model_options: dict[str, Any] = field(default_factory=dict)  # OpenAICompatibleModel settings
     agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields: tool_choice...
     judge_model: str | None = None  # openai:NAME, through the same --base-url
+    junit: Path | None = None  # JUnit XML for CI, one test case per case and trial
+    sdk: int | None = None  # the devices' Android version (None: the newest in-process, a running device's own)
 
 
 def configs(suite: Suite, options: EvalOptions) -> list[tuple[str, DeviceSpec]]:
     """(label, device) per configuration: each distractor count, and each again with the variant."""
-    if options.device and (options.variant or any(options.distractors)):
-        raise DeviceSetupError("--distractors, --sweep and --variant install apps, which eval does only on its "
-                               "own in-process devices; run them without --device")
-    if options.device and (options.workers > 1 or options.ray):
-        raise DeviceSetupError("one running device cannot hold several cases at once (each resets its apps); "
-                               "--workers and --ray run on in-process devices, without --device")
+    if options.device:
+        refuse_on_device(options)
     variants = [None] + ([str(options.variant.resolve())] if options.variant else [])
     sweep = len(options.distractors) > 1
+    apps = suite.app_sources()
     out = []
     for variant in variants:
         for count in options.distractors:
             label = "variant" if variant else "base"
             if sweep or count:
                 label += f"+{count}"
-            out.append((label, DeviceSpec(str(suite.apps_dir()), suite.agent, distractors=count,
-                                          variant=variant, address=options.device)))
+            out.append((label, DeviceSpec(apps, suite.agent, distractors=count, variant=variant,
+                                          address=options.device, sdk=options.sdk)))
     return out
+
+
+def refuse_on_device(options: EvalOptions) -> None:
+    """What a run on a running device cannot do, why, and where it can be done: the in-process
+    devices, which install the suite's apps with their responses:/double: as the device holds them."""
+    instead = ("run without --device: eval's own in-process devices install the suite's apps with their "
+               "responses:/double: (docs/eval.md, \"Apps\"), and answer as the device does")
+    if options.variant:
+        raise DeviceSetupError("--variant installs another build in place of the suite's app, and eval installs "
+                               "nothing on a running device (its apps and their data are yours); " + instead
+                               + ", or run the suite on the device once per build and compare the two runs "
+                               "with `droidsim eval compare`")
+    if any(options.distractors):
+        raise DeviceSetupError("--distractors and --sweep install generated apps, and eval installs nothing on a "
+                               "running device (its apps and their data are yours); " + instead)
+    if options.workers > 1 or options.ray:
+        raise DeviceSetupError("one running device cannot hold several cases at once (each resets its apps), so "
+                               "--workers and --ray have nothing to share out; " + instead
+                               + " (each worker boots its own)")
 
 
 def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, Any], int, int], None] | None = None
@@ -82,6 +102,8 @@ def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, A
                              f"{' or '.join(CONFIRMATION_MODES)}")
     if options.judge_model is not None and not options.judge_model.startswith("openai:"):
         raise ModelSpecError(f"the judge model is a chat-completions model (openai:NAME), not {options.judge_model!r}")
+    if options.junit is not None:
+        check_writable(options.junit)
     cases = suite.select(options.cases, options.categories)
     plan = configs(suite, options)
     try:
@@ -101,6 +123,7 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
         "run_date": (options.run_date or dt.date.today()).isoformat(),
         "confirmation_mode": options.confirmation_mode,
         "judge_model": options.judge_model,
+        "sdk": options.sdk,
         "model_options": {k: v for k, v in options.model_options.items() if v is not None},
         "agent_options": {k: v for k, v in options.agent_options.items() if v is not None},
     }, options.resume)
@@ -120,6 +143,8 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
     finally:
         writer.close()
         summary = write_summary(options.out, writer.records, [label for label, _ in plan], options, meta)
+        if options.junit is not None:
+            write_junit(options.junit, suite.suite, junit_cases(writer.records, suite.suite, options.trials))
     return summary
 
 
@@ -131,9 +156,13 @@ def write_summary(out: Path, records: list[dict[str, Any]], labels: list[str], o
     summary.update({"suite": meta["suite"], "model": meta["model"], "run_date": meta["run_date"],
                     "confirmation_mode": meta.get("confirmation_mode", "runtime")})
     summary["distractors"] = {label: count for label, count in zip(labels, options.distractors * 2)}
+    for label in labels:
+        summary["configs"][label]["unanswered"] = unanswered(r for r in records if r["config"] == label)
     if options.variant:
         base, other = labels[0], labels[len(options.distractors)]
-        summary["variant"] = {"path": str(options.variant), **differences(summary, base, other)}
+        summary["variant"] = {"path": str(options.variant), **differences(summary, base, other),
+                              "warning": variant_warning(summary["configs"][base]["unanswered"],
+                                                         summary["configs"][other]["unanswered"])}
     (out / SUMMARY).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     write_html(out / REPORT, summary, records)
     return summary

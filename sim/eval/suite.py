@@ -7,22 +7,26 @@ no model call.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from droid.agent.confirmation import name_words
+from sim.eval.apps import AppSource
 from sim.eval.categories import CATEGORIES
 from sim.eval.matchers import Matcher, MatcherError, compile_fields, compile_matcher, plain_value
 from sim.eval.pairing import MAX_EXPECTED
 from sim.eval.phrases import check_patterns
 from sim.eval.yaml_lines import YamlError, line_of, load_with_lines
+from sim.pm.app_folders import NotAnAppFolder, app_folders_in
+from sim.responses.installed import ON_MISS_CHOICES
 
 Category = Literal[CATEGORIES]  # type: ignore[valid-type] - the tuple's values, checked by pydantic
 _TURN_KEYS = ("user", "calls", "abstain", "ask", "about", "allow")
 # A function named like a read changes nothing (the AppFunction metadata has no read-only flag).
 READ_VERBS = ("get", "fetch", "list", "search", "find", "read", "lookup", "look", "check", "query", "show", "view")
+_KIND_HINTS = {"apk": " (an app folder is folder: DIR)", "folder": " (an APK is apk: FILE)"}
 _ANSWER_WORDS = {"yes": "Yes, go ahead.", "no": "No, don't do that."}
 DEFAULT_AGENT = "com.example.assistant"
 PROJECT_APPS = Path(__file__).resolve().parents[2] / "apps"
@@ -196,6 +200,23 @@ class Case(_Strict):
         return names
 
 
+class AppEntry(_Strict):
+    """An ``apps:`` entry: an APK or an app folder (or a folder of them), and where a code-less
+    app's answers come from, as ``droidsim install`` takes them (docs/responses.md)."""
+
+    apk: str | None = Field(default=None, min_length=1)
+    folder: str | None = Field(default=None, min_length=1)
+    responses: str | None = Field(default=None, min_length=1)
+    double: str | None = Field(default=None, min_length=1)
+    on_miss: Literal[ON_MISS_CHOICES] | None = None  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _one_app(self) -> "AppEntry":
+        if (self.apk is None) == (self.folder is None):
+            raise ValueError("an apps entry names one app: apk: FILE or folder: DIR")
+        return self
+
+
 class PhraseCues(_Strict):
     """A language's extra cues for scoring the agent's words (sim/eval/phrases.py)."""
 
@@ -213,7 +234,7 @@ class PhraseCues(_Strict):
 class Suite(_Strict):
     suite: str = Field(min_length=1)
     description: str = ""
-    apps: str | None = None
+    apps: list[AppEntry] | None = None
     agent: str = DEFAULT_AGENT
     phrases: dict[str, PhraseCues] = Field(default_factory=dict)
     probes: list[Call] = Field(default_factory=list)
@@ -236,12 +257,48 @@ class Suite(_Strict):
             seen.add(case.id)
         return self
 
-    def apps_dir(self) -> Path:
-        """The folder of app folders the device installs: ``apps:`` beside the suite, else the project's apps/."""
+    @field_validator("apps", mode="before")
+    @classmethod
+    def _folder_of_apps(cls, value: Any) -> Any:
+        """``apps: DIR``, the first form, is one folder entry."""
+        return [{"folder": value}] if isinstance(value, str) else value
+
+    def app_sources(self) -> tuple[AppSource, ...]:
+        """What the device installs, paths resolved beside the suite (default: the project's apps/);
+        SuiteError at the entry's line for a path that is not what its field says."""
         if self.apps is None:
-            return PROJECT_APPS
+            return (AppSource(str(PROJECT_APPS)),)
         base = self.path.parent if self.path else Path.cwd()
-        return (base / self.apps).resolve()
+        return tuple(self._app_source(n, entry, base) for n, entry in enumerate(self.apps))
+
+    def _app_source(self, n: int, entry: AppEntry, base: Path) -> AppSource:
+        def path(field: str, want: str) -> str | None:
+            given = getattr(entry, field)
+            if given is None:
+                return None
+            resolved = (base / given).resolve()
+            if not resolved.exists():
+                self._refuse(("apps", n, field), f"{given}: no such file or folder")
+            if resolved.is_dir() != (want == "folder"):
+                self._refuse(("apps", n, field), f"{given} is a {'file' if want == 'folder' else 'folder'}, not a "
+                                                 f"{want}{_KIND_HINTS.get(field, '')}")
+            return str(resolved)
+
+        app = path("apk", "file") or path("folder", "folder")
+        try:
+            several = len(app_folders_in(Path(app))) if entry.folder else 1
+        except NotAnAppFolder as error:
+            self._refuse(("apps", n, "folder"), str(error))
+        if several > 1 and (entry.responses or entry.double or entry.on_miss):
+            self._refuse(("apps", n), f"{entry.folder} holds {several} app folders, and a response source answers "
+                                      "for one app: give that app an entry of its own")
+        line, field = self.locate(("apps", n))
+        return AppSource(app, path("responses", "file"), path("double", "folder"), entry.on_miss,
+                         where=f"{self.path or 'suite'}:{line}: {field}")
+
+    def _refuse(self, loc: tuple[Any, ...], message: str) -> None:
+        line, field = self.locate(loc)
+        raise SuiteError(self.path or "suite", line, field, message)
 
     def functions(self) -> list[str]:
         return [c.function for c in self.probes] + [f for case in self.cases for f in case.functions()]
@@ -270,9 +327,10 @@ class Suite(_Strict):
 
 
 def is_read(function: str) -> bool:
-    """A function whose short name starts with a read verb (``fetch_order_details``, ``list_lights``)."""
-    verb = re.match(r"[a-z]*", function.rpartition("#")[2].lower().replace("_", " "))
-    return verb is not None and verb.group(0) in READ_VERBS
+    """A function whose short name starts with a read verb, whatever its case
+    (``fetch_order_details``, ``getAccountBalance``, ``ListLights``)."""
+    words = name_words(function.rpartition("#")[2])
+    return bool(words) and words[0] in READ_VERBS
 
 
 def load_suite(path: str | Path) -> Suite:
@@ -294,12 +352,15 @@ def load_suite(path: str | Path) -> Suite:
         raise SuiteError(path, line_of(lines, loc), _field(loc), _message(first)) from None
     suite = suite.model_copy(update={"path": path.resolve()})
     suite._lines, suite._data = lines, data
+    suite.app_sources()  # each app's paths checked now, at its line, before any device boots
     return suite
 
 
 def _file_loc(loc: tuple[Any, ...], data: dict[str, Any]) -> tuple[Any, ...]:
     """pydantic's location as it is in the file: a shorthand case has no turns[0]."""
     loc = tuple(p for p in loc if not (isinstance(p, str) and p.startswith("function-")))
+    if loc[:1] == ("apps",) and isinstance(data.get("apps"), str):  # apps: DIR, read as one folder entry
+        return ("apps",)
     if len(loc) >= 4 and loc[0] == "cases" and loc[2:4] == ("turns", 0):
         case = data.get("cases", [None] * (loc[1] + 1))[loc[1]] if isinstance(data.get("cases"), list) else None
         if isinstance(case, dict) and "user" in case:

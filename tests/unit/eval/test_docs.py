@@ -1,21 +1,20 @@
-"""docs/eval.md's suite examples run: every YAML block is a suite the oracle passes and the
-always-wrong model fails entirely. (Its sh blocks are the commands test_cli.py and
+"""docs/eval.md's suite examples run: every YAML block (but a fragment) is a suite the oracle
+passes and the always-wrong model fails entirely. (Its sh blocks are the commands test_cli.py and
 test_self_check.py run, and the docs harness runs them as written.)"""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
 from sim.eval.run import EvalOptions, run_eval
 from sim.eval.suite import load_suite
+from tests.docs.blocks import read_blocks
 from tests.helpers import REPO
 
 from .conftest import RUN_DATE, write_suite
 
-DOC = (REPO / "docs" / "eval.md").read_text(encoding="utf-8")
-YAML_BLOCKS = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
+YAML_BLOCKS = [b.source for b in read_blocks(REPO / "docs" / "eval.md")
+               if b.language == "yaml" and b.kind != "fragment"]
 
 
 @pytest.mark.parametrize("block", YAML_BLOCKS, ids=[f"yaml{i}" for i in range(len(YAML_BLOCKS))])

@@ -37,3 +37,14 @@ def test_a_local_ray_starts_only_with_its_token_and_keeps_it_private(shipped, tm
     run_eval(shipped, EvalOptions(model="offline", out=tmp_path / "on", run_date=RUN_DATE, cases=ids, ray=True))
     token = Path.home() / ".ray" / "auth_token"
     assert token.stat().st_mode & 0o777 == 0o600
+
+
+def test_ray_gives_an_apk_suite_with_its_cassette_the_local_scores(tmp_path):
+    from sim.eval.suite import load_suite
+    from tests.helpers import REPO
+
+    suite = load_suite(REPO / "docs" / "examples" / "shop.eval.yaml")
+    local = run_eval(suite, EvalOptions(out=tmp_path / "local", run_date=RUN_DATE))
+    remote = run_eval(suite, EvalOptions(out=tmp_path / "ray", run_date=RUN_DATE, ray=True))
+    assert remote["configs"]["base"]["scores"] == local["configs"]["base"]["scores"]
+    assert remote["configs"]["base"]["scores"]["overall"]["passed"] == 2  # the cassette answered

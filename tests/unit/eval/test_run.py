@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -149,15 +150,26 @@ def test_the_simulated_user_declines_what_the_turn_does_not_expect(shipped):
         assert user.confirm("cancel_order", args) is answer
 
 
+INSTEAD = "run without --device: eval's own in-process devices install the suite's apps with their responses:/double:"
+
+
 @pytest.mark.parametrize("options, message", [
-    ({"workers": 2}, "one running device cannot hold several cases at once"),
+    ({"workers": 2}, "one running device cannot hold several cases at once (each resets its apps), so --workers "
+                     "and --ray have nothing to share out; " + INSTEAD),
     ({"ray": True}, "one running device cannot hold several cases at once"),
-    ({"distractors": [10]}, "install apps"),
+    ({"distractors": [10]}, "--distractors and --sweep install generated apps, and eval installs nothing on a "
+                            "running device (its apps and their data are yours); " + INSTEAD),
+    ({"distractors": [0, 10]}, "--distractors and --sweep install generated apps"),
+    ({"variant": PROJECT_APPS / "orders"}, "--variant installs another build in place of the suite's app, and eval "
+                                           "installs nothing on a running device (its apps and their data are "
+                                           "yours); " + INSTEAD),
+    ({"variant": PROJECT_APPS / "orders"}, "or run the suite on the device once per build and compare the two runs "
+                                           "with `droidsim eval compare`"),
 ])
-def test_a_running_device_is_refused_what_it_cannot_do(shipped, tmp_path, options, message):
+def test_a_running_device_is_refused_what_it_cannot_do_saying_what_to_do_instead(shipped, tmp_path, options, message):
     from sim.eval.devices import DeviceSetupError
 
-    with pytest.raises(DeviceSetupError, match=message):
+    with pytest.raises(DeviceSetupError, match=re.escape(message)):
         run_eval(shipped, EvalOptions(device=str(tmp_path), out=tmp_path / "o", **options))
     assert not (tmp_path / "o").exists()
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from sim.eval.devices import package_of, DeviceSpec, app_folders
+from sim.eval.devices import DeviceSpec, apps_to_install
 from sim.eval.suite import CATEGORIES, SuiteError, load_suite
 
 from .conftest import write_suite
@@ -30,7 +30,7 @@ def test_the_shipped_suite_covers_every_category_app_and_language(shipped):
     assert {c.language for c in shipped.cases if c.category == "non-English"} >= {"th", "zh", "fr"}
     assert sum(1 for c in shipped.cases if c.state) >= 20
     named = {f.split("#")[-1] for c in shipped.cases for f in c.functions()}
-    packages = {package_of(f) for f in app_folders(DeviceSpec(str(shipped.apps_dir()), shipped.agent))}
+    packages = {app.package() for app in apps_to_install(DeviceSpec(shipped.app_sources(), shipped.agent))}
     assert packages == {"com.example.orders", "com.example.notes", "com.example.smarthome",
                         "com.example.booking", "com.example.weather"}
     for function in ("fetch_order_details", "cancel_order", "create_note", "get_note", "update_note",
@@ -91,3 +91,32 @@ def test_times_and_answers_stay_as_written(tmp_path):
     assert call.answer == "no" and not call.approves
     suite = load_suite(write_suite(tmp_path, GOOD_CASE.replace("orderId: ORD-8492", "orderId: 19:00")))
     assert suite.cases[0].turns[0].calls[0].args["orderId"].spec == "19:00"
+
+
+@pytest.mark.parametrize("name, read", [
+    ("getAccountBalance", True), ("fetch_order_details", True), ("ListLights", True), ("lookUpOrder", True),
+    ("com.example.bank.accounts.AccountFunctions#listTransactions", True), ("searchTables", True),
+    ("sendPayment", False), ("cancel_order", False), ("freezeCard", False), ("checkoutCart", False),
+    ("getaway_booking", False), ("setLightPower", False),
+])
+def test_a_read_is_told_by_the_first_word_of_its_name_in_camel_or_snake_case(name, read):
+    from sim.eval.suite import is_read
+
+    assert is_read(name) is read
+
+
+def test_camel_case_reads_need_no_state_check_and_writes_still_do(tmp_path):
+    suite = load_suite(write_suite(tmp_path, """\
+suite: t
+cases:
+  - id: balance
+    category: simple
+    user: What is my balance?
+    calls: [{function: getAccountBalance, args: {accountId: ACC-1}}]
+  - id: pay
+    category: simple
+    user: Pay Alice 5
+    calls: [{function: sendPayment, args: {payee: Alice}}]
+"""))
+    assert suite.warnings() == [f"{suite.path}:7: case pay: it expects sendPayment, which changes the device, but "
+                                "has no state check (add state: to read what changed)"]
