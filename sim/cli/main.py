@@ -243,6 +243,8 @@ def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | No
             except Exception as error:
                 fail_with(error)
             click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+            for warning in info.warnings:
+                click.echo(f"Warning: {warning}", err=True)
 
 
 def _app_folders(paths: list[Path]) -> list[Path]:

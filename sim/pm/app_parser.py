@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Callable
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
-from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.descriptions import description_difference, function_descriptions
-from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
-from sim.pm.function_files import APPLICATION_LEVEL, FunctionFileError, FunctionXmlFile, function_xml_files
-from sim.pm.function_xml import FunctionDocument, parse_function_xml
+from sim.pm.function_files import APPLICATION_LEVEL
+from sim.pm.function_xml import FunctionDocument
+from sim.pm.index_notes import IndexNote
+from sim.pm.indexer import index_app
 from sim.pm.install_error import InstallError
-from sim.pm.manifest import parse_manifest
+from sim.pm.manifest import parse_manifest, resolution_order
 from sim.pm.registry import ManifestFacts, PermissionFacts, ServiceFacts
 from sim.pm.signature import function_signature, signature_difference
 from sim.responses.installed import RESPONSES_DIR
@@ -35,6 +35,8 @@ class ParsedApp:
     metadata: AppFunctionPackageMetadata
     # No Python code at all: a Kotlin app's folder, whose answers come from a response source.
     code_less: bool = False
+    # What the device's indexer leaves out of what the app declares (sim/pm/index_notes.py).
+    notes: tuple[IndexNote, ...] = ()
 
 
 def has_python_code(app_dir: Path) -> bool:
@@ -58,7 +60,7 @@ def parse_app(
 ) -> ParsedApp:
     """Everything install checks, with each refusal naming the file, line or function. The
     manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
-    ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
+    ``version`` decides which function files are indexed, and how (sim/pm/indexer.py). The code
     checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s;
     a folder with no Python code at all is code-less: no code to check, its XML is what it offers,
     and ``double_dir``, if it exists, holds the Python doubles that stand in for its code."""
@@ -77,9 +79,10 @@ def parse_app(
         permissions=tuple(
             PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions
         ),
+        # queryIntentServices' order, so that the first with the action is the one resolveService picks.
         services=tuple(
             ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
-            for s in manifest.services
+            for s in resolution_order(manifest.services) + [s for s in manifest.services if not s.is_app_function_service]
             if s.enabled  # a disabled component is invisible to PackageManager queries
         ),
     )
@@ -96,53 +99,27 @@ def parse_app(
         except XmlError as error:
             raise InstallError("INSTALL_PARSE_FAILED_BAD_APP_METADATA", str(error)) from None
 
-    services = [s for s in manifest.services if s.is_app_function_service]
-    for service in services:
-        if service.permission != BIND_APP_FUNCTION_SERVICE:
-            raise InstallError(
-                "INSTALL_FAILED_INVALID_SERVICE",
-                f"{manifest_path}: service {service.name} must declare "
-                f'android:permission="{BIND_APP_FUNCTION_SERVICE}" (found {service.permission!r})',
-            )
-    try:
-        files = function_xml_files(manifest, app_dir, services, app_level=version.indexes_app_level_functions)
-    except XmlError as error:
-        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
-    except FunctionFileError as error:
-        raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
-    seen: dict[str, str] = {}
-    documents: list[tuple[FunctionXmlFile, FunctionDocument]] = []
-    for file in files:
-        try:
-            document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
-            if file.schema is not None:
-                check_custom_documents(document, parse_dialect_xsd(file.schema))
-        except XmlError as error:
-            raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
-        for function in document.functions:
-            if function.id in seen:
-                raise InstallError(
-                    "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
-                    f"{file.path}: function {function.id} is also declared by {seen[function.id]}",
-                )
-            seen[function.id] = str(file.path)
-            metadata.app_functions.append(function)
-        metadata.components.data_types.extend(document.components.data_types)
-        documents.append((file, document))
+    indexed = index_app(manifest, app_dir, version)
+    for read in indexed.files:
+        metadata.app_functions.extend(read.document.functions)
+        metadata.components.data_types.extend(read.document.components.data_types)
     # Application-level functions run no service's code (they are registered at runtime), but a
     # service may implement them beside its own, as the CTS dynamic-schema helper's does.
-    app_level_ids = frozenset(f.id for file, d in documents if file.service_name == APPLICATION_LEVEL for f in d.functions)
-    for file, document in documents:
-        if file.service_name == APPLICATION_LEVEL:
+    app_level_ids = frozenset(
+        f.id for read in indexed.files if read.file.service_name == APPLICATION_LEVEL for f in read.document.functions
+    )
+    for read in indexed.files:
+        if read.file.service_name == APPLICATION_LEVEL:
             continue
+        service, document, path = read.file.service_name, read.as_written, read.file.path
         if not code_less:
-            _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier, app_level_ids,
+            _check_code(app_dir, code_dir, service, document, path, verifier, app_level_ids,
                         f"(regenerate it: droidsim appfunctions generate {app_dir})")
         elif double_dir is not None and double_dir.is_dir():
-            _check_code(app_dir, double_dir, file.service_name, document, file.path, verifier, app_level_ids,
+            _check_code(app_dir, double_dir, service, document, path, verifier, app_level_ids,
                         f"(droidsim responses skeleton {app_dir} DIR writes a double that matches)",
                         differs="does not match the double for", descriptions=False)
-    return ParsedApp(facts, metadata, code_less)
+    return ParsedApp(facts, metadata, code_less, tuple(indexed.notes))
 
 
 def _check_code(

@@ -148,6 +148,21 @@ def _int(element: etree._Element, attribute: str, default: int) -> int:
     return int(value)
 
 
+# AppFunctionSchemaParser (branch 17) gives the app's AppFunctionStaticMetadata these too, where
+# dynamic app functions are on (Android 17).
+DYNAMIC_STATIC_METADATA_PROPERTIES = ("serviceName", "scope", "packageNameHash")
+
+
+def property_types(types: Mapping[str, DocumentType], *, dynamic_app_functions: bool) -> dict[str, dict[str, str | None]]:
+    """What the indexer reads of each type: property name -> the document type it nests, or
+    None for a value (function_xml.Reading)."""
+    read = {name: {p.name: p.document_type for p in doc_type.properties} for name, doc_type in types.items()}
+    if dynamic_app_functions:
+        for name in DYNAMIC_STATIC_METADATA_PROPERTIES:
+            read[STATIC_METADATA].setdefault(name, None)
+    return read
+
+
 def check_custom_documents(document: FunctionDocument, types: Mapping[str, DocumentType]) -> None:
     """Check a v2 file's custom top-level documents against the app's document types.
 

@@ -14,6 +14,7 @@ import secrets
 import shutil
 import stat
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -220,8 +221,11 @@ class PackageInstaller:
         own_for_app(data_dir, self._os_uid(row.uid), 0o700)
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
+        notes = tuple(str(note) for note in parsed.notes)
+        for note in notes:
+            log.warning("%s: %s", package_name, note)
         _log_lint_warnings(target, package_name)
-        return package_from_row(row, data_dir), secret
+        return replace(package_from_row(row, data_dir), install_notes=notes), secret
 
     def _owner_of(self, uid: int) -> int | None:
         """The OS uid whose files an app's are, where the device gives apps their own."""

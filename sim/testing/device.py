@@ -54,6 +54,8 @@ class InstalledApp:
     function_ids: tuple[str, ...]
     source: Path
     service_names: tuple[str, ...]
+    # What the device's indexer left out of what the app declares ("Warning:" lines of droidsim install).
+    install_notes: tuple[str, ...] = ()
 
     @property
     def service(self) -> type:
@@ -156,7 +158,8 @@ class TestDevice:
     def _app(self, package: InstalledPackage, source: Path) -> InstalledApp:
         services = tuple(dict.fromkeys(f.service_name for f in package.metadata.app_functions))
         return InstalledApp(
-            package.package_name, package.uid, tuple(f.id for f in package.metadata.app_functions), source, services
+            package.package_name, package.uid, tuple(f.id for f in package.metadata.app_functions), source, services,
+            package.install_notes,
         )
 
     # -- callers -----------------------------------------------------------------------------------
