@@ -17,7 +17,7 @@ from droid.appfunctions import (
 )
 from droid.os import IllegalArgumentException
 from sim.device import Device
-from tests.helpers import HELPER_APP, HELPER_PACKAGE, copy_app
+from tests.helpers import HELPER_APP, HELPER_PACKAGE, SAMPLE_APPS, copy_app
 
 MULTI_SERVICES_APP = HELPER_APP.parent / "multi_services"
 MULTI_SERVICES_PACKAGE = "android.app.appfunctions.cts.helper.multiservices"
@@ -202,3 +202,34 @@ def test_a_document_type_the_app_schema_does_not_declare_is_not_indexed(device, 
     assert "add" in functions(package)
     assert package.install_notes[0].endswith("<Extra> is no document type of the app schema: it is not indexed. "
                                              "Declare it in the app schema, or remove it.")
+
+
+def test_a_service_that_is_not_exported_is_still_indexed_and_bound(device, helper):
+    """The system binds it: ActivityManager.checkComponentPermission grants the system uid
+    whatever android:exported says, and the indexer's queryIntentServices lists it."""
+    edit(helper / "AndroidManifest.xml", 'android:exported="true"', 'android:exported="false"')
+    package = device.install(helper)
+    assert "add" in functions(package) and call(device, HELPER_PACKAGE, "add", a=1, b=2) == 3
+
+
+def test_droidsims_own_destructive_mark_is_read_on_both(device):
+    """An Android 16 QPR1/QPR2 phone would refuse the file over the undeclared
+    <droidsim:isDestructive> (a droidsim-only property; docs/differences.md); droidsim reads its
+    own mark on both SDKs."""
+    package = device.install(SAMPLE_APPS / "orders")
+    assert functions(package)["com.example.orders.OrderFunctionService#cancel_order"].is_destructive
+    assert package.install_notes == ()
+
+
+def test_a_folders_property_value_is_the_text_as_written(device, helper):
+    """A compiled manifest's android:value="@string/..." is the string it names (TypedArray
+    resolves it; an APK's is resolved when decoded); an app folder is not compiled, so its text is
+    the asset path (docs/differences.md)."""
+    (helper / "res" / "values").mkdir(parents=True)
+    (helper / "res" / "values" / "strings.xml").write_text(
+        '<resources><string name="functions">app_functions_v2.xml</string></resources>')
+    edit(helper / "AndroidManifest.xml", 'android:value="app_functions_v2.xml"', 'android:value="@string/functions"')
+    with pytest.raises(IllegalArgumentException, match=re.escape(
+            "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML: " + str(helper / "AndroidManifest.xml") + ": service "
+            "android.app.appfunctions.testutils.TestAppFunctionService names assets/@string/functions, which does not exist")):
+        device.install(helper)
