@@ -216,10 +216,7 @@ def _schema_asset(manifest: Manifest, app_dir: Path, entry: PropertyEntry, where
                                f"({entry.resource}); the indexer reads only an asset path (android:value), so the "
                                f"package has no app schema.", f'Write android:value="{SCHEMA_ASSET}".'))
         return None
-    path = _asset(manifest, app_dir, entry.value, where)
-    if not path.is_file():
-        raise FunctionFileError(f"{manifest.file}: {PROPERTY_SCHEMA} names assets/{entry.value}, which does not exist")
-    return path
+    return _asset(manifest, app_dir, entry.value, where)
 
 
 def service_function_xml(manifest: Manifest, app_dir: Path, service: ServiceDeclaration) -> FunctionXmlFile | None:
