@@ -134,3 +134,14 @@ def test_an_app_whose_function_xml_is_an_xml_resource_installs_and_runs(tmp_path
         assert "add" in {f.id for f in installed.metadata.app_functions}
         request = ExecuteAppFunctionRequest(HELPER_PACKAGE, "add", AppFunctionData(a=1, b=2))
         assert device.create_context(HELPER_PACKAGE).app_function_manager.execute_app_function(request).return_value == 3
+
+
+@pytest.mark.parametrize("version", [ANDROID_16, ANDROID_17], ids=["sdk36", "sdk37"])
+def test_a_meta_data_element_is_no_property(tmp_path, version):
+    """The indexer asks PackageManager.getProperty, which holds <property> elements only
+    (ParsedComponentUtils.addProperty); a <meta-data> of the same name is never read."""
+    service = FUNCTION_SERVICE.format(
+        name=".S", properties='<meta-data android:name="android.app.appfunctions.v2" android:value="f.xml"/>'
+                              + prop("android.app.appfunctions.schema", "s.xsd"))
+    files = {"assets/f.xml": "<appfunctions/>", "assets/s.xsd": ""}
+    assert indexed(tmp_path, service, files, version) == []
