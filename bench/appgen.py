@@ -1,17 +1,19 @@
 """Generated apps for the bench: many installable packages of N functions each.
 
 Each app is what a developer would write against the platform layer: an
-AndroidManifest.xml, res/xml/app_metadata.xml, a v2 function XML in assets/ and
-a Python ``AppFunctionService`` that routes by id. Every function takes two
+AndroidManifest.xml, res/xml/app_metadata.xml, a v2 function XML and the app
+schema in assets/, and a Python ``AppFunctionService`` that routes by id. Every function takes two
 longs and returns their sum, so a call does almost no app work and the bench
 measures the device, not the app.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from droid.appfunctions.assets import APP_FUNCTIONS_SCHEMA
 from sim.pm.app_template import service_app_manifest
 
 SERVICE_CLASS = "BenchFunctionService"
@@ -114,6 +116,7 @@ def write_app(root: Path, package: str, functions: int = FUNCTIONS_PER_APP) -> P
     (app_dir / "assets" / "functions.xml").write_text(
         f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<appfunctions>\n{body}</appfunctions>\n'
     )
+    shutil.copyfile(APP_FUNCTIONS_SCHEMA, app_dir / "assets" / APP_FUNCTIONS_SCHEMA.name)  # the manifest names it
     # The loader looks for the service's module by the longest suffix of its package:
     # the last segment of the package name, as a module beside the manifest.
     module = package.rsplit(".", 1)[-1]

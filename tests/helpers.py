@@ -24,6 +24,7 @@ _MANIFEST = """<?xml version="1.0" encoding="utf-8"?>
         <service android:name="{package}.FunctionService"
             android:permission="android.permission.BIND_APP_FUNCTION_SERVICE" android:exported="true">
             <intent-filter><action android:name="android.app.appfunctions.AppFunctionService" /></intent-filter>
+            <property android:name="android.app.appfunctions.schema" android:value="app_functions_schema.xsd" />
             <property android:name="android.app.appfunctions.v2" android:value="functions.xml" />
         </service>
     </application>

@@ -35,7 +35,7 @@ from droid.appfunctions.exceptions import (
     AppFunctionSystemUnknownException,
 )
 from droid.appfunctions.metadata import ACCESS_LEVEL_SELF, ACCESS_LEVEL_SYSTEM, AppFunctionMetadata
-from droid.appfunctions.service import SERVICE_INTERFACE
+from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE, SERVICE_INTERFACE
 from droid.appfunctions.requests import (
     AppFunctionName,
     AppFunctionSearchSpec,
@@ -170,7 +170,8 @@ class AppFunctionManagerServiceImpl:
             # platform has let the call through.
             return AppFunctionDeniedException(JETPACK_LEVEL_DENIALS[indexed.metadata.access_level])
         package = self._packages.get(target)
-        if package is None or not indexed.service_name:
+        service = None if package is None or not indexed.service_name else self._bound_service(package, indexed.service_name)
+        if service is None:
             return AppFunctionSystemUnknownException("Cannot find the target service.")
         try:
             host = self._processes.host_for(
@@ -179,14 +180,16 @@ class AppFunctionManagerServiceImpl:
         except OSError as error:
             log.error("binding %s failed: %s", target, error)
             return AppFunctionSystemUnknownException(f"Failed to bind the target service: {error}")
-        return self._call(host, request, caller.package_name, self._bound_service(package, indexed.service_name), signal)
+        return self._call(host, request, caller.package_name, service, signal)
 
-    def _bound_service(self, package: InstalledPackage, declaring_service: str) -> str:
+    def _bound_service(self, package: InstalledPackage, declaring_service: str) -> str | None:
         """The service a call binds (PlatformVersion.binds_declaring_service): before Android 17,
-        the package's first AppFunctionService, whichever declared the function."""
+        the package's first AppFunctionService, whichever declared the function; None when that
+        one lacks BIND_APP_FUNCTION_SERVICE, which ServiceHelperImpl never binds."""
         if self._version.binds_declaring_service:
             return declaring_service
-        return next(s.name for s in package.manifest.services if SERVICE_INTERFACE in s.actions)
+        first = next(s for s in package.manifest.services if SERVICE_INTERFACE in s.actions)
+        return first.name if first.permission == BIND_APP_FUNCTION_SERVICE else None
 
     def _call(
         self, host: AppHost, request: ExecuteAppFunctionRequest, calling_package: str, service_name: str,

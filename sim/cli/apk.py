@@ -76,7 +76,7 @@ def inspection(apk: Path, sdk: int) -> dict:
     from sim.apk.folder import extracted
 
     report: dict = {"apk": str(apk), "sdk": sdk, "package": None, "signing": None, "services": [], "files": [],
-                    "app_metadata": None, "functions": [], "refusal": None}
+                    "app_metadata": None, "functions": [], "notes": [], "refusal": None}
     try:
         with extracted(apk, sdk) as (folder, decoded):
             report.update(package=decoded.package, signing={
@@ -108,6 +108,7 @@ def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk:
     shared = shared_types(parsed.metadata)
     report["functions"] = [{"id": f.id, "service": f.service_name, **signature_json(f, shared)}
                            for f in parsed.metadata.app_functions]
+    report["notes"] = [in_apk_terms(str(note), folder, apk_name, decoded) for note in parsed.notes]
 
 
 def _print(report: dict) -> None:
@@ -130,6 +131,8 @@ def _print(report: dict) -> None:
     if report["functions"]:
         print_table("Indexed functions", ["function", "service", "parameters"],
                     [[f["id"], f["service"], parameters_line(f["parameters"])] for f in report["functions"]])
+    for note in report["notes"]:  # what a phone of this SDK leaves out (install's warnings)
+        click.echo(f"Warning: {note}")
     if report["refusal"]:
         out.print(f"[bold red]Install would refuse it:[/] {report['refusal']}", soft_wrap=True, markup=True)
     else:

@@ -231,7 +231,9 @@ def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | No
     A folder with no Python code (a Kotlin app's manifest, res/xml and function XML) answers
     from --responses and --double, else refuses; an update keeps what it was given before.
     An APK (any file: its content decides) is decoded for the device's SDK and is such an app;
-    an update must be signed by the same key (docs/kotlin.md)."""
+    an update must be signed by the same key (docs/kotlin.md). What a phone of the device's SDK
+    would leave out (no app schema, a service without BIND_APP_FUNCTION_SERVICE...) follows as
+    "Warning:" lines on stderr, each with the change that brings it back."""
     from droidsim.v1.package_manager_pb2 import ResponseOptions
 
     folders = [app_dir] if app_dir.is_file() else _app_folders([app_dir])

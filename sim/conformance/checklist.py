@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # The public source each section stands for (docs/conformance.md, "Sources").
-PUBLIC_SOURCE = {"§1": "API", "§2": "API", "§4": "CTS", "§5": "shell"}
+PUBLIC_SOURCE = {"§1": "API", "§2": "API", "§3": "AppSearch", "§4": "CTS", "§5": "shell"}
 
 
 @dataclass(frozen=True)
 class Row:
     key: str
-    section: str  # "§1", "§2", "§4" or "§5"
+    section: str  # "§1" to "§5"
     source: str  # the CTS class (§4), the shell command (§5), or the API or rule (§1, §2)
     setup: str
     expected: str
@@ -40,6 +40,10 @@ def _v2(key: str, setup: str, expected: str, **status: str) -> Row:
 
 def _access(key: str, setup: str, expected: str) -> Row:
     return Row(f"access.{key}", "§4", "AppFunctionAccessTest", setup, expected)
+
+
+def _index(key: str, source: str, setup: str, expected: str) -> Row:
+    return Row(f"index.{key}", "§3", source, setup, expected)
 
 
 def _level(key: str, setup: str, expected: str) -> Row:
@@ -108,6 +112,23 @@ ROWS: tuple[Row, ...] = (
     Row("multi-service", "§2", "ServiceHelperImpl.resolveAppFunctionService",
         "a package with two AppFunctionServices, a function declared by the second",
         "Android 16: the first service gets the call; Android 17: the declaring one"),
+    # What the AppFunction indexer reads of a package (§3), per release: AppSearch branches 16-qpr2
+    # (AppsUtil) and 17 (AppFunctionsIndexerUtil, AppFunctionResolveInfo).
+    _index("one-service", "AppsUtil.getPackagesToIndex", "a package with two AppFunctionServices",
+           "Android 16: the last queryIntentServices lists is indexed; Android 17: both"),
+    _index("no-app-schema", "AppsUtil / AppFunctionsIndexerUtil.buildAppFunctionDocumentsIntoMap",
+           "a v2 function XML without android.app.appfunctions.schema",
+           "Android 16: none of its functions; Android 17: their ids and enabled state, no description, parameters "
+           "or response"),
+    _index("enabled-by-default", "AppFunctionDocumentParserImpl", "a v2 function without <enabledByDefault>",
+           "Android 16: disabled; Android 17: enabled (cfd54a97)"),
+    _index("bind-permission", "AppsUtil.getAppFunctionServiceInfos",
+           "a service without BIND_APP_FUNCTION_SERVICE listed before a correct one",
+           "Android 16: the correct (last) one is indexed, every call binds the first and fails (ERROR_SYSTEM_ERROR); "
+           "Android 17: that service is left out, the other indexed and bound"),
+    _index("undeclared-element", "AppFunctionDocumentParserImpl",
+           "an element the app schema does not declare, inside a data type",
+           "Android 16: the parser throws, none of the file's functions are indexed; Android 17: skipped"),
     # Android 17 access levels (§2); no CTS class in the sources checks them yet.
     _level("self", "a function at ACCESS_LEVEL_SELF",
            "its own package runs and sees it; anyone else, EXECUTE_APP_FUNCTIONS_SYSTEM included, gets ERROR_DENIED "

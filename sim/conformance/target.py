@@ -17,11 +17,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL
 from droid.content.context import Context
@@ -143,6 +145,30 @@ class ConformanceTarget:
     def uninstall(self, package: str) -> None:
         self.package_manager.uninstall_package(package)
         self._forget_context(package)
+
+    @contextlib.contextmanager
+    def installed_variant(self, folder: str, edits: Mapping[str, tuple[str, str]]) -> Iterator[object]:
+        """Install, as the shell, a copy of the apps root's ``folder`` with ``edits`` made (a file
+        of it -> (old text, new text)); yield the PackageInfo, or the exception the install raised;
+        uninstall it afterwards. For apps a case changes (the indexer's rows)."""
+        with tempfile.TemporaryDirectory(prefix="droidsim-conformance-") as scratch:
+            app = Path(scratch) / folder
+            shutil.copytree(self.apps_root / folder, app, ignore=shutil.ignore_patterns("__pycache__"))
+            os.chmod(scratch, 0o755)  # the device may read it under a uid of its own
+            for name, (old, new) in edits.items():
+                text = (app / name).read_text()
+                if old not in text:
+                    raise ValueError(f"{self.apps_root / folder / name} no longer holds {old!r}")
+                (app / name).write_text(text.replace(old, new, 1))
+            try:
+                info = self.package_manager.install_package(str(app))
+            except Exception as refused:  # the outcome a case checks
+                yield refused
+                return
+            try:
+                yield info
+            finally:
+                self.uninstall(info.package_name)
 
     def _forget_context(self, package: str) -> None:
         stale = self._contexts.pop(package, None)

@@ -148,7 +148,8 @@ class App:
     description: str
     scope: Scope  # app-level findings: app_metadata.xml, else the manifest's <application>
     functions: list[Function] = field(default_factory=list)
-    # The manifest's AppFunctionServices, in manifest order (the first is the one Android 16 binds).
+    # The manifest's AppFunctionServices, in queryIntentServices order (Android 16 binds the first
+    # and indexes the last).
     services: list[str] = field(default_factory=list)
     # Those an Android 16 phone indexes, where they differ (an APK's android:enabled="@bool/..."
     # with a -v37 override); None: the same as ``services``.

@@ -51,8 +51,9 @@ _CATALOGUE = [
     Rule("S1", WARNING, "Action space too large"),
     Rule("S2", WARNING, "Blocking call in an async function"),
     Rule("L1", WARNING, "Invalid suppression directive"),
-    Rule("R1", ERROR, "Call reaches another service on Android 16"),
+    Rule("R1", ERROR, "Function not indexed or not reached on Android 16"),
     Rule("I1", ERROR, "Install would refuse the app"),
+    Rule("I2", ERROR, "A phone indexes less than the app declares"),
 ]
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _CATALOGUE}

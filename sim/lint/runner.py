@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from sim.lint.checks import APP_CHECKS, CROSS_CHECKS
+from sim.lint.checks.indexing import check_indexing
 from sim.lint.findings import Finding, Issue
 from sim.lint.model import App
 from sim.lint.peers import Peer, peers_for, peers_from_apps
@@ -100,7 +101,7 @@ def lint_apps(
         read.append((app, report))
     all_peers = peers_from_apps(app for app, _ in read) + list(device_peers)
     for app, report in read:
-        report.findings = lint_app(app, peers_for(app, all_peers), suppressions)
+        report.findings = lint_app(app, peers_for(app, all_peers), suppressions, also=(check_indexing,))
         if import_code:  # a folder without code too: whatever install refuses, lint reports
             report.findings += install_refusal(app)
     return LintReport(reports)
@@ -155,8 +156,13 @@ def _compiler_refusal(app_dir: Path) -> str | None:
     return None
 
 
-def lint_app(app: App, peers: Sequence[Peer] = (), suppressions: Sequence[Suppression] = ()) -> list[Finding]:
-    issues = [i for check in APP_CHECKS for i in check(app)]
+def lint_app(
+    app: App, peers: Sequence[Peer] = (), suppressions: Sequence[Suppression] = (),
+    also: Sequence[Callable[[App], Iterable[Issue]]] = (),
+) -> list[Finding]:
+    """``suppressions``: from a file, beside the directives written in the app; ``also``: checks
+    ``droidsim lint`` runs but the install-time lint does not."""
+    issues = [i for check in (*APP_CHECKS, *also) for i in check(app)]
     issues += [i for check in CROSS_CHECKS for i in check(app, peers)]
     findings: dict[tuple, Finding] = {}
     for issue in issues:

@@ -20,7 +20,7 @@ from sim.lint.model import Function, Parameter, Scope, TypeInfo
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.function_files import FunctionFileError, service_function_xml
 from sim.pm.function_xml import parse_function_xml
-from sim.pm.manifest import Manifest, ServiceDeclaration, parse_manifest
+from sim.pm.manifest import Manifest, ServiceDeclaration, parse_manifest, resolution_order
 from sim.xmlsafe import XmlError
 from sim.pm.app_folders import not_an_app_folder
 
@@ -37,7 +37,7 @@ class ManifestSide:
     manifest: Manifest
     description: str
     scope: Scope  # app-level findings and their directives
-    services: list[ServiceDeclaration]  # AppFunction services, in manifest order
+    services: list[ServiceDeclaration]  # AppFunction services, in queryIntentServices order
 
 
 def read_manifest_side(app_dir: Path) -> ManifestSide:
@@ -61,7 +61,7 @@ def read_manifest_side(app_dir: Path) -> ManifestSide:
     else:
         scope = Scope(str(manifest_path), application.sourceline if application is not None else 1)
     scope.directives = directives
-    services = [s for s in manifest.services if s.is_app_function_service]
+    services = resolution_order(manifest.services)
     return ManifestSide(manifest, metadata.description if metadata else "", scope, services)
 
 

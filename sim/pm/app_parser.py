@@ -13,21 +13,15 @@ from pathlib import Path
 from typing import Callable
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
-from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.descriptions import description_difference, function_descriptions
-from sim.pm.dialect_xsd import check_custom_documents, parse_dialect_xsd
-from sim.pm.function_files import (
-    APPLICATION_LEVEL,
-    FunctionFileError,
-    FunctionXmlFile,
-    function_xml_files,
-    unindexed_function_xml_files,
-)
+from sim.pm.function_files import APPLICATION_LEVEL, declared_function_xml_files
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
+from sim.pm.index_notes import IndexNote
+from sim.pm.indexer import index_app
 from sim.pm.install_error import InstallError
-from sim.pm.manifest import Manifest, parse_manifest
+from sim.pm.manifest import Manifest, parse_manifest, resolution_order
 from sim.pm.registry import ManifestFacts, PermissionFacts, ServiceFacts
 from sim.pm.signature import function_signature, signature_difference
 from sim.responses.doubles import DoubleMismatch, check_double
@@ -42,8 +36,11 @@ class ParsedApp:
     metadata: AppFunctionPackageMetadata
     # No Python code at all: a Kotlin app's folder, whose answers come from a response source.
     code_less: bool = False
-    # What the app declares in files this device does not index (a service disabled on this SDK,
-    # Android 17's app-level XML on Android 16): one cassette or double may serve every SDK.
+    # What the device's indexer leaves out of what the app declares (sim/pm/index_notes.py).
+    notes: tuple[IndexNote, ...] = ()
+    # What the app declares that this device does not index (a service disabled on this SDK, the
+    # one service Android 16 keeps, app-level XML on Android 16): one cassette or double may serve
+    # every SDK, so its answers for these are still typed against their XML.
     unindexed: AppFunctionPackageMetadata = field(default_factory=AppFunctionPackageMetadata)
 
 
@@ -68,7 +65,7 @@ def parse_app(
 ) -> ParsedApp:
     """Everything install checks, with each refusal naming the file, line or function. The
     manifest is parsed once; ``check_manifest`` sees it before the costlier checks run.
-    ``version`` decides which function files are indexed (sim/pm/function_files.py). The code
+    ``version`` decides which function files are indexed, and how (sim/pm/indexer.py). The code
     checked is ``code_dir``'s (an install's staged copy, the code that will run), else ``app_dir``'s;
     a folder with no Python code at all is code-less: no code to check, its XML is what it offers,
     and ``double_dir``, if it exists, holds the Python doubles that stand in for its code."""
@@ -87,9 +84,10 @@ def parse_app(
         permissions=tuple(
             PermissionFacts(name=p.name, protection_level=p.protection_level) for p in manifest.permissions
         ),
+        # queryIntentServices' order, so that the first with the action is the one resolveService picks.
         services=tuple(
             ServiceFacts(name=s.name, permission=s.permission, exported=s.exported, actions=tuple(s.actions))
-            for s in manifest.services
+            for s in resolution_order(manifest.services) + [s for s in manifest.services if not s.is_app_function_service]
             if s.enabled  # a disabled component is invisible to PackageManager queries
         ),
     )
@@ -106,63 +104,36 @@ def parse_app(
         except XmlError as error:
             raise InstallError("INSTALL_PARSE_FAILED_BAD_APP_METADATA", str(error)) from None
 
-    services = [s for s in manifest.services if s.is_app_function_service]
-    for service in services:
-        if service.permission != BIND_APP_FUNCTION_SERVICE:
-            raise InstallError(
-                "INSTALL_FAILED_INVALID_SERVICE",
-                f"{manifest_path}: service {service.name} must declare "
-                f'android:permission="{BIND_APP_FUNCTION_SERVICE}" (found {service.permission!r})',
-            )
-    try:
-        files = function_xml_files(manifest, app_dir, services, app_level=version.indexes_app_level_functions)
-    except XmlError as error:
-        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
-    except FunctionFileError as error:
-        raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
-    seen: dict[str, str] = {}
-    documents: list[tuple[FunctionXmlFile, FunctionDocument]] = []
-    for file in files:
-        try:
-            document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
-            if file.schema is not None:
-                check_custom_documents(document, parse_dialect_xsd(file.schema))
-        except XmlError as error:
-            raise InstallError("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", str(error)) from None
-        for function in document.functions:
-            if function.id in seen:
-                raise InstallError(
-                    "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML",
-                    f"{file.path}: function {function.id} is also declared by {seen[function.id]}",
-                )
-            seen[function.id] = str(file.path)
-            metadata.app_functions.append(function)
-        metadata.components.data_types.extend(document.components.data_types)
-        documents.append((file, document))
+    indexed = index_app(manifest, app_dir, version)
+    for read in indexed.files:
+        metadata.app_functions.extend(read.document.functions)
+        metadata.components.data_types.extend(read.document.components.data_types)
     # Application-level functions run no service's code (they are registered at runtime), but a
     # service may implement them beside its own, as the CTS dynamic-schema helper's does.
-    app_level_ids = frozenset(f.id for file, d in documents if file.service_name == APPLICATION_LEVEL for f in d.functions)
+    app_level_ids = frozenset(
+        f.id for read in indexed.files if read.file.service_name == APPLICATION_LEVEL for f in read.document.functions
+    )
     if not code_less:
-        for file, document in documents:
-            if file.service_name != APPLICATION_LEVEL:
-                _check_code(app_dir, code_dir, file.service_name, document, file.path, verifier, app_level_ids,
-                            f"(regenerate it: droidsim appfunctions generate {app_dir})")
-        return ParsedApp(facts, metadata, code_less)
-    unindexed = _unindexed(manifest, app_dir, version, set(seen))
+        for read in indexed.files:
+            if read.file.service_name != APPLICATION_LEVEL:
+                _check_code(app_dir, code_dir, read.file.service_name, read.as_written, read.file.path, verifier,
+                            app_level_ids, f"(regenerate it: droidsim appfunctions generate {app_dir})")
+        return ParsedApp(facts, metadata, code_less, tuple(indexed.notes))
+    unindexed = _unindexed(manifest, app_dir, {f.id for f in metadata.app_functions})
     if double_dir is not None and double_dir.is_dir():
         try:
             check_double(double_dir, metadata, verifier, str(double_dir), frozenset(f.id for f in unindexed.app_functions))
         except DoubleMismatch as error:
             raise InstallError(error.reason, f"{error} (droidsim responses skeleton {app_dir} DIR writes a double "
                                              "that matches)") from None
-    return ParsedApp(facts, metadata, code_less, unindexed)
+    return ParsedApp(facts, metadata, code_less, tuple(indexed.notes), unindexed)
 
 
-def _unindexed(manifest: Manifest, app_dir: Path, version: PlatformVersion, indexed: set[str]) -> AppFunctionPackageMetadata:
-    """The functions of the files this device does not index, read as leniently as nothing reads
-    them: a file that does not parse is left out."""
+def _unindexed(manifest: Manifest, app_dir: Path, indexed: set[str]) -> AppFunctionPackageMetadata:
+    """The functions the app declares in files, or parts of files, this device does not index,
+    read as leniently as nothing reads them: a file that does not parse is left out."""
     unindexed = AppFunctionPackageMetadata(package_name=manifest.package)
-    for file in unindexed_function_xml_files(manifest, app_dir, app_level=version.indexes_app_level_functions):
+    for file in declared_function_xml_files(manifest, app_dir):
         try:
             document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
         except XmlError:

@@ -22,6 +22,7 @@ _MANIFEST = """<?xml version="1.0" encoding="utf-8"?>
             <intent-filter>
                 <action android:name="android.app.appfunctions.AppFunctionService" />
             </intent-filter>
+            <property android:name="android.app.appfunctions.schema" android:value="app_functions_schema.xsd" />
             <property android:name="android.app.appfunctions.v2" android:value={asset} />
         </service>
     </application>
@@ -30,7 +31,8 @@ _MANIFEST = """<?xml version="1.0" encoding="utf-8"?>
 
 
 def service_app_manifest(package: str, label: str, service: str, asset: str) -> str:
-    """AndroidManifest.xml text: ``service`` (a full class name) serves the function XML ``asset``."""
+    """AndroidManifest.xml text: ``service`` (a full class name) serves the function XML ``asset``,
+    read against the library's app schema (``droidsim appfunctions generate`` writes both assets)."""
     return _MANIFEST.format(package=quoteattr(package), label=quoteattr(label), service=quoteattr(service),
                             asset=quoteattr(asset))
 

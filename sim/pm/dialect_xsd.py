@@ -148,17 +148,27 @@ def _int(element: etree._Element, attribute: str, default: int) -> int:
     return int(value)
 
 
-def check_custom_documents(document: FunctionDocument, types: Mapping[str, DocumentType]) -> None:
-    """Check a v2 file's custom top-level documents against the app's document types.
+# AppFunctionSchemaParser (branch 17) gives the app's AppFunctionStaticMetadata these too, where
+# dynamic app functions are on (Android 17).
+DYNAMIC_STATIC_METADATA_PROPERTIES = ("serviceName", "scope", "packageNameHash")
 
-    A custom document is accepted when its tag is a declared document type and its properties
-    match that type's declarations (names, cardinality, value types, nested types).
-    """
+
+def property_types(types: Mapping[str, DocumentType], *, dynamic_app_functions: bool) -> dict[str, dict[str, str | None]]:
+    """What the indexer reads of each type: property name -> the document type it nests, or
+    None for a value (function_xml.Reading)."""
+    read = {name: {p.name: p.document_type for p in doc_type.properties} for name, doc_type in types.items()}
+    if dynamic_app_functions:
+        for name in DYNAMIC_STATIC_METADATA_PROPERTIES:
+            read[STATIC_METADATA].setdefault(name, None)
+    return read
+
+
+def check_custom_documents(document: FunctionDocument, types: Mapping[str, DocumentType]) -> None:
+    """Check the values of a v2 file's custom top-level documents against the app's document
+    types (cardinality, value types, nested types). What the types do not declare is gone already:
+    the indexer's Reading skipped it, or refused the file (sim/pm/function_xml.py)."""
     for custom in document.custom_documents:
-        doc_type = types.get(custom.tag)
-        if doc_type is None:
-            raise XmlError(document.file, custom.line, f"<{custom.tag}> is not a document type of the app's schema XSD")
-        _check_document(document.file, custom, doc_type, types)
+        _check_document(document.file, custom, types[custom.tag], types)
 
 
 def _check_document(
@@ -169,8 +179,6 @@ def _check_document(
 
     for name, values in document.properties.items():
         config = doc_type.property(name)
-        if config is None:
-            raise refuse(f"property <{name}> is not declared")
         if config.cardinality != Cardinality.REPEATED and len(values) > 1:
             raise refuse(f"property <{name}> is not repeated but appears {len(values)} times")
         for value in values:

@@ -19,6 +19,7 @@ from lxml import etree
 from droid.appfunctions.metadata import (
     ACCESS_LEVEL_ANDROID_TRUSTED,
     ACCESS_LEVEL_XML,
+    DROIDSIM_XML_NAMESPACE,
     IS_DESTRUCTIVE_TAG,
     SCOPE_ACTIVITY,
     SCOPE_GLOBAL,
@@ -33,6 +34,7 @@ from droid.appfunctions.metadata import (
     AppFunctionStringPattern,
     DataType,
 )
+from sim.pm.index_notes import SKIPPED, IndexNote
 from sim.pm.schemas import validate
 from sim.xmlsafe import XmlError, parse_xml
 
@@ -65,6 +67,32 @@ _STATIC_FIELDS = (
 # Everything a v1 file may say; the CTS v1 assets also carry an <id>.
 _V1_VOCABULARY = frozenset({"function_id", "id"} | {v1 for _, v1 in _STATIC_FIELDS})
 
+STATIC_METADATA = "AppFunctionStaticMetadata"
+# The platform's own AppFunctionStaticMetadata (AppSearch AppFunctionStaticMetadata
+# .createAppFunctionSchemaForPackage, branch 17, with the serviceName, scope and packageNameHash
+# of dynamic app functions): all a v2 file read without an app schema keeps.
+PLATFORM_DOCUMENT_TYPES: Mapping[str, Mapping[str, str | None]] = MappingProxyType({STATIC_METADATA: MappingProxyType(dict.fromkeys((
+    "functionId", "packageName", "schemaName", "schemaVersion", "schemaCategory", "enabledByDefault",
+    "restrictCallersWithExecuteAppFunctions", "displayNameStringRes", "mobileApplicationQualifiedId",
+    "serviceName", "scope", "packageNameHash",
+)))})
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How one SDK's AppSearch indexer reads a v2 file.
+
+    ``document_types``: the app schema's document types (name -> property -> the document type a
+    nested property holds, None for a value), or None without an app schema: then the platform's
+    bare AppFunctionStaticMetadata. An element those do not declare is skipped with its subtree
+    (``skips_undeclared``, Android 17) or makes the parser throw, so the file indexes nothing
+    (Android 16 QPR1/QPR2); a top-level document of an undeclared type is skipped on both.
+    ``enabled_when_omitted``: the enabled state of an <appfunction> without <enabledByDefault>."""
+
+    document_types: Mapping[str, Mapping[str, str | None]] | None
+    skips_undeclared: bool = True
+    enabled_when_omitted: bool = True
+
 
 @dataclass(frozen=True)
 class CustomDocument:
@@ -88,6 +116,8 @@ class FunctionDocument:
     custom_documents: tuple[CustomDocument, ...]
     # Functions the file declares past MAX_DOCUMENTS_PER_FILE: Android does not index them.
     unindexed_ids: frozenset[str] = frozenset()
+    # What the indexer left out of the file as written (a Reading's skipped elements).
+    notes: tuple[IndexNote, ...] = ()
 
 
 def detect_format(root: etree._Element) -> Format:
@@ -102,17 +132,24 @@ def detect_format(root: etree._Element) -> Format:
 
 
 def parse_function_xml(
-    path: Path, package_name: str, service_name: str, *, format: Format | None = None
+    path: Path, package_name: str, service_name: str, *, format: Format | None = None, reading: Reading | None = None,
 ) -> FunctionDocument:
     """Validate and read the function XML at ``path``; raise :class:`XmlError` if it is refused.
 
     ``format`` comes from the manifest property that named the file (android.app.appfunctions.v2
-    or android.app.appfunctions); without it the format is detected from the content.
+    or android.app.appfunctions); without it the format is detected from the content. ``reading``:
+    a v2 file read as a device's indexer reads it; without it, every element droidsim's schema
+    knows is read.
     """
     root = parse_xml(path, what="function XML")
     fmt = format or detect_format(root)
+    notes: list[IndexNote] = []
+    enabled_when_omitted = True
     if fmt == "v2":
         _camel_case_property_tags(root)
+        if reading is not None:
+            notes = _drop_undeclared(root, reading, path)
+            enabled_when_omitted = reading.enabled_when_omitted
     validate(root, "app_functions" if fmt == "v2" else "app_functions_v1", path)
     components = AppFunctionComponentsMetadata()
     functions: list[AppFunctionMetadata] = []
@@ -124,7 +161,11 @@ def parse_function_xml(
                     path, MAX_DOCUMENTS_PER_FILE, skipped.sourceline or 1)
     for child in documents[:MAX_DOCUMENTS_PER_FILE]:
         if child.tag == "appfunction":
-            function = _function_v2(child) if fmt == "v2" else _function_v1(child)
+            function = _function_v2(child, enabled_when_omitted) if fmt == "v2" else _function_v1(child)
+            if not function.enabled_by_default and not enabled_when_omitted and _omits_enabled_by_default(child):
+                notes.append(IndexNote(str(path), child.sourceline or 1, f"{function.id} has no <enabledByDefault>: "
+                                       "Android 16 indexes it disabled (ERROR_DISABLED until set-enabled).",
+                                       "Write <enabledByDefault>true</enabledByDefault>."))
             function.package_name = package_name
             function.service_name = service_name
             functions.append(function)
@@ -134,7 +175,48 @@ def parse_function_xml(
             custom.append(_custom_document(child))
     unindexed = frozenset(_token(i) for c in documents[MAX_DOCUMENTS_PER_FILE:] if c.tag == "appfunction"
                           for i in c.findall("id" if fmt == "v2" else "function_id"))
-    return FunctionDocument(str(path), fmt, functions, components, tuple(custom), unindexed)
+    return FunctionDocument(str(path), fmt, functions, components, tuple(custom), unindexed, tuple(notes))
+
+
+def _drop_undeclared(root: etree._Element, reading: Reading, path: Path) -> list[IndexNote]:
+    """Remove what ``reading``'s indexer does not read (AppFunctionDocumentParserImpl
+    .buildGenericDocumentFromXmlElement); notes for what the app schema leaves out. droidsim's own
+    namespaced properties stay (docs/differences.md, destructive functions)."""
+    types = reading.document_types or PLATFORM_DOCUMENT_TYPES
+    notes: list[IndexNote] = []
+
+    def note(element: etree._Element, message: str) -> None:
+        if reading.document_types is not None:  # without an app schema one note says it all
+            notes.append(IndexNote(str(path), element.sourceline or 1, message,
+                                   "Declare it in the app schema, or remove it.", SKIPPED))
+
+    def properties(document: etree._Element, type_name: str) -> None:
+        declared = types[type_name]
+        for child in document.iterchildren(etree.Element):
+            if child.tag == "id" or etree.QName(child).namespace == DROIDSIM_XML_NAMESPACE:
+                continue
+            if child.tag not in declared:
+                if not reading.skips_undeclared:
+                    raise XmlError.at(child, f"<{child.tag}> is not a property of {type_name} in the app schema: "
+                                             "Android 16's indexer throws on it, so none of this file's functions are "
+                                             "indexed (Android 17 skips it)")
+                note(child, f"<{child.tag}> is not a property of {type_name} in the app schema: Android 17 skips it.")
+                document.remove(child)
+            elif declared[child.tag] is not None:
+                properties(child, declared[child.tag])
+
+    for document in list(root.iterchildren(etree.Element)):
+        type_name = STATIC_METADATA if document.tag == "appfunction" else document.tag
+        if type_name in types:
+            properties(document, type_name)
+        else:
+            note(document, f"<{document.tag}> is no document type of the app schema: it is not indexed.")
+            root.remove(document)
+    return notes
+
+
+def _omits_enabled_by_default(element: etree._Element) -> bool:
+    return all(element.find(tag) is None for tag in _ENABLED_BY_DEFAULT)
 
 
 def _camel_case_property_tags(root: etree._Element) -> None:
@@ -163,13 +245,13 @@ def _function_v1(element: etree._Element) -> AppFunctionMetadata:
     return function
 
 
-def _function_v2(element: etree._Element) -> AppFunctionMetadata:
+def _function_v2(element: etree._Element, enabled_when_omitted: bool = True) -> AppFunctionMetadata:
     function = AppFunctionMetadata(id=_token(_single(element, "id")))
     for alias in ("functionId", "function_id"):
         other = _single(element, alias)
         if other is not None and _token(other) != function.id:
             raise XmlError.at(other, f"<{alias}> {_token(other)!r} differs from the function's <id> {function.id!r}")
-    _static_fields(function, element, spellings=slice(0, 2))
+    _static_fields(function, element, spellings=slice(0, 2), enabled_when_omitted=enabled_when_omitted)
     if (scope := _single(element, "scope")) is not None:
         function.scope = _SCOPES[_token(scope)]
     if (description := _single(element, "description")) is not None:
@@ -199,7 +281,9 @@ def _function_v2(element: etree._Element) -> AppFunctionMetadata:
     return function
 
 
-def _static_fields(function: AppFunctionMetadata, element: etree._Element, spellings: slice) -> None:
+def _static_fields(
+    function: AppFunctionMetadata, element: etree._Element, spellings: slice, enabled_when_omitted: bool = True,
+) -> None:
     """The fields and defaults both formats share; ``spellings`` picks which of the (v2, v1) tags
     to read."""
 
@@ -210,7 +294,7 @@ def _static_fields(function: AppFunctionMetadata, element: etree._Element, spell
         return None
 
     enabled = first(_ENABLED_BY_DEFAULT)
-    function.enabled_by_default = True if enabled is None else _bool(enabled)
+    function.enabled_by_default = enabled_when_omitted if enabled is None else _bool(enabled)
     function.access_level = ACCESS_LEVEL_ANDROID_TRUSTED
     if (restrict := first(_RESTRICT_CALLERS)) is not None:
         function.restrict_callers_with_execute_app_functions = _bool(restrict)

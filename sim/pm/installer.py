@@ -14,6 +14,7 @@ import secrets
 import shutil
 import stat
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -130,9 +131,10 @@ class PackageInstaller:
         installed: Callable[[str], InstalledPackage | None],
         check_manifest: ManifestCheck,
         responses: ResponseOptions = ResponseOptions(),
-    ) -> tuple[InstalledPackage, str, list[str]]:
-        """Install or update from an app folder or an APK; returns the package, its new
-        credential secret and what its developer should be told (sim/pm/install_warnings.py).
+    ) -> tuple[InstalledPackage, str]:
+        """Install or update from an app folder or an APK; returns the package, with what its
+        developer should be told in ``install_notes`` (what the SDK's indexer leaves out,
+        sim/pm/index_notes.py, then sim/pm/install_warnings.py), and its new credential secret.
         ``responses``: where a code-less app's answers come from (sim/responses/staging.py); an
         APK is always code-less."""
         from sim.pm.apk_install import check_signers, stage_apk  # at install, not at boot
@@ -181,7 +183,7 @@ class PackageInstaller:
             parsed = parse_app(staging if decoded else app_dir, self._verifier, check, self._version, code_dir=staging,
                                double_dir=staged_double_dir(staging))
             earlier = installed(parsed.manifest.package)
-            warnings = install_warnings(parsed, source, self._version)
+            warnings = [str(note) for note in parsed.notes] + install_warnings(parsed, source, self._version)
             if parsed.code_less:
                 warnings += stage_source(staging, responses, earlier.app_dir if earlier else None, parsed.metadata,
                                          parsed.unindexed)
@@ -230,7 +232,7 @@ class PackageInstaller:
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
         _log_lint_warnings(target, package_name)
-        return package_from_row(row, data_dir), secret, warnings
+        return replace(package_from_row(row, data_dir), install_notes=tuple(warnings)), secret
 
     def _check_extracted_for(self, copy: Path, app_dir: Path) -> None:
         """A folder ``droidsim apk extract`` wrote holds the literals of one SDK (an enabled

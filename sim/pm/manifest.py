@@ -2,12 +2,14 @@
 
 That is the package name, the permissions the app requests and declares, the application- and
 service-level ``<property>`` entries that point at AppFunction files, and the services with their
-intent-filter actions. Everything else in a manifest is accepted and ignored.
+intent-filter actions. Everything else in a manifest is accepted and ignored. The rules and
+refusals are the package parser's (frameworks/base ``ParsingPackageUtils``,
+``ParsedServiceUtils``, ``ParsedComponentUtils``), named as it names them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -25,6 +27,12 @@ PROPERTY_FUNCTIONS_V1 = "android.app.appfunctions"
 PROPERTY_FUNCTIONS_V2 = "android.app.appfunctions.v2"
 PROPERTY_SCHEMA = "android.app.appfunctions.schema"
 PROPERTY_APP_METADATA = "android.app.appfunctions.app_metadata"
+
+# Build.VERSION_CODES.S: from this target SDK on, android:exported must be explicit.
+TARGET_S = 31
+NEWEST_TARGET = 10_000  # Build.VERSION_CODES.CUR_DEVELOPMENT
+# The components whose parser (ParsedActivityUtils, ParsedServiceUtils) asks for android:exported.
+_EXPORTABLE = frozenset({"activity", "receiver", "service"})
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,10 @@ class ServiceDeclaration:
     # android:enabled of the service and of its application: a disabled component is left out
     # of queryIntentServices, so neither the indexer nor the binder finds it.
     enabled: bool = True
+    # android:priority of the intent filter with the AppFunctionService action: queryIntentServices
+    # lists higher priorities first (IntentResolver.sortResults), else in manifest order.
+    priority: int = 0
+    line: int = field(default=0, compare=False)
 
     @property
     def is_app_function_service(self) -> bool:
@@ -93,6 +105,8 @@ def parse_manifest(path: Path, *, package: str | None = None) -> Manifest:
     if len(applications) > 1:
         raise XmlError.at(applications[1], "<manifest> has more than one <application>")
     application = applications[0] if applications else None
+    if _target_sdk(root) >= TARGET_S:
+        _require_explicit_exported(application, package)
     return Manifest(
         file=str(path),
         package=package,
@@ -106,8 +120,35 @@ def parse_manifest(path: Path, *, package: str | None = None) -> Manifest:
         application_properties=_properties(application),
         services=()
         if application is None
-        else tuple(_service(e, package, _boolean(application, "enabled", True)) for e in application.findall("service")),
+        else tuple(
+            _service(e, package, _boolean(application, "enabled", True), _android(application, "permission"))
+            for e in application.findall("service")
+        ),
     )
+
+
+def resolution_order(services: Iterable[ServiceDeclaration]) -> list[ServiceDeclaration]:
+    """The AppFunctionServices in the order queryIntentServices lists them: by intent-filter
+    priority, highest first, then as the manifest declares them (a stable sort)."""
+    return sorted((s for s in services if s.is_app_function_service), key=lambda s: -s.priority)
+
+
+def _target_sdk(root: etree._Element) -> int:
+    """<uses-sdk android:targetSdkVersion>; a codename or none at all counts as the newest, as
+    droidsim takes every app to target a current SDK (docs/differences.md)."""
+    uses_sdk = root.find("uses-sdk")
+    value = None if uses_sdk is None else _android(uses_sdk, "targetSdkVersion")
+    return int(value) if value is not None and value.isdigit() else NEWEST_TARGET
+
+
+def _require_explicit_exported(application: etree._Element | None, package: str) -> None:
+    """Targeting S+, a component with intent filters must say android:exported
+    (ParseInput.DeferredError.MISSING_EXPORTED_FLAG, enabled after R)."""
+    for element in [] if application is None else application:
+        if element.tag in _EXPORTABLE and element.find("intent-filter") is not None and _android(element, "exported") is None:
+            name = _class_name(_android(element, "name") or "", package)
+            raise XmlError.at(element, f"{name}: Targeting S+ (version {TARGET_S} and above) requires that an explicit "
+                                       "value for android:exported be defined when intent filters are present")
 
 
 def _drop_merger_removals(root: etree._Element) -> None:
@@ -116,18 +157,31 @@ def _drop_merger_removals(root: etree._Element) -> None:
         element.getparent().remove(element)
 
 
-def _service(element: etree._Element, package: str, application_enabled: bool) -> ServiceDeclaration:
+def _service(
+    element: etree._Element, package: str, application_enabled: bool, application_permission: str | None,
+) -> ServiceDeclaration:
     actions = tuple(_android(a, "name") for a in element.findall("intent-filter/action"))
+    permission = _android(element, "permission")
     return ServiceDeclaration(
         name=_class_name(_android(element, "name"), package),
-        permission=_android(element, "permission"),
+        # Without its own, a service is protected by the application's android:permission.
+        permission=application_permission if permission is None else permission,
         # Android's default without the attribute: exported exactly when it has intent filters.
         exported=_boolean(element, "exported", bool(element.findall("intent-filter"))),
         process=_android(element, "process"),
         actions=actions,
         properties=_properties(element),
         enabled=application_enabled and _boolean(element, "enabled", True),
+        priority=_function_service_priority(element),
+        line=element.sourceline or 0,
     )
+
+
+def _function_service_priority(service: etree._Element) -> int:
+    for intent_filter in service.findall("intent-filter"):
+        if any(_android(a, "name") == SERVICE_INTERFACE for a in intent_filter.findall("action")):
+            return int(_android(intent_filter, "priority") or 0)
+    return 0
 
 
 def _boolean(element: etree._Element, attribute: str, default: bool) -> bool:
@@ -141,8 +195,10 @@ def _properties(element: etree._Element | None) -> Mapping[str, PropertyEntry]:
     for prop in [] if element is None else element.findall("property"):
         name = _android(prop, "name")
         value, resource = _android(prop, "value"), _android(prop, "resource")
-        if (value is None) == (resource is None):
-            raise XmlError.at(prop, f"property {name} needs exactly one of android:value and android:resource")
+        if value is None and resource is None:
+            raise XmlError.at(prop, f"<property> {name} requires an android:value or android:resource attribute")
+        if resource is not None:
+            value = None  # ParsingPackageUtils.parseMetaData reads android:resource first
         if name in entries:
             raise XmlError.at(prop, f"property {name} is declared twice")
         entries[name] = PropertyEntry(value, resource, prop.sourceline or 1)

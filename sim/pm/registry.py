@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -102,6 +102,8 @@ class InstalledPackage:
     manifest: ManifestFacts
     metadata: AppFunctionPackageMetadata
     source_hash: str
+    # What the indexer left out at this install (sim/pm/index_notes.py); not stored.
+    install_notes: tuple[str, ...] = field(default=(), compare=False)
 
     @cached_property
     def credential_file(self) -> Path:

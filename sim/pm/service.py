@@ -59,10 +59,7 @@ class PackageManagerService:
         self, app_dir: str, system: bool = False, responses: pm_pb2.ResponseOptions | None = None,
     ) -> pm_pb2.PackageInfo:
         require_shell_or_root("manage packages")
-        package, warnings = self._install(Path(app_dir), system, response_options(responses))
-        info = self.package_info(package)
-        info.warnings.extend(warnings)
-        return info
+        return self.package_info(self.install(Path(app_dir), system, response_options(responses)))
 
     def uninstall_package(self, package_name: str) -> None:
         require_shell_or_root("manage packages")
@@ -107,22 +104,20 @@ class PackageManagerService:
 
     # device-side API
     def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
-        return self._install(app_dir, system, responses)[0]
-
-    def _install(self, app_dir: Path, system: bool, responses: ResponseOptions) -> tuple[InstalledPackage, list[str]]:
-        """The package installed, and its warnings (also in logcat)."""
+        """The package installed; what its developer should hear of it is ``install_notes``
+        (also in logcat)."""
         with self._install_lock:
-            package, secret, warnings = self._installer.install(
+            package, secret = self._installer.install(
                 app_dir, system, self._registry.get, self._permissions.check_new_definitions, responses
             )
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))
             log.info("installed %s (uid %d, %d functions)", package.package_name, package.uid,
                      len(package.metadata.app_functions))
-            for warning in warnings:
+            for warning in package.install_notes:
                 log.warning("%s: %s", package.package_name, warning)
             self._package_added(package)
-            return package, warnings
+            return package
 
     def adopt(self, package: InstalledPackage, credential_hash: str) -> None:
         """Make an installed package live: registry, index, identity."""
@@ -157,4 +152,5 @@ class PackageManagerService:
             privileged=self._permissions.is_privileged(package),
             granted_permissions=self._permissions.granted_permissions(package),
             installed_from=package.metadata.installed_from,
+            warnings=package.install_notes,
         )

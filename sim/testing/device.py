@@ -79,6 +79,9 @@ class InstalledApp:
     source: Path
     service_names: tuple[str, ...]
     generated_types: AppTypes | None = None
+    # What the device's indexer left out of what the app declares, and what else install warned of
+    # (the "Warning:" lines of droidsim install).
+    install_notes: tuple[str, ...] = ()
 
     @property
     def service(self) -> type:
@@ -212,7 +215,7 @@ class TestDevice:
         services = tuple(dict.fromkeys(f.service_name for f in package.metadata.app_functions))
         types = None if _has_code(package) else self._types_of(package)
         return InstalledApp(package.package_name, package.uid, tuple(f.id for f in package.metadata.app_functions),
-                            source, services, types)
+                            source, services, types, package.install_notes)
 
     def _types_of(self, package: InstalledPackage) -> AppTypes:
         """One AppTypes per package while its metadata's types stay the same, so that equal

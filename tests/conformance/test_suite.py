@@ -145,10 +145,10 @@ def test_cli_fails_when_the_device_refuses_an_app_and_leaves_nothing_behind(devi
     for app in CONFORMANCE_APPS:
         copy_app(default_apps_root() / app.folder, apps)
     manifest = apps / "caller" / "AndroidManifest.xml"
-    manifest.write_text(manifest.read_text().replace("BIND_APP_FUNCTION_SERVICE", "INTERNET"))
+    manifest.write_text(manifest.read_text().replace('android:exported="true"', ""))
     result = CliRunner().invoke(conformance_command, ["--device", str(device.data_dir), "--apps", str(apps)])
     assert result.exit_code == 1
-    assert "INSTALL_FAILED_INVALID_SERVICE" in result.output
+    assert "INSTALL_PARSE_FAILED_MANIFEST_MALFORMED" in result.output and "android:exported" in result.output
     assert device.registry.all() == []  # the helper it had installed is gone again
     assert device.permissions.privileged_allowlist() == []  # it never got as far as the set-up
 

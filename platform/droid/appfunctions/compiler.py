@@ -1,10 +1,11 @@
 """The function XML compiler (the KSP processor's job): declarations → assets/*.xml.
 
 ``generate(app_dir)`` reads the manifest, loads every AppFunction service it
-declares, and writes ``assets/<xml_file_name>.xml`` for each; ``check(app_dir)``
-lists the XML files that are missing or differ from what ``generate`` would
-write. ``run_generate`` is the body of ``droidsim appfunctions generate
-APP_DIR... [--check]``.
+declares, and writes ``assets/<xml_file_name>.xml`` for each, and the library's
+app schema (``assets/app_functions_schema.xsd``, what androidx's AAR merges into
+an APK) where the manifest names it; ``check(app_dir)`` lists the files that are
+missing or differ from what ``generate`` would write. ``run_generate`` is the
+body of ``droidsim appfunctions generate APP_DIR... [--check]``.
 
 The output is byte-stable: the same declarations always give the same bytes.
 """
@@ -19,6 +20,7 @@ from typing import Iterable, Sequence, TextIO
 from lxml import etree
 
 from droid.appfunctions.analysis import EntryPointSpec, analyze
+from droid.appfunctions.assets import APP_FUNCTIONS_SCHEMA
 from droid.appfunctions.function_xml import build_document, render, to_proto
 from droid.appfunctions.loader import (
     ANDROID_NS,
@@ -32,6 +34,7 @@ from droid.appfunctions.service import SERVICE_INTERFACE
 from droid.appfunctions.typeref import AppFunctionCompileError, Kind
 
 V2_PROPERTY = "android.app.appfunctions.v2"
+SCHEMA_PROPERTY = "android.app.appfunctions.schema"
 _A = f"{{{ANDROID_NS}}}"
 
 
@@ -41,6 +44,7 @@ class ManifestService:
 
     name: str  # expanded android:name
     xml_asset: str  # the android.app.appfunctions.v2 value, e.g. "order_functions.xml"
+    schema_asset: str | None = None  # the android.app.appfunctions.schema value
 
 
 def manifest_services(app_dir: Path) -> list[ManifestService]:
@@ -57,16 +61,14 @@ def manifest_services(app_dir: Path) -> list[ManifestService]:
         name = service.get(f"{_A}name")
         if not name:
             raise AppLoadError(f"{manifest}: a <service> has no android:name")
-        xml_asset = None
-        for prop in service.findall("property"):
-            if prop.get(f"{_A}name") == V2_PROPERTY:
-                xml_asset = prop.get(f"{_A}value")
+        values = {prop.get(f"{_A}name"): prop.get(f"{_A}value") for prop in service.findall("property")}
+        xml_asset = values.get(V2_PROPERTY)
         if not xml_asset:
             raise AppLoadError(
                 f"{manifest}: service {name} has no <property android:name=\"{V2_PROPERTY}\" "
                 f"android:value=\"<file>.xml\"/>"
             )
-        services.append(ManifestService(expand_class_name(package, name), xml_asset))
+        services.append(ManifestService(expand_class_name(package, name), xml_asset, values.get(SCHEMA_PROPERTY)))
     return services
 
 
@@ -138,10 +140,22 @@ def missing_descriptions(spec: EntryPointSpec) -> list[str]:
     return warnings
 
 
+def missing_schema(service: ManifestService) -> str | None:
+    """A warning for a service that names no app schema: its XML would be lost on a phone."""
+    if service.schema_asset is not None:
+        return None
+    return (f'{service.name} declares no <property android:name="{SCHEMA_PROPERTY}" '
+            f'android:value="{APP_FUNCTIONS_SCHEMA.name}" />: Android 16 indexes none of its functions and Android 17 '
+            f"only their ids, without descriptions, parameters or response; add it to the <service> "
+            f"(droidsim lint: I2)")
+
+
 def _generate(app_dir: Path, found: list[tuple[ManifestService, EntryPointSpec]], write: bool) -> dict[Path, bytes]:
     outputs: dict[Path, bytes] = {}
     for service, spec in found:
         outputs[app_dir / "assets" / service.xml_asset] = render(build_document([spec]))
+        if service.schema_asset == APP_FUNCTIONS_SCHEMA.name:  # any other name is the app's own schema
+            outputs[app_dir / "assets" / service.schema_asset] = APP_FUNCTIONS_SCHEMA.read_bytes()
     if write:
         for path, content in outputs.items():
             if not path.is_file() or path.read_bytes() != content:
@@ -194,9 +208,10 @@ def run_generate(
                 for path, content in outputs.items():
                     verb = "unchanged" if before.get(path) == content else "wrote"
                     print(f"{verb}: {path}", file=out)
-                for _, spec in found:
-                    for warning in missing_descriptions(spec):
-                        print(f"warning: {warning}", file=err)
+                for service, spec in found:
+                    for warning in [missing_schema(service), *missing_descriptions(spec)]:
+                        if warning is not None:
+                            print(f"warning: {warning}", file=err)
                 if not outputs:
                     print(f"no AppFunction services in {app_dir}/AndroidManifest.xml", file=out)
         except (AppFunctionCompileError, AppLoadError, OSError, etree.XMLSyntaxError) as e:
@@ -207,4 +222,4 @@ def run_generate(
 
 def _assets(app_dir: Path) -> list[Path]:
     folder = Path(app_dir) / "assets"
-    return sorted(folder.glob("*.xml")) if folder.is_dir() else []
+    return sorted([*folder.glob("*.xml"), *folder.glob("*.xsd")]) if folder.is_dir() else []

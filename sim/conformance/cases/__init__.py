@@ -5,6 +5,7 @@ from sim.conformance.cases import (  # noqa: F401 - imported to register
     cancellation,
     enabled_state,
     packages,
+    indexing,
     shell_commands,
     parcel,
     access_matrix,

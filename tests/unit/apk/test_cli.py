@@ -27,6 +27,7 @@ def test_inspect_tells_what_each_sdk_indexes(sdk, tracking):
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["package"] == SHOP and report["refusal"] is None
+    assert report["notes"] == []  # the shop declares the app schema: nothing is left out on either SDK
     assert report["services"] == [
         {"name": ".OrderFunctionService", "enabled": True, "enabled_from": "@bool/order_functions_enabled"},
         {"name": ".TrackingFunctionService", "enabled": tracking,

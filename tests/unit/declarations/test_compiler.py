@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from droid.appfunctions.assets import APP_FUNCTIONS_SCHEMA
 from droid.appfunctions.compiler import check, generate, manifest_services, run_generate
 
 REPO = Path(__file__).resolve().parents[3]
@@ -55,8 +57,9 @@ def test_generate_is_byte_stable(orders_copy: Path):
     first = generate(orders_copy, write=False)
     second = generate(orders_copy, write=False)
     assert first == second
-    (path,) = first
-    assert path == orders_copy / "assets" / "order_functions.xml"
+    path, schema = orders_copy / "assets" / "order_functions.xml", orders_copy / "assets" / "app_functions_schema.xsd"
+    assert set(first) == {path, schema}
+    assert first[schema] == APP_FUNCTIONS_SCHEMA.read_bytes()  # the library's app schema, as an AAR merges it
     # Same input, same bytes, also across a fresh import of the app's code.
     assert generate(orders_copy, write=False)[path] == (APPS / "orders/assets/order_functions.xml").read_bytes()
 
@@ -212,3 +215,29 @@ def test_generate_warns_of_what_lint_reports_as_undescribed(orders_copy: Path):
 
     rules = {f.rule for f in lint_apps([orders_copy]).apps[0].findings if "fetch_order_details" in (f.function_id or "")}
     assert {"F1", "F6"} <= rules
+
+
+def test_generate_writes_the_library_schema_the_manifest_names_and_warns_without_one(orders_copy: Path):
+    """The app schema is the library's asset (androidx's AAR merges it into every APK): generate
+    writes droid's under the name the manifest gives it; a manifest without it is warned of,
+    since a phone would then index little or nothing (lint I2)."""
+    schema = orders_copy / "assets" / "app_functions_schema.xsd"
+    schema.unlink()
+    out = io.StringIO()
+    assert run_generate([orders_copy], out=out, err=io.StringIO()) == 0
+    assert schema.read_bytes() == APP_FUNCTIONS_SCHEMA.read_bytes()
+    assert f"wrote: {schema}" in out.getvalue() and "unchanged: " in out.getvalue()
+
+    manifest = orders_copy / "AndroidManifest.xml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace('android:value="app_functions_schema.xsd"', 'android:value="own_schema.xsd"'))
+    assert all(path.name != "own_schema.xsd" for path in generate(orders_copy, write=False))  # the app's own: not touched
+
+    manifest.write_text(re.sub(r'\s*<property\s+android:name="android.app.appfunctions.schema"[^>]*/>', "", text))
+    err = io.StringIO()
+    assert run_generate([orders_copy], out=io.StringIO(), err=err) == 0
+    assert err.getvalue().splitlines() == [
+        'warning: com.example.orders.OrderFunctionService declares no <property android:name='
+        '"android.app.appfunctions.schema" android:value="app_functions_schema.xsd" />: Android 16 indexes none of '
+        "its functions and Android 17 only their ids, without descriptions, parameters or response; add it to the "
+        "<service> (droidsim lint: I2)"]

@@ -33,13 +33,6 @@ def edit(path, old, new):
     path.write_text(text.replace(old, new))
 
 
-def test_service_without_bind_permission_is_refused(device, app):
-    edit(app / "AndroidManifest.xml", 'android:permission="android.permission.BIND_APP_FUNCTION_SERVICE"',
-         'android:permission="android.permission.INTERNET"')
-    edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.badperm")
-    refused(device, app, r"INSTALL_FAILED_INVALID_SERVICE: .*AndroidManifest.xml: service .* must declare")
-
-
 def test_missing_function_xml_is_refused(device, app):
     (app / "assets" / "app_functions_v2.xml").unlink()
     edit(app / "AndroidManifest.xml", HELPER_PACKAGE, "com.example.noxml")

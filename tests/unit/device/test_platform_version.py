@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from droid.appfunctions import AppFunctionDeniedException, AppFunctionDisabledException, AppFunctionSearchSpec
+from droid.appfunctions import (
+    AppFunctionDeniedException,
+    AppFunctionDisabledException,
+    AppFunctionFunctionNotFoundException,
+    AppFunctionSearchSpec,
+)
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_GRANTED
 from droid.os import IllegalArgumentException
 from sim.device import Device
@@ -123,11 +128,16 @@ def test_application_level_functions_are_indexed_on_android_17_and_disabled_unti
 
 def test_a_call_binds_the_packages_first_service_on_android_16_and_the_declaring_one_on_17(device):
     """ServiceHelperImpl.resolveAppFunctionService(packageName, user) resolves one service per
-    package on Android 16, so echo, declared by the second service, reaches the first there;
-    Android 17 binds the service whose XML declared the function (lint R1 warns of the first)."""
+    package on Android 16, the first queryIntentServices lists, and its indexer reads only the
+    last (AppsUtil.getPackagesToIndex): so there add, declared by the first, is not indexed, and
+    echo, declared by the second, reaches the first. Android 17 indexes both and binds the
+    service whose XML declared the function (lint R1 says so)."""
     package = device.install(MULTI_SERVICES_APP).package_name
     context = device.create_context(package)
-    answers = [execute(context, package, f).return_value for f in ("add", "echo")]
-    first = "TestAppFunctionService"
-    second = "TestAppFunctionService2" if device.version.binds_declaring_service else first
-    assert answers == [f"{first}:add", f"{second}:echo"]
+    if device.version.binds_declaring_service:
+        answers = [execute(context, package, f).return_value for f in ("add", "echo")]
+        assert answers == ["TestAppFunctionService:add", "TestAppFunctionService2:echo"]
+    else:
+        with pytest.raises(AppFunctionFunctionNotFoundException):
+            execute(context, package, "add")
+        assert execute(context, package, "echo").return_value == "TestAppFunctionService:echo"

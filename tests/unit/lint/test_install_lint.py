@@ -38,7 +38,7 @@ def test_a_legacy_v1_function_xml_is_noted_and_not_linted(tmp_path) -> None:
     (app_dir / "AndroidManifest.xml").write_text(
         '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.legacy">'
         '<application><service android:name=".LegacyService" '
-        'android:permission="android.permission.BIND_APP_FUNCTION_SERVICE">'
+        'android:permission="android.permission.BIND_APP_FUNCTION_SERVICE" android:exported="true">'
         '<intent-filter><action android:name="android.app.appfunctions.AppFunctionService"/></intent-filter>'
         '<property android:name="android.app.appfunctions" android:value="legacy.xml"/>'
         "</service></application></manifest>"

@@ -56,7 +56,7 @@ def test_the_refusal_survives_a_restart_in_an_app_process(tmp_path, kotlin_order
 
 
 def test_the_documented_kotlin_build_is_the_orders_sample_without_its_python():
-    for name in ("AndroidManifest.xml", "res/xml/app_metadata.xml", "assets/order_functions.xml"):
+    names = ["AndroidManifest.xml", "assets/app_functions_schema.xsd", "assets/order_functions.xml", "res/xml/app_metadata.xml"]
+    for name in names:
         assert (KOTLIN_ORDERS / name).read_bytes() == (SAMPLE_APPS / "orders" / name).read_bytes(), name
-    assert sorted(str(p.relative_to(KOTLIN_ORDERS)) for p in KOTLIN_ORDERS.rglob("*") if p.is_file()) == [
-        "AndroidManifest.xml", "assets/order_functions.xml", "res/xml/app_metadata.xml"]
+    assert sorted(str(p.relative_to(KOTLIN_ORDERS)) for p in KOTLIN_ORDERS.rglob("*") if p.is_file()) == names

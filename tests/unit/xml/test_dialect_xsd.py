@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sim.pm.dialect_xsd import (
+    property_types,
     STATIC_METADATA,
     Cardinality,
     PropertyConfig,
     check_custom_documents,
     parse_dialect_xsd,
 )
-from sim.pm.function_xml import parse_function_xml
+from sim.pm.function_xml import Reading, parse_function_xml
 from sim.xmlsafe import XmlError
 
 CTS_XSD = "aosp-cts/helper-app-dynamic-schema/assets/app_functions_schema.xsd"
@@ -110,12 +113,37 @@ def test_cts_custom_documents_match_their_schema(reference_dir):
         check_custom_documents(parse_function_xml(reference_dir / "aosp-cts/helper-app-dynamic-schema/assets" / name, "p", "s"), types)
 
 
+def reading(types, android_17: bool) -> Reading:
+    """How that release's indexer reads a file against ``types``."""
+    return Reading(property_types(types, dynamic_app_functions=android_17), skips_undeclared=android_17)
+
+
 def test_custom_documents_need_the_schema_that_declares_them(reference_dir):
-    document = parse_function_xml(reference_dir / "aosp-cts/helper-app-dynamic-schema/assets/app_functions_v2.xml", "p", "s")
+    """AppFunctionDocumentParserImpl reads only the top-level documents whose type the app schema
+    declares, on every release; an undeclared property of a declared one is skipped on Android 17
+    (5e82a257) and throws on Android 16 QPR2 (fcfe73c6)."""
+    path = reference_dir / "aosp-cts/helper-app-dynamic-schema/assets/app_functions_v2.xml"
     androidx = parse_dialect_xsd(reference_dir / "androidx-assets/app_functions_schema.xsd")
-    with pytest.raises(XmlError, match="<CustomTopLevelComponent1> is not a document type") as caught:
-        check_custom_documents(document, androidx)
-    assert (caught.value.file, caught.value.line) == (document.file, 44)
+    document = parse_function_xml(path, "p", "s", reading=reading(androidx, android_17=True))
+    assert document.custom_documents == ()
+    skipped = [(n.line, n.message) for n in document.notes]
+    assert (44, "<CustomTopLevelComponent1> is no document type of the app schema: it is not indexed.") in skipped
+    assert (24, "<customIntProperty> is not a property of AppFunctionStaticMetadata in the app schema: "
+                "Android 17 skips it.") in skipped
+    with pytest.raises(XmlError) as caught:
+        parse_function_xml(path, "p", "s", reading=reading(androidx, android_17=False))
+    assert (caught.value.line, caught.value.reason.split(":")[0]) == (
+        24, "<customIntProperty> is not a property of AppFunctionStaticMetadata in the app schema")
+
+
+def test_an_undeclared_property_of_a_custom_document_is_skipped_on_17_and_refused_on_16(reference_dir, tmp_path):
+    path = tmp_path / "functions.xml"
+    path.write_text(V2.format(tag="CustomTopLevelComponent1", body="<colour>red</colour>"))
+    types = parse_dialect_xsd(reference_dir / CTS_XSD)
+    (custom,) = parse_function_xml(path, "p", "s", reading=reading(types, android_17=True)).custom_documents
+    assert "colour" not in custom.properties
+    with pytest.raises(XmlError, match="<colour> is not a property of CustomTopLevelComponent1 in the app schema"):
+        parse_function_xml(path, "p", "s", reading=reading(types, android_17=False))
 
 
 V2 = """<appfunctions>
@@ -128,7 +156,6 @@ V2 = """<appfunctions>
 """
 
 MISMATCHES = {
-    "undeclared property": ("CustomTopLevelComponent1", "<colour>red</colour>", "<colour> is not declared"),
     "two values of a single property": (
         "CustomTopLevelComponent1", "<customStringProperty>a</customStringProperty><customStringProperty>b</customStringProperty>",
         "appears 2 times",
@@ -145,7 +172,6 @@ MISMATCHES = {
         "CustomTopLevelComponent2", "<nestedDocumentProperty><id>n</id><nestedIntProperty>9223372036854775808</nestedIntProperty></nestedDocumentProperty>",
         "must be a long",
     ),
-    "undeclared document type": ("CustomTopLevelComponent3", "", "is not a document type"),
 }
 
 
@@ -185,3 +211,16 @@ def test_required_and_boolean_properties(tmp_path):
         else:
             with pytest.raises(XmlError, match=error):
                 check_custom_documents(document, types)
+
+
+def test_every_app_in_the_repository_ships_the_schema_droid_ships():
+    """An app's app_functions_schema.xsd is the library's own asset, as androidx's AAR merges it
+    into every APK: each checked-in copy (sample apps, test apps, test APK sources, examples) is
+    droid's, byte for byte, so none drifts from what `droidsim appfunctions generate` writes."""
+    from droid.appfunctions.assets import __file__ as assets
+    from tests.helpers import REPO
+
+    library = (Path(assets).parent / "app_functions_schema.xsd").read_bytes()
+    copies = [p for top in ("apps", "docs", "tests") for p in (REPO / top).rglob("app_functions_schema.xsd")]
+    assert len(copies) > 10
+    assert [str(p.relative_to(REPO)) for p in copies if p.read_bytes() != library] == []

@@ -1,4 +1,4 @@
-"""function_xml_files: the files AppSearch's AppFunctionResolveInfo indexes (issue 16 rows 3, 15)."""
+"""function_xml_files: the files AppSearch's indexer reads, per SDK (issue 16 rows 3, 15; issue 33)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from droid.appfunctions import AppFunctionData, ExecuteAppFunctionRequest
 from sim.device import Device
+from sim.platform_version import ANDROID_16, ANDROID_17
 from sim.pm.function_files import (
     APPLICATION_LEVEL,
     FunctionFileError,
@@ -13,7 +14,7 @@ from sim.pm.function_files import (
     function_xml_files,
     service_function_xml,
 )
-from sim.pm.manifest import parse_manifest
+from sim.pm.manifest import parse_manifest, resolution_order
 from sim.xmlsafe import XmlError
 from tests.helpers import HELPER_APP, HELPER_PACKAGE, copy_app
 from tests.unit.xml.test_manifest import FUNCTION_SERVICE, prop, write_manifest
@@ -25,30 +26,36 @@ def app_with(tmp_path, application: str, files: dict[str, str]):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     manifest = parse_manifest(write_manifest(tmp_path, application))
-    return manifest, [s for s in manifest.services if s.is_app_function_service]
+    return manifest, resolution_order(manifest.services)
 
 
-def indexed(tmp_path, application: str, files: dict[str, str], app_level: bool = True) -> list[tuple[str, str, str]]:
+def indexed(tmp_path, application: str, files: dict[str, str], version=ANDROID_17) -> list[tuple[str, str, str]]:
     manifest, services = app_with(tmp_path, application, files)
     return [(str(f.path.relative_to(tmp_path)), f.format, f.service_name)
-            for f in function_xml_files(manifest, tmp_path, services, app_level=app_level)]
+            for f in function_xml_files(manifest, tmp_path, services, version).files]
+
+
+def notes(tmp_path, application: str, files: dict[str, str], version) -> list[str]:
+    manifest, services = app_with(tmp_path, application, files)
+    return [note.message for note in function_xml_files(manifest, tmp_path, services, version).notes]
 
 
 def test_every_service_and_the_application_are_indexed(reference_dir):
     """SearchAppFunctionsTest: a service's functions and the app-level ones are both found."""
     root = reference_dir / "aosp-cts/helper-app-dynamic-schema"
     manifest = parse_manifest(root / "AndroidManifest.xml")
-    services = [s for s in manifest.services if s.is_app_function_service]
-    files = function_xml_files(manifest, root, services, app_level=True)
+    services = resolution_order(manifest.services)
+    files = function_xml_files(manifest, root, services, ANDROID_17).files
     schema = root / "assets/app_functions_schema.xsd"
     assert files == [
         FunctionXmlFile(root / "assets/app_functions_v2.xml", "v2", services[0].name, schema),
         FunctionXmlFile(root / "assets/dynamic_appfunctions.xml", "v2", APPLICATION_LEVEL, schema),
     ]
-    # Android 16 reads neither the application's functions nor its schema.
-    assert function_xml_files(manifest, root, services, app_level=False) == [
-        FunctionXmlFile(root / "assets/app_functions_v2.xml", "v2", services[0].name, None),
-    ]
+    # Android 16 reads neither the application's functions nor its schema, and a service's v2
+    # file only in a package with a (service-level) schema: nothing at all of this app.
+    on_16 = function_xml_files(manifest, root, services, ANDROID_16)
+    assert on_16.files == []
+    assert [n.message.split(":")[0] for n in on_16.notes] == [f"service {services[0].name}", "Android 16 does not read application-level function XML"]
 
 
 def test_v2_beats_v1_at_both_levels(tmp_path):
@@ -84,9 +91,11 @@ def test_services_that_disagree_on_the_schema_get_none(tmp_path):
     two = FUNCTION_SERVICE.format(name=".Two", properties=prop("android.app.appfunctions.v2", "g.xml") + schema("b.xsd"))
     files = {"assets/f.xml": "<appfunctions/>", "assets/g.xml": "<appfunctions/>", "assets/a.xsd": "", "assets/b.xsd": ""}
     manifest, services = app_with(tmp_path, one + two, files)
-    assert {f.schema for f in function_xml_files(manifest, tmp_path, services, app_level=True)} == {None}
+    disagree = function_xml_files(manifest, tmp_path, services, ANDROID_17)
+    assert {f.schema for f in disagree.files} == {None}
+    assert "Defaulting to platform schema" in disagree.notes[0].message
     manifest, services = app_with(tmp_path, one + two + schema("a.xsd"), files)  # the application's wins
-    assert {f.schema for f in function_xml_files(manifest, tmp_path, services, app_level=True)} == {tmp_path / "assets/a.xsd"}
+    assert {f.schema for f in function_xml_files(manifest, tmp_path, services, ANDROID_17).files} == {tmp_path / "assets/a.xsd"}
 
 
 @pytest.mark.parametrize(("properties", "files", "error", "message"), [
@@ -108,8 +117,8 @@ def test_an_undefined_array_is_named(tmp_path):
     application = '<property android:name="android.app.appfunctions.v2" android:resource="@array/nothing"/>'
     manifest, services = app_with(tmp_path, application, {})
     with pytest.raises(FunctionFileError, match=r'@array/nothing is not defined in res/values/'):
-        function_xml_files(manifest, tmp_path, services, app_level=True)
-    assert function_xml_files(manifest, tmp_path, services, app_level=False) == []
+        function_xml_files(manifest, tmp_path, services, ANDROID_17)
+    assert function_xml_files(manifest, tmp_path, services, ANDROID_16).files == []
 
 
 def test_an_app_whose_function_xml_is_an_xml_resource_installs_and_runs(tmp_path):
@@ -125,3 +134,14 @@ def test_an_app_whose_function_xml_is_an_xml_resource_installs_and_runs(tmp_path
         assert "add" in {f.id for f in installed.metadata.app_functions}
         request = ExecuteAppFunctionRequest(HELPER_PACKAGE, "add", AppFunctionData(a=1, b=2))
         assert device.create_context(HELPER_PACKAGE).app_function_manager.execute_app_function(request).return_value == 3
+
+
+@pytest.mark.parametrize("version", [ANDROID_16, ANDROID_17], ids=["sdk36", "sdk37"])
+def test_a_meta_data_element_is_no_property(tmp_path, version):
+    """The indexer asks PackageManager.getProperty, which holds <property> elements only
+    (ParsedComponentUtils.addProperty); a <meta-data> of the same name is never read."""
+    service = FUNCTION_SERVICE.format(
+        name=".S", properties='<meta-data android:name="android.app.appfunctions.v2" android:value="f.xml"/>'
+                              + prop("android.app.appfunctions.schema", "s.xsd"))
+    files = {"assets/f.xml": "<appfunctions/>", "assets/s.xsd": ""}
+    assert indexed(tmp_path, service, files, version) == []

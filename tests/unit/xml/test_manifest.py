@@ -9,6 +9,7 @@ from sim.pm.manifest import (
     PermissionDeclaration,
     PropertyEntry,
     parse_manifest,
+    resolution_order,
 )
 from sim.xmlsafe import XmlError
 
@@ -78,14 +79,61 @@ def test_merger_removed_permission_is_not_requested(reference_dir):
     assert manifest.uses_permissions == ("android.permission.EXECUTE_APP_FUNCTIONS",)
 
 
-def test_exported_defaults_to_having_intent_filters(tmp_path):
+def test_exported_defaults_to_having_intent_filters_below_target_sdk_31(tmp_path):
     services = (
         '<service android:name=".A"/>'
         '<service android:name=".B"><intent-filter><action android:name="x.Y"/></intent-filter></service>'
         '<service android:name=".C" android:exported="false"><intent-filter><action android:name="x.Y"/></intent-filter></service>'
     )
-    manifest = parse_manifest(write_manifest(tmp_path, services))
+    manifest = parse_manifest(write_manifest(tmp_path, services, extra='<uses-sdk android:targetSdkVersion="30"/>'))
     assert [(s.exported, s.actions) for s in manifest.services] == [(False, ()), (True, ("x.Y",)), (False, ("x.Y",))]
+
+
+@pytest.mark.parametrize("target", ['<uses-sdk android:targetSdkVersion="31"/>', '<uses-sdk android:minSdkVersion="34"/>',
+                                    '<uses-sdk android:targetSdkVersion="Baklava"/>', ""])
+@pytest.mark.parametrize("component", ["service", "activity", "receiver"])
+def test_from_target_sdk_31_a_component_with_intent_filters_must_say_exported(tmp_path, target, component):
+    """ParsedServiceUtils / ParsedActivityUtils (frameworks/base): MISSING_EXPORTED_FLAG is enabled after R;
+    an app without a target SDK is taken to target a current one."""
+    element = f'<{component} android:name=".S"><intent-filter><action android:name="x.Y"/></intent-filter></{component}>'
+    path = write_manifest(tmp_path, element, extra=target)
+    with pytest.raises(XmlError) as caught:
+        parse_manifest(path)
+    assert caught.value.reason == ("com.example.app.S: Targeting S+ (version 31 and above) requires that an explicit "
+                                   "value for android:exported be defined when intent filters are present")
+    assert caught.value.line == 5
+    without_filter = write_manifest(tmp_path, f'<{component} android:name=".S"/>', extra=target)
+    assert parse_manifest(without_filter).package == "com.example.app"
+
+
+def test_a_service_without_a_permission_takes_the_applications(tmp_path):
+    """ParsedServiceUtils: setPermission(permission != null ? permission : pkg.getPermission())."""
+    path = tmp_path / "AndroidManifest.xml"
+    path.write_text(
+        '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app">\n'
+        '<application android:permission="android.permission.BIND_APP_FUNCTION_SERVICE">\n'
+        '<service android:name=".Inherits" android:exported="true"/>\n'
+        '<service android:name=".Own" android:permission="com.example.OWN" android:exported="true"/>\n'
+        '</application></manifest>\n')
+    assert [s.permission for s in parse_manifest(path).services] == ["android.permission.BIND_APP_FUNCTION_SERVICE",
+                                                                      "com.example.OWN"]
+
+
+def test_android_resource_wins_over_android_value(tmp_path):
+    """ParsingPackageUtils.parseMetaData reads android:resource first; android:value is then ignored."""
+    both = '<property android:name="p" android:value="v.xml" android:resource="@xml/x"/>'
+    manifest = parse_manifest(write_manifest(tmp_path, both))
+    assert manifest.application_properties["p"] == PropertyEntry(None, "@xml/x")
+
+
+def test_services_resolve_by_intent_filter_priority_then_manifest_order(tmp_path):
+    """IntentResolver.sortResults: higher android:priority first, a stable sort otherwise."""
+    def service(name: str, priority: str = "") -> str:
+        return FUNCTION_SERVICE.format(name=name, properties="").replace("<intent-filter>", f"<intent-filter{priority}>")
+
+    services = service(".A") + service(".B", ' android:priority="5"') + service(".C") + service(".D", ' android:priority="-1"')
+    manifest = parse_manifest(write_manifest(tmp_path, services))
+    assert [s.name.rsplit(".", 1)[1] for s in resolution_order(manifest.services)] == ["B", "A", "C", "D"]
 
 
 def test_permissions_declared_and_requested(tmp_path):
@@ -108,8 +156,8 @@ BROKEN = {
     "service without name": (None, '<service android:exported="true"/>', "android:name' is required"),
     "action without name": (None, '<service android:name=".S"><intent-filter><action/></intent-filter></service>', "android:name' is required"),
     "exported not boolean": (None, '<service android:name=".S" android:exported="sometimes"/>', "'sometimes'"),
-    "property with neither value nor resource": (None, '<property android:name="p"/>', "exactly one"),
-    "property with value and resource": (None, '<property android:name="p" android:value="v" android:resource="@xml/x"/>', "exactly one"),
+    "property with neither value nor resource": (None, '<property android:name="p"/>',
+                                                  "<property> p requires an android:value or android:resource attribute"),
     "property declared twice": (None, prop("p", "a") + "\n" + prop("p", "b"), "declared twice"),
     "malformed resource reference": (None, '<property android:name="p" android:resource="xml/x"/>', "xml/x"),
 }
