@@ -47,9 +47,10 @@ APPLICATION_LEVEL = ""
 # The app schema asset the AppFunctions library ships (androidx's AAR merges it into every APK;
 # ``droidsim appfunctions generate`` writes droid's into a Python app).
 SCHEMA_ASSET = "app_functions_schema.xsd"
-ADD_SCHEMA = (f'Add <property android:name="{PROPERTY_SCHEMA}" android:value="{SCHEMA_ASSET}" /> to the <service> '
-              f"(a Gradle build merges that asset in from androidx.appfunctions; for a Python app "
+_SCHEMA_PROPERTY = f'Add <property android:name="{PROPERTY_SCHEMA}" android:value="{SCHEMA_ASSET}" /> to the <service>'
+ADD_SCHEMA = (f"{_SCHEMA_PROPERTY} (a Gradle build merges that asset in from androidx.appfunctions; for a Python app "
               f"droidsim appfunctions generate writes it).")
+ADD_SCHEMA_KOTLIN = f"{_SCHEMA_PROPERTY} in AndroidManifest.xml (a Gradle build merges that asset in from androidx.appfunctions)."
 ONE_SERVICE_FIX = ("Declare every function in one AppFunctionService, or ship the others to Android 17 and later "
                'only (android:enabled="@bool/..." false in values/, true in values-v37/).')
 

@@ -59,7 +59,7 @@ def test_extract_writes_a_folder_that_installs_to_the_same_catalog(tmp_path, dev
     folder = tmp_path / "shop"
     result = run("apk", "extract", str(APKS / "shop.apk"), str(folder))
     assert result.exit_code == 0, result.output
-    assert result.output == f"Extracted {SHOP} (SDK 37) into {folder}: 5 files\n"
+    assert result.output == f"Extracted {SHOP} (SDK 37) into {folder}: 6 files\n"
     from_folder = device.install(folder)
     assert from_folder.metadata.installed_from.kind == "folder"
     folder_catalog = [(f.id, f.description) for f in from_folder.metadata.app_functions]

@@ -5,16 +5,13 @@ unless Android 16 does not index that service (an APK's android:enabled="@bool/.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from sim.cli.main import cli
 from sim.lint import lint_apps
 from sim.lint.reader import read_app
-from tests.apks import build
 
 REPO = Path(__file__).resolve().parents[3]
 R1_APP = REPO / "tests" / "unit" / "lint" / "corpus" / "r1_second_service"
@@ -41,22 +38,3 @@ def test_an_apk_whose_second_service_is_off_below_v37_gets_no_r1():
     rules = [f["rule"] for app in json.loads(result.output)["apps"] for f in app["findings"]]
     assert "R1" not in rules and "D1" in rules
 
-
-@pytest.mark.skipif(bool(build.missing_tools()), reason=f"building an APK needs {', '.join(build.missing_tools())}")
-def test_an_apk_with_relative_service_names_gets_the_r1_its_extracted_folder_gets(tmp_path):
-    """The shop with its tracking service on below v37 too: ".TrackingFunctionService" is the
-    package's class, as Android expands it, so Android 16 indexes both services."""
-    source = tmp_path / "shop"
-    shutil.copytree(REPO / "tests" / "apks" / "shop", source)
-    bools = source / "res" / "values" / "bools.xml"
-    bools.write_text(bools.read_text().replace('"tracking_functions_enabled">false', '"tracking_functions_enabled">true'))
-    apk = tmp_path / "both-services.apk"
-    build.build_unsigned(source, apk)
-    folder = tmp_path / "extracted"
-    assert CliRunner().invoke(cli, ["apk", "extract", str(apk), str(folder), "--sdk", "36"]).exit_code == 0
-
-    def r1(path: Path) -> list[str | None]:
-        result = CliRunner().invoke(cli, ["lint", str(path), "--json"])
-        return [f["function_id"] for app in json.loads(result.output)["apps"] for f in app["findings"] if f["rule"] == "R1"]
-
-    assert r1(apk) == r1(folder) == ["com.example.shop.TrackingFunctionService#trackParcel"]
