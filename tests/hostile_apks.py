@@ -153,3 +153,35 @@ def unsigned_part(apk: bytes) -> bytes:
     end = bytearray(apk[eocd:])
     struct.pack_into("<I", end, 16, cd_offset - len(block))
     return apk[:cd_offset - len(block)] + apk[cd_offset:eocd] + bytes(end)
+
+
+def deflated_zeros(mebibytes: int) -> bytes:
+    """A deflate stream of ``mebibytes`` MiB of zeros, made in milliseconds: one MiB's blocks,
+    flushed to stand alone, repeated (each inflates the same whatever came before)."""
+    import zlib
+
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    piece = compressor.compress(bytes(1 << 20)) + compressor.flush(zlib.Z_FULL_FLUSH)
+    return piece * mebibytes + compressor.flush(zlib.Z_FINISH)
+
+
+def raw_zip(entries: list[tuple[str, bytes, int, int]]) -> bytes:
+    """A zip written field by field: each entry ``(name, deflated bytes, declared size, crc)``,
+    so that a declared size may lie about what its bytes inflate to."""
+    local, central = b"", b""
+    for name, data, size, crc in entries:
+        encoded = name.encode()
+        fields = struct.pack("<HHHHHIII", 20, 0, 8, 0, 0x21, crc, len(data), size)
+        central += b"PK\x01\x02" + struct.pack("<H", 20) + fields + struct.pack("<HHHHHII", len(encoded), 0, 0, 0, 0,
+                                                                               0, len(local)) + encoded
+        local += b"PK\x03\x04" + fields + struct.pack("<HH", len(encoded), 0) + encoded + data
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(central), len(local), 0)
+    return local + central + end
+
+
+def deflated(data: bytes) -> tuple[bytes, int, int]:
+    """``data`` deflated, its size and CRC: the rest of a ``raw_zip`` entry."""
+    import zlib
+
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(), len(data), zlib.crc32(data)

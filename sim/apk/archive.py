@@ -6,7 +6,8 @@ names that would leave a folder (``../``, absolute, backslashes, NUL), the same 
 (two readers could see two different manifests), more entries or more declared bytes than
 the device takes (a zip bomb), an App Bundle, an APK set or a split APK, which the device
 cannot install as one package. Reading an entry afterwards is bounded by its declared size
-(zipfile stops there, and checks the CRC), so a lying header inflates no further.
+(read a chunk at a time, up to that size, and then its CRC checked), so a lying header inflates
+no further.
 """
 
 from __future__ import annotations
@@ -87,8 +88,10 @@ class ApkArchive:
         if info.file_size > MAX_ENTRY_BYTES:
             raise ApkError("INSTALL_FAILED_INVALID_APK",
                          f"{self.name}!/{entry} declares {info.file_size} bytes; the device reads at most {MAX_ENTRY_BYTES}")
-        with self._inflating(entry):
-            return self._zip.read(info)
+        # A size, not ZipFile.read: reading to the end inflates all the compressed bytes at once
+        # (1 MB of them can hold 1000 MiB) before it cuts the result to the declared size.
+        with self._inflating(entry), self._zip.open(info) as stream:
+            return stream.read(info.file_size)
 
     def digest(self, entry: str, algorithm: str) -> bytes:
         """The hashlib ``algorithm`` digest of one entry, inflated a chunk at a time (no further

@@ -72,6 +72,8 @@ def binary_xml(data: bytes, where: str) -> etree._Element:
     except TooDeep:
         raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
                        f"{where} nests elements deeper than {MAX_DEPTH} levels, the device's bound") from None
+    except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
+        raise
     except Exception as error:  # androguard and lxml raise what they meet: any of it means malformed
         raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not valid binary XML ({error})") from None
     if root is None:
@@ -128,6 +130,8 @@ class ResourceTable:
         try:
             self._parser = axml.ARSCParser(data)
             names = self._parser.get_packages_names()
+        except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
+            raise
         except Exception as error:  # as above: whatever the parser raises, the table is malformed
             raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not a valid resource table ({error})") from None
         if package not in names:
@@ -142,6 +146,8 @@ class ResourceTable:
             if type_ is None:
                 return None
             values = tuple((config.get_qualifier(), value) for config, value in self._parser.get_resolved_res_configs(resource_id))
+        except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
+            raise
         except Exception as error:  # as above
             raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
                            f"{self._where}: resource 0x{resource_id:08X} cannot be read ({error})") from None

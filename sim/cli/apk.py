@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from sim.cli.output import console, print_json, print_table
 from sim.platform_version import NEWEST, VERSIONS, platform_version
@@ -52,7 +53,8 @@ def extract_command(apk: Path, folder: Path, sdk: str) -> None:
     it as a code-less app, as it would the APK.
     """
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted, write_folder
+    from sim.apk.folder import write_folder
+    from sim.pm.apk_tools import extracted
 
     if folder.exists() and any(folder.iterdir()):
         raise click.ClickException(f"{folder} is not empty: extract writes into a new or empty folder")
@@ -68,7 +70,7 @@ def extract_command(apk: Path, folder: Path, sdk: str) -> None:
 def inspection(apk: Path, sdk: int) -> dict:
     """The APK as a device of ``sdk`` would see it; ``refusal`` is install's error, or None."""
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted
+    from sim.pm.apk_tools import extracted
 
     report: dict = {"apk": str(apk), "sdk": sdk, "package": None, "signing": None, "services": [], "files": [],
                     "app_metadata": None, "functions": [], "refusal": None}
@@ -119,6 +121,7 @@ def _print(report: dict) -> None:
     if report["functions"]:
         print_table("Indexed functions", ["function", "service"], [[f["id"], f["service"]] for f in report["functions"]])
     if report["refusal"]:
-        out.print(f"[bold red]Install would refuse it:[/] {report['refusal']}", soft_wrap=True, markup=True)
+        # The refusal quotes the APK's own text: never read as markup ("[facet 'pattern']" would vanish).
+        out.print(f"[bold red]Install would refuse it:[/] {escape(report['refusal'])}", soft_wrap=True, markup=True)
     else:
         click.echo("Install would take it.")

@@ -55,13 +55,15 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
         apks = {}  # decoded folder -> (APK, decoded), to name findings in the APK's terms
         folders = []
         unreadable = []
+        opener = None
         for path in app_dirs:
             if path.is_file():
-                _decode(path, stack, apks, folders, unreadable)
+                opener = opener or stack.enter_context(_opener())
+                _decode(opener, path, stack, apks, folders, unreadable)
             else:
                 folders += _folders(path)
         report = lint_apps(folders, device_peers=peers, android16_services={
-            folder: _services_on_android_16(apk) for folder, (apk, _) in apks.items()})
+            folder: _services_on_android_16(opener, apk) for folder, (apk, _) in apks.items()})
         report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
     if as_json:
         print_json(report_json(report, show_suppressed))
@@ -70,12 +72,17 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
     ctx.exit(report.exit_code)
 
 
-def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unreadable: list[AppReport]) -> None:
+def _opener():
+    from sim.pm.apk_tools import ApkOpener
+
+    return ApkOpener()
+
+
+def _decode(opener, apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unreadable: list[AppReport]) -> None:
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted
 
     try:
-        folder, decoded = stack.enter_context(extracted(apk, NEWEST.sdk_int))
+        folder, decoded = stack.enter_context(opener.extracted(apk, NEWEST.sdk_int))
     except ApkError as error:
         unreadable.append(AppReport(apk, error=str(error)))
         return
@@ -83,12 +90,9 @@ def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unread
     folders.append(folder)
 
 
-def _services_on_android_16(apk: Path) -> list[str]:
+def _services_on_android_16(opener, apk: Path) -> list[str]:
     """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36."""
-    from sim.apk.decode import decode_apk
-    from sim.apk.folder import read_apk
-
-    decoded = decode_apk(read_apk(apk), apk.name, ANDROID_16.sdk_int)
+    decoded = opener.decode(apk, ANDROID_16.sdk_int)
     return [s.name for s in decoded.services if s.enabled]
 
 

@@ -20,6 +20,7 @@ from tests.unit.apk.conftest import APKS, CANCEL, FETCH, TRACK, apk_bytes, rewri
 
 class CountingVerifier(InProcessCodeVerifier):
     def __init__(self) -> None:
+        super().__init__()
         self.decodes = 0
 
     def decode_apk(self, *args, **kwargs):
