@@ -168,8 +168,19 @@ def bound_decoding() -> None:
         raise DecodeBoundHit(f"used more than {DECODE_CPU_SECONDS} s of CPU")
 
     signal.signal(signal.SIGXCPU, past_cpu_bound)
-    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (DECODE_MEMORY_BYTES, DECODE_MEMORY_BYTES))
+    _lower(resource.RLIMIT_CPU, soft, soft + 1)
+    _lower(resource.RLIMIT_AS, DECODE_MEMORY_BYTES, DECODE_MEMORY_BYTES)
+
+
+def _lower(kind: int, soft: int, hard: int) -> None:
+    """The limit ``kind`` set to ``soft`` and ``hard``, or kept where it is lower already (a
+    user who runs droidsim under a tighter limit)."""
+    old_soft, old_hard = resource.getrlimit(kind)
+    if old_hard != resource.RLIM_INFINITY:
+        hard = min(hard, old_hard)
+    if old_soft != resource.RLIM_INFINITY:
+        soft = min(soft, old_soft)
+    resource.setrlimit(kind, (min(soft, hard), hard))
 
 
 def apk_answer(data: bytes, name: str, sdk: int) -> dict:
@@ -182,8 +193,8 @@ def apk_answer(data: bytes, name: str, sdk: int) -> dict:
     except ApkError as error:
         return {"refused": [error.reason, error.detail]}
     except MemoryError:
-        return {"refused": [UNEXPECTED, f"decoding {name} needed more than {DECODE_MEMORY_BYTES >> 20} MiB of memory, "
-                                        "the decoder's bound"]}
+        bound = resource.getrlimit(resource.RLIMIT_AS)[0] >> 20
+        return {"refused": [UNEXPECTED, f"decoding {name} needed more than {bound} MiB of memory, the decoder's bound"]}
     except DecodeBoundHit as hit:
         return {"refused": [UNEXPECTED, f"decoding {name} {hit}, the decoder's bound"]}
     except Exception as error:  # the reader failed on this input: the install refuses, naming it
