@@ -76,3 +76,15 @@ def test_a_regex_matcher_is_bounded_too():
 
 def test_the_shipped_suite_has_no_alias_and_loads():
     assert load_suite(REPO / "sim" / "eval" / "suites" / "sample-apps.yaml").cases
+
+
+def test_apps_from_outside_the_suites_folder_are_named_as_code_that_will_run(tmp_path):
+    suite_dir = tmp_path / "downloaded"
+    suite_dir.mkdir()
+    (suite_dir / "suite.yaml").write_text("suite: elsewhere\napps: ../../elsewhere\n" + CASE)
+    suite = load_suite(suite_dir / "suite.yaml")
+    assert suite.warnings() == [
+        f"{suite_dir / 'suite.yaml'}:2: apps: ../../elsewhere is {(tmp_path.parent / 'elsewhere').resolve()}, outside "
+        "the suite's folder: its apps' Python runs as code with your rights (docs/security.md, \"Eval suites\")"]
+    (suite_dir / "suite.yaml").write_text("suite: beside\napps: apps\n" + CASE)
+    assert load_suite(suite_dir / "suite.yaml").warnings() == []
