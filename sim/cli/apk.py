@@ -75,7 +75,8 @@ def inspection(apk: Path, sdk: int) -> dict:
     report: dict = {"apk": str(apk), "sdk": sdk, "package": None, "signing": None, "services": [], "files": [],
                     "app_metadata": None, "functions": [], "refusal": None}
     try:
-        with extracted(apk, sdk) as (folder, decoded):
+        # Unchecked here: install's own checks run on the folder below, the manifest's among them.
+        with extracted(apk, sdk, checked=False) as (folder, decoded):
             report.update(package=decoded.package, signing={
                 "schemes": list(decoded.signing.schemes), "certificate_sha256": list(decoded.signing.certificate_digests)})
             report["services"] = [{"name": s.name, "enabled": s.enabled, "enabled_from": s.enabled_from}

@@ -49,24 +49,26 @@ class ApkOpener:
         return self._verifier.decode_apk(read_apk(apk), apk.name, sdk)
 
     @contextmanager
-    def extracted(self, apk: Path, sdk: int) -> Iterator[tuple[Path, DecodedApk]]:
+    def extracted(self, apk: Path, sdk: int, *, checked: bool = True) -> Iterator[tuple[Path, DecodedApk]]:
         """The APK decoded into a temporary folder, its manifest checked, for tools that read
-        folders; ApkError if either is refused."""
+        folders; ApkError if either is refused. ``checked`` False: for a caller that runs all
+        of install's checks on the folder itself (``apk inspect``, which reports them)."""
         decoded = self.decode(apk, sdk)
         with tempfile.TemporaryDirectory(prefix="droidsim-apk-") as scratch:
             folder = Path(scratch) / APP_FOLDER
             folder.mkdir()
             write_folder(decoded, folder)
-            try:
-                checked_manifest(folder)
-            except InstallError as error:
-                detail = str(error)[len(error.reason) + 2:]
-                raise ApkError(error.reason, in_apk_terms(detail, folder, apk.name, decoded)) from None
+            if checked:
+                try:
+                    checked_manifest(folder)
+                except InstallError as error:
+                    detail = str(error)[len(error.reason) + 2:]
+                    raise ApkError(error.reason, in_apk_terms(detail, folder, apk.name, decoded)) from None
             yield folder, decoded
 
 
 @contextmanager
-def extracted(apk: Path, sdk: int) -> Iterator[tuple[Path, DecodedApk]]:
+def extracted(apk: Path, sdk: int, *, checked: bool = True) -> Iterator[tuple[Path, DecodedApk]]:
     """One APK, for a tool that opens one: :meth:`ApkOpener.extracted`."""
-    with ApkOpener() as opener, opener.extracted(apk, sdk) as opened:
+    with ApkOpener() as opener, opener.extracted(apk, sdk, checked=checked) as opened:
         yield opened
