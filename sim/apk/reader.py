@@ -17,6 +17,9 @@ from lxml import etree
 from sim.apk.errors import ApkError
 from sim.xmlsafe import MAX_DEPTH
 
+# Elements of one binary XML document: a large app's manifest holds a few thousand, a KSP
+# function file of 250 functions some ten thousand; past this, decoding one takes seconds.
+MAX_ELEMENTS = 100_000
 INSTALL_HINT = "reading an APK needs androguard: pip install 'droidsim[apk]' (make sim and make test install it)"
 
 
@@ -64,14 +67,13 @@ def binary_xml(data: bytes, where: str) -> etree._Element:
     ``AXMLPrinter``, which formats a debug message for every element and attribute whether
     or not anything logs it (a quarter of a decode) and renames what XML does not allow.
     A name or value XML does not allow is refused instead: lxml will not build it. Nesting is
-    bounded as for text XML (sim/xmlsafe.py), and checked as each element opens: building a
-    deeper tree costs time that grows with the square of its depth."""
+    bounded as for text XML (sim/xmlsafe.py), and the number of elements too, checked as each
+    element opens: building a deeper tree costs time that grows with the square of its depth."""
     axml = _androguard()
     try:
         root = _tree(axml.AXMLParser(data), axml)
-    except TooDeep:
-        raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
-                       f"{where} nests elements deeper than {MAX_DEPTH} levels, the device's bound") from None
+    except TooLarge as bound:
+        raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} {bound}, the device's bound") from None
     except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
         raise
     except Exception as error:  # androguard and lxml raise what they meet: any of it means malformed
@@ -81,14 +83,15 @@ def binary_xml(data: bytes, where: str) -> etree._Element:
     return root
 
 
-class TooDeep(Exception):
-    """Binary XML nested past MAX_DEPTH."""
+class TooLarge(Exception):
+    """Binary XML nested past MAX_DEPTH, or with more than MAX_ELEMENTS elements."""
 
 
 def _tree(parser: Any, axml: Any) -> etree._Element | None:
     """The elements, attributes and text ``parser`` reads, as a tree; None if it is not valid."""
     open_elements: list[etree._Element] = []
     root = None
+    count = 0
     while parser.is_valid():
         event = next(parser)
         if event == axml.START_TAG:
@@ -104,8 +107,11 @@ def _tree(parser: Any, axml: Any) -> etree._Element | None:
             else:
                 raise ValueError(f"a second root element, <{element.tag}>")
             open_elements.append(element)
+            count += 1
             if len(open_elements) > MAX_DEPTH:
-                raise TooDeep
+                raise TooLarge(f"nests elements deeper than {MAX_DEPTH} levels")
+            if count > MAX_ELEMENTS:
+                raise TooLarge(f"holds more than {MAX_ELEMENTS} elements")
         elif event == axml.END_TAG:
             if not open_elements:
                 raise ValueError("it closes an element it never opened")

@@ -38,7 +38,15 @@ from typing import TYPE_CHECKING, Callable
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
 from sim.pm.spare_channel import SparePool
-from sim.pm.verifier_child import DECODE_CPU_SECONDS, KILLED_OR_SLOW, SPARE, UNEXPECTED, VERIFY_TIMEOUT, answer_of
+from sim.pm.verifier_child import (
+    DECODE_CPU_SECONDS,
+    KILLED_OR_SLOW,
+    MAX_DECODED_BYTES,
+    SPARE,
+    UNEXPECTED,
+    VERIFY_TIMEOUT,
+    answer_of,
+)
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 
 if TYPE_CHECKING:
@@ -107,7 +115,10 @@ class CodeVerifier:
                 spare.end()
             self._spares.refill(self._ask_spare)  # forked while this install goes on
             answered = answer_of(None, output)
-            if answered.get("error") == KILLED_OR_SLOW and time.monotonic() >= deadline:
+            if output is None:
+                answered = {"refused": [UNEXPECTED, f"decoding {apk_name} answered more than {MAX_DECODED_BYTES >> 20} MiB "
+                                                    "of text, the decoder's bound"]}
+            elif answered.get("error") == KILLED_OR_SLOW and time.monotonic() >= deadline:
                 answered = {"refused": [UNEXPECTED, f"decoding {apk_name} took longer than {self._timeout:g} s, "
                                                     "the decoder's bound"]}
             return _decoded_from(answered)

@@ -25,6 +25,11 @@ MAX_ANSWER_BYTES = 128 * 1024 * 1024
 # (69 MB once warm).
 DECODE_CPU_SECONDS = 10
 DECODE_MEMORY_BYTES = 768 << 20
+# What a spare may answer: the decoded text of what install reads (the manifest, the function
+# XML and app metadata it names), each file of which install refuses past 8 MiB (sim/xmlsafe.py);
+# a real app's is kilobytes (the AndroidX-sized one above: 6 kB). The tool or device that reads
+# the answer holds it, and its JSON, in memory.
+MAX_DECODED_BYTES = 32 << 20
 # The reason of an APK refused because its decode failed, not because of what it holds.
 UNEXPECTED = "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION"
 ANSWER_TOO_LARGE = f"the verifier's child wrote more than {MAX_ANSWER_BYTES >> 20} MiB as its answer (stopped there)"
@@ -54,12 +59,13 @@ def write_answer(answer_fd: int, answered: dict) -> None:
     os._exit(0)
 
 
-def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes | None:
+def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = False,
+            limit: int = MAX_ANSWER_BYTES) -> bytes | None:
     """The answer of the child whose pidfd is ``exited``, read until it exits: a process it
     left behind may hold the pipe open, so its end, not the pipe's, ends the wait.
     ``one_line``: until its first line has come, for a child whose answer is all it does (the
     spare decoder): its exit, the teardown of a large process, takes milliseconds the answer
-    need not wait for. None once it has written more than MAX_ANSWER_BYTES."""
+    need not wait for. None once it has written more than ``limit`` bytes."""
     chunks: list[bytes] = []
     size = 0
 
@@ -69,7 +75,7 @@ def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = Fa
         size += len(chunk)
         return chunk
 
-    while size <= MAX_ANSWER_BYTES:
+    while size <= limit:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
@@ -82,10 +88,10 @@ def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = Fa
                     break
                 continue
         if exited in ready or answer_fd in ready:  # exited, or every writer closed the pipe
-            while size <= MAX_ANSWER_BYTES and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
+            while size <= limit and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
                 chunks.append(chunk)
             break
-    return None if size > MAX_ANSWER_BYTES else b"".join(chunks)
+    return None if size > limit else b"".join(chunks)
 
 
 def answer_of(pid: int | None, output: bytes | None) -> dict:

@@ -23,6 +23,7 @@ from sim.testing.device import TestDevice
 from tests.helpers import REPO
 from tests.hostile_apks import (
     FUNCTIONS_XML,
+    Element,
     binary_xml,
     deflated,
     deflated_zeros,
@@ -157,3 +158,29 @@ def test_the_plugins_device_reads_an_apk_in_the_verifiers_spare(tmp_path):
         device.install(apk)
     assert str(refused.value) == ("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: deep.apk!/AndroidManifest.xml nests "
                                   "elements deeper than 64 levels, the device's bound")
+
+
+def test_binary_xml_of_500000_elements_is_refused_at_the_element_bound(tmp_path):
+    apk = tmp_path / "wide.apk"
+    wide = Element("manifest", {"package": "com.example.wide"}, [Element("x") for _ in range(500_000)])
+    apk.write_bytes(zip_of({"AndroidManifest.xml": binary_xml(wide)}))
+    refusal = install_refusal(apk, tmp_path / "data")
+    assert refusal == ("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: wide.apk!/AndroidManifest.xml holds more than 100000 "
+                       "elements, the device's bound")
+    inspected = droidsim("apk", "inspect", apk, "--json", cwd=tmp_path)
+    assert json.loads(inspected.stdout)["refusal"] == refusal
+
+
+def test_decoded_text_past_what_install_reads_is_refused_before_a_tool_holds_it(tmp_path):
+    """Four function assets of 31 MiB each (127 KB of APK): the answer would be 124 MiB of text,
+    which the tool would hold, with its JSON, in its own memory."""
+    big = b"<appfunctions>" + b"x" * (31 << 20) + b"</appfunctions>"
+    names = ["a.xml", "b.xml", "c.xml", "d.xml"]
+    root = Element("manifest", {"package": "com.example.fat"}, [Element("application", {}, [
+        Element("property", {"android:name": "android.app.appfunctions", "android:value": ",".join(names)})])])
+    apk = tmp_path / "fat.apk"
+    apk.write_bytes(zip_of({"AndroidManifest.xml": binary_xml(root), **{f"assets/{n}": big for n in names}}))
+    refusal = install_refusal(apk, tmp_path / "data")
+    assert refusal == ("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION: decoding fat.apk answered more than 32 MiB of text, "
+                       "the decoder's bound")
+    every_tool_refuses(apk, tmp_path, refusal)
