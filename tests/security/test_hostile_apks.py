@@ -10,7 +10,6 @@ of passing slowly. The APKs are made from bytes (tests/hostile_apks.py)."""
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ import pytest
 from droid.os import IllegalArgumentException
 from sim.device import Device
 from sim.testing.device import TestDevice
-from tests.helpers import REPO
+from tests.helpers import REPO, bounded_droidsim
 from tests.hostile_apks import (
     FUNCTIONS_XML,
     Element,
@@ -34,16 +33,11 @@ from tests.hostile_apks import (
 )
 
 pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
-TOOL_ADDRESS_SPACE = 1 << 30
 
 
 def droidsim(*args: object, cwd: Path) -> subprocess.CompletedProcess:
-    """The CLI in a process of its own, as a user runs it, held to TOOL_ADDRESS_SPACE."""
-    def bounded() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (TOOL_ADDRESS_SPACE, TOOL_ADDRESS_SPACE))
-
-    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd, capture_output=True, text=True,
-                          preexec_fn=bounded, timeout=180)
+    """The CLI in a process of its own, as a user runs it, held to 1 GiB of address space."""
+    return bounded_droidsim(*args, cwd=cwd)
 
 
 def install_refusal(apk: Path, data_dir: Path) -> str:

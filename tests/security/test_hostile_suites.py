@@ -8,9 +8,7 @@ The CLI runs as a user runs it, in a process of its own under a 1 GiB address-sp
 from __future__ import annotations
 
 import datetime as dt
-import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ import pytest
 from sim.eval.bounded_regex import PatternTimeout
 from sim.eval.matchers import compile_matcher
 from sim.eval.suite import SuiteError, load_suite
-from tests.helpers import REPO
+from tests.helpers import REPO, bounded_droidsim
 
 CASE = """\
 cases:
@@ -33,11 +31,7 @@ ALIAS_BOMB = "suite: bomb\nlaughs:\n  a0: &a0 [lol]\n" + "".join(
 
 
 def eval_cli(*args: object, cwd: Path) -> subprocess.CompletedProcess:
-    def bounded() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-
-    return subprocess.run([sys.executable, "-m", "sim.cli", "eval", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, preexec_fn=bounded, timeout=300)
+    return bounded_droidsim("eval", *args, cwd=cwd)
 
 
 def test_an_alias_bomb_is_refused_at_its_first_alias(tmp_path):

@@ -127,13 +127,15 @@ def post_as(url: str, token: str, headers: dict[str, str], uid: int | None = Non
               "             'Authorization': 'Bearer ' + sys.argv[2], **json.loads(sys.argv[4])})\n"
               "try:\n    print(urllib.request.urlopen(request, timeout=60).status)\n"
               "except urllib.error.HTTPError as error:\n    print(error.code)\n")
-    demote = (lambda: (os.setgroups([]), os.setgid(uid), os.setuid(uid))) if uid is not None else None
     # Another uid may not enter the folder this interpreter lives in: the system's, which needs only the stdlib.
     python = sys.executable if uid is None else shutil.which("python3", path="/usr/bin:/bin")
     if python is None:
         pytest.skip("no system python3 in /usr/bin for a process of another uid")
-    result = subprocess.run([python, "-I", "-c", script, url, token, INITIALIZE, json.dumps(headers)],
-                            capture_output=True, text=True, timeout=120, preexec_fn=demote, cwd="/")
+    command = [python, "-I", "-c", script, url, token, INITIALIZE, json.dumps(headers)]
+    if uid is not None:  # dropped by a fresh interpreter: a fork of this one (gRPC's threads and fork handlers) may crash
+        command = [sys.executable, "-I", "-c", "import os, sys\nos.setgroups([]); os.setgid(int(sys.argv[1]))\n"
+                   "os.setuid(int(sys.argv[1])); os.execv(sys.argv[2], sys.argv[2:])", str(uid), *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd="/")
     assert result.returncode == 0, result.stderr
     return int(result.stdout)
 
