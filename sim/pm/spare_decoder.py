@@ -17,7 +17,8 @@ uid is needed, as a code verification's child needs.
 So each APK is still decoded by a process nothing of an earlier decode reached, and a decode
 that crashes or hangs costs that child alone. Once warm, the spare is bounded
 (``bound_decoding``): an APK whose decode passes DECODE_CPU_SECONDS of CPU or
-DECODE_MEMORY_BYTES of address space is refused, the answer naming the bound it hit. A spare the device finds dead when its APK comes
+DECODE_MEMORY_BYTES of memory is refused, the answer naming the bound it hit. A spare the
+device finds dead when its APK comes
 (killed by a process of the device's user, without root, or ended because a verification took
 its uid) is replaced by a fresh fork.
 """
@@ -133,6 +134,7 @@ def _serve(uid: int | None, code_folders: list[Path], warmup: bytes, zygote: int
            answer_fd: int) -> None:
     """The spare's life: confined at once, warm, then bounded, one APK decoded and answered."""
     leave_zygote(request_fd, answer_fd)
+    statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)  # before Landlock, which leaves /proc out
     if uid is not None:
         from sim.zygote.specialize import drop_to
 
@@ -148,19 +150,23 @@ def _serve(uid: int | None, code_folders: list[Path], warmup: bytes, zygote: int
         os._exit(1)
     warm_up(warmup)
     gc.freeze()  # what the warm-up left is never traversed again: the decode's collections stay small
-    bound_decoding()
     header = _read_framed(request_fd, MAX_HEADER, HEADER_LENGTH)
-    data = _read_framed(request_fd, MAX_APK_BYTES, APK_LENGTH)
-    if header is None or data is None:  # the device let go of it, or sent what it never sends
+    framed = _read_framed(request_fd, MAX_APK_BYTES, APK_LENGTH)
+    if header is None or framed is None:  # the device let go of it, or sent what it never sends
         os._exit(1)
-    request = json.loads(header)
-    write_answer(answer_fd, apk_answer(bytes(data), request["apk"], request["sdk"]))
+    request, data = json.loads(header), bytes(framed)
+    del framed
+    bound_decoding(statm)
+    write_answer(answer_fd, apk_answer(data, request["apk"], request["sdk"]))
 
 
-def bound_decoding() -> None:
-    """From now on: DECODE_MEMORY_BYTES of address space (past it, allocations fail with
-    MemoryError) and DECODE_CPU_SECONDS more of CPU (past it, SIGXCPU raises DecodeBoundHit;
-    a second later, if the decode is stuck where no Python runs, the kernel's SIGKILL)."""
+def bound_decoding(statm: int | None = None) -> None:
+    """From now on, with the APK's bytes in hand: DECODE_MEMORY_BYTES more address space
+    (past it, allocations fail with MemoryError) and DECODE_CPU_SECONDS more of CPU (past it,
+    SIGXCPU raises DecodeBoundHit; a second later, if the decode is stuck where no Python runs,
+    the kernel's SIGKILL). More than the spare has, not a total: what it holds before (the
+    reader, the APK of up to 256 MiB) is not the decode's to spend. ``statm``: this process's
+    /proc/self/statm, opened before it was confined."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     soft = math.ceil(usage.ru_utime + usage.ru_stime) + DECODE_CPU_SECONDS
 
@@ -169,7 +175,17 @@ def bound_decoding() -> None:
 
     signal.signal(signal.SIGXCPU, past_cpu_bound)
     _lower(resource.RLIMIT_CPU, soft, soft + 1)
-    _lower(resource.RLIMIT_AS, DECODE_MEMORY_BYTES, DECODE_MEMORY_BYTES)
+    address_space = _address_space(statm) + DECODE_MEMORY_BYTES
+    _lower(resource.RLIMIT_AS, address_space, address_space)
+
+
+def _address_space(statm: int | None) -> int:
+    """This process's virtual size now (what RLIMIT_AS counts)."""
+    fd = os.open("/proc/self/statm", os.O_RDONLY) if statm is None else statm
+    try:
+        return int(os.pread(fd, 128, 0).split()[0]) * resource.getpagesize()
+    finally:
+        os.close(fd)
 
 
 def _lower(kind: int, soft: int, hard: int) -> None:
@@ -193,8 +209,8 @@ def apk_answer(data: bytes, name: str, sdk: int) -> dict:
     except ApkError as error:
         return {"refused": [error.reason, error.detail]}
     except MemoryError:
-        bound = resource.getrlimit(resource.RLIMIT_AS)[0] >> 20
-        return {"refused": [UNEXPECTED, f"decoding {name} needed more than {bound} MiB of memory, the decoder's bound"]}
+        return {"refused": [UNEXPECTED, f"decoding {name} needed more than {DECODE_MEMORY_BYTES >> 20} MiB of memory, "
+                                        "the decoder's bound"]}
     except DecodeBoundHit as hit:
         return {"refused": [UNEXPECTED, f"decoding {name} {hit}, the decoder's bound"]}
     except Exception as error:  # the reader failed on this input: the install refuses, naming it
