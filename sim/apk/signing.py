@@ -6,9 +6,11 @@ victim's signing block grafted onto other content names the victim but verifies 
 For each scheme present, every signer's signature over its signed data is checked with its
 public key (the key of its first certificate), and the digests it signed are recomputed over
 the APK's contents (1 MiB chunks of the entries, the central directory and the end record,
-ApkSigningBlockUtils.computeContentDigests). A v1 (JAR) signature is verified as far as its
-signature block file goes (sim/apk/jar_signing.py). Any failure refuses the APK with
-INSTALL_PARSE_FAILED_NO_CERTIFICATES naming the scheme and what failed.
+ApkSigningBlockUtils.computeContentDigests). A v1 (JAR) signature is verified down to each
+entry's digest (sim/apk/jar_signing.py). Every scheme present is verified, as ``apksigner
+verify`` does (the platform verifies only the newest: docs/differences.md). Any failure refuses
+the APK with INSTALL_PARSE_FAILED_NO_CERTIFICATES naming the scheme and what failed. Not
+verified: v3.1 and v4 signatures (ignored), source stamps, v3's key-rotation lineage.
 
 Everything read here comes from the APK's raw bytes (the signing block is never compressed)
 or, for v1, from :class:`sim.apk.archive.ApkArchive`'s bounded reads: no library opens the
