@@ -36,7 +36,7 @@ LIBRARY_STRINGS = 150
 
 
 def run(report: Report, *, rounds: int, large_table_rounds: int) -> None:
-    from sim.apk.folder import extracted
+    from sim.pm.apk_tools import extracted
     from sim.platform_version import NEWEST
     from tests.apks.build import missing_tools
 

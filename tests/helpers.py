@@ -91,6 +91,18 @@ def droidsim(*args: str, data: Path | None = None, timeout: float = 60, input: s
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, input=input)
 
 
+def bounded_droidsim(*args: object, cwd: Path, address_space: int = 1 << 30,
+                     timeout: float = 300) -> subprocess.CompletedProcess:
+    """The real CLI in its own process, held to ``address_space`` bytes: a tool that takes more
+    fails instead of passing slowly. The process sets its own limit before droidsim loads (a
+    ``preexec_fn`` in a test process with gRPC's threads may crash the fork)."""
+    bounded = ("import os, resource, sys\n"
+               "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))\n"
+               "os.execv(sys.executable, [sys.executable, '-m', 'sim.cli', *sys.argv[2:]])")
+    return subprocess.run([sys.executable, "-c", bounded, str(address_space), *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
 class DeviceProcess:
     """``droidsim device start`` in its own process, stopped with SIGTERM (or killed).
 

@@ -6,13 +6,17 @@ names that would leave a folder (``../``, absolute, backslashes, NUL), the same 
 (two readers could see two different manifests), more entries or more declared bytes than
 the device takes (a zip bomb), an App Bundle, an APK set or a split APK, which the device
 cannot install as one package. Reading an entry afterwards is bounded by its declared size
-(zipfile stops there, and checks the CRC), so a lying header inflates no further.
+(read a chunk at a time, up to that size, and then its CRC checked), so a lying header inflates
+no further.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import PurePosixPath
 
 from sim.apk.errors import ApkError
@@ -80,14 +84,34 @@ class ApkArchive:
 
     def read(self, entry: str) -> bytes:
         """One entry, inflated no further than its declared size (at most MAX_ENTRY_BYTES)."""
-        info = self._infos.get(entry)
-        if info is None:
-            raise ApkError("INSTALL_PARSE_FAILED_NOT_APK", f"{self.name} has no entry {entry}")
+        info = self._info(entry)
         if info.file_size > MAX_ENTRY_BYTES:
             raise ApkError("INSTALL_FAILED_INVALID_APK",
                          f"{self.name}!/{entry} declares {info.file_size} bytes; the device reads at most {MAX_ENTRY_BYTES}")
+        # A size, not ZipFile.read: reading to the end inflates all the compressed bytes at once
+        # (1 MB of them can hold 1000 MiB) before it cuts the result to the declared size.
+        with self._inflating(entry), self._zip.open(info) as stream:
+            return stream.read(info.file_size)
+
+    def digest(self, entry: str, algorithm: str) -> bytes:
+        """The hashlib ``algorithm`` digest of one entry, inflated a chunk at a time (no further
+        than its declared size, which the archive's total bounds): for a signature's check."""
+        digest = hashlib.new(algorithm)
+        with self._inflating(entry), self._zip.open(self._info(entry)) as stream:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+        return digest.digest()
+
+    def _info(self, entry: str) -> zipfile.ZipInfo:
+        info = self._infos.get(entry)
+        if info is None:
+            raise ApkError("INSTALL_PARSE_FAILED_NOT_APK", f"{self.name} has no entry {entry}")
+        return info
+
+    @contextmanager
+    def _inflating(self, entry: str) -> Iterator[None]:
         try:
-            return self._zip.read(info)
+            yield
         except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError, ValueError) as error:
             raise ApkError("INSTALL_FAILED_INVALID_APK", f"{self.name}!/{entry} cannot be inflated: {error}") from None
 

@@ -27,7 +27,8 @@ from lxml import etree
 from sim.apk.archive import MANIFEST, UNIVERSAL, ApkArchive
 from sim.apk.errors import ApkError
 from sim.apk.manifest_words import name_integers
-from sim.apk.reader import Resource, ResourceTable, Signing, binary_xml, signing
+from sim.apk.reader import Resource, ResourceTable, binary_xml
+from sim.apk.signing import Signing, signing
 
 ANDROID_NS = "http://schemas.android.com/apk/res/android"
 RESOURCES = "resources.arsc"
@@ -102,7 +103,7 @@ def decode_apk(data: bytes, name: str, sdk: int) -> DecodedApk:
     name_integers(manifest, f"{name}!/{MANIFEST}")
     files = [DecodedFile(MANIFEST, MANIFEST, _text(manifest))]
     files += _referenced_files(manifest, archive, resolver)
-    return DecodedApk(package, sdk, tuple(files), _services(manifest, resolver), signing(data, archive.entries()))
+    return DecodedApk(package, sdk, tuple(files), _services(manifest, resolver), signing(data, archive))
 
 
 def _reparsed(root: etree._Element) -> etree._Element:

@@ -57,17 +57,17 @@ def read_extract_record(folder: Path) -> ExtractRecord | None:
         raise ValueError(f"{path}: not the record `droidsim apk extract` writes ({type(error).__name__}: {error})") from None
 
 
-def enabled_services(apk: Path, sdks=tuple(sorted(VERSIONS))) -> dict[int, tuple[str, ...]]:
-    """The AppFunctionServices a device of each SDK indexes from ``apk``, their names expanded as
-    the manifest parser expands them; an SDK whose manifest does not parse is left out (install
+def enabled_services(opener, apk: Path, sdks=tuple(sorted(VERSIONS))) -> dict[int, tuple[str, ...]]:
+    """The AppFunctionServices a device of each SDK indexes from ``apk``, decoded by ``opener``
+    (sim.pm.apk_tools.ApkOpener: bounded, outside this process), their names expanded as the
+    manifest parser expands them; an SDK whose manifest does not parse is left out (install
     refuses it, saying why)."""
-    from sim.apk.folder import extracted
     from sim.pm.manifest import parse_manifest
     from sim.xmlsafe import XmlError
 
     services = {}
     for sdk in sdks:
-        with extracted(apk, sdk) as (folder, _):
+        with opener.extracted(apk, sdk, checked=False) as (folder, _):
             try:
                 manifest = parse_manifest(folder / "AndroidManifest.xml")
             except XmlError:

@@ -1,7 +1,7 @@
 """A decoded APK as a folder on disk, and its paths told back in the APK's own terms.
 
 The installer writes the decoded files into its staging folder; ``droidsim apk extract`` and
-``droidsim lint APP.apk`` into a folder of their own. Either way each name is checked first:
+``droidsim lint APP.apk`` into a folder of their own (sim/pm/apk_tools.py). Either way each name is checked first:
 what the decoder answers was read from hostile input, so it is treated like anything an app
 wrote. Messages about the folder's files (install refusals, lint findings) then name the APK's
 entries instead: ``shop.apk!/assets/order_functions.xml:12``.
@@ -12,13 +12,10 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from sim.apk.archive import MANIFEST, MAX_APK_BYTES
-from sim.apk.decode import DecodedApk, decode_apk
+from sim.apk.decode import DecodedApk
 from sim.apk.errors import ApkError
 
 _XML_RESOURCE = re.compile(r"res/xml/[a-z0-9_]+\.xml")
@@ -61,18 +58,6 @@ def read_apk(apk: Path) -> bytes:
     if len(data) > MAX_APK_BYTES:
         raise ApkError("INSTALL_FAILED_INVALID_APK", f"{apk} is larger than the {MAX_APK_BYTES} bytes the device takes")
     return data
-
-
-@contextmanager
-def extracted(apk: Path, sdk: int) -> Iterator[tuple[Path, DecodedApk]]:
-    """The APK decoded in this process into a temporary folder, for tools that read folders
-    (lint, inspect): the user's own file in the user's own process, no device involved."""
-    decoded = decode_apk(read_apk(apk), apk.name, sdk)
-    with tempfile.TemporaryDirectory(prefix="droidsim-apk-") as scratch:
-        folder = Path(scratch) / decoded.package
-        folder.mkdir()
-        write_folder(decoded, folder)
-        yield folder, decoded
 
 
 def _checked(path: str) -> str:

@@ -1,4 +1,4 @@
-"""The one module that uses androguard: binary XML, resources.arsc and signing blocks, read.
+"""The one module that uses androguard: binary XML and resources.arsc, read.
 
 androguard is a dependency of droidsim, imported on first use so that nothing else pays for it; the rest of droidsim sees only what this module returns. It was
 chosen over apkInspector (corrupts strings of 128 bytes or more), pyaxmlparser (its by-name
@@ -8,16 +8,17 @@ The bytes it reads come from :class:`sim.apk.archive.ApkArchive`, which has alre
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
 
 from sim.apk.errors import ApkError
+from sim.xmlsafe import MAX_DEPTH
 
+# Elements of one binary XML document: a large app's manifest holds a few thousand, a KSP
+# function file of 250 functions some ten thousand; past this, decoding one takes seconds.
+MAX_ELEMENTS = 100_000
 INSTALL_HINT = ("reading an APK needs androguard, a dependency of droidsim that this environment lacks: "
                 "reinstall droidsim (pip install CHECKOUT, or the wheel built from it)")
 
@@ -30,15 +31,6 @@ class Resource:
     type: str
     name: str
     values: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class Signing:
-    """The APK signature schemes present and the SHA-256 of each signer's certificate (DER),
-    as ``apksigner verify --print-certs`` prints it; both empty for an unsigned APK."""
-
-    schemes: tuple[str, ...]
-    certificate_digests: tuple[str, ...]
 
 
 class _Silent:
@@ -55,18 +47,17 @@ def _androguard() -> Any:
     try:
         from loguru import logger
 
-        from androguard.core import apk, axml
+        from androguard.core import axml
     except ImportError:
         raise ApkError("INSTALL_FAILED_INTERNAL_ERROR", INSTALL_HINT) from None
     logger.disable("androguard")  # what its other modules might log
-    apk.logger = axml.logger = _Silent()  # the two a decode calls
-    return apk, axml
+    axml.logger = _Silent()  # the one a decode calls
+    return axml
 
 
 def preload() -> None:
     """Import androguard now (the verifier's zygote, before it forks); ApkError if it is missing."""
     _androguard()
-    import sim.apk.decode  # noqa: F401
 
 
 def binary_xml(data: bytes, where: str) -> etree._Element:
@@ -75,10 +66,16 @@ def binary_xml(data: bytes, where: str) -> etree._Element:
     androguard's ``AXMLParser`` reads the document; the tree is built here, not by its
     ``AXMLPrinter``, which formats a debug message for every element and attribute whether
     or not anything logs it (a quarter of a decode) and renames what XML does not allow.
-    A name or value XML does not allow is refused instead: lxml will not build it."""
-    _, axml = _androguard()
+    A name or value XML does not allow is refused instead: lxml will not build it. Nesting is
+    bounded as for text XML (sim/xmlsafe.py), and the number of elements too, checked as each
+    element opens: building a deeper tree costs time that grows with the square of its depth."""
+    axml = _androguard()
     try:
         root = _tree(axml.AXMLParser(data), axml)
+    except TooLarge as bound:
+        raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} {bound}, the device's bound") from None
+    except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
+        raise
     except Exception as error:  # androguard and lxml raise what they meet: any of it means malformed
         raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not valid binary XML ({error})") from None
     if root is None:
@@ -86,10 +83,15 @@ def binary_xml(data: bytes, where: str) -> etree._Element:
     return root
 
 
+class TooLarge(Exception):
+    """Binary XML nested past MAX_DEPTH, or with more than MAX_ELEMENTS elements."""
+
+
 def _tree(parser: Any, axml: Any) -> etree._Element | None:
     """The elements, attributes and text ``parser`` reads, as a tree; None if it is not valid."""
     open_elements: list[etree._Element] = []
     root = None
+    count = 0
     while parser.is_valid():
         event = next(parser)
         if event == axml.START_TAG:
@@ -105,6 +107,11 @@ def _tree(parser: Any, axml: Any) -> etree._Element | None:
             else:
                 raise ValueError(f"a second root element, <{element.tag}>")
             open_elements.append(element)
+            count += 1
+            if len(open_elements) > MAX_DEPTH:
+                raise TooLarge(f"nests elements deeper than {MAX_DEPTH} levels")
+            if count > MAX_ELEMENTS:
+                raise TooLarge(f"holds more than {MAX_ELEMENTS} elements")
         elif event == axml.END_TAG:
             if not open_elements:
                 raise ValueError("it closes an element it never opened")
@@ -124,11 +131,13 @@ class ResourceTable:
     """resources.arsc of one package."""
 
     def __init__(self, data: bytes, package: str, where: str) -> None:
-        _, axml = _androguard()
+        axml = _androguard()
         self._package = package
         try:
             self._parser = axml.ARSCParser(data)
             names = self._parser.get_packages_names()
+        except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
+            raise
         except Exception as error:  # as above: whatever the parser raises, the table is malformed
             raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", f"{where} is not a valid resource table ({error})") from None
         if package not in names:
@@ -143,35 +152,9 @@ class ResourceTable:
             if type_ is None:
                 return None
             values = tuple((config.get_qualifier(), value) for config, value in self._parser.get_resolved_res_configs(resource_id))
+        except MemoryError:  # the decoder's bound (sim/pm/spare_decoder.py), not malformed input
+            raise
         except Exception as error:  # as above
             raise ApkError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
                            f"{self._where}: resource 0x{resource_id:08X} cannot be read ({error})") from None
         return Resource(type_, name, values)
-
-
-# What every signed APK holds: a v2/v3 signing block's magic, or a v1 signature file's name.
-_SIGNING_BLOCK_MAGIC = b"APK Sig Block 42"
-_V1_SIGNATURE = re.compile(r"META-INF/.*\.(DSA|EC|RSA)", re.DOTALL)
-
-
-def signing(data: bytes, entries: Iterable[str]) -> Signing:
-    """Which schemes signed the APK, and by whom: v3 beats v2 beats v1, as the platform
-    takes the newest scheme it finds (ApkSignatureVerifier). An APK with neither a signing
-    block's magic anywhere in it nor a v1 signature file among its ``entries`` is unsigned
-    without asking androguard, which would read its zip a second time to say so."""
-    if _SIGNING_BLOCK_MAGIC not in data and not any(_V1_SIGNATURE.fullmatch(entry) for entry in entries):
-        return Signing((), ())
-    apk, _ = _androguard()
-    try:
-        package = apk.APK(data, raw=True, skip_analysis=True)
-        schemes = tuple(s for s, signed in (("v1", package.is_signed_v1()), ("v2", package.is_signed_v2()),
-                                              ("v3", package.is_signed_v3())) if signed)
-        if "v3" in schemes:
-            certificates = package.get_certificates_der_v3()
-        elif "v2" in schemes:
-            certificates = package.get_certificates_der_v2()
-        else:
-            certificates = [c.dump() for c in package.get_certificates_v1()] if schemes else []
-    except Exception as error:  # as above
-        raise ApkError("INSTALL_PARSE_FAILED_NO_CERTIFICATES", f"its signature cannot be read ({error})") from None
-    return Signing(schemes, tuple(hashlib.sha256(c).hexdigest() for c in certificates))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from sim.cli.output import console, print_json, print_table
 from sim.platform_version import NEWEST, VERSIONS, platform_version
@@ -55,13 +56,14 @@ def extract_command(apk: Path, folder: Path, sdk: str) -> None:
     """
     from sim.apk.errors import ApkError
     from sim.apk.extract_record import EXTRACT_RECORD, ExtractRecord, enabled_services
-    from sim.apk.folder import extracted, write_folder, write_new
+    from sim.apk.folder import write_folder, write_new
+    from sim.pm.apk_tools import ApkOpener
 
     if folder.exists() and any(folder.iterdir()):
         raise click.ClickException(f"{folder} is not empty: extract writes into a new or empty folder")
     try:
-        with extracted(apk, int(sdk)) as (_, decoded):
-            record = ExtractRecord(apk.name, int(sdk), enabled_services(apk))
+        with ApkOpener() as opener, opener.extracted(apk, int(sdk)) as (_, decoded):
+            record = ExtractRecord(apk.name, int(sdk), enabled_services(opener, apk))
             folder.mkdir(parents=True, exist_ok=True)
             write_folder(decoded, folder)
             write_new(folder / EXTRACT_RECORD, record.to_json().encode())
@@ -73,12 +75,13 @@ def extract_command(apk: Path, folder: Path, sdk: str) -> None:
 def inspection(apk: Path, sdk: int) -> dict:
     """The APK as a device of ``sdk`` would see it; ``refusal`` is install's error, or None."""
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted
+    from sim.pm.apk_tools import extracted
 
     report: dict = {"apk": str(apk), "sdk": sdk, "package": None, "signing": None, "services": [], "files": [],
                     "app_metadata": None, "functions": [], "notes": [], "refusal": None}
     try:
-        with extracted(apk, sdk) as (folder, decoded):
+        # Unchecked here: install's own checks run on the folder below, the manifest's among them.
+        with extracted(apk, sdk, checked=False) as (folder, decoded):
             report.update(package=decoded.package, signing={
                 "schemes": list(decoded.signing.schemes), "certificate_sha256": list(decoded.signing.certificate_digests)})
             report["services"] = [{"name": s.name, "enabled": s.enabled, "enabled_from": s.enabled_from}
@@ -134,6 +137,7 @@ def _print(report: dict) -> None:
     for note in report["notes"]:  # what a phone of this SDK leaves out (install's warnings)
         click.echo(f"Warning: {note}")
     if report["refusal"]:
-        out.print(f"[bold red]Install would refuse it:[/] {report['refusal']}", soft_wrap=True, markup=True)
+        # The refusal quotes the APK's own text: never read as markup ("[facet 'pattern']" would vanish).
+        out.print(f"[bold red]Install would refuse it:[/] {escape(report['refusal'])}", soft_wrap=True, markup=True)
     else:
         click.echo("Install would take it.")

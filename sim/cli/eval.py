@@ -83,6 +83,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     from sim.eval.devices import DeviceSetupError
     from sim.eval.execution import UnprotectedRay
     from sim.eval.models import ModelSpecError
+    from sim.eval.bounded_regex import PatternTimeout
     from sim.eval.progress import Progress
     from sim.eval.report import terminal_table
     from sim.eval.results import ResumeError
@@ -110,6 +111,8 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
             summary = run_eval(suite, options, progress.update)
     except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay, JUnitPathError) as error:
         raise click.ClickException(str(error)) from None
+    except PatternTimeout as error:
+        raise click.ClickException(f"{suite_file}: {error}") from None
     except ModelUnavailable as error:
         raise click.ClickException(f"the model server went down, so the run stopped: {error}. The finished "
                                    f"cases are in {out / 'results.jsonl'}; rerun with --resume to go on") from None

@@ -60,12 +60,14 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
         apks = {}  # decoded folder -> (APK, decoded), to name findings in the APK's terms
         folders = []
         unreadable = []
+        opener = None
         for path in app_dirs:
             if path.is_file():
-                _decode(path, stack, apks, folders, unreadable)
+                opener = opener or stack.enter_context(_opener())
+                _decode(opener, path, stack, apks, folders, unreadable)
             else:
                 folders += _folders(path)
-        on_android_16 = {folder: _services_on_android_16(apk) for folder, (apk, _) in apks.items()}
+        on_android_16 = {folder: _services_on_android_16(opener, apk) for folder, (apk, _) in apks.items()}
         report = lint_apps(folders, device_peers=peers, suppressions=suppressions, android16_services={
             folder: services for folder, services in on_android_16.items() if services is not None})
         report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
@@ -88,12 +90,17 @@ def _suppressions(path: Path | None) -> list:
         raise refused from None
 
 
-def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unreadable: list[AppReport]) -> None:
+def _opener():
+    from sim.pm.apk_tools import ApkOpener
+
+    return ApkOpener()
+
+
+def _decode(opener, apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unreadable: list[AppReport]) -> None:
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted
 
     try:
-        folder, decoded = stack.enter_context(extracted(apk, NEWEST.sdk_int))
+        folder, decoded = stack.enter_context(opener.extracted(apk, NEWEST.sdk_int))
     except ApkError as error:
         unreadable.append(AppReport(apk, error=str(error)))
         return
@@ -101,12 +108,12 @@ def _decode(apk: Path, stack: ExitStack, apks: dict, folders: list[Path], unread
     folders.append(folder)
 
 
-def _services_on_android_16(apk: Path) -> list[str] | None:
+def _services_on_android_16(opener, apk: Path) -> list[str] | None:
     """What an Android 16 phone indexes of the APK: its resources resolved for SDK 36 (as
     `droidsim apk extract` records it for the folder it writes, so the two lints agree)."""
     from sim.apk.extract_record import enabled_services
 
-    services = enabled_services(apk, (ANDROID_16.sdk_int,)).get(ANDROID_16.sdk_int)
+    services = enabled_services(opener, apk, (ANDROID_16.sdk_int,)).get(ANDROID_16.sdk_int)
     return None if services is None else list(services)
 
 

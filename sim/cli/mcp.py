@@ -55,7 +55,7 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
         except Exception as error:
             fail_with(error)
         serve = (bridge.serve_stdio() if transport == "stdio"
-                 else bridge.serve_http(host, port, sys.stderr, token, token_file))
+                 else bridge.serve_http(host, port, sys.stderr, token, token_file, address.data_dir))
         try:
             asyncio.run(serve)
         except KeyboardInterrupt:

@@ -83,7 +83,7 @@ def app_folder(path: Path) -> Iterator[Path]:
         yield path
         return
     from sim.apk.errors import ApkError
-    from sim.apk.folder import extracted
+    from sim.pm.apk_tools import extracted
     from sim.platform_version import NEWEST
 
     try:

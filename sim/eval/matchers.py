@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.eval.bounded_regex import BoundedPattern, PatternError
 from sim.eval.values import as_iso
 
 KEYWORDS = ("exact", "one_of", "any", "absent", "regex", "date", "approx", "contains")
@@ -175,8 +176,8 @@ def _keyword(raw: dict[str, Any]) -> Matcher:
         if not isinstance(spec, str):
             raise MatcherError("regex takes a pattern string")
         try:
-            pattern = re.compile(spec)
-        except re.error as error:
+            pattern = BoundedPattern(spec)  # a suite's pattern: matched with a time bound
+        except PatternError as error:
             raise MatcherError(f"bad regex {spec!r}: {error}") from None
         if "example" not in raw:
             raise MatcherError("regex needs an example (the value the oracle model sends)")

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from sim.eval.bounded_regex import IGNORECASE, BoundedPattern, PatternError
+
 # Each list is joined into one case-insensitive pattern.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
@@ -65,19 +67,22 @@ class Words:
 
 @dataclass(frozen=True)
 class PhraseRules:
-    success: re.Pattern
-    negation: re.Pattern
-    question: re.Pattern
+    success: BoundedPattern
+    negation: BoundedPattern
+    question: BoundedPattern
 
     @classmethod
     def of(cls, languages: Iterable[str], extra: dict[str, dict[str, list[str]]] | None = None) -> "PhraseRules":
         """The rules of these languages: the defaults plus the suite's own cues."""
         cues: dict[str, list[str]] = {"success": [], "negation": [], "question": []}
+        suite_cues: dict[str, list[str]] = {"success": [], "negation": [], "question": []}
         for language in dict.fromkeys(languages):
             for table in (DEFAULT_PHRASES, extra or {}):
                 for kind, patterns in table.get(language, {}).items():
                     cues[kind] += patterns
-        return cls(*(_join(cues[kind]) for kind in ("success", "negation", "question")))
+                    suite_cues[kind] += patterns if table is extra else []
+        return cls(*(_join(cues[kind], f"phrases {kind} cues {suite_cues[kind]}")
+                     for kind in ("success", "negation", "question")))
 
     def read(self, text: str) -> Words:
         return Words(tuple(self.success_claims(text)), self.admits_failure(text), self.asks(text))
@@ -101,10 +106,12 @@ def check_patterns(patterns: list[str]) -> None:
     """Each pattern compiles; ValueError names the one that does not."""
     for pattern in patterns:
         try:
-            re.compile(pattern)
-        except re.error as error:
+            BoundedPattern(pattern)
+        except PatternError as error:
             raise ValueError(f"bad pattern {pattern!r}: {error}") from None
 
 
-def _join(patterns: list[str]) -> re.Pattern:
-    return re.compile("|".join(f"(?:{p})" for p in patterns) or r"(?!)", re.I)
+def _join(patterns: list[str], shown: str) -> BoundedPattern:
+    """One pattern of them all, its matches bounded in time: a suite adds its own, ``shown``
+    in the error if one runs too long (sim/eval/bounded_regex.py)."""
+    return BoundedPattern("|".join(f"(?:{p})" for p in patterns) or r"(?!)", IGNORECASE, shown=shown)

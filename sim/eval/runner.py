@@ -42,6 +42,7 @@ from sim.eval.devices import EvalDevice
 from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
+from sim.eval.bounded_regex import PatternTimeout
 from sim.eval.phrases import PhraseRules
 from sim.eval.scoring import MadeCall, TurnVerdict, matcher_problems, score_turn
 from sim.eval.suite import Call, Case, Suite, Turn
@@ -99,6 +100,8 @@ def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings
     timed: TimedModel | None = None
     try:
         timed = asyncio.run(_converse(suite, case, device, settings, result))
+    except PatternTimeout:  # the suite's own pattern, in every case alike: the run stops naming it
+        raise
     except Exception as error:  # noqa: BLE001 - infrastructure, not a verdict: the run goes on
         if server_down(error):
             raise ModelUnavailable(str(error)) from error

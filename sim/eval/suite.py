@@ -308,8 +308,13 @@ class Suite(_Strict):
 
     def warnings(self) -> list[str]:
         """What the suite can run with but should not: a case that changes the device and checks
-        nothing of what changed (its verdict would rest on the calls alone)."""
+        nothing of what changed (its verdict would rest on the calls alone); apps from outside
+        the suite's own folder, whose Python the run executes with the user's rights."""
         out = []
+        if self.apps is not None and self.path is not None and not self.apps_dir().is_relative_to(self.path.parent.resolve()):
+            line, _ = self.locate(("apps",))
+            out.append(f"{self.path}:{line}: apps: {self.apps} is {self.apps_dir()}, outside the suite's folder: its apps' "
+                       "Python runs as code with your rights (docs/security.md, \"Eval suites\")")
         for n, case in enumerate(self.cases):
             changing = case.changes_state()
             if changing and not case.state:

@@ -13,13 +13,17 @@ from typing import Any
 
 import yaml
 
+from sim.no_alias_yaml import NoAliasLoader
+
 Path_ = tuple[Any, ...]
 
 
-class SuiteLoader(yaml.SafeLoader):
+class SuiteLoader(NoAliasLoader):
     """YAML 1.1 minus its surprises for suites: ``19:00`` stays text (not the base-60 number
     1140) and ``yes``/``no``/``on``/``off`` stay words (a user may well answer "no");
-    only ``true``/``false`` are booleans, as in YAML 1.2."""
+    only ``true``/``false`` are booleans, as in YAML 1.2. No aliases (sim/no_alias_yaml.py)."""
+
+    what = "a suite"
 
 
 SuiteLoader.yaml_implicit_resolvers = {

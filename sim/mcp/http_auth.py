@@ -4,14 +4,18 @@ The bridge acts as an agent app: whoever reaches it calls that agent's functions
 confirmations, and the access history blames the agent. A loopback port is open to every
 process of the machine, installed apps included, so each request must show the token the
 bridge made at start (``Authorization: Bearer TOKEN``; docs/mcp.md), and a peer the kernel
-names as an app's uid (sim/server/tcp_peers.py: by the whole connection) is refused whatever
-it shows, as the device refuses to take an app for anyone else. The kernel is asked once per
-connection, as it opens (``PeerVerdicts``), not for every request on it.
+names as one of the device's apps (sim/server/tcp_peers.py: by the whole connection) is
+refused whatever it shows, as the device refuses to take an app for anyone else. Which uids
+are the device's apps is read from the device (``DeviceAppUids``), never guessed from a range:
+a person's account may have any uid. The kernel is asked once per connection, as it opens
+(``PeerVerdicts``), not for every request on it. A web page that reaches the port through a
+name of its own (DNS rebinding) is refused by its Host and Origin (``rebinding_guard``).
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import os
 import secrets
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from sim.server.tcp_peers import peer_sockets
-from sim.zygote.os_user import is_app_os_uid
+from sim.zygote.os_user import FIRST_ISOLATED_UID, LAST_ISOLATED_UID, PER_USER_RANGE
 
 # What the bridge prints after its URL, then the token itself or "in PATH" (sim/mcp/process.py reads it).
 TOKEN_ANNOUNCEMENT = "Bearer token (send as Authorization: Bearer TOKEN): "
@@ -33,12 +37,58 @@ def kernel_peer_uids(client: tuple, server: tuple) -> set[int]:
     return {uid for uid, _inode in peer_sockets(client, server)}
 
 
+class DeviceAppUids:
+    """Whether an OS uid is one the device at ``data_dir`` runs its apps under. The device
+    gives each installed app's data folder (``DATA/data/PKG``) to the uid its processes run as
+    (sim/pm/installer.py), so the folders' owners are its apps' uids, read as each connection
+    opens (an app installed since counts); its verifier runs app code under the isolated uids
+    (99000-99999) of the same OS user (sim/zygote/os_user.py). A device that gives apps no uids
+    of their own (run without root) runs them as its own user: no uid tells them apart there,
+    and only the token guards the bridge."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self._data_dir = data_dir
+
+    def __call__(self, uid: int) -> bool:
+        try:
+            device_user = self._data_dir.stat().st_uid
+            owners = {entry.stat().st_uid for entry in os.scandir(self._data_dir / "data")} - {device_user}
+        except OSError:  # no app installed yet (or the device's folder is gone): none of them
+            return False
+        if uid in owners:
+            return True
+        user, app = divmod(uid, PER_USER_RANGE)
+        return FIRST_ISOLATED_UID <= app <= LAST_ISOLATED_UID and user in {owner // PER_USER_RANGE for owner in owners}
+
+
+def rebinding_guard(host: str) -> Any:
+    """The MCP SDK's Host/Origin checks (HTTP 421/403) for the address the bridge binds. The SDK
+    turns them on for 127.0.0.1, localhost and ::1 only: on 127.0.0.2 a page whose name resolves
+    there could drive the bridge from a browser. Here every address that is one host gets them:
+    a request must name that address (or localhost, for the addresses localhost stands for),
+    on any port (a proxy in front keeps the name). None for a wildcard address (0.0.0.0, ::),
+    which names every address of the machine, as the SDK does."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    bare = host.strip("[]")
+    try:
+        if ipaddress.ip_address(bare).is_unspecified:
+            return None
+    except ValueError:  # a host name
+        pass
+    names = ["127.0.0.1", "localhost", "[::1]"] if bare in ("127.0.0.1", "localhost", "::1") else [
+        f"[{bare}]" if ":" in bare else bare]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[f"{n}:*" for n in names],
+                                     allowed_origins=[f"http://{n}:*" for n in names])
+
+
 class PeerVerdicts:
     """The app uid the kernel names at the other end of each open connection, if any: asked
     when the connection opens and forgotten when it closes, so a later connection that
-    reuses the same addresses is asked again."""
+    reuses the same addresses is asked again. ``is_app`` tells an app's uid (``DeviceAppUids``)."""
 
-    def __init__(self, peer_uids: PeerUids = kernel_peer_uids) -> None:
+    def __init__(self, is_app: Callable[[int], bool], peer_uids: PeerUids = kernel_peer_uids) -> None:
+        self._is_app = is_app
         self._peer_uids = peer_uids
         self._app_uids: dict[tuple, int | None] = {}
 
@@ -65,7 +115,7 @@ class PeerVerdicts:
 
     def _ask(self, ends: tuple) -> int | None:
         client, server = ends
-        apps = sorted(uid for uid in self._peer_uids(client, server) if is_app_os_uid(uid)) if client and server else []
+        apps = sorted(uid for uid in self._peer_uids(client, server) if self._is_app(uid)) if client and server else []
         return apps[0] if apps else None
 
     def app_uid(self, client: tuple | None, server: tuple | None) -> int | None:

@@ -29,7 +29,7 @@ from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
 from sim.mcp.catalog import Catalog
 from sim.mcp.confirmation import Confirmation
 from sim.mcp.conversion import error_result, refusal
-from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT, BearerTokenGate, PeerVerdicts
+from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT, BearerTokenGate, DeviceAppUids, PeerVerdicts, rebinding_guard
 from sim.mcp.watcher import CatalogWatcher
 
 log = logging.getLogger("droidsim.mcp")
@@ -118,16 +118,20 @@ class Bridge:
         finally:
             observation.cancel()
 
-    async def serve_http(self, host: str, port: int, announce_to: TextIO, token: str, token_file: Path | None) -> None:
+    async def serve_http(self, host: str, port: int, announce_to: TextIO, token: str, token_file: Path | None,
+                         data_dir: Path) -> None:
         """Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free one), for holders of
-        ``token`` only (sim/mcp/http_auth.py). The URL, then where the token is (or, with no
-        token file, the token itself, this once), go to ``announce_to`` once the socket listens."""
+        ``token`` only, never for an app of the device at ``data_dir``, and only by the name of
+        HOST (sim/mcp/http_auth.py). The URL, then where the token is (or, with no token file,
+        the token itself, this once), go to ``announce_to`` once the socket listens."""
         import uvicorn
 
         from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-        verdicts = PeerVerdicts()
-        app = BearerTokenGate(self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host), token, verdicts)
+        verdicts = PeerVerdicts(DeviceAppUids(data_dir))
+        served = self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host,
+                                                 transport_security=rebinding_guard(host))
+        app = BearerTokenGate(served, token, verdicts)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -59,6 +59,17 @@ def has_python_code(app_dir: Path) -> bool:
 ManifestCheck = Callable[[ManifestFacts], None]
 
 
+def checked_manifest(app_dir: Path) -> Manifest:
+    """The folder's manifest, validated as install validates it (its package among the rest)."""
+    manifest_path = app_dir / "AndroidManifest.xml"
+    if not manifest_path.is_file():
+        raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
+    try:
+        return parse_manifest(manifest_path)
+    except XmlError as error:
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+
+
 def parse_app(
     app_dir: Path, verifier: CodeVerifier, check_manifest: ManifestCheck,
     version: PlatformVersion = NEWEST, code_dir: Path | None = None, double_dir: Path | None = None,
@@ -71,13 +82,7 @@ def parse_app(
     and ``double_dir``, if it exists, holds the Python doubles that stand in for its code."""
     code_dir = code_dir or app_dir
     code_less = not has_python_code(code_dir)
-    manifest_path = app_dir / "AndroidManifest.xml"
-    if not manifest_path.is_file():
-        raise InstallError("INSTALL_PARSE_FAILED_NOT_APK", f"{manifest_path} does not exist")
-    try:
-        manifest = parse_manifest(manifest_path)
-    except XmlError as error:
-        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED", str(error)) from None
+    manifest = checked_manifest(app_dir)
     facts = ManifestFacts(
         package=manifest.package,
         uses_permissions=tuple(manifest.uses_permissions),

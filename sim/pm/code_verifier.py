@@ -17,7 +17,8 @@ null}`` or ``{"error": "..."}``; the metadata is null for a service that is not 
 ``AppFunctionServiceEntryPoint``, which declares ids only.
 
 ``InProcessCodeVerifier`` does the same without the helper process, for a device whose
-apps run in the caller's process anyway (``sim.testing``): there is nothing to protect.
+apps run in the caller's process anyway (``sim.testing``): there is nothing to protect. APKs
+it still decodes in the verifier's child, bounded: an APK is hostile input wherever it is read.
 """
 
 from __future__ import annotations
@@ -37,7 +38,15 @@ from typing import TYPE_CHECKING, Callable
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
 from sim.pm.spare_channel import SparePool
-from sim.pm.verifier_child import KILLED_OR_SLOW, SPARE, VERIFY_TIMEOUT, answer_of
+from sim.pm.verifier_child import (
+    DECODE_CPU_SECONDS,
+    KILLED_OR_SLOW,
+    MAX_DECODED_BYTES,
+    SPARE,
+    UNEXPECTED,
+    VERIFY_TIMEOUT,
+    answer_of,
+)
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 
 if TYPE_CHECKING:
@@ -105,7 +114,14 @@ class CodeVerifier:
             finally:
                 spare.end()
             self._spares.refill(self._ask_spare)  # forked while this install goes on
-            return _decoded_from(answer_of(None, output))
+            answered = answer_of(None, output)
+            if output is None:
+                answered = {"refused": [UNEXPECTED, f"decoding {apk_name} answered more than {MAX_DECODED_BYTES >> 20} MiB "
+                                                    "of text, the decoder's bound"]}
+            elif answered.get("error") == KILLED_OR_SLOW and time.monotonic() >= deadline:
+                answered = {"refused": [UNEXPECTED, f"decoding {apk_name} took longer than {self._timeout:g} s, "
+                                                    "the decoder's bound"]}
+            return _decoded_from(answered)
 
     def _ask_spare(self) -> bool:
         """Ask the zygote for a spare under a uid of its own; False if it could not be asked."""
@@ -183,18 +199,24 @@ class CodeVerifier:
 
 
 class InProcessCodeVerifier:
-    """The verifier's answers computed in this process (app code runs here)."""
+    """The verifier's answers computed in this process (app code runs here); APKs decoded by
+    a CodeVerifier's spare, started at the first."""
+
+    def __init__(self) -> None:
+        self._apk_decoder: CodeVerifier | None = None
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         return _declared_from(answer(app_dir, service_name))
 
     def decode_apk(self, data: bytes, apk_name: str, sdk: int,
                    while_decoding: Callable[[], None] = lambda: None) -> DecodedApk:
-        while_decoding()
-        return _decoded_from(apk_answer(data, apk_name, sdk))
+        if self._apk_decoder is None:
+            self._apk_decoder = CodeVerifier()
+        return self._apk_decoder.decode_apk(data, apk_name, sdk, while_decoding)
 
     def close(self) -> None:
-        pass
+        if self._apk_decoder is not None:
+            self._apk_decoder.close()
 
 
 def _declared_from(reply: dict) -> DeclaredCode:
@@ -213,24 +235,11 @@ def _decoded_from(reply: dict) -> DecodedApk:
     if "refused" in reply:
         raise ApkError(*reply["refused"])
     if reply.get("error") == KILLED_OR_SLOW:
-        raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION",
-                       "decoding the APK killed the decoder's process (or took too long): its reader does not survive it")
+        raise ApkError(UNEXPECTED, f"decoding the APK ended the decoder's process before it answered: its reader "
+                                   f"crashed, or the kernel killed it past its bound of {DECODE_CPU_SECONDS} s of CPU")
     if "error" in reply:
-        raise ApkError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION", f"decoding the APK failed: {reply['error']}")
+        raise ApkError(UNEXPECTED, f"decoding the APK failed: {reply['error']}")
     return DecodedApk.from_json(reply["decoded"])
-
-
-def apk_answer(data: bytes, name: str, sdk: int) -> dict:
-    """The APK ``data`` (``name`` in errors) decoded for ``sdk``, or why it is refused; run
-    where hostile input may be read."""
-    from sim.apk.decode import decode_apk
-
-    try:
-        return {"decoded": decode_apk(data, name, sdk).to_json()}
-    except ApkError as error:
-        return {"refused": [error.reason, error.detail]}
-    except Exception as error:  # the reader failed on this input: the install refuses, naming it
-        return {"error": f"{type(error).__name__}: {error}"}
 
 
 def answer(app_dir: Path, service_name: str) -> dict:

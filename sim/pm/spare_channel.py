@@ -5,7 +5,7 @@ socket (SCM_RIGHTS), the write end of the spare's request pipe, the read end of 
 pipe and a pidfd of it, keeping only its pid. So an APK's bytes go from the device straight
 to the spare and its answer straight back: two process wakes, where relaying both through the
 zygote took four. What the zygote did with the answer, the device now does with the same code
-(sim/pm/verifier_child.py): it reads at most MAX_ANSWER_BYTES, ends the spare at the deadline,
+(sim/pm/verifier_child.py): it reads at most MAX_DECODED_BYTES, ends the spare at the deadline,
 and kills it after its one answer; the zygote reaps it and forks the next. The device holds a
 pidfd, not a pid: the zygote may reap a spare the device still holds (one a verification's uid
 ended), and a pidfd never names another process.
@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sim.pm.verifier_child import collect
+from sim.pm.verifier_child import MAX_DECODED_BYTES, collect
 
 # The spare's request: the APK's name and SDK as JSON, then its bytes; each length-prefixed.
 HEADER_LENGTH = struct.Struct("!I")
@@ -54,8 +54,8 @@ class SpareHandle:
 
     def answer(self, deadline: float) -> bytes | None:
         """The spare's answer line, b"" if it died or was too slow, None if it wrote more than
-        MAX_ANSWER_BYTES."""
-        return collect(self.pidfd, self.answer_fd, deadline, one_line=True)
+        MAX_DECODED_BYTES."""
+        return collect(self.pidfd, self.answer_fd, deadline, one_line=True, limit=MAX_DECODED_BYTES)
 
     def end(self) -> None:
         """Kill the spare (it can have started nothing: RLIMIT_NPROC 0) and let go of it."""

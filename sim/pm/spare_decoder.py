@@ -15,7 +15,10 @@ binds every uid but root), so killing it ends all that decoding the APK ran: no 
 uid is needed, as a code verification's child needs.
 
 So each APK is still decoded by a process nothing of an earlier decode reached, and a decode
-that crashes or hangs costs that child alone. A spare the device finds dead when its APK comes
+that crashes or hangs costs that child alone. Once warm, the spare is bounded
+(``bound_decoding``): an APK whose decode passes DECODE_CPU_SECONDS of CPU or
+DECODE_MEMORY_BYTES of memory is refused, the answer naming the bound it hit. A spare the
+device finds dead when its APK comes
 (killed by a process of the device's user, without root, or ended because a verification took
 its uid) is replaced by a fresh fork.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import json
+import math
 import os
 import resource
 import signal
@@ -37,10 +41,22 @@ from sim.apk.archive import MAX_APK_BYTES
 from sim.apk.errors import ApkError
 from sim.platform_version import NEWEST
 from sim.pm.spare_channel import APK_LENGTH, HEADER_LENGTH, MAX_HEADER, hand_over
-from sim.pm.verifier_child import end_group, leave_zygote, write_answer
+from sim.pm.verifier_child import (
+    DECODE_CPU_SECONDS,
+    DECODE_MEMORY_BYTES,
+    UNEXPECTED,
+    end_group,
+    leave_zygote,
+    write_answer,
+)
 
 WARMUP_APK = Path(str(files("sim.apk").joinpath("warmup.apk")))
 _PR_SET_PDEATHSIG = 1
+
+
+class DecodeBoundHit(BaseException):
+    """The decode passed its CPU bound (a BaseException: no reader's ``except Exception``
+    takes it for malformed input)."""
 
 
 def warm_up(warmup: bytes) -> None:
@@ -116,10 +132,9 @@ def _fork_spare(uid: int | None, code_folders: list[Path], warmup: bytes) -> tup
 
 def _serve(uid: int | None, code_folders: list[Path], warmup: bytes, zygote: int, request_fd: int,
            answer_fd: int) -> None:
-    """The spare's life: confined at once, warm, then one APK decoded and answered."""
-    from sim.pm.code_verifier import apk_answer
-
+    """The spare's life: confined at once, warm, then bounded, one APK decoded and answered."""
     leave_zygote(request_fd, answer_fd)
+    statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)  # before Landlock, which leaves /proc out
     if uid is not None:
         from sim.zygote.specialize import drop_to
 
@@ -136,11 +151,70 @@ def _serve(uid: int | None, code_folders: list[Path], warmup: bytes, zygote: int
     warm_up(warmup)
     gc.freeze()  # what the warm-up left is never traversed again: the decode's collections stay small
     header = _read_framed(request_fd, MAX_HEADER, HEADER_LENGTH)
-    data = _read_framed(request_fd, MAX_APK_BYTES, APK_LENGTH)
-    if header is None or data is None:  # the device let go of it, or sent what it never sends
+    framed = _read_framed(request_fd, MAX_APK_BYTES, APK_LENGTH)
+    if header is None or framed is None:  # the device let go of it, or sent what it never sends
         os._exit(1)
-    request = json.loads(header)
-    write_answer(answer_fd, apk_answer(bytes(data), request["apk"], request["sdk"]))
+    request, data = json.loads(header), bytes(framed)
+    del framed
+    bound_decoding(statm)
+    write_answer(answer_fd, apk_answer(data, request["apk"], request["sdk"]))
+
+
+def bound_decoding(statm: int | None = None) -> None:
+    """From now on, with the APK's bytes in hand: DECODE_MEMORY_BYTES more address space
+    (past it, allocations fail with MemoryError) and DECODE_CPU_SECONDS more of CPU (past it,
+    SIGXCPU raises DecodeBoundHit; a second later, if the decode is stuck where no Python runs,
+    the kernel's SIGKILL). More than the spare has, not a total: what it holds before (the
+    reader, the APK of up to 256 MiB) is not the decode's to spend. ``statm``: this process's
+    /proc/self/statm, opened before it was confined."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = math.ceil(usage.ru_utime + usage.ru_stime) + DECODE_CPU_SECONDS
+
+    def past_cpu_bound(signum: int, frame: object) -> None:
+        raise DecodeBoundHit(f"used more than {DECODE_CPU_SECONDS} s of CPU")
+
+    signal.signal(signal.SIGXCPU, past_cpu_bound)
+    _lower(resource.RLIMIT_CPU, soft, soft + 1)
+    address_space = _address_space(statm) + DECODE_MEMORY_BYTES
+    _lower(resource.RLIMIT_AS, address_space, address_space)
+
+
+def _address_space(statm: int | None) -> int:
+    """This process's virtual size now (what RLIMIT_AS counts)."""
+    fd = os.open("/proc/self/statm", os.O_RDONLY) if statm is None else statm
+    try:
+        return int(os.pread(fd, 128, 0).split()[0]) * resource.getpagesize()
+    finally:
+        os.close(fd)
+
+
+def _lower(kind: int, soft: int, hard: int) -> None:
+    """The limit ``kind`` set to ``soft`` and ``hard``, or kept where it is lower already (a
+    user who runs droidsim under a tighter limit)."""
+    old_soft, old_hard = resource.getrlimit(kind)
+    if old_hard != resource.RLIM_INFINITY:
+        hard = min(hard, old_hard)
+    if old_soft != resource.RLIM_INFINITY:
+        soft = min(soft, old_soft)
+    resource.setrlimit(kind, (min(soft, hard), hard))
+
+
+def apk_answer(data: bytes, name: str, sdk: int) -> dict:
+    """The APK ``data`` (``name`` in errors) decoded for ``sdk``, or why it is refused; run
+    where hostile input may be read, bounded."""
+    from sim.apk.decode import decode_apk
+
+    try:
+        return {"decoded": decode_apk(data, name, sdk).to_json()}
+    except ApkError as error:
+        return {"refused": [error.reason, error.detail]}
+    except MemoryError:
+        return {"refused": [UNEXPECTED, f"decoding {name} needed more than {DECODE_MEMORY_BYTES >> 20} MiB of memory, "
+                                        "the decoder's bound"]}
+    except DecodeBoundHit as hit:
+        return {"refused": [UNEXPECTED, f"decoding {name} {hit}, the decoder's bound"]}
+    except Exception as error:  # the reader failed on this input: the install refuses, naming it
+        return {"error": f"{type(error).__name__}: {error}"}
 
 
 def _read_framed(fd: int, limit: int, length: struct.Struct) -> bytearray | None:

@@ -19,6 +19,19 @@ KILLED_OR_SLOW = "loading the app's code killed the verifier process (or took to
 # writes more (app code at import can find the answer pipe) is stopped there, before the zygote,
 # and the device after it, hold what it wrote.
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
+# The spare decoder's bounds, past what it holds once it has the APK (sim/pm/spare_decoder.py).
+# Measured: an APK with an AndroidX-sized table and more (a 13.5 MB resources.arsc, 166,000
+# strings in 83 locales, 3,000 assets, signed v1+v2+v3) decodes in 2.7 s of CPU, the spare
+# growing by some 200 MB of address space (69 MB once warm, 270 MB at its peak).
+DECODE_CPU_SECONDS = 10
+DECODE_MEMORY_BYTES = 512 << 20
+# What a spare may answer: the decoded text of what install reads (the manifest, the function
+# XML and app metadata it names), each file of which install refuses past 8 MiB (sim/xmlsafe.py);
+# a real app's is kilobytes (the AndroidX-sized one above: 6 kB). The tool or device that reads
+# the answer holds it, and its JSON, in memory.
+MAX_DECODED_BYTES = 32 << 20
+# The reason of an APK refused because its decode failed, not because of what it holds.
+UNEXPECTED = "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION"
 ANSWER_TOO_LARGE = f"the verifier's child wrote more than {MAX_ANSWER_BYTES >> 20} MiB as its answer (stopped there)"
 
 
@@ -46,12 +59,13 @@ def write_answer(answer_fd: int, answered: dict) -> None:
     os._exit(0)
 
 
-def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = False) -> bytes | None:
+def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = False,
+            limit: int = MAX_ANSWER_BYTES) -> bytes | None:
     """The answer of the child whose pidfd is ``exited``, read until it exits: a process it
     left behind may hold the pipe open, so its end, not the pipe's, ends the wait.
     ``one_line``: until its first line has come, for a child whose answer is all it does (the
     spare decoder): its exit, the teardown of a large process, takes milliseconds the answer
-    need not wait for. None once it has written more than MAX_ANSWER_BYTES."""
+    need not wait for. None once it has written more than ``limit`` bytes."""
     chunks: list[bytes] = []
     size = 0
 
@@ -61,7 +75,7 @@ def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = Fa
         size += len(chunk)
         return chunk
 
-    while size <= MAX_ANSWER_BYTES:
+    while size <= limit:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
@@ -74,10 +88,10 @@ def collect(exited: int, answer_fd: int, deadline: float, *, one_line: bool = Fa
                     break
                 continue
         if exited in ready or answer_fd in ready:  # exited, or every writer closed the pipe
-            while size <= MAX_ANSWER_BYTES and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
+            while size <= limit and select.select([answer_fd], [], [], 0)[0] and (chunk := read()):
                 chunks.append(chunk)
             break
-    return None if size > MAX_ANSWER_BYTES else b"".join(chunks)
+    return None if size > limit else b"".join(chunks)
 
 
 def answer_of(pid: int | None, output: bytes | None) -> dict:

@@ -84,7 +84,8 @@ def _preload_apk_reader() -> None:
     try:
         preload()
     except ApkError:  # not installed: the child answers with what to install
-        pass
+        return
+    import sim.apk.decode  # noqa: F401
 
 
 def _reply(reply: dict) -> None:

@@ -63,19 +63,17 @@ def read_cassette_file(path: Path) -> Any:
 def _no_alias_loader() -> type:
     import yaml
 
-    class NoAliasLoader(yaml.SafeLoader):
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            if self.check_event(yaml.AliasEvent):
-                mark = self.peek_event().start_mark
-                raise yaml.YAMLError(f"line {mark.line + 1}: anchors and aliases are not allowed in a cassette")
-            return super().compose_node(parent, index)
+    from sim.no_alias_yaml import NoAliasLoader
+
+    class CassetteLoader(NoAliasLoader):
+        what = "a cassette"
 
     # Dates stay text (2025-06-14), as JSON would have them: the declared type decides.
-    NoAliasLoader.yaml_implicit_resolvers = {
+    CassetteLoader.yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
-    return NoAliasLoader
+    return CassetteLoader
 
 
 @dataclass(frozen=True)

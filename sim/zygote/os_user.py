@@ -19,21 +19,12 @@ import tempfile
 import weakref
 from pathlib import Path
 
-from droid.os.binder import FIRST_APPLICATION_UID
-
 PER_USER_RANGE = 100_000  # UserHandle.PER_USER_RANGE
 # Process.FIRST_ISOLATED_UID / LAST_ISOLATED_UID, the verifier's uids.
 FIRST_ISOLATED_UID = 99_000
 LAST_ISOLATED_UID = 99_999
 MAX_USERS = 100
 LOCK_DIR = Path("/run/lock" if os.path.isdir("/run/lock") else tempfile.gettempdir()) / "droidsim-users"
-
-
-def is_app_os_uid(uid: int) -> bool:
-    """Whether ``uid`` is one a device gives its apps or its verifier, for any user: what
-    the kernel names so is an installed app's process (or an isolated one), never a person."""
-    user, app_uid = divmod(uid, PER_USER_RANGE)
-    return user < MAX_USERS and FIRST_APPLICATION_UID <= app_uid <= LAST_ISOLATED_UID
 
 
 class OsUser:

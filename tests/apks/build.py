@@ -64,10 +64,11 @@ def build_split(source: Path, out: Path) -> None:
         _run("zipalign", "-f", "-p", "4", unaligned, out)
 
 
-def sign(unsigned: Path, key: str, out: Path) -> None:
+def sign(unsigned: Path, key: str, out: Path, schemes: tuple[str, ...] = ("v1", "v2", "v3")) -> None:
+    enabled = [option for scheme in ("v1", "v2", "v3")
+               for option in (f"--{scheme}-signing-enabled", str(scheme in schemes).lower())]
     _run("apksigner", "sign", "--key", HERE / "keys" / f"{key}.pk8", "--cert", HERE / "keys" / f"{key}.x509.pem",
-         "--v1-signing-enabled", "true", "--v2-signing-enabled", "true", "--v3-signing-enabled", "true",
-         "--out", out, unsigned)
+         *enabled, "--out", out, unsigned)
     Path(f"{out}.idsig").unlink(missing_ok=True)
 
 

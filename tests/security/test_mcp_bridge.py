@@ -8,8 +8,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
 from mcp import Client
@@ -111,3 +116,50 @@ def test_an_app_with_the_token_is_refused_by_its_uid(bridged):
                                          "app's: apps may not use the agent's bridge")
     assert intrude(device, "postJson", bridge.url, "", INITIALIZE).startswith("403 ")
     assert os.geteuid() == 0 and post(bridge.url, bridge.token)[0] == 200  # the device's user, with the token
+
+
+def post_as(url: str, token: str, headers: dict[str, str], uid: int | None = None) -> int:
+    """The status of an initialize POST with ``headers`` added, sent by a process of ``uid``
+    (this process's own if None)."""
+    script = ("import json, sys, urllib.request, urllib.error\n"
+              "request = urllib.request.Request(sys.argv[1], data=sys.argv[3].encode(), method='POST',\n"
+              "    headers={'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream',\n"
+              "             'Authorization': 'Bearer ' + sys.argv[2], **json.loads(sys.argv[4])})\n"
+              "try:\n    print(urllib.request.urlopen(request, timeout=60).status)\n"
+              "except urllib.error.HTTPError as error:\n    print(error.code)\n")
+    # Another uid may not enter the folder this interpreter lives in: the system's, which needs only the stdlib.
+    python = sys.executable if uid is None else shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no system python3 in /usr/bin for a process of another uid")
+    command = [python, "-I", "-c", script, url, token, INITIALIZE, json.dumps(headers)]
+    if uid is not None:  # dropped by a fresh interpreter: a fork of this one (gRPC's threads and fork handlers) may crash
+        command = [sys.executable, "-I", "-c", "import os, sys\nos.setgroups([]); os.setgid(int(sys.argv[1]))\n"
+                   "os.setuid(int(sys.argv[1])); os.execv(sys.argv[2], sys.argv[2:])", str(uid), *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd="/")
+    assert result.returncode == 0, result.stderr
+    return int(result.stdout)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "::1", "127.0.0.1"])
+def test_every_loopback_address_refuses_other_host_names_and_origins(bridged, host):
+    """A page whose name resolves to the bound address (DNS rebinding) sends that name as its
+    Host and Origin: refused on 127.0.0.2 as on 127.0.0.1 (the SDK guarded only the latter)."""
+    if host == "::1" and not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    device, _ = bridged
+    with HttpBridgeProcess(device.data_dir, AGENT, "--host", host, cwd=REPO) as bridge:
+        port = urlsplit(bridge.url).port
+        named = f"[{host}]" if ":" in host else host
+        assert post_as(bridge.url, bridge.token, {}) == 200
+        assert post_as(bridge.url, bridge.token, {"Host": f"rebound.example:{port}"}) == 421
+        assert post_as(bridge.url, bridge.token, {"Origin": f"http://rebound.example:{port}"}) == 403
+        assert post_as(bridge.url, bridge.token, {"Origin": f"http://{named}:{port}"}) == 200
+
+
+@needs_root
+def test_a_local_account_in_the_app_uid_range_is_not_taken_for_an_app(bridged):
+    """nobody (65534) is a person's account, not one of the device's apps: served with the token,
+    as any other local user; the device's apps are told by the device, not by a uid range."""
+    _device, bridge = bridged
+    assert post_as(bridge.url, bridge.token, {}, uid=65534) == 200
+    assert post_as(bridge.url, "not-the-token", {}, uid=65534) == 401

@@ -9,7 +9,8 @@ from lxml import etree
 from sim.apk import decode
 from sim.apk.decode import Resolver, decode_apk
 from sim.apk.errors import ApkError
-from sim.apk.reader import Resource, ResourceTable, Signing
+from sim.apk.reader import Resource, ResourceTable
+from sim.apk.signing import Signing
 from tests.unit.apk.conftest import APKS, apk_bytes
 
 ANDROID = "http://schemas.android.com/apk/res/android"
@@ -88,14 +89,10 @@ def test_an_xml_resource_name_from_resources_arsc_is_checked(monkeypatch):
         decode_apk(apk_bytes(), "shop.apk", 37)
 
 
-def test_an_apk_signed_by_v1_alone_is_read_as_signed_by_its_certificate():
-    """Unsigned is decided without androguard only when no signature of any scheme can be
-    there: a signing block's magic nowhere, no META-INF signature file. A JAR-signed APK with
-    its signing block gone (an old build's v1-only signature) has the file, and so its signer."""
+def test_signed_and_unsigned_apks_are_read_as_such():
+    """Each scheme verified (tests/unit/apk/test_signatures.py); unsigned has neither."""
     from tests.unit.apk.test_install_apk import certificate_digest
 
     signed = (APKS / "shop-signed.apk").read_bytes()
-    v1_only = signed.replace(b"APK Sig Block 42", bytes(16))
-    assert decode_apk(signed, "shop-signed.apk", 37).signing.schemes == ("v1", "v2", "v3")
-    assert decode_apk(v1_only, "v1.apk", 37).signing == Signing(("v1",), (certificate_digest("test"),))
+    assert decode_apk(signed, "shop-signed.apk", 37).signing == Signing(("v1", "v2", "v3"), (certificate_digest("test"),))
     assert decode_apk((APKS / "shop.apk").read_bytes(), "shop.apk", 37).signing == Signing((), ())

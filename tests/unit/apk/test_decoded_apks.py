@@ -11,7 +11,7 @@ import pytest
 
 from droid.os import IllegalArgumentException
 from sim.apk.decode import DecodedApk, DecodedFile
-from sim.apk.reader import Signing
+from sim.apk.signing import Signing
 from sim.device import Device
 from sim.pm.code_verifier import InProcessCodeVerifier
 from sim.pm.decoded_apks import DecodedApks
@@ -20,6 +20,7 @@ from tests.unit.apk.conftest import APKS, CANCEL, FETCH, TRACK, apk_bytes, rewri
 
 class CountingVerifier(InProcessCodeVerifier):
     def __init__(self) -> None:
+        super().__init__()
         self.decodes = 0
 
     def decode_apk(self, *args, **kwargs):

@@ -5,10 +5,12 @@ verification shares, and ends with the zygote; nothing the device starts inherit
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ from sim.device import Device
 from sim.pm.code_verifier import SPARES, CodeVerifier
 from sim.pm.spare_channel import hand_over, take_over
 from sim.zygote.os_user import claim_os_user
-from tests.helpers import app_whose_import_runs, running_processes, verifier_zygotes
+from tests.helpers import REPO, app_whose_import_runs, running_processes, verifier_zygotes
 from tests.unit.apk.conftest import APKS, SHOP
 
 _PF_EXITING = 0x4
@@ -101,7 +103,7 @@ def test_a_hanging_decode_is_ended_and_the_verifier_keeps_working():
         with pytest.raises(ApkError) as refused:
             verifier.decode_apk(SHOP_APK, "base.apk", 37)
         assert refused.value.reason == "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION"
-        assert refused.value.detail == "decoding the APK killed the decoder's process (or took too long): its reader does not survive it"
+        assert refused.value.detail == "decoding base.apk took longer than 1 s, the decoder's bound"
         assert verifier.decode_apk(SHOP_APK, "base.apk", 37).package == SHOP
     finally:
         verifier.close()
@@ -130,8 +132,9 @@ def test_the_spare_holds_nothing_open_but_its_pipes_and_may_start_no_process(ver
     spare = the_spares()[0]
     fd_dir = Path(f"/proc/{spare}/fd")
     targets = sorted(os.readlink(fd_dir / fd) for fd in os.listdir(fd_dir))
-    assert [t for t in targets if not t.startswith("pipe:")] == ["/dev/null"] * 3, targets
-    assert len(targets) == 5  # stdin, stdout, stderr; its request pipe and its answer pipe
+    # stdin, stdout, stderr; its own size (read for its memory bound, opened before it was confined)
+    assert [t for t in targets if not t.startswith("pipe:")] == ["/dev/null"] * 3 + [f"/proc/{spare}/statm"], targets
+    assert len(targets) == 6  # and its request pipe and its answer pipe
     [limit] = [line.split()[2:4] for line in Path(f"/proc/{spare}/limits").read_text().splitlines()
                if line.startswith("Max processes")]
     assert limit == ["0", "0"]  # so killing it ends all it ran: nothing of its uid to sweep
@@ -226,3 +229,28 @@ def test_nothing_the_device_starts_inherits_its_hold_on_a_spare():
             os.close(fd)
         ours.close()
         theirs.close()
+
+
+def bounded_decode(decode: str, **bounds: int) -> dict:
+    """What a process bounded as the spare bounds itself (``bound_decoding``, its constants
+    set to ``bounds``) answers for an APK whose decode runs ``decode`` (Python source of a
+    function body): the decode is forced past a bound; the bounds and answer are the spare's."""
+    probe = ("import json, sys\nimport sim.apk.decode\nimport sim.pm.spare_decoder as spare\n"
+             f"def decode(data, name, sdk):\n    {decode}\n"
+             "sim.apk.decode.decode_apk = decode\n"
+             + "".join(f"spare.{name} = {value}\n" for name, value in bounds.items())
+             + "spare.bound_decoding()\nprint(json.dumps(spare.apk_answer(b'', 'app.apk', 37)))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_decode_past_its_memory_bound_is_refused_naming_it():
+    assert bounded_decode("return bytearray(1 << 30)") == {"refused": [
+        "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION", "decoding app.apk needed more than 512 MiB of memory, the decoder's bound"]}
+
+
+def test_a_decode_past_its_cpu_bound_is_refused_naming_it():
+    """The bound set to 1 s here (10 s in the spare), so that the test costs a second of CPU."""
+    assert bounded_decode("while True: pass", DECODE_CPU_SECONDS=1) == {"refused": [
+        "INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION", "decoding app.apk used more than 1 s of CPU, the decoder's bound"]}

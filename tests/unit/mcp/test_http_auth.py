@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import os
 import socket
 import threading
 
@@ -14,7 +15,7 @@ import pytest
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from sim.mcp.http_auth import BearerTokenGate, PeerVerdicts
+from sim.mcp.http_auth import BearerTokenGate, DeviceAppUids, PeerVerdicts
 
 TOKEN = "t" * 43
 
@@ -35,7 +36,7 @@ def serve():
             asked.append((client, server))
             return peer_uids(client, server)
 
-        verdicts = PeerVerdicts(counting)
+        verdicts = PeerVerdicts(lambda uid: uid == 10005, counting)
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)
@@ -82,3 +83,18 @@ def test_an_app_peer_is_refused_whatever_it_shows_and_a_request_without_the_toke
     assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), None)[0] == 401
     assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN[:-1])[0] == 401
     assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN) == (200, "hello")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root: giving folders to other uids, as a device run as root does")
+def test_the_devices_apps_are_told_by_its_data_folders_not_by_a_uid_range(tmp_path):
+    """Two apps of a device on OS user 2 (sim/zygote/os_user.py): their uids, and that user's
+    isolated range, are apps; nobody (65534), an app uid of a user no app has, the device's own
+    user and root are not."""
+    data = tmp_path / "data"
+    for package, uid in (("com.example.a", 210003), ("com.example.b", 210004)):
+        (data / package).mkdir(parents=True)
+        os.chown(data / package, uid, uid)
+    is_app = DeviceAppUids(tmp_path)
+    assert [is_app(uid) for uid in (210003, 210004, 299000, 299999)] == [True] * 4
+    assert [is_app(uid) for uid in (65534, 10003, 210005, 99500, 399500, 0, os.geteuid())] == [False] * 7
+    assert not DeviceAppUids(tmp_path / "no-device")(210003)
