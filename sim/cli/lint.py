@@ -1,4 +1,4 @@
-"""``droidsim lint APP_DIR|APP.apk... [--json] [--device ADDRESS] [--suppressions FILE] [--show-suppressed]``."""
+"""``droidsim lint APP_DIR|APP.apk... [--json] [--junit FILE] [--device ADDRESS] [--suppressions FILE] [--show-suppressed]``."""
 
 from __future__ import annotations
 
@@ -28,9 +28,11 @@ from sim.platform_version import ANDROID_16, NEWEST
               help="Silence findings listed, each with its reason, in this file (docs/lint-rules.md): how an "
                    "APK's findings are silenced, since KSP writes its XML.")
 @click.option("--show-suppressed", is_flag=True, help="List suppressed findings too, with their reasons.")
+@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Also write the results as JUnit XML for CI: a testcase per app and rule, failed by an error.")
 @click.pass_context
 def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, device: str | None,
-                 suppressions_file: Path | None, show_suppressed: bool) -> None:
+                 suppressions_file: Path | None, show_suppressed: bool, junit: Path | None) -> None:
     """Check apps against the AppFunctions quality guidelines (docs/lint-rules.md).
 
     APP_DIR is an app folder, or a folder of app folders; APP.apk an APK, decoded for the
@@ -47,6 +49,8 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
         <lint><suppress rule="RULE" function="NAME" reason="..."/></lint>
     """
     suppressions = _suppressions(suppressions_file)
+    if junit:
+        _check_writable(junit)
     peers = []
     if device:
         data = (ctx.obj or {}).get("data")
@@ -71,6 +75,10 @@ def lint_command(ctx: click.Context, app_dirs: tuple[Path, ...], as_json: bool, 
         report = lint_apps(folders, device_peers=peers, suppressions=suppressions, android16_services={
             folder: services for folder, services in on_android_16.items() if services is not None})
         report.apps = [_in_apk_terms(app, apks) for app in report.apps] + unreadable
+    if junit:
+        from sim.lint.junit_report import write_lint_junit
+
+        write_lint_junit(junit, report)
     if as_json:
         print_json(report_json(report, show_suppressed))
     else:
@@ -86,6 +94,18 @@ def _suppressions(path: Path | None) -> list:
         return read_suppressions(path) if path else []
     except XmlError as error:
         refused = click.ClickException(f"{error} (nothing was linted)")
+        refused.exit_code = EXIT_UNREADABLE
+        raise refused from None
+
+
+def _check_writable(path: Path) -> None:
+    """Before any work: a report that could not be written at the end is refused now."""
+    from sim.junit import JUnitPathError, check_writable
+
+    try:
+        check_writable(path)
+    except JUnitPathError as error:
+        refused = click.ClickException(str(error))
         refused.exit_code = EXIT_UNREADABLE
         raise refused from None
 
