@@ -25,9 +25,9 @@ import asyncio
 import copy
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Iterable, Protocol
 
-from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, check_tools
+from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, Agent, check_tools
 from droid.agent.chunks import AgentChunk, chunks_of
 from droid.agent.confirmation import cancelled_by_user
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, make_error_map
@@ -43,12 +43,10 @@ from droid.agent.events import (
 from droid.agent.execution import Paused, execute_calls, invoke, json_safe
 from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart
 from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
-from droid.agent.models.base import ModelRequest, ModelResponse, ReasoningDelta, TextDelta
+from droid.agent.models.base import Model, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
+from droid.agent.store import SessionStore
 from droid.agent.tools import AgentTool, as_output, check_unique_names
 from droid.appfunctions.exceptions import AppFunctionException
-
-if TYPE_CHECKING:
-    from droid.agent.runner import AgentRunner
 
 log = logging.getLogger("droid.agent")
 
@@ -76,10 +74,25 @@ class _TurnOptions:
         return "auto" if self.first_choice is not None else None
 
 
+class SessionOwner(Protocol):
+    """What a session needs of the runner that made it (the runner imports this module,
+    never the other way round)."""
+
+    agent: Agent
+    model: Model
+    store: SessionStore
+
+    def resolve_tools(self) -> list[AgentTool]: ...
+
+    async def resolve_tools_async(self) -> list[AgentTool]: ...
+
+    def forget_session(self, session: "AgentSession") -> None: ...
+
+
 class AgentSession:
     """A conversation with an agent. Create it with ``AgentRunner.create_session``."""
 
-    def __init__(self, runner: "AgentRunner", session_id: str, state: dict[str, Any] | None = None) -> None:
+    def __init__(self, runner: SessionOwner, session_id: str, state: dict[str, Any] | None = None) -> None:
         self.runner = runner
         self.session_id = session_id
         self._history: list[Message] = []
