@@ -62,7 +62,8 @@ from droid.agent.runner import AgentRunner
 from droid.agent.schema import parameters_schema
 from droid.agent.session import AgentSession
 from droid.agent.store import FileSessionStore, InMemorySessionStore, SessionStore
-from droid.agent.tools import AgentTool, FunctionTool, function_tool
+from droid.agent.function_tool import FunctionTool, function_tool
+from droid.agent.tools import AgentTool
 
 __all__ = [
     "Agent",

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 from droid.agent.schema import parameters_schema, tool_description
 from droid.agent.tools import AgentTool, as_output
+from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
 from droid.appfunctions.metadata import (
     AppFunctionComponentsMetadata,
@@ -70,6 +71,15 @@ class AppFunctionAgentTool(AgentTool):
     @property
     def short_id(self) -> str:
         return function_name(self._metadata)
+
+    def argument_error(self, args: Any) -> AppFunctionException | None:
+        """What the device would refuse in ``args`` (``parameters_from_json`` types them by the
+        metadata, naming an unknown key's closest declared one), found before anything runs."""
+        try:
+            parameters_from_json(self._metadata, args, self._components)
+        except AppFunctionException as error:
+            return error
+        return None
 
     async def execute(self, args: dict[str, Any]) -> dict[str, Any]:
         """Convert the JSON arguments by the metadata, execute on the device, return JSON.
