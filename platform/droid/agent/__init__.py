@@ -2,7 +2,8 @@
 
 An ``Agent`` (name, instructions, tools, limits) runs in an ``AgentRunner`` with a
 ``Model``; ``runner.create_session().run(prompt)`` streams ``AgentEvent``s while
-the loop calls AppFunctions on the device. See docs/agent.md.
+the loop calls AppFunctions on the device, and ``await session.send(prompt)`` returns
+the run as one ``AgentResponse``. See docs/agent.md.
 """
 
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent, AgentBuilder
@@ -58,6 +59,7 @@ from droid.agent.models import (
     model_from_spec,
     tool_call,
 )
+from droid.agent.response import AgentResponse, EventStream
 from droid.agent.runner import AgentRunner
 from droid.agent.schema import parameters_schema
 from droid.agent.session import AgentSession
@@ -71,6 +73,7 @@ __all__ = [
     "AgentChunk",
     "AgentError",
     "AgentEvent",
+    "AgentResponse",
     "AgentRunner",
     "AgentSession",
     "AgentTool",
@@ -81,6 +84,7 @@ __all__ = [
     "DEFAULT_MAX_TURNS",
     "DESTRUCTIVE_VERBS",
     "DestructivePolicy",
+    "EventStream",
     "FileSessionStore",
     "FunctionCall",
     "FunctionResponse",
