@@ -148,4 +148,5 @@ class PackageManagerService:
             privileged=self._permissions.is_privileged(package),
             granted_permissions=self._permissions.granted_permissions(package),
             installed_from=package.metadata.installed_from,
+            code_path=str(package.app_dir),
         )
