@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 
-from droid.agent.access import AgentAccess
+from droid.agent.access import AgentAccess, access_summary
 from droid.agent.appfunction_tools import AppFunctionAgentTools
 from droid.agent.confirmation import default_is_destructive
 from droid.appfunctions.observe import AppFunctionObservation, AppFunctionObserver, Executor
@@ -46,12 +46,16 @@ class Catalog:
 
     def refresh(self) -> dict[str, ToolShape]:
         """The tools as the device has them now (a search, and the agent's access per target)."""
+        shapes = self._listing()
+        with self._lock:
+            self._shapes = shapes
+        return shapes
+
+    def _listing(self) -> dict[str, ToolShape]:
         shapes = {}
         for tool in AppFunctionAgentTools.discover(self._context):
             name = self._names.name_for(tool.package_name, tool.function_id, tool.short_id)
             shapes[name] = ToolShape(tool, name, default_is_destructive(tool), tool.components)
-        with self._lock:
-            self._shapes = shapes
         return shapes
 
     def cached(self, name: str) -> ToolShape | None:
@@ -83,7 +87,8 @@ class Catalog:
     def access_report(self) -> list[str]:
         """What keeps the agent from the functions it sees but the bridge does not list."""
         seen = {function.package_name for function in self._manager.search_app_functions()}
-        return AgentAccess(self._context).report(seen)
+        problems = AgentAccess(self._context).problems(seen)
+        return access_summary(self.agent_package, problems, reachable=any(s.function_id for s in self.refresh().values()))
 
     def describe(self) -> str:
         """The server's instructions: the description of each app whose functions are listed."""

@@ -49,6 +49,21 @@ class ToolShape:
         else:
             self.output_schema = returns
 
+    @property
+    def function_id(self) -> str:
+        return self.agent_tool.function_id
+
+    async def invalid(self, args: Any) -> str | None:
+        return self.schema_violation(args)
+
+    async def run(self, args: dict[str, Any]) -> types.CallToolResult:
+        """The call, on the device as the agent: its value, or the failure as the model gets it."""
+        try:
+            value = await self.agent_tool.return_value_json(args)
+        except Exception as error:  # the device's AppFunctionException, or the connection failing
+            return error_result(error)
+        return self.result(value)
+
     def schema_violation(self, args: Any) -> str | None:
         """How ``args`` break the input schema, naming where, or None."""
         error = first_schema_error(self._validator, args)

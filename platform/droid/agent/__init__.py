@@ -9,6 +9,7 @@ the run as one ``AgentResponse``. See docs/agent.md.
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent, AgentBuilder
 from droid.agent.appfunction_tools import AppFunctionAgentTool, AppFunctionAgentTools
 from droid.agent.chunks import AgentChunk
+from droid.agent.connection import connect_as
 from droid.agent.confirmation import (
     CANCELLED_BY_USER,
     DESTRUCTIVE_VERBS,
@@ -118,6 +119,7 @@ __all__ = [
     "ToolResponse",
     "ToolsNotSupportedError",
     "cancelled_by_user",
+    "connect_as",
     "current_tool_context",
     "default_is_destructive",
     "define_interrupt",

@@ -66,11 +66,20 @@ class AgentAccess:
             return access_fixes.not_allowlisted(self.agent, package)
         return access_fixes.not_granted(self.agent, package)
 
-    def report(self, packages: Iterable[str]) -> list[str]:
-        """One line per package whose functions the agent sees but may not call."""
-        return [problem for package in sorted(set(packages)) if (problem := self.problem(package))]
+    def problems(self, packages: Iterable[str]) -> dict[str, str]:
+        """What keeps the agent from each of ``packages`` it may not call, by package."""
+        return {package: problem for package in sorted(set(packages)) if (problem := self.problem(package))}
 
     def _state(self, package: str) -> int:
         if package not in self._states:
             self._states[package] = self._manager.get_access_request_state(package)
         return self._states[package]
+
+
+def access_summary(agent: str, problems: dict[str, str], reachable: bool) -> list[str]:
+    """What to tell the developer: every problem with its command when the agent may call
+    nothing; else one line naming the apps out of its reach."""
+    if not problems or not reachable:
+        return list(problems.values())
+    return [f"{agent} may not call the functions of {', '.join(problems)}: "
+            f"`{access_fixes.grant_command(agent, 'APP')}` grants it one"]

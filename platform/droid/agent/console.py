@@ -29,7 +29,7 @@ import os
 import sys
 from typing import Any, Sequence, TextIO
 
-from droid.agent.access import AgentAccess
+from droid.agent.access import AgentAccess, access_summary
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
 from droid.agent.appfunction_tools import AppFunctionAgentTools
 from droid.agent.confirmation import DestructivePredicate, cancelled_by_user, default_is_destructive, require_confirmation
@@ -141,15 +141,14 @@ async def _main(
         return 1
     try:
         functions = [t for t in tools if t.function_id]
-        if blocked and not functions:
-            for line in blocked:
+        for line in access_summary(context.package_name, blocked, reachable=bool(functions)):
+            if functions:
+                ui.notice(f"({line})")
+            else:
                 ui.warning(line)
-            if prompt is not None:  # one prompt (a script, CI): nothing it could do
-                ui.error(f"{agent.name} may call none of the app functions it sees; fix its access as said above")
-                return 1
-        elif blocked:
-            ui.notice(f"({len(blocked)} app(s) {agent.name} sees are out of its reach: {blocked[0]}"
-                      + (f"; and {len(blocked) - 1} more" if len(blocked) > 1 else "") + ")")
+        if blocked and not functions and prompt is not None:  # one prompt (a script, CI): nothing it could do
+            ui.error(f"{agent.name} may call none of the app functions it sees; fix its access as said above")
+            return 1
         session = runner.create_session(session_id)
         if prompt is not None:
             return await _turn(ui, session, prompt)
@@ -176,14 +175,15 @@ async def _main(
         await runner.aclose()
 
 
-def access_problems(context: Any) -> list[str]:
-    """What keeps ``context``'s app from the functions it sees (droid.agent.access), one line each."""
+def access_problems(context: Any) -> dict[str, str]:
+    """What keeps ``context``'s app from the functions it sees (droid.agent.access), by app
+    (``context``'s own when it lacks the permission itself)."""
     access = AgentAccess(context)
     missing = access.permission_problem()
     if missing is not None:
-        return [missing]
+        return {context.package_name: missing}
     seen = {f.package_name for f in context.app_function_manager.search_app_functions()}
-    return access.report(seen - {context.package_name})
+    return access.problems(seen - {context.package_name})
 
 
 async def _refresh_tools(ui: "_Ui", agent: Agent, runner: AgentRunner, discover: Any) -> None:
