@@ -32,7 +32,7 @@ from sim.zygote.specialize import is_named_account
 
 # What a terminal's user set for how things look; nothing else of the command's environment
 # reaches the app's process.
-_PRESENTATION = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")
+PRESENTATION = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")
 
 
 class AgentLaunchError(Exception):
@@ -86,7 +86,7 @@ def start(launch: AppAgentLaunch, mode: list[str], config: dict[str, Any], **pop
     """The agent process, given ``config`` on a pipe; ``popen``: its standard streams and the
     descriptors it keeps (``pass_fds``)."""
     read, write = os.pipe()
-    presentation = {name: os.environ[name] for name in _PRESENTATION if name in os.environ}
+    presentation = {name: os.environ[name] for name in PRESENTATION if name in os.environ}
     args = ["--package", launch.package, "--home", str(launch.home), "--code-dir", str(launch.code_dir),
             "--config-fd", str(read), *mode]
     if launch.uid is not None:
