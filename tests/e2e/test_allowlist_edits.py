@@ -6,15 +6,14 @@ and in the device's log."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from droid.appfunctions import access_fixes
-from tests.docs.blocks import commands, read_blocks
+from tests.e2e.agent_registration import EXAMPLE_APP, documented_steps, renamed_copy
 from tests.e2e.conftest import make_sim_options
-from tests.helpers import REPO, DeviceProcess, droidsim
+from tests.helpers import DeviceProcess, droidsim
 
 FIRST = "com.example.myagent"
 SECOND = "com.example.secondagent"
@@ -23,15 +22,6 @@ FETCH = ("cmd", "app_function", "execute-app-function", "--package", ORDERS,
          "--function", "com.example.orders.OrderFunctionService#fetch_order_details",
          "--parameters", '{"orderId": "ORD-8492"}')
 EXECUTE_APP_FUNCTIONS = "android.permission.EXECUTE_APP_FUNCTIONS"
-
-
-def documented_steps(agent: str, folder: Path) -> list[list[str]]:
-    """The sh block that registers docs/examples/myagent, for ``agent`` in ``folder``."""
-    block = next(b for b in read_blocks(REPO / "docs" / "access-control.md") if "docs/examples/myagent" in b.source)
-    steps = []
-    for _, argv in commands(block):
-        steps.append([str(folder) if word == "docs/examples/myagent" else word.replace(FIRST, agent) for word in argv])
-    return steps
 
 
 def run(device: DeviceProcess, argv: list[str]):
@@ -58,15 +48,11 @@ def device(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def second_agent_app(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("second") / "secondagent"
-    shutil.copytree(REPO / "docs" / "examples" / "myagent", folder, ignore=shutil.ignore_patterns("__pycache__"))
-    manifest = folder / "AndroidManifest.xml"
-    manifest.write_text(manifest.read_text().replace(f'package="{FIRST}"', f'package="{SECOND}"'))
-    return folder
+    return renamed_copy(tmp_path_factory.mktemp("second"), SECOND)
 
 
 def test_a_second_agent_registered_by_the_documented_steps_leaves_the_first_working(device, second_agent_app):
-    for step in documented_steps(FIRST, REPO / "docs" / "examples" / "myagent"):
+    for step in documented_steps(FIRST, EXAMPLE_APP):
         ok(run(device, step))
     assert json.loads(ok(fetches(device, FIRST)))["status"] == "SHIPPED"
     for step in documented_steps(SECOND, second_agent_app):
