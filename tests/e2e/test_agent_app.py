@@ -30,15 +30,10 @@ OWN_TOOLS = ["fetch_order_details", "cancel_order", "loyalty_points"]
 
 
 @pytest.fixture(scope="module")
-def device(tmp_path_factory):
-    root = tmp_path_factory.mktemp("agent-app")
-    process = DeviceProcess(root / "data", extra=make_sim_options(root / "data"))
-    try:
-        register(process.data)
-        register(process.data, PLAIN, renamed_copy(root, PLAIN, own_agent=False))
-        yield process
-    finally:
-        process.stop()
+def device(make_sim_device, tmp_path_factory):
+    register(make_sim_device.data)
+    register(make_sim_device.data, PLAIN, renamed_copy(tmp_path_factory.mktemp("plain"), PLAIN, own_agent=False))
+    return make_sim_device
 
 
 def agent(device, *args, answer: str = ""):

@@ -12,7 +12,6 @@ import pytest
 
 from droid.appfunctions import access_fixes
 from tests.e2e.agent_registration import EXAMPLE_APP, documented_steps, renamed_copy
-from tests.e2e.conftest import make_sim_options
 from tests.helpers import DeviceProcess, droidsim
 
 FIRST = "com.example.myagent"
@@ -39,11 +38,8 @@ def fetches(device: DeviceProcess, agent: str):
 
 
 @pytest.fixture(scope="module")
-def device(tmp_path_factory):
-    data = tmp_path_factory.mktemp("allowlists") / "data"
-    process = DeviceProcess(data, extra=make_sim_options(data))
-    yield process
-    process.stop()
+def device(make_sim_device):
+    return make_sim_device
 
 
 @pytest.fixture(scope="module")

@@ -3,24 +3,17 @@ how it exits (issue 36, and issue 34's CI step); and that it runs an app's own a
 
 from __future__ import annotations
 
-import io
 import json
 
 from droid.agent import Agent, FunctionTool, HitlConfirmationTool
-from droid.agent.console import run_agent_console
 from droid.appfunctions import access_fixes
 from droid.appfunctions.exceptions import AppFunctionNotSupportedException
 from droid.appfunctions.manager import ACCESS_REQUEST_STATE_DENIED
 
+from .conftest import console
 from .fakes import FETCH, ORDERS
 
 AGENT = "com.example.assistant"
-
-
-def console(context, prompt, stdin="", **kwargs):
-    out, err = io.StringIO(), io.StringIO()
-    code = run_agent_console(context, prompt, stdin=io.StringIO(stdin), stdout=out, stderr=err, **kwargs)
-    return code, out.getvalue(), err.getvalue()
 
 
 def lines(text: str) -> list[dict]:
