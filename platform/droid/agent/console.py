@@ -152,8 +152,9 @@ async def _main(
         session = runner.create_session(session_id)
         if prompt is not None:
             return await _turn(ui, session, prompt)
-        ui.notice(f"Chatting as {agent.name} with {model.name} ({len(functions)} functions, "
-                  f"{len(tools) - len(functions)} other tools). /clear, /exit.")
+        others = len(tools) - len(functions)
+        ui.notice(f"Chatting as {agent.name} with {model.name} ({len(functions)} functions"
+                  f"{f', {others} other tools' if others else ''}). /clear, /exit.")
         status = 0
         while True:
             line = await ui.read_line("you> ")
