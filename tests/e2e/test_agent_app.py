@@ -14,6 +14,7 @@ import pytest
 from mcp import Client
 
 from droid.agent import AppFunctionAgentTools, connect_as
+from droid.appfunctions import access_fixes
 from droid.content.device_address import CredentialNotFoundError
 from tests.e2e.agent_registration import EXAMPLE, register, renamed_copy
 from tests.e2e.conftest import make_sim_options
@@ -122,6 +123,22 @@ def test_without_an_agent_of_its_own_discovery_and_the_bridge_agree_on_what_it_m
     assert f"warning: {PLAIN} may not call the functions of com.example.booking" in warnings
 
 
+def test_an_agent_without_a_grant_is_told_the_command_and_a_single_prompt_exits_1(device, tmp_path):
+    ungranted = "com.example.ungranted"
+    steps = [["install", str(renamed_copy(tmp_path, ungranted, own_agent=False))],
+             ["shell", "pm", "add-privileged-allowlist", ungranted],
+             ["shell", "cmd", "app_function", "add-additional-allowlisted-agents", ungranted]]
+    for step in steps:  # the documented steps but the grant
+        assert droidsim(*step, data=device.data).returncode == 0
+    result = droidsim("agent", "--as", ungranted, "--json", "Where is my order ORD-8492?", data=device.data)
+    assert result.returncode == 1
+    lines = json_lines(result)
+    assert {"type": "warning", "message": access_fixes.not_granted(ungranted, ORDERS)} in lines
+    assert "grant-app-function-access --agent-package com.example.ungranted --target-package com.example.orders" in (
+        result.stderr)
+    assert not [line for line in lines if line["type"] == "function_call"], "nothing ran"
+
+
 def test_connect_as_takes_every_address_form_and_says_where_it_looked(device, tmp_path):
     for address in (device.data, f"unix:{device.data / 'device.sock'}"):
         with connect_as(EXAMPLE, address) as context:
@@ -143,3 +160,20 @@ def test_connect_as_finds_a_tcp_devices_folder_from_the_running_devices(tmp_path
             assert context.data_dir == data.resolve() / "data" / "com.example.assistant"
     finally:
         process.stop()
+
+
+def test_a_call_refused_for_want_of_an_answer_fails_a_json_run(device):
+    """Issue 34's CI step: the orders app replaced by its Kotlin build, whose code droidsim never
+    runs and which was installed with no cassette or double, so every call is refused."""
+    from tests.helpers import REPO
+
+    installed = droidsim("install", str(REPO / "docs" / "examples" / "kotlin-orders"), data=device.data)
+    assert installed.returncode == 0, installed.stderr
+    prompt = "Where is my order ORD-8492?"
+    failed = droidsim("agent", "--as", "com.example.assistant", "--json", prompt, data=device.data)
+    assert failed.returncode == 1
+    assert json_lines(failed)[-1]["type"] == "error"
+    assert json_lines(failed)[-1]["message"].startswith(
+        "1 call(s) were refused for want of an answer (ERROR_NOT_SUPPORTED: fetch_order_details)")
+    warned = droidsim("agent", "--as", "com.example.assistant", prompt, data=device.data)
+    assert warned.returncode == 0 and "warning: 1 call(s) were refused for want of an answer" in warned.stderr
