@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import json
 import os
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -22,6 +24,8 @@ from sim.zygote import landlock
 from sim.zygote.child_start import move_into
 from sim.zygote.specialize import code_folders, specialize
 
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(None, use_errno=True)
 
 
 def main() -> None:
@@ -32,6 +36,7 @@ def main() -> None:
     parser.add_argument("--config-fd", type=int, required=True)
     parser.add_argument("--uid", type=int, help="become this uid before anything of the app's is read")
     parser.add_argument("--confine", action="store_true", help="confine this process with Landlock first")
+    parser.add_argument("--parent", type=int, required=True, help="the command's pid: the agent ends with it")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--console", action="store_true")
     mode.add_argument("--tools-fd", type=int)
@@ -40,6 +45,7 @@ def main() -> None:
         config = json.load(pipe)
     home = Path(args.home)
     folder, code_dir = _become_the_app(args, home, Path(args.code_dir))
+    _end_with_the_command(args.parent)
     move_into(home, folder)
     context = _connect(folder)
     if args.console:
@@ -56,6 +62,15 @@ def _become_the_app(args: argparse.Namespace, home: Path, code_dir: Path) -> tup
         print(f"warning: this kernel has no Landlock: {args.package}'s agent runs as uid {os.geteuid()}, "
               "unconfined, and can read whatever that user can (docs/security.md)", file=sys.stderr)
     return home, code_dir
+
+
+def _end_with_the_command(parent: int) -> None:
+    """The agent ends when the command that started it does (a new uid clears the kernel's
+    parent-death signal, so it is set after the drop), also if it already has."""
+    if _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        sys.exit(f"the command that started this agent (pid {parent}) has ended")
 
 
 def _connect(data_dir: Path) -> Context:

@@ -88,7 +88,7 @@ def start(launch: AppAgentLaunch, mode: list[str], config: dict[str, Any], **pop
     read, write = os.pipe()
     presentation = {name: os.environ[name] for name in PRESENTATION if name in os.environ}
     args = ["--package", launch.package, "--home", str(launch.home), "--code-dir", str(launch.code_dir),
-            "--config-fd", str(read), *mode]
+            "--config-fd", str(read), "--parent", str(os.getpid()), *mode]
     if launch.uid is not None:
         args += ["--uid", str(launch.uid)]
     if launch.confine:

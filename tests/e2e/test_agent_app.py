@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+import time
 
 import mcp_types as types
 import pytest
@@ -19,7 +22,7 @@ from droid.content.device_address import CredentialNotFoundError
 from tests.e2e.agent_registration import EXAMPLE, register, renamed_copy
 from tests.e2e.conftest import make_sim_options
 from tests.e2e.mcp_support import http_bridge, stdio_server
-from tests.helpers import DeviceProcess, droidsim
+from tests.helpers import DeviceProcess, droidsim, running_processes
 from tests.unit.agent.chat_server import received, running
 
 pytestmark = pytest.mark.e2e
@@ -43,6 +46,16 @@ def agent(device, *args, answer: str = ""):
 
 def json_lines(result) -> list[dict]:
     return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def wait_for(found, what: str, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = found()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"waited {timeout:g} s for {what}")
 
 
 def run(coroutine):
@@ -137,6 +150,19 @@ def test_an_agent_without_a_grant_is_told_the_command_and_a_single_prompt_exits_
     assert "grant-app-function-access --agent-package com.example.ungranted --target-package com.example.orders" in (
         result.stderr)
     assert not [line for line in lines if line["type"] == "function_call"], "nothing ran"
+
+
+def test_the_agents_process_ends_with_the_command_that_started_it(device):
+    command = subprocess.Popen([sys.executable, "-m", "sim.cli", "--device", str(device.data), "agent", "--as",
+                                EXAMPLE], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        agent_process = wait_for(lambda: next((pid for pid, (parent, _) in running_processes().items()
+                                               if parent == command.pid), None), "the agent's process to start")
+        command.kill()  # no chance to stop what it started
+        wait_for(lambda: agent_process not in running_processes(), "the agent's process to end with the command")
+    finally:
+        command.kill()
+        command.wait()
 
 
 def test_connect_as_takes_every_address_form_and_says_where_it_looked(device, tmp_path):
