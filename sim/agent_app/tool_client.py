@@ -43,9 +43,13 @@ class ToolClient:
                 future.set_exception(AgentProcessGone(self._gone))
                 return future
             request_id = next(self._ids)
-            self._waiting[request_id] = future
             data = json.dumps({"id": request_id, "op": op, **fields}, ensure_ascii=False).encode() + b"\n"
-            self._connection.sendall(data)
+            try:
+                self._connection.sendall(data)
+            except OSError as error:
+                future.set_exception(AgentProcessGone(f"{self._package}'s agent process: {error}"))
+                return future
+            self._waiting[request_id] = future
         return future
 
     def request(self, op: str, **fields: Any) -> dict[str, Any]:

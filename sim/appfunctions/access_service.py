@@ -205,5 +205,5 @@ class AppFunctionAccessService:
         for agent in sorted({agent for agent, _ in dropped}):
             pairs = [f"{target} ({'|'.join(access_flag_names(flags))})" for (a, target), flags in dropped.items()
                      if a == agent]
-            log.warning("%s left the agent allowlist: its access to %s is dropped", agent, ", ".join(pairs))
+            log.info("%s left the agent allowlist: its access to %s is dropped", agent, ", ".join(pairs))
         self._changed(agent for agent, _ in dropped)

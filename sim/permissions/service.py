@@ -190,7 +190,7 @@ class PermissionManagerService:
         for name in removed:  # a replace that drops someone says so (docs/access-control.md)
             package = self._registry.get(name)
             lost = sorted(set(before.get(name, ())) - set(self.granted_permissions(package))) if package else []
-            log.warning("%s left the privileged allowlist%s", name,
+            log.info("%s left the privileged allowlist%s", name,
                         f": it loses {', '.join(lost)}" if lost else " (it held no privileged permission)")
 
     # lifecycle
