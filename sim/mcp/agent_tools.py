@@ -19,13 +19,13 @@ from typing import Any
 
 import mcp_types as types
 
-from droid.agent.confirmation import name_words
-from droid.agent.errors import make_error_map
+from droid.agent.confirmation import CANCELLED_BY_USER, name_words
+from droid.agent.errors import is_error_map, make_error_map
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.content.context import Context
 from sim.agent_app.tool_client import AgentProcessGone, ToolClient
 from sim.mcp.catalog import Catalog
-from sim.mcp.conversion import FUNCTION_ID_META, JSON_SCHEMA_DIALECT, PACKAGE_META, error_result, refusal
+from sim.mcp.conversion import FUNCTION_ID_META, JSON_SCHEMA_DIALECT, PACKAGE_META, refusal
 from sim.mcp.naming import safe_name
 
 
@@ -50,7 +50,10 @@ class AgentToolShape:
                           annotations=types.ToolAnnotations(destructive_hint=self.destructive_hint), _meta=meta)
 
     async def invalid(self, args: Any) -> str | None:
-        reply = await self._ask("check", args)
+        try:
+            reply = await self._ask("check", args)
+        except AgentProcessGone:
+            return None  # the call that follows says so
         return reply.get("problem")
 
     async def run(self, args: dict[str, Any]) -> types.CallToolResult:
@@ -63,11 +66,8 @@ class AgentToolShape:
                 AppFunctionException.ERROR_NOT_SUPPORTED, "Interrupted",
                 f"{self.agent_name} paused to ask the user something ({json.dumps(reply['interrupt'])}), and an MCP "
                 "client cannot answer a tool's interrupt: run it with droidsim agent --as, which asks on the terminal"))
-        outcome = reply.get("outcome")
-        if outcome is None:
-            return error_result(RuntimeError(reply.get("failure", "no outcome")))
-        failed = isinstance(outcome.get("error"), dict) or outcome.get("status") == "CANCELLED_BY_USER"
-        if failed:
+        outcome = reply["outcome"]
+        if is_error_map(outcome) or outcome.get("status") == CANCELLED_BY_USER:
             return refusal(outcome)
         text = json.dumps(outcome, ensure_ascii=False)
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=outcome)
