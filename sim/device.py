@@ -272,6 +272,7 @@ class Device:
 
     # serving
     def serve(self, listen: str | None = None) -> str:
+        from sim.server.app_socket import publish_address
         from sim.server.grpc_server import DeviceServer
 
         server = DeviceServer(self, listen or f"unix:{self.data_dir / SOCKET_NAME}")
@@ -279,6 +280,8 @@ class Device:
         self._server = server
         self.address = server.address
         self.app_address = server.app_address
+        if self.app_address != self.address:  # an isolating device's app socket
+            publish_address(self.data_dir, self.app_address)
         log.info("serving on %s", self.address)
         return self.address
 
@@ -286,6 +289,9 @@ class Device:
         if self._server is not None:
             self._server.stop()
             self._server = None
+            from sim.server.app_socket import ADDRESS_FILE
+
+            (self.data_dir / ADDRESS_FILE).unlink(missing_ok=True)
         self.processes.stop_all()
         self.verifier.close()
         self.access_history.close()

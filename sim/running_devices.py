@@ -9,6 +9,8 @@ that a process of another uid holds (on a file left readable by an older version
 device's: the file is replaced, and the holder keeps a lock on nothing. It also writes an entry in a per-user registry
 (``$DROIDSIM_HOME/running``, default ``~/.droidsim/running``), so a command run from any
 folder finds it without ``--device``. An entry whose lock is free is stale and is ignored.
+Reading the registry is droid.content.running_devices', shared with agents in their own
+processes.
 """
 
 from __future__ import annotations
@@ -18,27 +20,18 @@ import hashlib
 import json
 import logging
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
-LOCK_NAME = "device.pid"
+from droid.content.running_devices import LOCK_NAME, RunningDevice, lock_holder, registry_dir, running_devices
+
+__all__ = ["DeviceLock", "DeviceRunningError", "LOCK_NAME", "RunningDevice", "lock_holder", "registry_dir",
+           "running_devices"]
 
 log = logging.getLogger("droidsim.device")
 
 
 class DeviceRunningError(RuntimeError):
     """Another process already runs a device on this data directory."""
-
-
-def registry_dir() -> Path:
-    return Path(os.environ.get("DROIDSIM_HOME") or Path.home() / ".droidsim") / "running"
-
-
-@dataclass(frozen=True)
-class RunningDevice:
-    data_dir: Path
-    address: str
-    pid: int
 
 
 class DeviceLock:
@@ -115,36 +108,3 @@ def _uid_of(pid: int) -> int | None:
             return next(int(line.split()[1]) for line in status if line.startswith("Uid:"))
     except (OSError, StopIteration, ValueError):
         return None
-
-
-def lock_holder(data_dir: Path) -> int | None:
-    """The pid of the device running on ``data_dir``; None when none runs there."""
-    path = Path(data_dir) / LOCK_NAME
-    try:
-        with open(path) as probe:
-            try:
-                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                text = probe.read().strip()
-                return int(text) if text.isdigit() else -1
-            fcntl.flock(probe, fcntl.LOCK_UN)
-            return None
-    except FileNotFoundError:
-        return None
-
-
-def running_devices() -> list[RunningDevice]:
-    """Every device of this user that is running now; stale entries are removed."""
-    found = []
-    for entry in sorted(registry_dir().glob("*.json")):
-        try:
-            facts = json.loads(entry.read_text())
-            data_dir = Path(facts["data_dir"])
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        pid = lock_holder(data_dir)
-        if pid is None:
-            entry.unlink(missing_ok=True)
-            continue
-        found.append(RunningDevice(data_dir, str(facts.get("address", "")), pid))
-    return found

@@ -21,6 +21,7 @@ from droid.appfunctions.manager import (
     ACCESS_REQUEST_STATE_DENIED,
     ACCESS_REQUEST_STATE_GRANTED,
     ACCESS_REQUEST_STATE_UNREQUESTABLE,
+    access_flag_names,
 )
 from droid.appfunctions.service import SERVICE_INTERFACE
 from droid.os.binder import Binder
@@ -193,11 +194,16 @@ class AppFunctionAccessService:
         self._changed(agent for agent, _ in dropped)
 
     def _on_allowlist_changed(self, allowlist: frozenset[str]) -> None:
-        """An agent taken off the allowlist loses its flags, as onAgentAllowlistChanged does."""
+        """An agent taken off the allowlist loses its flags, as onAgentAllowlistChanged does;
+        the log names each pair and the flags it had."""
         with self._store.transaction() as db:
             with self._lock:
-                dropped = [k for k in self._flags if k[0] not in allowlist]
+                dropped = {k: flags for k, flags in self._flags.items() if k[0] not in allowlist}
                 for key in dropped:
                     db.execute("DELETE FROM access_flags WHERE agent_package = ? AND target_package = ?", key)
                     del self._flags[key]
+        for agent in sorted({agent for agent, _ in dropped}):
+            pairs = [f"{target} ({'|'.join(access_flag_names(flags))})" for (a, target), flags in dropped.items()
+                     if a == agent]
+            log.info("%s left the agent allowlist: its access to %s is dropped", agent, ", ".join(pairs))
         self._changed(agent for agent, _ in dropped)

@@ -81,10 +81,10 @@ class AgentAllowlist:
 
     def _reload(self) -> None:
         with self._lock:
-            packages = self._read()
-            changed = packages != self._packages
+            packages, before = self._read(), self._packages
             self._packages = packages
-            if changed:
-                log.info("agent allowlist: %s", sorted(packages))
+            if packages != before:
+                removed = sorted(before - packages)
+                log.info("agent allowlist: %s%s", sorted(packages), f" (removed: {', '.join(removed)})" if removed else "")
                 for listener in self._listeners:
                     listener(packages)

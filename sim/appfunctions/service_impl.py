@@ -10,11 +10,13 @@ spec/platform-android.md §2 "Execution pipeline", with access levels (docs/acce
 4. the caller must reach the target (CallerValidator), else ERROR_DENIED, with one message
    whether or not the package or function exists;
 5. an unknown function is ERROR_FUNCTION_NOT_FOUND; one below the caller's reach is
-   ERROR_DENIED (same message); a disabled one is ERROR_DISABLED;
+   ERROR_DENIED; a disabled one is ERROR_DISABLED;
 6. no service is ERROR_SYSTEM_ERROR; 7. bind; 8. call, ended by the device's execution
    timeout if one is set (docs/reliability.md).
 
-Every attempt, whatever its outcome, goes to the access history.
+Every ERROR_DENIED says, after the platform's text, who lacks what and the command that
+fixes it (sim/appfunctions/denials.py). Every attempt, whatever its outcome, goes to the
+access history.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AccessChangedListener, AppFunctionAccessService
 from sim.appfunctions.caller_validator import CallerValidator
 from sim.appfunctions.calls_in_flight import CallsInFlight
+from sim.appfunctions.denials import Denials
 from sim.appfunctions.index import VALID_STATES, FunctionIndex, SearchPage
 from sim.appfunctions.observers import AppFunctionObservers, Deliver
 from sim.limits import CallLimits, shape_violation
@@ -109,6 +112,7 @@ class AppFunctionManagerServiceImpl:
         self._version = version
         self._last_search: tuple[tuple[SearchPage, ...], bytes] = ((), b"")
         self._in_flight = CallsInFlight(limits.max_calls_in_flight)
+        self._denials = Denials(packages, permissions, access)
 
     def execute_app_function(
         self,
@@ -154,13 +158,13 @@ class AppFunctionManagerServiceImpl:
             return AppFunctionInvalidArgumentException("Target package name cannot be empty.")
         reach = self._validator.execution_reach(caller, target)
         if reach is None:
-            return AppFunctionDeniedException(DENIED_MESSAGE)
+            return AppFunctionDeniedException(f"{DENIED_MESSAGE}: {self._denials.no_reach(caller, target)}")
         indexed = self._index.lookup(target, request.function_identifier)
         if indexed is None:
             return AppFunctionFunctionNotFoundException(NOT_FOUND_MESSAGE)
         enforced_by_platform = self._version.platform_enforces_access_levels
         if enforced_by_platform and not self._validator.permits(reach, indexed.metadata):
-            return AppFunctionDeniedException(DENIED_MESSAGE)
+            return AppFunctionDeniedException(f"{DENIED_MESSAGE}: {self._denials.below_level(caller, target, indexed.metadata)}")
         if not indexed.service_name:
             return AppFunctionDisabledException(f"{NOT_REGISTERED_MESSAGE}: {request.function_identifier}")
         if not self._index.is_enabled(target, indexed.metadata):
@@ -168,7 +172,8 @@ class AppFunctionManagerServiceImpl:
         if not enforced_by_platform and not self._validator.permits(reach, indexed.metadata):
             # Before Android 17.2 Jetpack's CallerAccessVerifier refuses, in the app, once the
             # platform has let the call through.
-            return AppFunctionDeniedException(JETPACK_LEVEL_DENIALS[indexed.metadata.access_level])
+            reason = self._denials.below_level(caller, target, indexed.metadata)
+            return AppFunctionDeniedException(f"{JETPACK_LEVEL_DENIALS[indexed.metadata.access_level]} {reason}")
         package = self._packages.get(target)
         service = None if package is None or not indexed.service_name else self._bound_service(package, indexed.service_name)
         if service is None:

@@ -10,7 +10,8 @@ from sim.cli.model_options import model_server_options, split_model_options
 
 @click.command("agent")
 @click.option("--as", "as_package", required=True, metavar="PKG",
-              help="The agent app to run as (it must request EXECUTE_APP_FUNCTIONS).")
+              help="The agent app to run as (it must request EXECUTE_APP_FUNCTIONS); its own agent, if its "
+                   "manifest declares one, else the stock console agent.")
 @click.option("--model", default="offline", show_default=True, metavar="offline|openai:NAME",
               help="offline: a heuristic stand-in, no weights; openai:NAME: any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint (Ollama, vLLM, llama.cpp...).")
@@ -24,18 +25,27 @@ def agent_command(ctx: click.Context, as_package: str, model: str, base_url: str
                   session_id: str | None, json_output: bool, prompt: str | None, **server_options) -> None:
     """Ask the agent PROMPT, or chat interactively when no PROMPT is given.
 
+    The agent runs in a process of its own, as the app: the agent the app declares
+    (docs/agent.md, "Your own agent app"), else the stock console agent.
+
     Exit code 0 when the agent answered, 1 when the run ended in an error (including
-    max turns reached and an answer cut off at the token limit), 130 on ^C.
+    max turns reached, an answer cut off at the token limit, an app that may call none
+    of the functions it sees, and, with --json, a call refused for want of an answer),
+    130 on ^C.
     """
-    from droid.agent.console import run_agent_console
+    from sim.agent_app.launch import AgentLaunchError, code_dir_of, plan, run_console
     from sim.cli.connection import open_context, resolve
 
     model_options, agent_options = split_model_options(server_options)
     address = resolve(ctx.find_root().obj["device"], ctx.find_root().obj["data"])
     with open_context(address, as_package) as context:
-        # The agent keeps its sessions in its own data folder, as an app would.
-        context.data_dir = address.data_dir / "data" / as_package if address.data_dir else None
-        code = run_agent_console(context, prompt, model=model, base_url=base_url, api_key=api_key,
-                                 json_output=json_output, session_id=session_id,
-                                 model_options=model_options, agent_options=agent_options)
-    raise SystemExit(code)
+        try:
+            launch = plan(address, as_package, code_dir_of(context))
+        except AgentLaunchError as error:
+            raise click.ClickException(str(error)) from None
+    # The agent runs in a process of its own, as the app (sim/agent_app): the app's own agent
+    # where its manifest declares one, else the stock console agent. Its settings go down a pipe.
+    config = {"prompt": prompt, "model": model, "base_url": base_url, "api_key": api_key,
+              "json_output": json_output, "session_id": session_id,
+              "model_options": model_options, "agent_options": agent_options}
+    raise SystemExit(run_console(launch, config))

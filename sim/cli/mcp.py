@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import sys
 from pathlib import Path
@@ -28,11 +29,13 @@ from sim.mcp.modes import ELICIT, MODES
 @click.pass_context
 def mcp_command(ctx: click.Context, as_package: str, device: str | None, transport: str, host: str, port: int,
                 token_file: Path | None, confirm: str) -> None:
-    """Serve AGENT_PKG's callable app functions as MCP tools (docs/mcp.md)."""
+    """Serve what AGENT_PKG may call as MCP tools (docs/mcp.md): its own agent's tools, run in
+    the app's own process, where the app declares an agent; else its callable app functions."""
     import asyncio
 
     from sim.cli.connection import open_context, resolve
     from sim.cli.output import fail_with
+    from sim.mcp.agent_tools import AgentCatalog
     from sim.mcp.catalog import Catalog, NotAnAgentError
     from sim.mcp.confirmation import Confirmation
     from sim.mcp.http_auth import bridge_token
@@ -47,9 +50,12 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
         token = bridge_token(token_file) if transport == "http" else ""
     except (ValueError, OSError) as error:
         raise click.ClickException(str(error)) from None
-    with open_context(address, as_package) as context:
+    with open_context(address, as_package) as context, _agent_process(address, context) as agent:
         try:
-            bridge = Bridge(Catalog(context), Confirmation(confirm), version=_version())
+            catalog = Catalog(context) if agent is None else AgentCatalog(context, agent.client)
+            bridge = Bridge(catalog, Confirmation(confirm), version=_version())
+            for line in catalog.access_report():  # what the agent sees but may not call
+                click.echo(f"warning: {line}", err=True)
         except NotAnAgentError as error:
             raise click.ClickException(str(error)) from None
         except Exception as error:
@@ -60,6 +66,22 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
             asyncio.run(serve)
         except KeyboardInterrupt:
             pass
+
+
+@contextlib.contextmanager
+def _agent_process(address, context):
+    """The app's own agent in its own process, serving its tools; None when it declares none."""
+    from sim.agent_app.launch import AgentLaunchError, ToolServerProcess, code_dir_of, plan
+    from sim.agent_app.tool_client import AgentProcessGone
+
+    try:
+        process = ToolServerProcess(plan(address, context.package_name, code_dir_of(context)))
+    except (AgentLaunchError, AgentProcessGone) as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        yield process if process.agent is not None else None
+    finally:
+        process.close()
 
 
 def _is_loopback(host: str) -> bool:

@@ -1,7 +1,9 @@
 """``cmd app_function`` agent-access commands (AppFunctionManagerServiceShellCommand, QPR2).
 
 grant/revoke set OTHER_GRANTED/OTHER_DENIED under the OTHER mask, as Android's do; the
-allowlist commands write the Secure setting APP_FUNCTION_ADDITIONAL_AGENT_ALLOWLIST.
+allowlist commands write the Secure setting APP_FUNCTION_ADDITIONAL_AGENT_ALLOWLIST: Android's
+set- and clear- replace it, droidsim's add- and remove- change one agent and keep the rest,
+and each names the agents that leave the allowlist and the access they lose.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from droid.appfunctions.manager import (
     ACCESS_FLAG_OTHER_DENIED,
     ACCESS_FLAG_OTHER_GRANTED,
     ACCESS_REQUEST_STATE_UNREQUESTABLE,
+    access_flag_names,
 )
-from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
+from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json
 from sim.cli.shell_users import user_option
@@ -90,33 +93,76 @@ list_valid_targets = _list_command(
 )
 
 
-def _write_additional_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
+def _edit_additional_agents(ctx: click.Context, change, replace_verb: str = "", removing: tuple[str, ...] = ()) -> None:
+    """Change the Secure list (read, then written whole) and name each agent that leaves the
+    agent allowlist with the access it loses (onAgentAllowlistChanged drops its flags), as the
+    device's log does."""
     with context_from(ctx) as context:
+        manager, settings = context.app_function_manager, context.get_system_service("settings")
         try:
-            context.get_system_service("settings").put_setting(
-                *ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(list(packages)) or None
-            )
-            allowlist = context.app_function_manager.get_agent_allowlist()
+            old = parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or "")
+            new = change(list(old))
+            leaving = set(old) - set(new)
+            access = {agent: _access_of(manager, agent) for agent in leaving}
+            before = set(manager.get_agent_allowlist())
+            settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(new) or None)
+            allowlist = manager.get_agent_allowlist()
         except Exception as error:
             fail_with(error)
+    dropped = sorted(before - set(allowlist))
+    for agent in dropped:
+        click.echo(f"Removed {agent} from the agent allowlist: "
+                   + (f"its access to {', '.join(access[agent])} is gone" if access[agent] else "it had no access grants"))
+    for agent in sorted(leaving - set(dropped)):
+        click.echo(f"{agent} stays on the agent allowlist: DeviceConfig's list (or the platform) names it too")
+    for agent in (a for a in removing if a not in old):
+        where = "; DeviceConfig's list (or the platform) names it" if agent in allowlist else ""
+        click.echo(f"{agent} is not on the additional list: nothing to remove{where}")
+    if dropped and replace_verb:
+        click.echo(f"warning: {replace_verb} replaced the list and dropped {', '.join(dropped)}; "
+                   "add-additional-allowlisted-agents PKG adds one agent beside the others", err=True)
     click.echo(f"Agent allowlist: [{', '.join(allowlist)}]")
+
+
+def _access_of(manager, agent: str) -> list[str]:
+    """``TARGET (FLAGS)`` for each target the agent has flags for."""
+    pairs = ((target, manager.get_access_flags(agent, target)) for target in manager.get_valid_targets())
+    return [f"{target} ({'|'.join(access_flag_names(flags))})" for target, flags in pairs if flags]
 
 
 @click.command("set-additional-allowlisted-agents")
 @click.argument("packages", nargs=-1, required=True)
 @click.pass_context
 def set_additional_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
-    """Allowlist these agents besides the device's list (replaces the previous ones)."""
-    _write_additional_agents(ctx, packages)
+    """Allowlist these agents besides the device's list (replaces the previous ones, naming
+    each agent dropped and the access it loses; add-additional-allowlisted-agents adds one)."""
+    _edit_additional_agents(ctx, lambda old: list(dict.fromkeys(packages)), "set-additional-allowlisted-agents")
+
+
+@click.command("add-additional-allowlisted-agents")
+@click.argument("packages", nargs=-1, required=True)
+@click.pass_context
+def add_additional_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Allowlist these agents too, keeping the ones already listed."""
+    _edit_additional_agents(ctx, lambda old: [*old, *(p for p in dict.fromkeys(packages) if p not in old)])
+
+
+@click.command("remove-additional-allowlisted-agents")
+@click.argument("packages", nargs=-1, required=True)
+@click.pass_context
+def remove_additional_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Take these agents off the list, naming the access each loses."""
+    _edit_additional_agents(ctx, lambda old: [p for p in old if p not in packages], removing=packages)
 
 
 @click.command("clear-additional-allowlisted-agents")
 @click.pass_context
 def clear_additional_agents(ctx: click.Context) -> None:
-    """Remove the agents set-additional-allowlisted-agents added."""
-    _write_additional_agents(ctx, ())
+    """Remove the agents set-additional-allowlisted-agents added, naming the access each loses."""
+    _edit_additional_agents(ctx, lambda old: [])
 
 
 ACCESS_COMMANDS = (
-    grant_access, revoke_access, list_valid_agents, list_valid_targets, set_additional_agents, clear_additional_agents,
+    grant_access, revoke_access, list_valid_agents, list_valid_targets, set_additional_agents, add_additional_agents,
+    remove_additional_agents, clear_additional_agents,
 )

@@ -101,10 +101,51 @@ def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
     """Make these packages privileged apps (replaces the list; none clears it).
 
     The stand-in for a system image's privapp-permissions files: a listed package is
-    granted the privileged permissions it requests, as a system app is.
+    granted the privileged permissions it requests, as a system app is. A package the
+    new list leaves out is named, with what it loses: to add one beside the others, use
+    add-privileged-allowlist.
     """
-    package_manager_call(ctx, "set_privileged_allowlist", list(packages))
-    click.echo(f"Privileged allowlist: [{', '.join(sorted(set(packages)))}]")
+    _edit_privileged_allowlist(ctx, lambda old: list(packages), "set-privileged-allowlist")
+
+
+@pm.command("add-privileged-allowlist")
+@click.argument("packages", nargs=-1, required=True)
+@click.pass_context
+def add_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Add these packages to the privileged allowlist, keeping the others."""
+    _edit_privileged_allowlist(ctx, lambda old: [*old, *(p for p in packages if p not in old)], "")
+
+
+@pm.command("remove-privileged-allowlist")
+@click.argument("packages", nargs=-1, required=True)
+@click.pass_context
+def remove_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Take these packages off the privileged allowlist, naming what each loses."""
+    _edit_privileged_allowlist(ctx, lambda old: [p for p in old if p not in packages], "")
+
+
+def _edit_privileged_allowlist(ctx: click.Context, change, replace_verb: str) -> None:
+    """Change the list (read, then written whole) and name each package it drops with the
+    privileged permissions that go with it, as the device's log does."""
+    with context_from(ctx) as context:
+        package_manager = context.get_system_service("package")
+        try:
+            before = {p.package_name: set(p.granted_permissions) for p in package_manager.list_packages()}
+            old = package_manager.get_privileged_allowlist()
+            new = change(list(old))
+            package_manager.set_privileged_allowlist(new)
+            after = {p.package_name: set(p.granted_permissions) for p in package_manager.list_packages()}
+        except Exception as error:
+            fail_with(error)
+    dropped = sorted(set(old) - set(new))
+    for name in dropped:
+        lost = sorted(before.get(name, set()) - after.get(name, set()))
+        click.echo(f"Removed {name} from the privileged allowlist: "
+                   + (f"it loses {', '.join(lost)}" if lost else "it held no privileged permission"))
+    if dropped and replace_verb:
+        click.echo(f"warning: {replace_verb} replaced the list and dropped {', '.join(dropped)}; "
+                   "add-privileged-allowlist PKG adds one package beside the others", err=True)
+    click.echo(f"Privileged allowlist: [{', '.join(sorted(set(new)))}]")
 
 
 @pm.command("get-privileged-allowlist")

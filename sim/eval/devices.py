@@ -126,7 +126,7 @@ class RemoteEvalDevice(EvalDevice):
 
     def __init__(self, spec: DeviceSpec) -> None:
         from droid.content.context import connect
-        from sim.cli.connection import resolve
+        from sim.cli.connection import credential_for, resolve
 
         address = resolve(spec.address)
         if address.data_dir is None:
@@ -136,8 +136,8 @@ class RemoteEvalDevice(EvalDevice):
             raise DeviceSetupError(f"no device is running at {spec.address}: start one with `make sim` "
                                    "or `droidsim device start`")
         try:
-            self.shell = connect(address.target, address.credential_for(None))
-            self.agent = connect(address.target, address.credential_for(spec.agent))
+            self.shell = connect(address.target, credential_for(address, None))
+            self.agent = connect(address.target, credential_for(address, spec.agent))
         except Exception as error:  # noqa: BLE001 - a missing credential or a device that does not answer
             message = getattr(error, "message", None) or type(error).__name__
             raise DeviceSetupError(f"cannot use the device at {spec.address}: {message}") from None

@@ -1,25 +1,25 @@
 """Catalog: the functions one agent may call, as MCP tools.
 
-Discovery is the agent runtime's (AppFunctionAgentTools.discover, enabled functions only),
-narrowed to what the agent may execute, not merely see: its own functions, every package
-when it holds EXECUTE_APP_FUNCTIONS_SYSTEM, else only the targets it has been granted. So
-an agent without a grant lists none of a target's functions, and the device's access levels
-already keep SELF and SYSTEM functions out of reach. The device still checks every call.
+Discovery is the agent runtime's (AppFunctionAgentTools.discover given the agent's Context:
+enabled functions the agent may execute, not merely see, droid.agent.access), so the bridge
+lists exactly the tools the agent's own model would be offered: its own functions, every
+package's when it holds EXECUTE_APP_FUNCTIONS_SYSTEM, else only the targets it has been
+granted. ``access_report`` says what keeps it from the rest. The device still checks every
+call.
 """
 
 from __future__ import annotations
 
 import threading
 
+from droid.agent.access import AgentAccess, access_summary
 from droid.agent.appfunction_tools import AppFunctionAgentTools
 from droid.agent.confirmation import default_is_destructive
-from droid.appfunctions.manager import ACCESS_REQUEST_STATE_GRANTED
 from droid.appfunctions.observe import AppFunctionObservation, AppFunctionObserver, Executor
 from droid.content.context import Context
 from sim.mcp.conversion import ToolShape
 from sim.mcp.naming import ToolNames
-from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM
-from sim.permissions.service import PERMISSION_GRANTED
+from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS
 
 
 class NotAnAgentError(Exception):
@@ -30,16 +30,12 @@ class Catalog:
     def __init__(self, context: Context) -> None:
         self._context = context
         self._manager = context.app_function_manager
-        package_manager = context.get_system_service(Context.PACKAGE_SERVICE)
-        held = {p for p in (EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM)
-                if package_manager.check_permission(p, context.package_name) == PERMISSION_GRANTED}
-        if not held:
+        if not AgentAccess(context).holds_permission:
             raise NotAnAgentError(
                 f"{context.package_name} is not an agent app: it does not hold {EXECUTE_APP_FUNCTIONS} "
                 "(an agent requests it in its manifest and is installed as a privileged system app, "
                 "e.g. droidsim install --system APP_DIR)"
             )
-        self._reaches_every_target = EXECUTE_APP_FUNCTIONS_SYSTEM in held
         self._names = ToolNames()
         self._lock = threading.Lock()
         self._shapes: dict[str, ToolShape] | None = None
@@ -50,16 +46,16 @@ class Catalog:
 
     def refresh(self) -> dict[str, ToolShape]:
         """The tools as the device has them now (a search, and the agent's access per target)."""
-        found = AppFunctionAgentTools.discover(self._manager)
-        packages = {tool.package_name for tool in found}
-        callable_packages = {p for p in packages if self._may_execute(p)}
-        shapes = {}
-        for tool in found:
-            if tool.package_name in callable_packages:
-                name = self._names.name_for(tool.package_name, tool.function_id, tool.short_id)
-                shapes[name] = ToolShape(tool, name, default_is_destructive(tool), tool.components)
+        shapes = self._listing()
         with self._lock:
             self._shapes = shapes
+        return shapes
+
+    def _listing(self) -> dict[str, ToolShape]:
+        shapes = {}
+        for tool in AppFunctionAgentTools.discover(self._context):
+            name = self._names.name_for(tool.package_name, tool.function_id, tool.short_id)
+            shapes[name] = ToolShape(tool, name, default_is_destructive(tool), tool.components)
         return shapes
 
     def cached(self, name: str) -> ToolShape | None:
@@ -88,10 +84,11 @@ class Catalog:
         with self._lock:
             self._shapes = None
 
-    def _may_execute(self, package_name: str) -> bool:
-        if package_name == self._context.package_name or self._reaches_every_target:
-            return True
-        return self._manager.get_access_request_state(package_name) == ACCESS_REQUEST_STATE_GRANTED
+    def access_report(self) -> list[str]:
+        """What keeps the agent from the functions it sees but the bridge does not list."""
+        seen = {function.package_name for function in self._manager.search_app_functions()}
+        problems = AgentAccess(self._context).problems(seen)
+        return access_summary(self.agent_package, problems, reachable=any(s.function_id for s in self.refresh().values()))
 
     def describe(self) -> str:
         """The server's instructions: the description of each app whose functions are listed."""

@@ -82,10 +82,8 @@ class Confirmation:
 
 def question(shape: ToolShape, args: dict[str, Any]) -> str:
     arguments = json.dumps(args, ensure_ascii=False, sort_keys=True)
-    return (
-        f"Allow {shape.name} ({shape.agent_tool.function_id}) with {arguments}? "
-        "It may not be undoable."
-    )
+    what = f"{shape.name} ({shape.function_id})" if shape.function_id else shape.name
+    return f"Allow {what} with {arguments}? It may not be undoable."
 
 
 def approves(answer: Any) -> bool:

@@ -19,6 +19,7 @@ from droid.agent.appfunction_tools import AppFunctionAgentTool
 from droid.agent.confirmation import name_words
 from droid.agent.errors import error_map
 from droid.agent.schema import parameters_schema, response_schema
+from droid.agent.tools import first_schema_error, invalid_arguments
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import UnknownKeyError, parameters_from_json
 
@@ -48,13 +49,24 @@ class ToolShape:
         else:
             self.output_schema = returns
 
-    def schema_violation(self, args: Any) -> str | None:
-        """How ``args`` break the input schema, naming where, or None.
+    @property
+    def function_id(self) -> str:
+        return self.agent_tool.function_id
 
-        ``best_match`` looks inside ``anyOf`` (a nullable ``$ref``), so the deepest real
-        problem is named rather than "not valid under any of the given schemas".
-        """
-        error = jsonschema.exceptions.best_match(self._validator.iter_errors(args))
+    async def invalid(self, args: Any) -> str | None:
+        return self.schema_violation(args)
+
+    async def run(self, args: dict[str, Any]) -> types.CallToolResult:
+        """The call, on the device as the agent: its value, or the failure as the model gets it."""
+        try:
+            value = await self.agent_tool.return_value_json(args)
+        except Exception as error:  # the device's AppFunctionException, or the connection failing
+            return error_result(error)
+        return self.result(value)
+
+    def schema_violation(self, args: Any) -> str | None:
+        """How ``args`` break the input schema, naming where, or None."""
+        error = first_schema_error(self._validator, args)
         if error is None:
             return None
         if error.validator == "additionalProperties":  # named as the shell and agents name it
@@ -64,8 +76,7 @@ class ToolShape:
                 return unknown.error_message
             except AppFunctionException:
                 pass
-        where = "/".join(str(p) for p in error.absolute_path)
-        return f"Invalid arguments{f' at {where}' if where else ''}: {error.message}"
+        return invalid_arguments(error).error_message
 
     def tool(self) -> types.Tool:
         return types.Tool(

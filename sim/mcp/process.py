@@ -1,7 +1,7 @@
 """``droidsim mcp --transport http`` in a process of its own, for scripts, tests and the bench.
 
-The bridge prints its URL on stderr once it listens, then its bearer token (or the file that
-holds it); this waits for both, so a client may connect as soon as the constructor returns.
+The bridge prints its URL on stderr once it listens (after any warning about what the agent may
+not call), then its bearer token (or the file that holds it); this waits for both, so a client may connect as soon as the constructor returns.
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ class HttpBridgeProcess:
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd,
         )
         assert self.process.stderr is not None
+        self.errors: list[str] = []  # what it logs, kept so its pipe never fills up
         line = self.process.stderr.readline()
+        while line.startswith("warning: "):  # what the agent may not call, said before it serves
+            self.errors.append(line)
+            line = self.process.stderr.readline()
         if " on http://" not in line:
             self.process.kill()
             raise RuntimeError(f"droidsim mcp did not start: {line}{self.process.stderr.read()}")
@@ -36,7 +40,6 @@ class HttpBridgeProcess:
             raise RuntimeError(f"droidsim mcp did not say its token: {announced}{self.process.stderr.read()}")
         where = announced.removeprefix(TOKEN_ANNOUNCEMENT)
         self.token = Path(where.removeprefix("in ")).read_text().strip() if where.startswith("in ") else where
-        self.errors: list[str] = []  # what it logs later, kept so its pipe never fills up
         self._drain = threading.Thread(target=lambda: self.errors.extend(self.process.stderr), daemon=True)
         self._drain.start()
 

@@ -1,9 +1,11 @@
-"""The MCP server: one agent app's callable functions as tools, over stdio or streamable HTTP.
+"""The MCP server: what one agent app may call, as tools, over stdio or streamable HTTP.
 
-Calls go through the agent runtime's AppFunctionAgentTool, so they carry the agent's
-credential and land in the access history as that agent. Arguments are checked against the
-tool's input schema before the device is called; a failure comes back as an ``isError``
-result holding the agent runtime's error map.
+The catalog is the stock one (the app's callable functions, through the agent runtime's
+AppFunctionAgentTool, so calls carry the agent's credential and land in the access history
+as that agent) or, for an app with its own agent, that agent's tools as its model is offered
+them (sim/mcp/agent_tools.py). Either way the arguments are checked before anything runs, a
+tool that asks first is confirmed with the client's user, and a failure comes back as an
+``isError`` result holding the agent runtime's error map.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class Bridge:
         if shape is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         args = params.arguments or {}
-        problem = shape.schema_violation(args)
+        problem = await shape.invalid(args)
         if problem is not None:
             return error_result(AppFunctionInvalidArgumentException(problem))
         if shape.destructive:
@@ -88,11 +90,7 @@ class Bridge:
                 return decision
             if not decision:
                 return refusal(cancelled_by_user())
-        try:
-            value = await shape.agent_tool.return_value_json(args)
-        except Exception as error:  # the device's AppFunctionException, or the connection failing
-            return error_result(error)
-        return shape.result(value)
+        return await shape.run(args)
 
     def _remember(self, ctx: Any) -> None:
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:

@@ -181,11 +181,17 @@ class PermissionManagerService:
         """The device's privapp allowlist: listed packages count as privileged apps."""
         require_shell_or_root("change the privileged allowlist")
         names = require_package_names(package_names)
+        before = {p.package_name: self.granted_permissions(p) for p in self._registry.all()}
         with self._store.transaction() as db:
             db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (PRIVILEGED_ALLOWLIST_KEY, json.dumps(names)))
             with self._lock:
-                self._privileged = frozenset(names)
+                removed, self._privileged = sorted(self._privileged - set(names)), frozenset(names)
         log.info("privileged allowlist: %s", names)
+        for name in removed:  # a replace that drops someone says so (docs/access-control.md)
+            package = self._registry.get(name)
+            lost = sorted(set(before.get(name, ())) - set(self.granted_permissions(package))) if package else []
+            log.info("%s left the privileged allowlist%s", name,
+                        f": it loses {', '.join(lost)}" if lost else " (it held no privileged permission)")
 
     # lifecycle
     def forget_package(self, package_name: str) -> None:

@@ -153,4 +153,5 @@ class PackageManagerService:
             granted_permissions=self._permissions.granted_permissions(package),
             installed_from=package.metadata.installed_from,
             warnings=package.install_notes,
+            code_path=str(package.app_dir),
         )

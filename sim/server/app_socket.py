@@ -18,9 +18,13 @@ from pathlib import Path
 from typing import Callable
 
 from droid.os.binder import CallingIdentity
+from sim import safe_files
 from sim.server.peer_relay import ConnectionCaps, PeerRelay, RefusedPeer
 
 INTERNAL_SOCKET_NAME = ".binder.sock"
+# Where an isolating device says its app socket's address, for the processes droidsim starts as
+# an app from outside the device (an agent app's own agent: sim/agent_app/launch.py).
+ADDRESS_FILE = "apps.address"
 _UCRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
 
 
@@ -54,3 +58,18 @@ def app_socket(
 
     relay = PeerRelay(listener, internal_path, name_peer, bind_peer, unbind_peer, caps, "app-socket")
     return relay, f"unix-abstract:{name}"
+
+
+def publish_address(data_dir: Path, address: str) -> None:
+    """The app socket's name is no secret (any process may read /proc/net/unix); the file is
+    the device's, in its data directory."""
+    safe_files.write_file(data_dir, ADDRESS_FILE, address.encode(), mode=0o644, durable=False)
+
+
+def published_address(data_dir: Path) -> str | None:
+    """The running device's app socket address, or None where the device does not isolate its
+    apps (they then reach it where everyone does)."""
+    try:
+        return safe_files.read_file(data_dir / ADDRESS_FILE, 4096).decode()
+    except FileNotFoundError:
+        return None

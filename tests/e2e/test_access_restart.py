@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from droid.appfunctions import access_fixes
 from tests.helpers import DeviceProcess, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, make_app
 
@@ -54,7 +55,8 @@ def test_grant_disable_and_revoke_survive_sigkill(tmp_path):
         assert ok(run_add(data, TARGET)).strip() == "3"
         denied = run_add(data, REVOKED)
         assert denied.returncode == 1
-        assert denied.stderr == "Error: ERROR_DENIED (1000): Caller does not have permission to execute the appfunction\n"
+        assert denied.stderr == ("Error: ERROR_DENIED (1000): Caller does not have permission to execute the appfunction: "
+                                 f"{access_fixes.not_granted(AGENT, REVOKED)}\n")
         disabled = shell(data, "cmd", "app_function", "execute-app-function", "--package", TARGET, "--function", "noOp",
                          "--parameters", "{}")
         assert disabled.returncode == 1 and disabled.stderr == "Error: ERROR_DISABLED (1002): The app function is disabled\n"
@@ -68,7 +70,8 @@ def test_grant_disable_and_revoke_survive_sigkill(tmp_path):
         history = [line for line in dump.splitlines() if f"{AGENT} (uid" in line]
         assert [line.rsplit(" ms ", 1)[1] for line in history] == [
             "SUCCESS", "SUCCESS",
-            "ERROR_DENIED (1000): Caller does not have permission to execute the appfunction",
+            f"ERROR_DENIED (1000): Caller does not have permission to execute the appfunction: "
+            f"{access_fixes.not_granted(AGENT, REVOKED)}",
         ]
     finally:
         device.stop()

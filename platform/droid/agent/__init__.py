@@ -2,12 +2,14 @@
 
 An ``Agent`` (name, instructions, tools, limits) runs in an ``AgentRunner`` with a
 ``Model``; ``runner.create_session().run(prompt)`` streams ``AgentEvent``s while
-the loop calls AppFunctions on the device. See docs/agent.md.
+the loop calls AppFunctions on the device, and ``await session.send(prompt)`` returns
+the run as one ``AgentResponse``. See docs/agent.md.
 """
 
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent, AgentBuilder
 from droid.agent.appfunction_tools import AppFunctionAgentTool, AppFunctionAgentTools
 from droid.agent.chunks import AgentChunk
+from droid.agent.connection import connect_as
 from droid.agent.confirmation import (
     CANCELLED_BY_USER,
     DESTRUCTIVE_VERBS,
@@ -58,11 +60,13 @@ from droid.agent.models import (
     model_from_spec,
     tool_call,
 )
+from droid.agent.response import AgentResponse, EventStream
 from droid.agent.runner import AgentRunner
 from droid.agent.schema import parameters_schema
 from droid.agent.session import AgentSession
 from droid.agent.store import FileSessionStore, InMemorySessionStore, SessionStore
-from droid.agent.tools import AgentTool, FunctionTool, function_tool
+from droid.agent.function_tool import FunctionTool, function_tool
+from droid.agent.tools import AgentTool
 
 __all__ = [
     "Agent",
@@ -70,6 +74,7 @@ __all__ = [
     "AgentChunk",
     "AgentError",
     "AgentEvent",
+    "AgentResponse",
     "AgentRunner",
     "AgentSession",
     "AgentTool",
@@ -80,6 +85,7 @@ __all__ = [
     "DEFAULT_MAX_TURNS",
     "DESTRUCTIVE_VERBS",
     "DestructivePolicy",
+    "EventStream",
     "FileSessionStore",
     "FunctionCall",
     "FunctionResponse",
@@ -113,6 +119,7 @@ __all__ = [
     "ToolResponse",
     "ToolsNotSupportedError",
     "cancelled_by_user",
+    "connect_as",
     "current_tool_context",
     "default_is_destructive",
     "define_interrupt",

@@ -1,21 +1,24 @@
 """AppFunctions as agent tools: discovery, declaration and execution.
 
 ``AppFunctionAgentTools.discover(context_or_manager, enabled_app_function_ids)``
-asks the device which functions the calling app may see and returns one
-``AppFunctionAgentTool`` per function, ready to inspect (``name``,
-``description``, ``parameters``, ``function_id``, ``metadata``), filter or wrap
-before it is given to an ``Agent``.
+asks the device which functions the calling app may see, keeps those it may call
+(droid.agent.access), and returns one ``AppFunctionAgentTool`` per function, ready to
+inspect (``name``, ``description``, ``parameters``, ``function_id``, ``metadata``),
+filter or wrap before it is given to an ``Agent``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import re
 from typing import Any, Iterable
 
+from droid.agent.access import AgentAccess
 from droid.agent.schema import parameters_schema, tool_description
 from droid.agent.tools import AgentTool, as_output
+from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
 from droid.appfunctions.metadata import (
     AppFunctionComponentsMetadata,
@@ -40,6 +43,7 @@ class AppFunctionAgentTool(AgentTool):
         components: AppFunctionComponentsMetadata | None = None,
         *,
         name: str | None = None,
+        access_problem: str | None = None,
     ) -> None:
         super().__init__(
             name=name or tool_name(function_name(metadata)),
@@ -49,6 +53,8 @@ class AppFunctionAgentTool(AgentTool):
         self.manager = manager
         self._metadata = metadata
         self._components = components
+        # What keeps the app from calling it (discover(include_ungranted=True)); None: nothing known.
+        self.access_problem = access_problem
 
     @property
     def function_id(self) -> str:
@@ -70,6 +76,15 @@ class AppFunctionAgentTool(AgentTool):
     @property
     def short_id(self) -> str:
         return function_name(self._metadata)
+
+    def argument_error(self, args: Any) -> AppFunctionException | None:
+        """What the device would refuse in ``args`` (``parameters_from_json`` types them by the
+        metadata, naming an unknown key's closest declared one), found before anything runs."""
+        try:
+            parameters_from_json(self._metadata, args, self._components)
+        except AppFunctionException as error:
+            return error
+        return None
 
     async def execute(self, args: dict[str, Any]) -> dict[str, Any]:
         """Convert the JSON arguments by the metadata, execute on the device, return JSON.
@@ -98,42 +113,72 @@ class AppFunctionAgentTools:
     @staticmethod
     def discover(
         source: Any,
-        enabled_app_function_ids: Iterable[str] | None = None,
+        enabled_app_function_ids: Iterable[str] | str | None = None,
         *,
         package_names: Iterable[str] | None = None,
         include_disabled: bool = False,
+        include_ungranted: bool = False,
     ) -> list[AppFunctionAgentTool]:
-        """Tools for the functions the caller can see on the device.
+        """Tools for the functions the caller may call on the device.
 
         ``source`` is a ``Context`` or an ``AppFunctionManager``.
-        ``enabled_app_function_ids`` keeps only the listed functions; each entry
-        is a full id (``com.example.orders.OrderFunctionService#cancel_order``)
-        or a short one (``cancel_order``, which matches that name in every
-        package). Disabled functions are left out unless ``include_disabled``.
+        ``enabled_app_function_ids`` keeps only the listed functions: one id, or several;
+        each is a full id (``com.example.orders.OrderFunctionService#cancel_order``) or a
+        short one (``cancel_order``, which matches that name in every package). An id that
+        matches nothing is logged with why (disabled, not callable) or the closest id.
+        Disabled functions are left out unless ``include_disabled``.
+
+        Given a ``Context``, a function the app sees but may not call (no access grant, not
+        on the agent allowlist: droid.agent.access) is left out, as the MCP bridge leaves it
+        out; ``include_ungranted`` keeps it, with ``access_problem`` saying what is missing
+        and the command that fixes it. A bare ``AppFunctionManager`` cannot say who it is,
+        so it gets every function it sees.
+
         Tool names are the short ids; where two packages share a short id, the
         package is prefixed so that every name is unique.
         """
         manager = getattr(source, "app_function_manager", source)
+        access = AgentAccess(source) if hasattr(source, "get_system_service") else None
         spec = AppFunctionSearchSpec(package_names=frozenset(package_names)) if package_names else None
+        if isinstance(enabled_app_function_ids, str):  # one id, not its characters
+            enabled_app_function_ids = [enabled_app_function_ids]
         wanted = None if enabled_app_function_ids is None else list(dict.fromkeys(enabled_app_function_ids))
-        found: list[tuple[AppFunctionMetadata, AppFunctionComponentsMetadata]] = []
+        seen = manager.search_app_functions(spec)
+        found: list[tuple[AppFunctionMetadata, str | None]] = []
         matched: set[str] = set()
-        for function in manager.search_app_functions(spec):
+        for function in seen:
             if not include_disabled and not function.is_enabled:
                 continue
-            if wanted is not None:
-                hits = {function.id, function_name(function)} & set(wanted)
-                if not hits:
-                    continue
-                matched |= hits
-            found.append((function, function.package_metadata.components))
+            if wanted is not None and not {function.id, function_name(function)} & set(wanted):
+                continue
+            problem = access.problem(function.package_name) if access is not None else None
+            if problem is not None and not include_ungranted:
+                continue
+            matched |= {function.id, function_name(function)}
+            found.append((function, problem))
         for missing in [i for i in wanted or [] if i not in matched]:
-            log.warning("AppFunction id %r matches no enabled function visible to this app", missing)
+            log.warning("%s", _unmatched(missing, seen, access))
         names = _unique_names([f for f, _ in found])
         return [
-            AppFunctionAgentTool(manager, function, components, name=name)
-            for (function, components), name in zip(found, names)
+            AppFunctionAgentTool(manager, function, function.package_metadata.components, name=name,
+                                 access_problem=problem)
+            for (function, problem), name in zip(found, names)
         ]
+
+
+def _unmatched(wanted: str, seen: list[AppFunctionMetadata], access: AgentAccess | None) -> str:
+    """Why an id given to discover found no tool: the function is disabled, or the app may not
+    call it (and what fixes that), or there is none, and which id is closest."""
+    for function in seen:
+        if wanted in (function.id, function_name(function)):
+            problem = access.problem(function.package_name) if access is not None else None
+            if problem is not None:
+                return f"AppFunction id {wanted!r} is {function.id}, which this app may not call: {problem}"
+            return f"AppFunction id {wanted!r} is {function.id}, which is disabled (include_disabled=True keeps it)"
+    ids = sorted({i for f in seen for i in (f.id, function_name(f))})
+    close = difflib.get_close_matches(wanted, ids, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"AppFunction id {wanted!r} matches no function visible to this app{hint}"
 
 
 def tool_name(text: str) -> str:

@@ -163,13 +163,14 @@ def require_confirmation(
     """The same tools, with each destructive one wrapped in HitlConfirmationTool."""
     wrapped = []
     for tool in tools:
-        if is_destructive(tool) and not _is_wrapped(tool):
+        if is_destructive(tool) and not is_confirmed(tool):
             tool = HitlConfirmationTool(tool, on_confirm)
         wrapped.append(tool)
     return wrapped
 
 
-def _is_wrapped(tool: AgentTool | None) -> bool:
+def is_confirmed(tool: AgentTool | None) -> bool:
+    """Whether a HitlConfirmationTool guards ``tool`` (it, or a delegate it wraps)."""
     while tool is not None:
         if isinstance(tool, HitlConfirmationTool):
             return True

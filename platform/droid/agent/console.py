@@ -1,28 +1,35 @@
 """The agent process's terminal front-end (``droidsim agent --as PKG ...``).
 
-``run_agent_console(context, prompt, ...)`` discovers the AppFunctions the agent
-app can see, wraps the destructive ones in a y/n confirmation read from stdin,
-and streams the run: the model's text as it comes, each function call with its
-arguments, each result or error. With ``prompt=None`` it is an interactive chat
-(``/clear`` forgets the conversation, ``/exit`` or end of input leaves).
-``json_output=True`` writes the event stream as JSON lines on stdout instead
-(prompts and questions then go to stderr). Colour only on a terminal.
+``run_agent_console(context, prompt, agent=...)`` runs the app's own agent, as it built
+it; without one, the stock agent: it discovers the AppFunctions the app may call and
+wraps the destructive ones in a y/n confirmation read from stdin. It streams the run:
+the model's text as it comes, each function call with its arguments, each result or
+error; a tool's interrupt is asked on stdin (a confirmation as y/n, a question as a line).
+With ``prompt=None`` it is an interactive chat (``/clear`` forgets the conversation,
+``/exit`` or end of input leaves). ``json_output=True`` writes the event stream as JSON
+lines on stdout instead (prompts and questions then go to stderr). Colour only on a terminal.
 
-A confirmation that gets no answer (end of input) counts as "no".
+A confirmation that gets no answer (end of input) counts as "no". An app that may call
+none of the functions it sees (not allowlisted, not granted) is warned about, with the
+command that fixes it.
 
-Exit codes: 0 when the agent answered; 1 when the run ended in an error (the
-model backend failed, max_turns was reached, or the answer was cut off at the
-model's token limit); 130 on ^C.
+Exit codes: 0 when the agent answered; 1 when the run ended in an error (the model
+backend failed, max_turns was reached, the answer was cut off at the model's token limit,
+the app may call none of the functions it sees and a single prompt was given, or, with
+``--json``, a call was refused for want of an answer: ERROR_NOT_SUPPORTED from a code-less
+app whose cassette or double has none); 130 on ^C.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import sys
 from typing import Any, Sequence, TextIO
 
+from droid.agent.access import AgentAccess, access_summary
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
 from droid.agent.appfunction_tools import AppFunctionAgentTools
 from droid.agent.confirmation import DestructivePredicate, cancelled_by_user, default_is_destructive, require_confirmation
@@ -38,8 +45,11 @@ from droid.agent.events import (
     ToolRequestsReturned,
 )
 from droid.agent.models import model_from_spec
+from droid.agent.response import TRUNCATED_MESSAGE
 from droid.agent.runner import AgentRunner
 from droid.agent.session import AgentSession
+from droid.agent.tools import AgentTool
+from droid.appfunctions.exceptions import AppFunctionException
 
 DEFAULT_INSTRUCTIONS = (
     "You are an assistant on an Android device. Use the available app functions to do what the user "
@@ -55,6 +65,7 @@ def run_agent_console(
     context: Any,
     prompt: str | None = None,
     *,
+    agent: Agent | None = None,
     model: str = "offline",
     base_url: str | None = None,
     api_key: str | None = None,
@@ -73,10 +84,14 @@ def run_agent_console(
 ) -> int:
     """Run the agent as ``context``'s app; returns the process exit code (see the module docstring).
 
+    ``agent``: the app's own agent (its instructions, tools, limits and confirmations, as it
+    built them); None runs the stock console agent, which ``app_function_ids``,
+    ``instructions``, ``max_turns`` and ``is_destructive`` shape.
     ``model``: ``offline`` or ``openai:NAME`` (``base_url`` / ``api_key`` or the environment).
     ``model_options``: more settings for the backend (``stream``, ``connect_timeout``,
-    ``read_timeout``, ``text_tool_calls``); ``agent_options``: more fields of the Agent
-    (``tool_choice``, ``parallel_tool_calls``, ``context_overflow``). None values are ignored.
+    ``read_timeout``, ``text_tool_calls``); ``agent_options``: fields of the Agent to set
+    (``tool_choice``, ``parallel_tool_calls``, ``context_overflow``), over the app's own
+    where it has an agent. None values are ignored.
     ``session_dir``: where the conversation is kept; by default ``agent_sessions`` in the
     app's data folder (``context.data_dir``), else in memory. With ``session_id`` a stored
     conversation continues; without, each call starts a new one.
@@ -84,49 +99,62 @@ def run_agent_console(
     if session_dir is None and getattr(context, "data_dir", None):
         session_dir = os.path.join(context.data_dir, SESSIONS_FOLDER)
     ui = _Ui(json_output, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    options = {k: v for k, v in (agent_options or {}).items() if v is not None}
+
+    def build(tools: list[AgentTool] | None) -> Agent:
+        if agent is not None:
+            return dataclasses.replace(agent, **options)
+        return Agent(name=getattr(context, "package_name", "agent"),
+                     instructions=instructions if instructions is not None else DEFAULT_INSTRUCTIONS,
+                     tools=tools, max_turns=max_turns, **options)
+
+    async def discover() -> list[AgentTool] | None:
+        if agent is not None:  # its tools are its own; the runner finds what it enabled
+            return None
+        found = await asyncio.to_thread(AppFunctionAgentTools.discover, context, app_function_ids)
+        return require_confirmation(found, ui.confirm, is_destructive=is_destructive)
+
     try:
-        return asyncio.run(
-            _main(ui, context, prompt, model, base_url, api_key, session_dir, session_id,
-                  app_function_ids, instructions, max_turns, is_destructive,
-                  dict(model_options or {}), {k: v for k, v in (agent_options or {}).items() if v is not None})
-        )
+        return asyncio.run(_main(ui, context, prompt, build, discover, session_dir, session_id,
+                                 lambda: model_from_spec(model, base_url=base_url, api_key=api_key,
+                                                         **dict(model_options or {}))))
     except KeyboardInterrupt:
         ui.error("interrupted")
         return 130
 
 
 async def _main(
-    ui: "_Ui", context: Any, prompt: str | None, model_spec: str, base_url: str | None, api_key: str | None,
-    session_dir: Any, session_id: str | None, app_function_ids: Sequence[str] | None,
-    instructions: str | None, max_turns: int, is_destructive: DestructivePredicate,
-    model_options: dict[str, Any], agent_options: dict[str, Any],
+    ui: "_Ui", context: Any, prompt: str | None, build: Any, discover: Any, session_dir: Any,
+    session_id: str | None, make_model: Any,
 ) -> int:
-    async def discover() -> list:
-        found = await asyncio.to_thread(AppFunctionAgentTools.discover, context, app_function_ids)
-        return require_confirmation(found, ui.confirm, is_destructive=is_destructive)
-
     try:
-        model = model_from_spec(model_spec, base_url=base_url, api_key=api_key, **model_options)
-        tools = await discover()
-        agent = Agent(
-            name=getattr(context, "package_name", "agent"),
-            instructions=instructions if instructions is not None else DEFAULT_INSTRUCTIONS,
-            tools=tools,
-            max_turns=max_turns,
-            **agent_options,
-        )
-        runner = AgentRunner(agent, model, session_dir=session_dir)
-    except (AgentError, ValueError) as exc:
+        model = make_model()
+        agent = build(await discover())
+        runner = AgentRunner(agent, model, context=context, session_dir=session_dir)
+        tools = await runner.resolve_tools_async()
+        blocked = await asyncio.to_thread(access_problems, context)
+    except (AgentError, ValueError, TypeError) as exc:
         ui.error(str(exc))
         return 1
     except Exception as exc:  # noqa: BLE001 - the device refused or is unreachable: say so, no traceback
         ui.error(f"cannot discover the app functions: {type(exc).__name__}: {exc}")
         return 1
     try:
+        functions = [t for t in tools if t.function_id]
+        for line in access_summary(context.package_name, blocked, reachable=bool(functions)):
+            if functions:
+                ui.notice(f"({line})")
+            else:
+                ui.warning(line)
+        if blocked and not functions and prompt is not None:  # one prompt (a script, CI): nothing it could do
+            ui.error(f"{agent.name} may call none of the app functions it sees; fix its access as said above")
+            return 1
         session = runner.create_session(session_id)
         if prompt is not None:
             return await _turn(ui, session, prompt)
-        ui.notice(f"Chatting as {agent.name} with {model.name} ({len(tools)} functions). /clear, /exit.")
+        others = len(tools) - len(functions)
+        ui.notice(f"Chatting as {agent.name} with {model.name} ({len(functions)} functions"
+                  f"{f', {others} other tools' if others else ''}). /clear, /exit.")
         status = 0
         while True:
             line = await ui.read_line("you> ")
@@ -148,17 +176,34 @@ async def _main(
         await runner.aclose()
 
 
+def access_problems(context: Any) -> dict[str, str]:
+    """What keeps ``context``'s app from the functions it sees (droid.agent.access), by app
+    (``context``'s own when it lacks the permission itself)."""
+    access = AgentAccess(context)
+    missing = access.permission_problem()
+    if missing is not None:
+        return {context.package_name: missing}
+    seen = {f.package_name for f in context.app_function_manager.search_app_functions()}
+    return access.problems(seen - {context.package_name})
+
+
 async def _refresh_tools(ui: "_Ui", agent: Agent, runner: AgentRunner, discover: Any) -> None:
     """A chat outlives installs: each turn sees the functions the app can see now."""
     try:
+        before = [t.function_id for t in runner.resolve_tools()]
         tools = await discover()
+        if tools is None:  # the app's own agent: what it enabled is discovered again
+            if agent.app_functions_enabled:
+                await asyncio.to_thread(runner.resolve_tools, True)
+        elif [t.function_id for t in tools] != [t.function_id for t in agent.tools]:
+            agent.tools = tools
+            runner.resolve_tools(refresh=True)
     except Exception as exc:  # noqa: BLE001 - keep the tools of the last turn; say why
         ui.notice(f"(could not refresh the app functions: {type(exc).__name__}: {exc})")
         return
-    if [t.function_id for t in tools] != [t.function_id for t in agent.tools]:
-        agent.tools = tools
-        runner.resolve_tools(refresh=True)
-        ui.notice(f"({len(tools)} functions now.)")
+    now = [t.function_id for t in runner.resolve_tools()]
+    if now != before:
+        ui.notice(f"({len([f for f in now if f])} functions now.)")
 
 
 async def _turn(ui: "_Ui", session: AgentSession, prompt: str) -> int:
@@ -167,6 +212,7 @@ async def _turn(ui: "_Ui", session: AgentSession, prompt: str) -> int:
             session.cancel_pending()
         events = session.run(prompt)
         status = 0
+        unanswered: list[str] = []
         while events is not None:
             resume = None
             async for event in events:
@@ -175,18 +221,36 @@ async def _turn(ui: "_Ui", session: AgentSession, prompt: str) -> int:
                     resume = await _answer_interrupts(ui, event)
                 elif isinstance(event, MaxTurnsReached) or (isinstance(event, TextMessage) and event.truncated):
                     status = 1
+                elif isinstance(event, FunctionResponse) and _refused_for_want_of_an_answer(event):
+                    unanswered.append(event.name)
             events = session.resume(**resume) if resume else None
+        if unanswered:
+            message = (f"{len(unanswered)} call(s) were refused for want of an answer (ERROR_NOT_SUPPORTED: "
+                       f"{', '.join(dict.fromkeys(unanswered))}): the app's own code does not run on droidsim; "
+                       "give it a cassette or a double that answers them (docs/responses.md)")
+            if ui.json:  # a script or CI step fails on it
+                ui.error(message)
+                status = 1
+            else:
+                ui.warning(message)
         return status
     except AgentError as exc:
         ui.error(str(exc))
         return 1
 
 
+def _refused_for_want_of_an_answer(event: FunctionResponse) -> bool:
+    return event.is_error and event.response["error"].get("code") == AppFunctionException.ERROR_NOT_SUPPORTED
+
+
 async def _answer_interrupts(ui: "_Ui", event: Interrupted) -> dict[str, list]:
     """A tool asked to pause: ask the user; yes restarts it approved, no answers CANCELLED_BY_USER."""
     respond, restart = [], []
     for interrupt in event.interrupts:
-        if await ui.confirm(interrupt.name, interrupt.args, interrupt.metadata.get("message")):
+        if not interrupt.metadata.get("confirmation_required") and "question" in interrupt.metadata:
+            answer = await ui.read_line(f"{interrupt.metadata['question']} ")  # the tool asks the user something
+            respond.append(interrupt.respond({"answer": (answer or "").strip()}))
+        elif await ui.confirm(interrupt.name, interrupt.args, interrupt.metadata.get("message")):
             restart.append(interrupt.restart(resumed_metadata={"approved": True}))
         else:
             respond.append(interrupt.respond(cancelled_by_user()))
@@ -243,8 +307,7 @@ class _Ui:
             else:
                 self.out.print(event.text, markup=False)
             if event.truncated:
-                self.error("the answer was cut off: the model reached its token limit (finish_reason: length); "
-                           "raise the server's max tokens or ask for less")
+                self.error(TRUNCATED_MESSAGE)
             return
         self._end_reasoning()
         self._end_stream()
@@ -260,7 +323,7 @@ class _Ui:
             else:
                 self.out.print(f"<- {event.name} {json.dumps(event.response, ensure_ascii=False)}", style="green", markup=False)
         elif isinstance(event, MaxTurnsReached):
-            self.out.print(f"Stopped: the agent reached max_turns ({event.max_turns}) for this prompt.", style="yellow")
+            self.out.print(f"Stopped: {event.message}.", style="yellow", markup=False)
         elif isinstance(event, Interrupted):
             names = ", ".join(i.name for i in event.interrupts)
             self.out.print(f"Paused: {names} needs your answer.", style="yellow", markup=False)
@@ -292,6 +355,12 @@ class _Ui:
         if self.json:
             self.emit_json({"type": "error", "message": message})
         self.err.print(f"error: {message}", style="bold red", markup=False)
+
+    def warning(self, message: str) -> None:
+        self._end_stream()
+        if self.json:
+            self.emit_json({"type": "warning", "message": message})
+        self.err.print(f"warning: {message}", style="yellow", markup=False)
 
     # -- input ------------------------------------------------------------------------------------
 

@@ -104,15 +104,25 @@ class FunctionResponse(AgentEvent):
 class MaxTurnsReached(AgentEvent):
     """The model was called ``max_turns`` times and still wanted tools.
 
-    Its last tool requests were not executed; they were answered with an error
-    map so the history stays consistent for the next prompt.
+    Its last tool requests (``requested``, by name) were not executed; they were answered
+    with an error map so the history stays consistent for the next prompt. ``message``
+    says what to check.
     """
 
     max_turns: int
+    requested: tuple[str, ...] = ()
     type: ClassVar[str] = "max_turns_reached"
 
+    @property
+    def message(self) -> str:
+        wanted = f" (it still asked for {', '.join(self.requested)})" if self.requested else ""
+        return (f"the agent reached max_turns ({self.max_turns}) for this prompt{wanted}: check the calls above "
+                "(a model that calls the same tool again did not find its answer in the results: an error it "
+                "cannot fix, or a tool that returns too little), or allow more rounds with Agent(max_turns=N)")
+
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "max_turns": self.max_turns}
+        return {"type": self.type, "max_turns": self.max_turns, "requested": list(self.requested),
+                "message": self.message}
 
 
 @dataclass(frozen=True)

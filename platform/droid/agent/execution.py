@@ -73,6 +73,9 @@ async def invoke(
             AppFunctionException.ERROR_FUNCTION_NOT_FOUND, "UnknownTool",
             f"there is no tool named {request.name!r}; available tools: {available}",
         )
+    invalid = tool.argument_error(request.args)
+    if invalid is not None:  # before the tool runs, and before a confirmation asks anyone
+        return error_map(invalid)
     set_tool_context(ToolContext(request.id, session_id, resumed_metadata is not None, dict(resumed_metadata or {})))
     try:
         return json_safe(await call_tool(tool, dict(request.args)))

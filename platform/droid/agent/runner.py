@@ -60,6 +60,8 @@ class AgentRunner:
         self._manager = app_function_manager
         if self._manager is None and context is not None:
             self._manager = context.app_function_manager
+        # A context knows who it is, so discovery keeps only what the app may call (droid.agent.access).
+        self._discovery_source = context if app_function_manager is None and context is not None else self._manager
         if agent.app_functions_enabled and self._manager is None:
             raise AgentError("app_functions_enabled needs a context (or an app_function_manager) to discover them")
         if store is None:
@@ -89,7 +91,7 @@ class AgentRunner:
         agent = self.agent
         discovered: list[AgentTool] = []
         if agent.app_functions_enabled:
-            discovered = list(AppFunctionAgentTools.discover(self._manager, agent.app_function_ids or None))
+            discovered = list(AppFunctionAgentTools.discover(self._discovery_source, agent.app_function_ids or None))
         tools: list[AgentTool] = []
         by_function: dict[str, AgentTool] = {}
         duplicates: list[str] = []

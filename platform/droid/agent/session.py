@@ -25,10 +25,10 @@ import asyncio
 import copy
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Iterable, Protocol
 
-from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, check_tools
-from droid.agent.chunks import AgentChunk, chunks_of
+from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, Agent, check_tools
+from droid.agent.chunks import chunks_of
 from droid.agent.confirmation import cancelled_by_user
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, make_error_map
 from droid.agent.events import (
@@ -43,12 +43,11 @@ from droid.agent.events import (
 from droid.agent.execution import Paused, execute_calls, invoke, json_safe
 from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart
 from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
-from droid.agent.models.base import ModelRequest, ModelResponse, ReasoningDelta, TextDelta
+from droid.agent.response import AgentResponse, EventStream
+from droid.agent.models.base import Model, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
+from droid.agent.store import SessionStore
 from droid.agent.tools import AgentTool, as_output, check_unique_names
 from droid.appfunctions.exceptions import AppFunctionException
-
-if TYPE_CHECKING:
-    from droid.agent.runner import AgentRunner
 
 log = logging.getLogger("droid.agent")
 
@@ -76,10 +75,25 @@ class _TurnOptions:
         return "auto" if self.first_choice is not None else None
 
 
+class SessionOwner(Protocol):
+    """What a session needs of the runner that made it (the runner imports this module,
+    never the other way round)."""
+
+    agent: Agent
+    model: Model
+    store: SessionStore
+
+    def resolve_tools(self) -> list[AgentTool]: ...
+
+    async def resolve_tools_async(self) -> list[AgentTool]: ...
+
+    def forget_session(self, session: "AgentSession") -> None: ...
+
+
 class AgentSession:
     """A conversation with an agent. Create it with ``AgentRunner.create_session``."""
 
-    def __init__(self, runner: "AgentRunner", session_id: str, state: dict[str, Any] | None = None) -> None:
+    def __init__(self, runner: SessionOwner, session_id: str, state: dict[str, Any] | None = None) -> None:
         self.runner = runner
         self.session_id = session_id
         self._history: list[Message] = []
@@ -179,7 +193,7 @@ class AgentSession:
 
     # -- running ----------------------------------------------------------------------------------
 
-    async def run(
+    def run(
         self,
         prompt: str | None = None,
         *,
@@ -188,8 +202,10 @@ class AgentSession:
         tools: Iterable[AgentTool] | None = None,
         tool_choice: str | None = None,
         parallel_tool_calls: bool | None = None,
-    ) -> AsyncIterator[AgentEvent]:
-        """Send ``prompt`` and stream the agent's events until the turn ends.
+    ) -> EventStream:
+        """Send ``prompt`` and stream the agent's events until the turn ends:
+        ``async for event in session.run(prompt)``; ``await session.send(prompt)`` gives the
+        same run as one response.
 
         ``tools``: more tools for this run only (Genkit's per-call tools), declared beside
         the agent's. ``tool_choice`` / ``parallel_tool_calls`` override the agent's for this
@@ -203,6 +219,39 @@ class AgentSession:
         If the model backend fails, the exception propagates and the session is left as
         it was before this call.
         """
+        return EventStream(self._run(prompt, tool_responses, return_tool_requests, tools, tool_choice,
+                                     parallel_tool_calls), "run")
+
+    async def send(
+        self,
+        prompt: str | None = None,
+        *,
+        respond: Iterable[InterruptResponse] | InterruptResponse = (),
+        restart: Iterable[InterruptRestart] | InterruptRestart = (),
+        **options: Any,
+    ) -> AgentResponse:
+        """One call for one answer (Genkit's ``chat.send``): the run of ``prompt`` (``run``'s
+        options apply), or with ``respond`` / ``restart`` the resumption of its interrupts,
+        as an ``AgentResponse`` with ``text``, ``finish_reason``, ``interrupts``,
+        ``tool_requests`` and the ``events``."""
+        if respond or restart:
+            if prompt is not None:
+                raise AgentError("answer the pending interrupts (respond=, restart=) and send the next prompt "
+                                 "in a call of its own")
+            events = self.resume(respond, restart, **options)
+        else:
+            events = self.run(prompt, **options)
+        return AgentResponse.of([event async for event in events])
+
+    async def _run(
+        self,
+        prompt: str | None,
+        tool_responses: Iterable[ToolResponse] | None,
+        return_tool_requests: bool,
+        tools: Iterable[AgentTool] | None,
+        tool_choice: str | None,
+        parallel_tool_calls: bool | None,
+    ) -> AsyncIterator[AgentEvent]:
         self._check_idle()
         responses = list(tool_responses or [])
         if self._pending and self._pending["kind"] == "interrupt":
@@ -249,19 +298,19 @@ class AgentSession:
         finally:
             self._end()
 
-    def stream(self, prompt: str | None = None, **options: Any) -> AsyncIterator[AgentChunk]:
+    def stream(self, prompt: str | None = None, **options: Any) -> EventStream:
         """``run`` as Genkit-style chunks: text, reasoning and tool requests of the model, tool
         responses, each with its message ``index`` and ``role`` (see ``droid.agent.chunks``)."""
-        return chunks_of(self.run(prompt, **options))
+        return EventStream(chunks_of(self.run(prompt, **options)), "stream")
 
-    async def resume(
+    def resume(
         self,
         respond: Iterable[InterruptResponse] | InterruptResponse = (),
         restart: Iterable[InterruptRestart] | InterruptRestart = (),
         *,
         return_tool_requests: bool = False,
         tools: Iterable[AgentTool] | None = None,
-    ) -> AsyncIterator[AgentEvent]:
+    ) -> EventStream:
         """Answer every pending interrupt, by id, then carry on with the loop.
 
         ``respond``: the model receives the given output as the tool's result.
@@ -269,6 +318,15 @@ class AgentSession:
         replaced input) through ``current_tool_context()``. ``tools``: the per-run tools
         of the interrupted run, when resuming in another process (this one remembers them).
         """
+        return EventStream(self._resume(respond, restart, return_tool_requests, tools), "resume")
+
+    async def _resume(
+        self,
+        respond: Iterable[InterruptResponse] | InterruptResponse,
+        restart: Iterable[InterruptRestart] | InterruptRestart,
+        return_tool_requests: bool,
+        tools: Iterable[AgentTool] | None,
+    ) -> AsyncIterator[AgentEvent]:
         self._check_idle()
         if not self._pending or self._pending["kind"] != "interrupt":
             raise AgentError(f"session {self.session_id!r} has no pending interrupts")
@@ -447,7 +505,7 @@ class AgentSession:
                     self._history.append(Message.tool(ToolResponse(r.id, r.name, output)))
                 self.status = MAX_TURNS
                 self._save()
-                yield MaxTurnsReached(max_turns)
+                yield MaxTurnsReached(max_turns, tuple(dict.fromkeys(r.name for r in requests)))
                 return
             rounds += 1
             self._save()

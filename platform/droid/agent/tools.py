@@ -9,18 +9,27 @@ decorator only overrides ``execute``::
             return await self.delegate.execute(args)
 
 ``execute`` takes the model's arguments (a JSON object) and returns a JSON
-object. It may be ``async`` (preferred) or plain; it may raise: the runtime
-turns exceptions into an error map for the model, and ``Interrupt`` pauses the
-loop.
+object. It may be ``async`` (preferred) or plain (it then runs on a worker thread,
+so it never holds up the other calls of a turn); it may raise: the runtime turns
+exceptions into an error map for the model, and ``Interrupt`` pauses the loop.
+
+Before ``execute`` runs (and before a confirmation wrapper asks anyone), the runtime
+checks the arguments with ``argument_error``: against the declared JSON Schema for a
+tool of your own, by the function's metadata for an AppFunction, by the signature for
+a ``FunctionTool``. A bad call is answered ``ERROR_INVALID_ARGUMENT``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
-from typing import Any, Callable
+from typing import Any
+
+import jsonschema
 
 from droid.agent.errors import AgentError
 from droid.agent.messages import ToolDeclaration
+from droid.appfunctions.exceptions import AppFunctionException, AppFunctionInvalidArgumentException
 
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
@@ -48,6 +57,15 @@ class AgentTool:
         if self.delegate is None:
             raise NotImplementedError(f"{type(self).__name__} must implement execute() or wrap a delegate")
         return await call_tool(self.delegate, args)
+
+    def argument_error(self, args: Any) -> AppFunctionException | None:
+        """Why ``args`` cannot be this tool's arguments, or None. A wrapper that declares its
+        delegate's schema leaves the check to the delegate; any other tool is checked against
+        the JSON Schema it declares (2020-12, no coercion: ``"12"`` is no number)."""
+        if self.delegate is not None and self.parameters == self.delegate.parameters:
+            return self.delegate.argument_error(args)
+        error = first_schema_error(jsonschema.Draft202012Validator(self.parameters), args)
+        return None if error is None else invalid_arguments(error)
 
     @property
     def function_id(self) -> str | None:
@@ -78,11 +96,27 @@ class AgentTool:
 
 
 async def call_tool(tool: AgentTool, args: dict[str, Any]) -> dict[str, Any]:
-    """Run ``tool.execute`` whether it is async or plain, and insist on a JSON object back."""
-    result = tool.execute(args)
-    if inspect.isawaitable(result):
-        result = await result
+    """Run ``tool.execute`` (a plain one on a worker thread) and insist on a JSON object back."""
+    if inspect.iscoroutinefunction(tool.execute):
+        result = await tool.execute(args)
+    else:
+        result = await asyncio.to_thread(tool.execute, args)
+        if inspect.isawaitable(result):
+            result = await result
     return as_output(result)
+
+
+def first_schema_error(validator: jsonschema.Validator, args: Any) -> jsonschema.ValidationError | None:
+    """The problem to name when ``args`` break the validator's schema: ``best_match`` looks
+    inside ``anyOf`` (a nullable ``$ref``), so the deepest real problem is named rather than
+    "not valid under any of the given schemas"."""
+    return jsonschema.exceptions.best_match(validator.iter_errors(args))
+
+
+def invalid_arguments(error: jsonschema.ValidationError) -> AppFunctionInvalidArgumentException:
+    """``Invalid arguments at orderId: 5 is not of type 'string'``."""
+    where = "/".join(str(p) for p in error.absolute_path)
+    return AppFunctionInvalidArgumentException(f"Invalid arguments{f' at {where}' if where else ''}: {error.message}")
 
 
 def check_unique_names(tools: list[AgentTool]) -> None:
@@ -102,65 +136,3 @@ def as_output(result: Any) -> dict[str, Any]:
     if isinstance(result, dict):
         return result
     return {"result": result}
-
-
-class FunctionTool(AgentTool):
-    """A local Python function as a tool; the schema comes from its signature (Pydantic).
-
-    Useful in tests and for tools that are not AppFunctions. The description
-    defaults to the docstring.
-    """
-
-    def __init__(
-        self,
-        fn: Callable[..., Any],
-        *,
-        name: str | None = None,
-        description: str | None = None,
-        parameters: dict[str, Any] | None = None,
-        destructive: bool | None = None,
-    ) -> None:
-        super().__init__(
-            name=name or fn.__name__,
-            description=description if description is not None else inspect.getdoc(fn) or "",
-            parameters=parameters if parameters is not None else _schema_from_signature(fn),
-            destructive=destructive,
-        )
-        self.fn = fn
-
-    async def execute(self, args: dict[str, Any]) -> dict[str, Any]:
-        result = self.fn(**args)
-        if inspect.isawaitable(result):
-            result = await result
-        return as_output(result)
-
-
-def function_tool(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
-    """Decorator form of FunctionTool: ``@function_tool`` or ``@function_tool(name=...)``."""
-    if fn is None:
-        return lambda f: FunctionTool(f, **options)
-    return FunctionTool(fn, **options)
-
-
-def _schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
-    import pydantic
-
-    fields: dict[str, Any] = {}
-    try:
-        signature = inspect.signature(fn, eval_str=True)
-    except (NameError, TypeError):
-        signature = inspect.signature(fn)
-    for param in signature.parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            continue
-        annotation = param.annotation
-        if annotation is param.empty or isinstance(annotation, str):
-            annotation = Any
-        default = ... if param.default is param.empty else param.default
-        fields[param.name] = (annotation, default)
-    model = pydantic.create_model(f"{fn.__name__}_args", **fields)
-    schema = model.model_json_schema()
-    schema.pop("title", None)
-    for prop in schema.get("properties", {}).values():
-        prop.pop("title", None)
-    return schema

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import queue
 
+from droid.appfunctions import access_fixes
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.manager import (
     ACCESS_FLAG_MASK_ALL,
@@ -27,7 +28,7 @@ from droid.appfunctions.manager import (
     access_flag_names,
 )
 from droid.os.exceptions import IllegalArgumentException, SecurityException
-from sim.conformance.cases.common import DEADLINE, DENIED_MESSAGE, execute
+from sim.conformance.cases.common import DEADLINE, denied, execute
 from sim.conformance.expect import attempt, equal, fails_with, raises, returns
 from sim.conformance.registry import Mismatch, case
 from sim.conformance.target import (
@@ -82,8 +83,10 @@ def _pair_state_decides_the_call(t, flags: int, state: int) -> None:
         outcome = execute(t.caller, HELPER_PACKAGE, "noOp")
     if state == GRANTED:
         returns(outcome, CALLER_PACKAGE)
+    elif flags & ACCESS_FLAG_USER_DENIED:
+        fails_with(outcome, ERROR_DENIED, message=denied(access_fixes.denied_by_user(CALLER_PACKAGE, HELPER_PACKAGE)))
     else:
-        fails_with(outcome, ERROR_DENIED, message=DENIED_MESSAGE)
+        fails_with(outcome, ERROR_DENIED, message=denied(access_fixes.not_granted(CALLER_PACKAGE, HELPER_PACKAGE)))
 
 
 @case("access-flags-decide-request-state", "access.flags")
@@ -246,7 +249,8 @@ def access_agent_allowlist(t) -> None:
         with t.agent_allowlisted(CALLER_PACKAGE, False):
             _membership("getValidAgents off the allowlist", shell.get_valid_agents(), set(), {CALLER_PACKAGE})
             _unrequestable(t, CALLER_PACKAGE, HELPER_PACKAGE, "the agent is not on the agent allowlist")
-            fails_with(execute(t.caller, HELPER_PACKAGE, "noOp"), ERROR_DENIED, message=DENIED_MESSAGE)
+            fails_with(execute(t.caller, HELPER_PACKAGE, "noOp"), ERROR_DENIED,
+                       message=denied(access_fixes.not_allowlisted(CALLER_PACKAGE, HELPER_PACKAGE)))
         equal("the pair's flags once the caller is back on the allowlist", flag_text(0),
               flag_text(shell.get_access_flags(CALLER_PACKAGE, HELPER_PACKAGE)))
         _state("the request state once the caller is back on the allowlist", DENIED,

@@ -8,11 +8,12 @@ caller, and the shell, which holds it); ANDROID_TRUSTED adds EXECUTE_APP_FUNCTIO
 
 from __future__ import annotations
 
+from droid.appfunctions import access_fixes
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.manager import ACCESS_FLAG_OTHER_GRANTED
 from droid.appfunctions.requests import APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_DISABLED
 from droid.os.exceptions import IllegalArgumentException
-from sim.conformance.cases.common import DENIED_MESSAGE, execute, listed_function_ids
+from sim.conformance.cases.common import denied, execute, listed_function_ids
 from sim.conformance.expect import attempt, fails_with, raises, returns
 from sim.conformance.registry import Mismatch, case
 from sim.conformance.target import CALLER_PACKAGE, LEVELED_PACKAGE, SYSTEM_CALLER_PACKAGE
@@ -31,7 +32,14 @@ def _runs(context, function: str) -> None:
 
 
 def _denied(context, function: str) -> None:
-    fails_with(execute(context, LEVELED_PACKAGE, function), AppFunctionException.ERROR_DENIED, message=DENIED_MESSAGE)
+    """ERROR_DENIED, naming the level (or, for an ANDROID_TRUSTED function, the grant) missing."""
+    if function == SELF_FUNCTION:
+        reason = access_fixes.self_only(function, LEVELED_PACKAGE)
+    elif function == SYSTEM_FUNCTION:
+        reason = access_fixes.system_only(context.package_name, function)
+    else:
+        reason = access_fixes.not_granted(context.package_name, LEVELED_PACKAGE)
+    fails_with(execute(context, LEVELED_PACKAGE, function), AppFunctionException.ERROR_DENIED, message=denied(reason))
 
 
 def _sees(context, function: str, visible: bool) -> None:

@@ -21,9 +21,10 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
+from droid.appfunctions import access_fixes
 from droid.appfunctions.exceptions import AppFunctionException, error_name
 from droid.appfunctions.manager import ACCESS_FLAG_OTHER_GRANTED
-from sim.conformance.cases.common import DENIED_MESSAGE, NOT_FOUND, execute, no_service_created
+from sim.conformance.cases.common import DENIED_MESSAGE, NOT_FOUND, denied, execute, no_service_created
 from sim.conformance.expect import fails_with, returns, show
 from sim.conformance.registry import Case, Mismatch, register
 from sim.conformance.target import (
@@ -86,6 +87,16 @@ class AccessScenario:
         setup.append("the pair granted" if self.grant else "no grant")
         text = f"{agent} ({', '.join(setup)}) runs {self.function} of {_NAMES[self.target]}: {self.expect.describe()}"
         return text + (f". {self.difference}" if self.difference else "")
+
+    @property
+    def denial(self) -> str:
+        """droidsim's ERROR_DENIED message for this set-up: the first of permission, allowlist
+        and grant the agent lacks, whether or not the target exists."""
+        if not self.permission:
+            return denied(access_fixes.missing_permission(self.agent, requested=True))
+        if not self.allowlisted:
+            return denied(access_fixes.not_allowlisted(self.agent, self.target))
+        return denied(access_fixes.not_granted(self.agent, self.target))
 
     @property
     def grant_takes(self) -> bool:
@@ -165,7 +176,7 @@ def run_scenario(t: ConformanceTarget, scenario: AccessScenario) -> None:
     if expect.error is None:
         returns(outcome, expect.value)
     else:
-        fails_with(outcome, expect.error, message=expect.message)
+        fails_with(outcome, expect.error, message=scenario.denial if expect is DENIED_CALL else expect.message)
     if watch:
         no_service_created(t, scenario.target)
 

@@ -21,6 +21,13 @@ NOT_FOUND = "App function not found."
 DENIED_MESSAGE = "Caller does not have permission to execute the appfunction"
 
 
+def denied(reason: str) -> str:
+    """droidsim's ERROR_DENIED message: §2's, then what the caller lacks and the command that
+    fixes it (droid.appfunctions.access_fixes; docs/differences.md), never whether the target
+    exists."""
+    return f"{DENIED_MESSAGE}: {reason}"
+
+
 def execute(context: Context, package: str, function: str, signal: CancellationSignal | None = None, **params) -> Outcome:
     """Execute ``package``/``function`` as ``context``; the outcome's value is the return value."""
     request = ExecuteAppFunctionRequest(package, function, AppFunctionData(params))

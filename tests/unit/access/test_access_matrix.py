@@ -1,6 +1,8 @@
 """The CTS access matrix (AccessEnabledTest and V2Test, with Android 17 access levels), table-driven:
 permission x grant x same package x access level x target exists, with the exact code and
-message of every cell (docs/access-control.md, "Who may execute")."""
+message of every cell (docs/access-control.md, "Who may execute"): the platform's ERROR_DENIED
+text, then what the caller lacks and the command that fixes it, the same whether or not the
+target exists."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import itertools
 
 import pytest
 
-from droid.appfunctions import ACCESS_LEVEL_ANDROID_TRUSTED, ACCESS_LEVEL_SELF, ACCESS_LEVEL_SYSTEM
+from droid.appfunctions import ACCESS_LEVEL_ANDROID_TRUSTED, ACCESS_LEVEL_SELF, ACCESS_LEVEL_SYSTEM, access_fixes
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_GRANTED
 from sim.device import Device
@@ -23,7 +25,7 @@ from tests.unit.access.apps import (
 )
 from tests.unit.access.conftest import allowlist_agents, execute
 
-DENIED = (AppFunctionException.ERROR_DENIED, "Caller does not have permission to execute the appfunction")
+DENIED_MESSAGE = "Caller does not have permission to execute the appfunction"
 NOT_FOUND = (AppFunctionException.ERROR_FUNCTION_NOT_FOUND, "App function not found.")
 SUCCESS = (0, 3)
 
@@ -59,11 +61,28 @@ def expected(permission: str, grant: bool, same: bool, level: int | None, target
     if target == "missing package":
         grant = False  # nothing can be granted for a package that is not installed
     reach = REACH[(permission, grant, same)]
+    caller = caller_package(permission)
+    target_package = MISSING_PACKAGE if target == "missing package" else caller if same else TARGET
     if reach is None:
-        return DENIED
+        return denied(no_reach(permission, caller, target_package))
     if target != "exists":
         return NOT_FOUND
-    return SUCCESS if level >= reach else DENIED
+    if level >= reach:
+        return SUCCESS
+    function_id = FUNCTION_AT[level]
+    if level == ACCESS_LEVEL_SELF:
+        return denied(access_fixes.self_only(function_id, target_package))
+    return denied(access_fixes.system_only(caller, function_id))
+
+
+def no_reach(permission: str, caller: str, target: str) -> str:
+    if permission in ("none", "unprivileged"):
+        return access_fixes.missing_permission(caller, requested=permission == "unprivileged")
+    return access_fixes.not_granted(caller, target)  # every caller is allowlisted here
+
+
+def denied(reason: str) -> tuple:
+    return AppFunctionException.ERROR_DENIED, f"{DENIED_MESSAGE}: {reason}"
 
 
 def cells():
@@ -119,5 +138,5 @@ def test_access_matrix(matrix_device, cell):
 def test_the_matrix_covers_every_cell_once():
     all_cells = list(cells())
     assert len(all_cells) == len(set(all_cells)) == 4 * 2 * (3 + 2) + 4 * 2 * (3 + 1)
-    outcomes = {expected(*cell) for cell in all_cells}
-    assert outcomes == {DENIED, NOT_FOUND, SUCCESS}
+    outcomes = {expected(*cell)[0] for cell in all_cells}
+    assert outcomes == {AppFunctionException.ERROR_DENIED, NOT_FOUND[0], SUCCESS[0]}

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 import pytest
 
-from sim.cli.connection import DeviceAddress
+from sim.cli.connection import DeviceAddress, credential_for
 
 
 @pytest.fixture
@@ -18,12 +18,12 @@ def address(tmp_path):
 
 
 def test_the_credential_is_read_from_the_packages_data_folder(address):
-    assert address.credential_for("com.test.app") == "secret"
+    assert credential_for(address, "com.test.app") == "secret"
 
 
 def test_a_package_without_a_credential_is_a_clear_error(address):
     with pytest.raises(click.ClickException, match=r"no credential for com.nobody at .* \(is it installed on this device\?\)"):
-        address.credential_for("com.nobody")
+        credential_for(address, "com.nobody")
 
 
 def test_an_unreadable_credential_is_a_clear_error(address, monkeypatch):
@@ -32,9 +32,9 @@ def test_an_unreadable_credential_is_a_clear_error(address, monkeypatch):
 
     monkeypatch.setattr(Path, "read_text", refuse)
     with pytest.raises(click.ClickException, match="acting as another package needs access to the device's data"):
-        address.credential_for("com.test.app")
+        credential_for(address, "com.test.app")
 
 
 def test_a_tcp_address_without_a_data_directory_cannot_act_as_anyone():
     with pytest.raises(click.ClickException, match="pass --data DIR"):
-        DeviceAddress("127.0.0.1:5555", None).credential_for("com.test.app")
+        credential_for(DeviceAddress("127.0.0.1:5555", None), "com.test.app")

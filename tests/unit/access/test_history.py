@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from droid.appfunctions import AppFunctionException
+from droid.appfunctions import AppFunctionException, access_fixes
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED
 from droid.os import SecurityException
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, TRUSTED_FUNCTION
@@ -43,7 +43,8 @@ def test_every_attempt_is_recorded_with_its_outcome(device):
     uid = device.registry.get(AGENT).uid
     assert [(e.agent_package_name, e.agent_uid, e.target_package_name, e.function_identifier, e.result_code,
              e.result_message) for e in entries] == [
-        (AGENT, uid, TARGET, "add", 1000, "Caller does not have permission to execute the appfunction"),
+        (AGENT, uid, TARGET, "add", 1000, "Caller does not have permission to execute the appfunction: "
+                                          f"{access_fixes.not_granted(AGENT, TARGET)}"),
         (AGENT, uid, TARGET, TRUSTED_FUNCTION, 0, ""),
         (AGENT, uid, TARGET, "nope", 1003, "App function not found."),
         (AGENT, uid, TARGET, "add_disabledByDefault", 1002, "The app function is disabled"),

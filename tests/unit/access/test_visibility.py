@@ -89,5 +89,6 @@ def test_discovering_needs_no_grant_but_executing_does(device):
 def test_the_shell_cannot_call_a_self_function(device):
     with pytest.raises(AppFunctionDeniedException) as raised:
         execute(device.shell_context(), TARGET, SELF_FUNCTION)
-    assert raised.value.error_message == "Caller does not have permission to execute the appfunction"
+    assert raised.value.error_message == ("Caller does not have permission to execute the appfunction: "
+                                          "add is ACCESS_LEVEL_SELF: only com.test.target itself may call it")
     assert execute(device.shell_context(), TARGET, SYSTEM_FUNCTION).return_value == 3

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from droid.appfunctions import AppFunctionManager
 from .chat_server import received, running
 from .fakes import FakeAppFunctionService, FakeContext
 
-__all__ = ["collect", "received", "run"]
+__all__ = ["collect", "console", "received", "run"]
 
 
 @pytest.fixture
@@ -40,6 +41,15 @@ def collect(events: Any) -> list:
 
 def run(session: AgentSession, prompt: str | None = None, **kwargs: Any) -> list:
     return collect(session.run(prompt, **kwargs))
+
+
+def console(context: Any, prompt: str | None, stdin: str = "", **kwargs: Any) -> tuple[int, str, str]:
+    """``run_agent_console`` with ``stdin`` as its input: the exit code, stdout and stderr."""
+    from droid.agent.console import run_agent_console
+
+    out, err = io.StringIO(), io.StringIO()
+    code = run_agent_console(context, prompt, stdin=io.StringIO(stdin), stdout=out, stderr=err, **kwargs)
+    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import threading
 from typing import Any, Callable
 
 from droid.appfunctions import AppFunctionData, AppFunctionManager, ExecuteAppFunctionResponse
+from droid.appfunctions.manager import ACCESS_REQUEST_STATE_GRANTED
 from droid.appfunctions.exceptions import (
     AppFunctionElementNotFoundException,
     AppFunctionFunctionNotFoundException,
@@ -107,6 +108,11 @@ class FakeAppFunctionService:
             CANCEL: self._cancel,
         }
         self._lock = threading.Lock()
+        # The agent's access request state per target (getAccessRequestState): GRANTED unless set.
+        self.access_states: dict[str, int] = {}
+
+    def get_access_request_state(self, agent_package_name: str, target_package_name: str) -> int:
+        return self.access_states.get(target_package_name, ACCESS_REQUEST_STATE_GRANTED)
 
     def execute_app_function(self, request, cancellation_signal=None) -> ExecuteAppFunctionResponse:
         with self._lock:
@@ -166,9 +172,30 @@ class FakeAppFunctionService:
         return [function_id for function_id, _ in self.calls]
 
 
+class FakePackageService:
+    """The package service as an agent sees it: whether it holds a permission."""
+
+    def __init__(self, held: set[str]) -> None:
+        self.held = held
+
+    def check_permission(self, permission: str, package_name: str) -> int:
+        return 0 if permission in self.held else -1
+
+    def list_packages(self) -> list:
+        return []
+
+
 class FakeContext:
-    """Just enough of droid.content.Context: a package name and the manager."""
+    """Just enough of droid.content.Context: a package name, the manager and the package
+    service (an agent holding EXECUTE_APP_FUNCTIONS, on Android 17)."""
+
+    sdk_int = 37
 
     def __init__(self, service: FakeAppFunctionService, package_name: str = "com.example.assistant") -> None:
         self.package_name = package_name
         self.app_function_manager = AppFunctionManager(service)
+        self.package_service = FakePackageService({"android.permission.EXECUTE_APP_FUNCTIONS"})
+
+    def get_system_service(self, name: str):
+        assert name == "package", name
+        return self.package_service

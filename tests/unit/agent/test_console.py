@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 
-from droid.agent.console import run_agent_console
-
+from .conftest import console
 from .fakes import CANCEL, FETCH
-
-
-def console(context, prompt, stdin="", **kwargs):
-    out, err = io.StringIO(), io.StringIO()
-    code = run_agent_console(context, prompt, stdin=io.StringIO(stdin), stdout=out, stderr=err, **kwargs)
-    return code, out.getvalue(), err.getvalue()
 
 
 def events(text: str) -> list[dict]:

@@ -46,7 +46,7 @@ def test_max_turns_allows_that_many_tool_rounds_and_one_more_model_call(manager,
     events = run(AgentRunner(agent, model).create_session(), "loop")
     assert len(model.requests) == max_turns + 1, "the docstring's count: max_turns + 1 model calls"
     assert service.executed == [FETCH] * max_turns, "max_turns rounds of calls ran"
-    assert events[-1] == MaxTurnsReached(max_turns)
+    assert isinstance(events[-1], MaxTurnsReached) and events[-1].max_turns == max_turns
     assert "``max_turns + 1`` times" in Agent.__doc__
 
 

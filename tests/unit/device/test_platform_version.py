@@ -10,6 +10,7 @@ from droid.appfunctions import (
     AppFunctionDisabledException,
     AppFunctionFunctionNotFoundException,
     AppFunctionSearchSpec,
+    access_fixes,
 )
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_GRANTED
 from droid.os import IllegalArgumentException
@@ -80,8 +81,9 @@ def test_android_16_runs_a_function_that_opts_out_of_compat_enforcement_for_any_
 def test_android_16_refuses_an_opted_in_level_as_jetpack_does_after_the_platform_checks(device):
     grant(device, AGENT)
     agent = device.create_context(AGENT)
-    expected = ("Execution denied: Caller UID does not match host application UID." if device.version == ANDROID_16
-                else "Caller does not have permission to execute the appfunction")
+    reason = access_fixes.self_only(COMPAT_ON, TARGET)
+    expected = (f"Execution denied: Caller UID does not match host application UID. {reason}"
+                if device.version == ANDROID_16 else f"Caller does not have permission to execute the appfunction: {reason}")
     with pytest.raises(AppFunctionDeniedException) as raised:
         execute(agent, TARGET, COMPAT_ON)
     assert raised.value.error_message == expected

@@ -12,7 +12,7 @@ import pytest
 from sim.mcp.confirmation import ANSWER_KEY, Confirmation
 from sim.mcp.modes import ALWAYS_ALLOW, ELICIT, NEVER
 
-SHAPE = SimpleNamespace(name="cancel_order", agent_tool=SimpleNamespace(function_id="Orders#cancel_order"))
+SHAPE = SimpleNamespace(name="cancel_order", function_id="Orders#cancel_order")
 ARGS = {"orderId": "ORD-5117"}
 
 

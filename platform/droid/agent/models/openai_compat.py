@@ -337,7 +337,8 @@ class _ErrorTranslation:
             return ModelError(f"{where} sent nothing for read_timeout ({model.read_timeout:g}s) while model "
                               f"{model.name} was answering: the server stalled or is overloaded")
         if isinstance(exc, openai.APIConnectionError):
-            return ModelError(f"cannot reach {where} for model {model.name}: {exc}")
+            return ModelError(f"cannot reach {where} for model {model.name}: {exc} Is the model server running, "
+                              "and is that its address? (base_url=, droidsim --base-url, OPENAI_BASE_URL)")
         if isinstance(exc, openai.APIStatusError):
             if exc.status_code in (400, 413) and _CONTEXT_MARKERS.search(f"{exc.message} {exc.body}"):
                 return ContextLengthExceededError(

@@ -1,0 +1,87 @@
+"""The MCP bridge's end of the app's tool server (sim/agent_app/tool_server.py).
+
+Requests may come from any thread and overlap; a reader thread hands each reply to the
+future of its request id. When the app's process ends, every waiting request fails, naming it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import socket
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+from sim.agent_app.tool_server import MAX_LINE
+
+
+class AgentProcessGone(RuntimeError):
+    """The app's agent process ended, or broke the protocol."""
+
+
+class ToolClient:
+    def __init__(self, connection: socket.socket, package: str) -> None:
+        self._connection = connection
+        self._package = package
+        self._file = connection.makefile("rb")
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, Future] = {}
+        self._gone: str | None = None
+        hello = self._read()
+        if hello.get("error"):
+            raise AgentProcessGone(hello["error"])
+        self.agent: dict[str, Any] | None = hello.get("agent")
+        self._reader = threading.Thread(target=self._read_replies, name=f"agent-tools-{package}", daemon=True)
+        self._reader.start()
+
+    def submit(self, op: str, **fields: Any) -> Future:
+        future: Future = Future()
+        with self._lock:
+            if self._gone is not None:
+                future.set_exception(AgentProcessGone(self._gone))
+                return future
+            request_id = next(self._ids)
+            data = json.dumps({"id": request_id, "op": op, **fields}, ensure_ascii=False).encode() + b"\n"
+            try:
+                self._connection.sendall(data)
+            except OSError as error:
+                future.set_exception(AgentProcessGone(f"{self._package}'s agent process: {error}"))
+                return future
+            self._waiting[request_id] = future
+        return future
+
+    def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        return self.submit(op, **fields).result()
+
+    def close(self) -> None:
+        try:
+            self._connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._connection.close()
+
+    def _read(self) -> dict[str, Any]:
+        line = self._file.readline(MAX_LINE)
+        if not line:
+            raise AgentProcessGone(f"{self._package}'s agent process ended")
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise AgentProcessGone(f"{self._package}'s agent process sent {line[:200]!r}, not JSON") from None
+
+    def _read_replies(self) -> None:
+        try:
+            while True:
+                reply = self._read()
+                with self._lock:
+                    future = self._waiting.pop(reply.get("id"), None)
+                if future is not None:
+                    future.set_result(reply)
+        except (AgentProcessGone, OSError) as error:
+            with self._lock:
+                self._gone = str(error) if isinstance(error, AgentProcessGone) else f"{self._package}'s agent process: {error}"
+                waiting, self._waiting = list(self._waiting.values()), {}
+            for future in waiting:
+                future.set_exception(AgentProcessGone(self._gone))

@@ -1,0 +1,69 @@
+"""An agent app's own agent runs as the app, never in the command that starts it (issue 36):
+as root, under the app's uid, on the app socket, with a clean environment; without root,
+confined by Landlock to its code and its folder. The probe app's agent says, as it is built,
+what its process could do (tests/security/apps/snoopagent)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import sim.device
+import sim.zygote.specialize
+from droid.content.device_address import DeviceAddress
+from sim.agent_app.launch import PRESENTATION, ToolServerProcess, plan
+from sim.zygote import landlock
+from tests.helpers import HELPER_APP, copy_app
+from tests.security.conftest import needs_root
+
+SNOOP_APP = Path(__file__).parent / "apps" / "snoopagent"
+SNOOP = "com.example.snoopagent"
+# What the agent's process may find in its environment: its own, and how the terminal looks;
+# nothing else of the command's (API keys).
+CLEAN = {"HOME", "LANG", "PATH", "TMPDIR", "DROIDSIM_DEVICE", *PRESENTATION}
+
+
+def probes(folder: Path) -> dict:
+    """Boot a device in ``folder``, install the probe agent, start its agent as
+    ``droidsim mcp --as`` does, and read what the agent found."""
+    device = sim.device.Device(folder / "data")
+    try:
+        device.install(copy_app(SNOOP_APP, folder / "apps"))
+        device.install(copy_app(HELPER_APP, folder / "apps"))
+        device.serve()
+        address = DeviceAddress(device.address, device.data_dir)
+        os.environ["OPENAI_API_KEY"] = "the command's secret"
+        process = ToolServerProcess(plan(address, SNOOP, device.registry.get(SNOOP).app_dir))
+        try:
+            return {**json.loads(process.agent["instructions"]), "os uid": device.os_user.os_uid(device.registry.get(SNOOP).uid)}
+        finally:
+            process.close()
+    finally:
+        os.environ.pop("OPENAI_API_KEY", None)
+        device.shutdown()
+
+
+@needs_root
+def test_as_root_the_agent_runs_under_the_apps_uid_and_reads_only_its_own(open_folder):
+    found = probes(open_folder)
+    assert found["uid"] == found["os uid"] != 0, "the app's uid, not the command's"
+    assert found["package"] == SNOOP, "the device named it as the app"
+    assert found["own credential"] == "allowed"
+    # Defence: the app's uid; each file's owner and mode (docs/security.md).
+    assert found["shell credential"] == found["device.db"] == found["other app's credential"] == "refused: PermissionError"
+    assert set(found["environment"]) <= CLEAN, "nothing of the command's environment"
+
+
+@pytest.mark.skipif(landlock.abi_version() == 0, reason="needs a kernel with Landlock (Linux 5.13+)")
+def test_without_root_the_agent_is_confined_to_its_code_and_folder(open_folder, monkeypatch):
+    for module in (sim.device, sim.zygote.specialize):  # as a device not run as root: apps' files are its own
+        monkeypatch.setattr(module, "os_isolation", lambda: False)
+    found = probes(open_folder)
+    assert found["uid"] == os.geteuid() and found["package"] == SNOOP
+    assert found["own credential"] == "allowed"
+    # Defence: Landlock; the files' modes would not stop it (it runs as the device's user).
+    assert found["shell credential"] == found["device.db"] == found["other app's credential"] == "refused: PermissionError"
+    assert set(found["environment"]) <= CLEAN
