@@ -10,14 +10,19 @@ results arrive differs, and the summary sorts them.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import multiprocessing
 import os
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from sim.eval.devices import DeviceCache, DeviceSpec
-from sim.eval.runner import ModelUnavailable, RunSettings, run_case
+from sim.eval.bundle import Bundle, local_spec, make_bundle
+from sim.eval.devices import DeviceCache, DeviceSetupError, DeviceSpec
+from sim.eval.runner import CaseResult, ModelUnavailable, RunSettings, run_case
 from sim.eval.suite import Case, Suite
 
 INFRA_RETRIES = 2  # a case that met a server error, a timeout or a crash runs again, this many times
@@ -39,12 +44,16 @@ class Work:
 
 def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
     """Run one unit of work in this process; the result record for results.jsonl. Infrastructure
-    failures are retried on a freshly reset device; ``attempts`` says how many runs it took."""
-    for attempt in range(1, INFRA_RETRIES + 2):
+    failures are retried on a freshly reset device; ``attempts`` says how many runs it took, and
+    ``retried`` what each run before the last met."""
+    retried: list[dict[str, str]] = []
+    for _ in range(INFRA_RETRIES + 1):
         result = run_case(suite, work.case, _DEVICES.get(work.device), settings, work.trial)
         if result.infra_error is None:
             break
-    return {"config": work.config, **result.to_dict(), "attempts": attempt}
+        retried.append(result.infra_error)
+    return {"config": work.config, **result.to_dict(), "attempts": len(retried) + (result.infra_error is None),
+            "retried": retried[:-1] if result.infra_error else retried}
 
 
 def local_device(spec: DeviceSpec):
@@ -76,7 +85,30 @@ def run_workers(suite: Suite, works: list[Work], settings: RunSettings, workers:
 
 
 def _start_worker(suite: Suite, settings: RunSettings) -> None:
+    _own_temp_folder()
     _WORKER.update(suite=suite, settings=settings)
+
+
+def _own_temp_folder() -> None:
+    """A worker process's temporary files (its devices, the files its runs were sent) go into
+    one folder, which a watcher process removes when the worker ends, however it ends: Ray
+    ends its workers without exit handlers, and kills one that is lost mid-case. The watcher
+    waits for the end of a pipe only this process writes to."""
+    if "temp" in _WORKER:
+        return
+    folder = tempfile.mkdtemp(prefix="droidsim-eval-worker-")
+    read, write = os.pipe()
+    # It forks away in a session of its own: Ray kills a worker's children and process group with it.
+    subprocess.run([sys.executable, "-c", _REMOVE_AT_EOF, folder], stdin=read, start_new_session=True, check=True)
+    os.close(read)
+    tempfile.tempdir = folder
+    _WORKER["temp"] = write  # open while this process lives
+
+
+_REMOVE_AT_EOF = ("import os, shutil, sys\n"
+                  "if os.fork() == 0:\n"
+                  "    sys.stdin.read()\n"
+                  "    shutil.rmtree(sys.argv[1], ignore_errors=True)")
 
 
 def _worker_execute(work: Work) -> dict[str, Any]:
@@ -85,6 +117,10 @@ def _worker_execute(work: Work) -> dict[str, Any]:
 
 class UnprotectedRay(Exception):
     """A local Ray would start without its token, open to every process and machine."""
+
+
+class RayUnreachable(Exception):
+    """The Ray cluster named by --ray or RAY_ADDRESS cannot be attached to."""
 
 
 def _require_ray_token() -> None:
@@ -107,30 +143,73 @@ def _private_ray_token() -> None:
         pass
 
 
-def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None) -> Iterator[dict[str, Any]]:
-    """Each unit of work a Ray task; ``address`` a cluster (``ray start --head``), else a local Ray."""
+def _connect(ray: Any, address: str | None) -> None:
+    """A local Ray started for the run (``address`` None or ``local``), else the cluster at
+    ``address`` (``HOST:PORT`` of a head started with ``ray start --head``, or ``auto``)."""
+    options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    if address in (None, "local"):
+        _require_ray_token()
+        ray.init(address="local", **options)
+        _private_ray_token()
+        return
+    try:
+        ray.init(address=address, **options)
+    except Exception as error:  # noqa: BLE001 - Ray's ConnectionError, AuthenticationError...: said with the fix
+        hint = ""
+        if "auth" in f"{type(error).__name__} {error}".lower():
+            hint = (" (the cluster checks a token: set RAY_AUTH_MODE=token and give its token in RAY_AUTH_TOKEN, "
+                    "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token, as on its nodes)")
+        raise RayUnreachable(f"cannot attach to the Ray cluster at {address}: {type(error).__name__}: "
+                             f"{error}{hint}") from None
+
+
+def cluster_nodes(ray: Any) -> list[dict[str, Any]]:
+    """The cluster's live nodes: id, address, CPUs."""
+    return [{"node": n["NodeID"], "address": n["NodeManagerAddress"], "cpus": n["Resources"].get("CPU", 0)}
+            for n in ray.nodes() if n["Alive"]]
+
+
+def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None,
+            on_nodes: Callable[[list[dict[str, Any]]], None] | None = None) -> Iterator[dict[str, Any]]:
+    """Each unit of work a Ray task, with the files its device needs (sim/eval/bundle.py).
+    A task whose worker or node is lost is no verdict on the model: it runs again, up to
+    INFRA_RETRIES times, and after that its record is an infrastructure error (a crash)."""
     import ray
 
     started_here = not ray.is_initialized()
     if started_here:
-        if not address:
-            _require_ray_token()
-        ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-        if not address:
-            _private_ray_token()
-    task = ray.remote(_ray_execute)
-    suite_ref = ray.put(suite)
-    pending = [task.remote(suite_ref, work, settings) for work in works]
+        _connect(ray, address)
+    pending: dict[Any, Work] = {}
     try:
+        if on_nodes:
+            on_nodes(cluster_nodes(ray))
+        task = ray.remote(max_retries=0)(_ray_execute)
+        suite_ref = ray.put(suite)
+        bundle = make_bundle({work.device.key(): work.device for work in works}.values(), ray.put)
+        # Named by its case, which Ray shows in the worker's process title (ps) and in its state API.
+        submit = lambda work: task.options(name=ray_task_name(work)).remote(suite_ref, work, settings, bundle)  # noqa: E731
+        pending.update((submit(work), work) for work in works)
+        lost: dict[tuple[str, str, int], list[dict[str, str]]] = {}
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+            [done], _ = ray.wait(list(pending), num_returns=1)
+            work = pending.pop(done)
             try:
-                yield ray.get(done[0])
-            except ray.exceptions.RayTaskError as error:
-                if isinstance(error.cause, ModelUnavailable):
-                    raise ModelUnavailable(str(error.cause)) from None
+                record = ray.get(done)
+            except ray.exceptions.RayTaskError as error:  # raised by the case's code: said as it was raised
+                if isinstance(error.cause, (ModelUnavailable, DeviceSetupError)):
+                    raise error.cause from None
                 raise
+            except ray.exceptions.RayError as error:  # the worker, its node or the object is gone
+                runs = lost.setdefault(work.key, [])
+                runs.append({"kind": "crash", "detail": f"{type(error).__name__}: {_first_line(error)}"})
+                if len(runs) <= INFRA_RETRIES:
+                    pending[submit(work)] = work
+                    continue
+                record = _given_up(work, runs)
+            else:
+                record = _after_lost_runs(record, lost.get(work.key, []))
+            lost.pop(work.key, None)
+            yield record
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -138,5 +217,30 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
             ray.shutdown()
 
 
-def _ray_execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
-    return execute(suite, work, settings)
+def ray_task_name(work: Work) -> str:
+    return f"{work.config} {work.case.id} #{work.trial}"
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [""])[0]
+
+
+def _after_lost_runs(record: dict[str, Any], lost: list[dict[str, str]]) -> dict[str, Any]:
+    """A record of a case that ran again after its worker died: those runs counted first."""
+    if not lost:
+        return record
+    return {**record, "attempts": record["attempts"] + len(lost), "retried": lost + record["retried"]}
+
+
+def _given_up(work: Work, lost: list[dict[str, str]]) -> dict[str, Any]:
+    """A case whose every run lost its worker: an infrastructure error, the last loss its reason."""
+    result = CaseResult(work.case.id, work.case.category, work.trial, passed=False, infra_error=lost[-1])
+    return {"config": work.config, **result.to_dict(), "attempts": len(lost), "retried": lost[:-1]}
+
+
+def _ray_execute(suite: Suite, work: Work, settings: RunSettings, bundle: Bundle) -> dict[str, Any]:
+    import ray
+
+    _own_temp_folder()
+    work = dataclasses.replace(work, device=local_spec(work.device, bundle, ray.get))
+    return {**execute(suite, work, settings), "node": ray.get_runtime_context().get_node_id()}
