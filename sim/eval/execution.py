@@ -13,6 +13,7 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,7 @@ from sim.eval.devices import DeviceCache, DeviceSetupError, DeviceSpec
 from sim.eval.runner import CaseResult, ModelUnavailable, RunSettings, run_case
 from sim.eval.suite import Case, Suite
 
+CONNECT_SECONDS = 10  # for a cluster's head to accept a connection
 INFRA_RETRIES = 2  # a case that met a server error, a timeout or a crash runs again, this many times
 _DEVICES = DeviceCache()  # one per process: the worker's (or Ray worker's) own devices
 _WORKER: dict[str, Any] = {}  # a worker process's suite and settings, sent once when it starts
@@ -152,15 +154,29 @@ def _connect(ray: Any, address: str | None) -> None:
         ray.init(address="local", **options)
         _private_ray_token()
         return
+    _check_answers(address)
     try:
         ray.init(address=address, **options)
     except Exception as error:  # noqa: BLE001 - Ray's ConnectionError, AuthenticationError...: said with the fix
         hint = ""
-        if "auth" in f"{type(error).__name__} {error}".lower():
-            hint = (" (the cluster checks a token: set RAY_AUTH_MODE=token and give its token in RAY_AUTH_TOKEN, "
-                    "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token, as on its nodes)")
+        if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":  # Ray sends no token without it
+            hint = ("; a cluster that checks tokens refuses a driver that sends none: set RAY_AUTH_MODE=token, "
+                    "with the cluster's token in ~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN")
         raise RayUnreachable(f"cannot attach to the Ray cluster at {address}: {type(error).__name__}: "
-                             f"{error}{hint}") from None
+                             f"{_first_line(error)}{hint}") from None
+
+
+def _check_answers(address: str) -> None:
+    """A head's HOST:PORT that nothing answers at is refused at once: Ray itself retries for
+    minutes before it gives up."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not port.isdigit():
+        return  # auto, ray://: Ray's to resolve
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise RayUnreachable(f"nothing answers at {address} ({error.strerror or error}): is the cluster's head "
+                             f"running there (ray start --head --port={port})?") from None
 
 
 def cluster_nodes(ray: Any) -> list[dict[str, Any]]:

@@ -146,6 +146,8 @@ def test_a_worker_killed_mid_case_runs_the_case_again_and_is_counted_as_infrastr
         chat.wait(timeout=60)
     assert sorted(killed) == ["lost-every-time"] * 3 + ["lost-once"]
     assert driver.returncode == 3, stdout + stderr  # an infrastructure error, not a failed run
+    assert "ray: 2 nodes" in stderr  # RAY_ADDRESS named the cluster: no Ray of its own
+    assert "ERROR base lost-every-time #0" in stderr and "pass base lost-once #0 on " in stderr
     records = {r["case_id"]: r for r in map(json.loads, (tmp_path / "out" / "results.jsonl").read_text().splitlines())}
     once, every = records["lost-once"], records["lost-every-time"]
     assert once["passed"] is True and once["infra_error"] is None and once["attempts"] == 2
