@@ -36,7 +36,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, Iterable
+from typing import Iterable
+
+from tests.helpers import Output
 
 VENV_BIN = Path(sys.executable).parent
 RAY = str(VENV_BIN / "ray")
@@ -66,38 +68,6 @@ def unavailable() -> str | None:
     if not Path(RAY).exists():
         return "needs ray (make test installs the 'ray' extra)"
     return None
-
-
-class Output:
-    """A process's output, read as it comes, kept whole; ``wait_for`` waits for a line with a text."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.lines: list[str] = []
-        self._changed = threading.Condition()
-        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
-
-    def _read(self, stream: IO[str]) -> None:
-        for line in stream:
-            with self._changed:
-                self.lines.append(line)
-                self._changed.notify_all()
-        with self._changed:
-            self.lines.append("")  # end of output
-            self._changed.notify_all()
-
-    def wait_for(self, text: str, what: str, bound: float, count: int = 1) -> list[str]:
-        """The lines holding ``text``, once there are ``count`` of them."""
-        matching = lambda: [line for line in self.lines if text in line]  # noqa: E731
-        with self._changed:
-            if not self._changed.wait_for(lambda: len(matching()) >= count or "" in self.lines, bound):
-                raise TimeoutError(f"{what}: no {text!r} within {bound:.0f} s; the output so far:\n{self.text}")
-            if len(matching()) < count:
-                raise RuntimeError(f"{what}: ended without {text!r}:\n{self.text}")
-            return matching()
-
-    @property
-    def text(self) -> str:
-        return "".join(self.lines)
 
 
 class LoopbackNamespace:

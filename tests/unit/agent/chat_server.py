@@ -342,12 +342,12 @@ def running() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=60)  # it ends at SIGTERM
 
 
 def received(server: str) -> list[dict]:
     """Every request body the server got, in order."""
-    with urllib.request.urlopen(f"{server}/requests", timeout=10) as response:
+    with urllib.request.urlopen(f"{server}/requests", timeout=60) as response:
         return json.load(response)
 
 
