@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.report import Report, Row, Target
@@ -65,7 +67,8 @@ def run(report: Report) -> None:
     local = report.baseline(f"eval --workers 1, {MODEL_SECONDS * 1000:g} ms model, cases/s", rates["local"], "calls/s")
     report.add(Row(f"eval on 2 Ray nodes of 1 CPU, {MODEL_SECONDS * 1000:g} ms model, cases/s", rates["cluster"],
                    "calls/s", local, Target("ratio_at_least", SPEEDUP_TARGET),
-                   detail={"cases": CASES, "trials": TRIALS, "nodes": rates["nodes"], "nodes_used": rates["nodes_used"]}))
+                   detail={"cases": CASES, "trials": TRIALS,
+                           **{key: value for key, value in rates.items() if key not in ("cluster", "local")}}))
 
 
 def rates(address: str, base_url: str) -> dict:
@@ -81,32 +84,45 @@ def rates(address: str, base_url: str) -> dict:
         nodes = {node["NodeID"] for node in ray.nodes() if node["Alive"]}
         # Every node's worker starts and boots its device (run_eval keeps a Ray it did not start).
         for _ in range(WARM_UP_RUNS):
-            if _timed(suite, ids[:4], base_url, ray=True)[2] == nodes:
+            if _timed(suite, ids[:4], base_url, ray=True).nodes == nodes:
                 break
-        cluster, cluster_scores, ran_on = _timed(suite, ids, base_url, ray=True)
+        cluster = _timed(suite, ids, base_url, ray=True)
     finally:
         ray.shutdown()
-    local, local_scores, _ = _timed(suite, ids, base_url, workers=1)
-    if cluster_scores != local_scores:
+    local = _timed(suite, ids, base_url, workers=1)
+    if cluster.scores != local.scores:
         raise RuntimeError("the cluster scored the cases differently from the local worker")
-    return {"cluster": cluster, "local": local, "nodes": len(nodes), "nodes_used": len(ran_on)}
+    return {"cluster": cluster.per_second, "local": local.per_second, "nodes": len(nodes),
+            "nodes_used": len(cluster.nodes),
+            "case_seconds_p50": {"cluster": cluster.case_seconds, "local": local.case_seconds},
+            "model_seconds_p50": {"cluster": cluster.model_seconds, "local": local.model_seconds}}
 
 
-def _timed(suite, ids: list[str], base_url: str, **how) -> tuple[float, dict, set[str]]:
-    """Cases per second, the scores, and the nodes that ran the cases (on Ray)."""
+@dataclass
+class Run:
+    per_second: float  # cases, from the first finished to the last
+    scores: dict
+    nodes: set[str]  # that ran the cases (on Ray)
+    case_seconds: float  # a case's median time in the process that ran it, the model's included
+    model_seconds: float  # the model's median time in a case
+
+
+def _timed(suite, ids: list[str], base_url: str, **how) -> Run:
     from sim.eval.run import EvalOptions, run_eval
 
     finished: list[float] = []
-    nodes: set[str] = set()
+    records: list[dict] = []
 
     def note(record, done, total) -> None:
         finished.append(time.perf_counter())
-        nodes.add(record.get("node"))
+        records.append(record)
 
     with tempfile.TemporaryDirectory(prefix="droidsim-bench-sweep-") as out:
         summary = run_eval(suite, EvalOptions(model="openai:bench", base_url=base_url, cases=ids, trials=TRIALS,
                                               out=Path(out), run_date=RUN_DATE, **how), note)
-    return (len(finished) - 1) / (finished[-1] - finished[0]), summary["configs"]["base"]["scores"], nodes
+    return Run((len(finished) - 1) / (finished[-1] - finished[0]), summary["configs"]["base"]["scores"],
+               {r.get("node") for r in records}, statistics.median(r["seconds"] for r in records),
+               statistics.median(r["model_seconds"] for r in records))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,6 +9,7 @@ results arrive differs, and the summary sorts them.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import dataclasses
 import multiprocessing
@@ -30,6 +31,7 @@ CONNECT_SECONDS = 10  # for a cluster's head to accept a connection
 INFRA_RETRIES = 2  # a case that met a server error, a timeout or a crash runs again, this many times
 _DEVICES = DeviceCache()  # one per process: the worker's (or Ray worker's) own devices
 _WORKER: dict[str, Any] = {}  # a worker process's suite and settings, sent once when it starts
+_RAY_SUITES: dict[str, Suite] = {}  # a Ray worker's suites, by their object's id
 
 
 @dataclass(frozen=True)
@@ -200,13 +202,19 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
         if on_nodes:
             on_nodes(cluster_nodes(ray))
         task = ray.remote(max_retries=0)(_ray_execute)
-        suite_ref = ray.put(suite)
+        suite_ref = (ray.put(suite),)  # in a tuple: a task gets the reference, and fetches the suite once
         bundle = make_bundle({work.device.key(): work.device for work in works}.values(), ray.put)
         # Named by its case, which Ray shows in the worker's process title (ps) and in its state API.
         submit = lambda work: task.options(name=ray_task_name(work)).remote(suite_ref, work, settings, bundle)  # noqa: E731
-        pending.update((submit(work), work) for work in works)
+        waiting = collections.deque(works)
         lost: dict[tuple[str, str, int], list[dict[str, str]]] = {}
-        while pending:
+        while waiting or pending:
+            # One task more than the cluster has CPUs: the spare one goes to whichever worker frees
+            # first, which keeps its lease; all of them queued at once would be shared out early,
+            # leaving a node idle at the end of the run while another works through its share.
+            while waiting and len(pending) <= max(1, int(ray.cluster_resources().get("CPU", 1))):
+                work = waiting.popleft()
+                pending[submit(work)] = work
             [done], _ = ray.wait(list(pending), num_returns=1)
             work = pending.pop(done)
             try:
@@ -219,7 +227,7 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
                 runs = lost.setdefault(work.key, [])
                 runs.append({"kind": "crash", "detail": f"{type(error).__name__}: {_first_line(error)}"})
                 if len(runs) <= INFRA_RETRIES:
-                    pending[submit(work)] = work
+                    waiting.appendleft(work)
                     continue
                 record = _given_up(work, runs)
             else:
@@ -254,9 +262,12 @@ def _given_up(work: Work, lost: list[dict[str, str]]) -> dict[str, Any]:
     return {"config": work.config, **result.to_dict(), "attempts": len(lost), "retried": lost[:-1]}
 
 
-def _ray_execute(suite: Suite, work: Work, settings: RunSettings, bundle: Bundle) -> dict[str, Any]:
+def _ray_execute(suite_ref: tuple[Any], work: Work, settings: RunSettings, bundle: Bundle) -> dict[str, Any]:
     import ray
 
     _own_temp_folder()
+    suite = _RAY_SUITES.get(suite_ref[0].hex())
+    if suite is None:  # unpickling a suite of a hundred cases takes tens of milliseconds: once per process
+        suite = _RAY_SUITES[suite_ref[0].hex()] = ray.get(suite_ref[0])
     work = dataclasses.replace(work, device=local_spec(work.device, bundle, ray.get))
     return {**execute(suite, work, settings), "node": ray.get_runtime_context().get_node_id()}
