@@ -96,7 +96,7 @@ def _driver(argv: list[str]) -> list[str]:
     return [sys.executable, "-m", "sim.cli", *argv[1:]]
 
 
-def test_the_docs_commands_run_the_suite_on_both_nodes_with_a_local_runs_scores(cluster, tmp_path):
+def test_the_docs_commands_run_the_suite_on_a_two_node_cluster_with_a_local_runs_scores(cluster, tmp_path):
     argv = cluster.eval_argv
     assert argv[:2] == ["droidsim", "eval"] and "--ray" in argv
     result = cluster.run(_driver(argv) + ["--out", str(tmp_path / "ray"), "--date", RUN_DATE], bound=EVAL_BOUND,
