@@ -1,26 +1,32 @@
 """The files a run's devices need, carried to the machines that run its cases.
 
 A Ray cluster's nodes share no filesystem with the machine that runs ``droidsim
-eval``: whatever a DeviceSpec names (``spec_files``: the app folders, the variant,
-an APK with its cassette or double) goes into one tar archive that the driver puts
+eval``: whatever a DeviceSpec names goes into one tar archive that the driver puts
 in Ray's object store once. A worker process unpacks it the first time a task
 brings it, into a folder of its own, and runs its cases on the spec with the paths
-moved there. Nothing here imports Ray: the archive travels as whatever ``put``
-makes of its bytes, and comes back through ``fetch``.
+moved there. What a spec names is found by one walk through it (``spec_files``,
+``move_files``), the same for listing and for moving, so that no path can be moved
+that was not shipped: every absolute path in any field at any depth, the app
+folders, the system apps, the variant, an app entry's APK, cassette or double.
+Nothing here imports Ray: the archive travels as whatever ``put`` makes of its
+bytes, and comes back through ``fetch``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
 import tarfile
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable
 
-from sim.eval.devices import DeviceSpec, move_files, spec_files
+from pydantic import BaseModel
+
+from sim.eval.devices import DeviceSpec
 from sim.pm.installer import IGNORED_NAMES
 
 _UNPACKED: dict[str, Path] = {}  # this process's folders, by the digest of what they hold
@@ -39,6 +45,35 @@ class Bundle:
             if _within(path, root):
                 return str(folder / name / os.path.relpath(path, root))
         return None
+
+
+def spec_files(spec: Any) -> list[str]:
+    """Every file and folder of this machine that a DeviceSpec names: each absolute path that
+    exists. A spec names files by absolute path; a relative one would mean another folder in
+    another process."""
+    found: list[str] = []
+    move_files(spec, lambda path: found.append(path) if os.path.lexists(path) else None)
+    return sorted(set(found))
+
+
+def move_files(spec: Any, move: Callable[[str], str | None]) -> Any:
+    """``spec`` (plain data: dataclasses, pydantic models, tuples, lists, dicts) with each absolute
+    path in it replaced by ``move(path)`` (None: kept as it is)."""
+    if isinstance(spec, (str, PurePath)):
+        text = os.fspath(spec)
+        moved = move(text) if os.path.isabs(text) else None
+        return spec if moved is None else type(spec)(moved)
+    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
+        return dataclasses.replace(spec, **{f.name: move_files(getattr(spec, f.name), move)
+                                            for f in dataclasses.fields(spec) if f.init})
+    if isinstance(spec, BaseModel):
+        return spec.model_copy(update={name: move_files(value, move) for name, value in spec})
+    if isinstance(spec, (list, tuple, frozenset)):
+        items = [move_files(item, move) for item in spec]
+        return spec._make(items) if hasattr(spec, "_make") else type(spec)(items)
+    if isinstance(spec, dict):
+        return {key: move_files(value, move) for key, value in spec.items()}
+    return spec
 
 
 def make_bundle(specs: Iterable[DeviceSpec], put: Callable[[bytes], Any]) -> Bundle:

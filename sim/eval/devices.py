@@ -14,16 +14,12 @@ of booting one (bench/eval_overhead.py measures it). A real device process
 
 from __future__ import annotations
 
-import dataclasses
-import os
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
-from typing import Any, Callable
-
-from pydantic import BaseModel
+from pathlib import Path
+from typing import Any
 
 from sim.eval.suite import PROJECT_APPS
 
@@ -45,35 +41,6 @@ class DeviceSpec:
 
     def key(self) -> tuple:
         return (self.apps_dir, self.agent, self.system_apps_dir, self.distractors, self.variant, self.address)
-
-
-def spec_files(spec: DeviceSpec) -> list[str]:
-    """Every file and folder of this machine that ``spec`` names, so that a run on another
-    machine can take them along (sim/eval/bundle.py): each absolute path that exists, in any
-    field at any depth (an app list's APK, cassette or double too). A spec names files by
-    absolute path; a relative one would mean another folder in another process."""
-    found: list[str] = []
-    move_files(spec, lambda path: found.append(path) if os.path.lexists(path) else None)
-    return sorted(set(found))
-
-
-def move_files(spec: Any, move: Callable[[str], str | None]) -> Any:
-    """``spec`` with each absolute path in it replaced by ``move(path)`` (None: kept as it is)."""
-    if isinstance(spec, (str, PurePath)):
-        text = os.fspath(spec)
-        moved = move(text) if os.path.isabs(text) else None
-        return spec if moved is None else type(spec)(moved)
-    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
-        return dataclasses.replace(spec, **{f.name: move_files(getattr(spec, f.name), move)
-                                            for f in dataclasses.fields(spec) if f.init})
-    if isinstance(spec, BaseModel):
-        return spec.model_copy(update={name: move_files(value, move) for name, value in spec})
-    if isinstance(spec, (list, tuple, frozenset)):
-        items = [move_files(item, move) for item in spec]
-        return spec._make(items) if hasattr(spec, "_make") else type(spec)(items)
-    if isinstance(spec, dict):
-        return {key: move_files(value, move) for key, value in spec.items()}
-    return spec
 
 
 def package_of(app_dir: Path) -> str:

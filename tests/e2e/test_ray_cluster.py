@@ -2,9 +2,10 @@
 
 The cluster is started by the very commands docs/eval.md shows (its placeholders filled in),
 inside a network namespace of its own that has only loopback (tests/ray_cluster.py says why
-``--node-ip-address 127.0.0.1`` is not enough). The nodes do not see the project's apps/ or
-this module's suites: a tmpfs hides them, so a case that ran on a node's copy of the driver's
-path instead of the files shipped with the job would fail to boot its device.
+``--node-ip-address 127.0.0.1`` is not enough). The nodes do not see the project's apps/, its
+test APKs, the docs' example suites and cassettes, or this module's suites: a tmpfs hides them,
+so a case that ran on a node's copy of the driver's path instead of the files shipped with the
+job would fail to boot its device.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ RUN_DATE = "2026-03-14"
 EVAL_BOUND = 300  # seconds a run of a suite on the cluster may take on a loaded machine
 PLACEHOLDERS = {"HEAD_IP": "127.0.0.1", "NODE_IP": "127.0.0.1"}
 CHAT_SERVER = REPO / "tests" / "unit" / "agent" / "chat_server.py"
+HIDDEN_FROM_THE_NODES = [REPO / "apps", REPO / "tests" / "apks", REPO / "docs" / "examples"]
+APK_SUITE = REPO / "docs" / "examples" / "shop.eval.yaml"  # the shop APK, answered from its cassette
 # Each case's first model request is held (never answered) as often as its prompt says, and
 # the worker waiting on it is killed: once, and on every one of the three runs a case gets.
 KILLED_SUITE = """
@@ -73,7 +76,7 @@ def cluster(hidden):
     """The docs' cluster: every command up to the eval, run as written (an ``export`` sets the
     cluster's environment); the eval command is the test's to run."""
     namespace = LoopbackNamespace()
-    cluster = RayCluster(namespace, hide=[REPO / "apps", hidden])
+    cluster = RayCluster(namespace, hide=[*HIDDEN_FROM_THE_NODES, hidden])
     try:
         steps = docs_cluster_block()
         for argv in steps[:-1]:
@@ -115,6 +118,19 @@ def test_the_docs_commands_run_the_suite_on_a_two_node_cluster_with_a_local_runs
     remote = json.loads((tmp_path / "ray" / "summary.json").read_text())
     assert remote["configs"]["base"]["scores"] == local["configs"]["base"]["scores"]
     assert len(records) == len(suite.cases) and all(r["attempts"] == 1 and r["retried"] == [] for r in records)
+
+
+@pytest.mark.skipif(not APK_SUITE.exists(), reason="docs/examples/shop.eval.yaml (suite apps: entries naming an APK "
+                                                    "and its cassette) comes with the branch that adds them")
+def test_an_apk_suite_with_its_cassette_gets_a_local_runs_scores(cluster, tmp_path):
+    result = cluster.run(_driver(["droidsim", "eval", str(APK_SUITE), "--ray", _address(cluster.eval_argv),
+                                  "--out", str(tmp_path / "ray"), "--date", RUN_DATE]), bound=EVAL_BOUND, cwd=REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+    local = run_eval(load_suite(APK_SUITE), EvalOptions(out=tmp_path / "local",
+                                                        run_date=dt.date.fromisoformat(RUN_DATE)))
+    remote = json.loads((tmp_path / "ray" / "summary.json").read_text())
+    assert remote["configs"]["base"]["scores"] == local["configs"]["base"]["scores"]
+    assert remote["configs"]["base"]["scores"]["overall"]["pass@1"] > 0  # the cassette answered on the nodes
 
 
 def test_a_worker_killed_mid_case_runs_the_case_again_and_is_counted_as_infrastructure(cluster, hidden, tmp_path):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import os
 import shutil
 import tarfile
 from pathlib import Path
@@ -13,9 +12,10 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from sim.eval.bundle import local_spec, make_bundle, pack, unpack
-from sim.eval.devices import SYSTEM_APPS, DeviceSpec, move_files, spec_files
+from sim.eval.bundle import local_spec, make_bundle, move_files, pack, spec_files, unpack
+from sim.eval.devices import SYSTEM_APPS
 from sim.eval.execution import Work, close_devices, execute
+from sim.eval.run import EvalOptions, configs
 from sim.eval.runner import RunSettings
 from sim.eval.suite import PROJECT_APPS, load_suite
 
@@ -31,23 +31,24 @@ cases:
 
 
 @dataclasses.dataclass(frozen=True)
-class ApkEntry:  # the shape of an APK app of a suite: the APK, and where its answers come from
-    apk: str
+class AppEntry:  # an app of a suite: a folder or an APK, and where its answers come from
+    path: str
     responses: str | None = None
     double: str | None = None
+    where: str = ""
 
 
-class ApkModel(BaseModel):
+class ModelEntry(BaseModel):
     apk: Path
 
 
 @dataclasses.dataclass(frozen=True)
-class SpecWithApks(DeviceSpec):
-    apks: tuple[ApkEntry, ...] = ()
-    more: list[ApkModel] = dataclasses.field(default_factory=list)
-
-    def key(self) -> tuple:
-        return (*super().key(), self.apks, tuple(m.apk for m in self.more))
+class Spec:  # a DeviceSpec's shape, whatever fields it grows: plain data naming files by absolute path
+    apps: tuple[AppEntry, ...]
+    agent: str
+    system_apps_dir: str
+    variant: str | None = None
+    more: list[ModelEntry] = dataclasses.field(default_factory=list)
 
 
 def _files(root: Path, *names: str) -> list[str]:
@@ -64,16 +65,15 @@ def _files(root: Path, *names: str) -> list[str]:
 
 def test_every_absolute_path_a_spec_names_is_found_at_any_depth_and_nothing_else(tmp_path):
     apk, cassette, double, other = _files(tmp_path, "a.apk", "a.cassette.yaml", "double/", "b.apk")
-    spec = SpecWithApks(str(PROJECT_APPS), "com.example.assistant", variant=str(tmp_path / "double"),
-                        apks=(ApkEntry(apk, cassette), ApkEntry(str(tmp_path / "gone.apk"), double=double),
-                              ApkEntry("relative.apk")),
-                        more=[ApkModel(apk=Path(other))])
-    assert spec_files(spec) == sorted([str(PROJECT_APPS), str(SYSTEM_APPS), apk, cassette, double, other])
+    spec = Spec((AppEntry(apk, cassette, where="suite.yaml:3"), AppEntry(str(tmp_path / "gone.apk"), double=double),
+                 AppEntry("relative.apk")), "com.example.assistant", str(SYSTEM_APPS),
+                variant=str(PROJECT_APPS / "orders"), more=[ModelEntry(apk=Path(other))])
+    assert spec_files(spec) == sorted([str(SYSTEM_APPS), str(PROJECT_APPS / "orders"), apk, cassette, double, other])
 
     moved = move_files(spec, lambda path: "/elsewhere" + path)
-    assert moved.apks[0] == ApkEntry("/elsewhere" + apk, "/elsewhere" + cassette)
-    assert moved.apks[2].apk == "relative.apk" and moved.agent == "com.example.assistant"
-    assert moved.more[0].apk == Path("/elsewhere" + other) and type(moved) is SpecWithApks
+    assert moved.apps[0] == AppEntry("/elsewhere" + apk, "/elsewhere" + cassette, where="suite.yaml:3")
+    assert moved.apps[2].path == "relative.apk" and moved.agent == "com.example.assistant"
+    assert moved.more[0].apk == Path("/elsewhere" + other) and type(moved) is Spec
 
 
 def test_a_path_inside_another_travels_with_it_once_and_caches_stay_behind(tmp_path):
@@ -104,18 +104,20 @@ def test_a_case_runs_on_the_unpacked_copies_after_the_originals_are_gone(tmp_pat
     shutil.copytree(PROJECT_APPS / "orders", tmp_path / "suite" / "apps" / "orders")
     variant = shutil.copytree(PROJECT_APPS / "orders", tmp_path / "variant")
     suite = load_suite(write_suite(tmp_path / "suite", ORDER_CASE))
-    spec = DeviceSpec(str(suite.apps_dir()), suite.agent, variant=str(variant))
-    bundle = make_bundle([spec], put=lambda data: data)
+    specs = dict(configs(suite, EvalOptions(variant=variant)))  # as run_eval makes them
+    bundle = make_bundle(specs.values(), put=lambda data: data)
 
     (tmp_path / "suite").rename(tmp_path / "moved-away")
     variant.rename(tmp_path / "variant-moved-away")
-    here = local_spec(spec, bundle, fetch=lambda data: data)
+    here = {label: local_spec(spec, bundle, fetch=lambda data: data) for label, spec in specs.items()}
     try:
-        assert here.apps_dir != spec.apps_dir and Path(here.apps_dir, "orders", "AndroidManifest.xml").exists()
-        assert Path(here.variant, "AndroidManifest.xml").exists() and Path(here.system_apps_dir).name == "system"
-        assert os.path.commonpath([here.apps_dir, here.variant, here.system_apps_dir]) != "/"
-        assert local_spec(spec, bundle, fetch=pytest.fail) == here  # unpacked once per process
-        record = execute(suite, Work("base", here, suite.cases[0], 0), RunSettings("scripted", RUN_DATE))
+        for label, spec in here.items():
+            assert spec != specs[label] and all(not path.startswith(str(tmp_path)) for path in spec_files(spec))
+            assert spec_files(spec) and all(Path(path).exists() for path in spec_files(spec))
+        assert local_spec(specs["base"], bundle, fetch=pytest.fail) == here["base"]  # unpacked once per process
+        records = [execute(suite, Work(label, spec, suite.cases[0], 0), RunSettings("scripted", RUN_DATE))
+                   for label, spec in here.items()]
     finally:
         close_devices()
-    assert record["passed"] is True and record["attempts"] == 1 and record["retried"] == []
+    assert [(r["config"], r["passed"], r["attempts"], r["retried"]) for r in records] == [
+        ("base", True, 1, []), ("variant", True, 1, [])]
