@@ -75,7 +75,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     """
     from sim.cli.output import console, print_json
     from sim.eval.devices import DeviceSetupError
-    from sim.eval.execution import RayUnreachable, UnprotectedRay
+    from sim.eval.ray_attach import RayUnreachable, UnprotectedRay
     from sim.eval.models import ModelSpecError
     from sim.eval.progress import Progress
     from sim.eval.report import terminal_table

@@ -14,20 +14,18 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from sim.eval.bundle import Bundle, local_spec, make_bundle
+from sim.eval.ray_attach import cluster_nodes, connect, first_line
 from sim.eval.devices import DeviceCache, DeviceSetupError, DeviceSpec
 from sim.eval.runner import CaseResult, ModelUnavailable, RunSettings, run_case
 from sim.eval.suite import Case, Suite
 
-CONNECT_SECONDS = 10  # for a cluster's head to accept a connection
 INFRA_RETRIES = 2  # a case that met a server error, a timeout or a crash runs again, this many times
 _DEVICES = DeviceCache()  # one per process: the worker's (or Ray worker's) own devices
 _WORKER: dict[str, Any] = {}  # a worker process's suite and settings, sent once when it starts
@@ -119,74 +117,6 @@ def _worker_execute(work: Work) -> dict[str, Any]:
     return execute(_WORKER["suite"], work, _WORKER["settings"])
 
 
-class UnprotectedRay(Exception):
-    """A local Ray would start without its token, open to every process and machine."""
-
-
-class RayUnreachable(Exception):
-    """The Ray cluster named by --ray or RAY_ADDRESS cannot be attached to."""
-
-
-def _require_ray_token() -> None:
-    """Ray's servers listen on every interface, whatever the node address (Ray 2.60 binds its
-    gRPC servers so, with no option to change it), so its token (on by default since Ray
-    2.5x) is what keeps other processes, installed apps included, and other machines out of
-    the local Ray the eval starts, and the token file is made its user's alone."""
-    mode = os.environ.get("RAY_AUTH_MODE", "token")
-    if mode == "disabled":
-        raise UnprotectedRay(f"RAY_AUTH_MODE={mode}: the local Ray listens on every interface, and without its "
-                             "token anyone who reaches it runs code as you; unset RAY_AUTH_MODE (or set it to token)")
-
-
-def _private_ray_token() -> None:
-    token = Path.home() / ".ray" / "auth_token"  # where Ray keeps the token it made
-    try:
-        if token.stat().st_uid == os.geteuid():
-            token.chmod(0o600)
-    except FileNotFoundError:
-        pass
-
-
-def _connect(ray: Any, address: str | None) -> None:
-    """A local Ray started for the run (``address`` None or ``local``), else the cluster at
-    ``address`` (``HOST:PORT`` of a head started with ``ray start --head``, or ``auto``)."""
-    options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
-    if address in (None, "local"):
-        _require_ray_token()
-        ray.init(address="local", **options)
-        _private_ray_token()
-        return
-    _check_answers(address)
-    try:
-        ray.init(address=address, **options)
-    except Exception as error:  # noqa: BLE001 - Ray's ConnectionError, AuthenticationError...: said with the fix
-        hint = ""
-        if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":  # Ray sends no token without it
-            hint = ("; a cluster that checks tokens refuses a driver that sends none: set RAY_AUTH_MODE=token, "
-                    "with the cluster's token in ~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN")
-        raise RayUnreachable(f"cannot attach to the Ray cluster at {address}: {type(error).__name__}: "
-                             f"{_first_line(error)}{hint}") from None
-
-
-def _check_answers(address: str) -> None:
-    """A head's HOST:PORT that nothing answers at is refused at once: Ray itself retries for
-    minutes before it gives up."""
-    host, _, port = address.rpartition(":")
-    if "://" in address or not port.isdigit():
-        return  # auto, ray://: Ray's to resolve
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
-    except OSError as error:
-        raise RayUnreachable(f"nothing answers at {address} ({error.strerror or error}): is the cluster's head "
-                             f"running there (ray start --head --port={port})?") from None
-
-
-def cluster_nodes(ray: Any) -> list[dict[str, Any]]:
-    """The cluster's live nodes: id, address, CPUs."""
-    return [{"node": n["NodeID"], "address": n["NodeManagerAddress"], "cpus": n["Resources"].get("CPU", 0)}
-            for n in ray.nodes() if n["Alive"]]
-
-
 def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None,
             on_nodes: Callable[[list[dict[str, Any]]], None] | None = None) -> Iterator[dict[str, Any]]:
     """Each unit of work a Ray task, with the files its device needs (sim/eval/bundle.py).
@@ -196,7 +126,7 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
 
     started_here = not ray.is_initialized()
     if started_here:
-        _connect(ray, address)
+        connect(ray, address)
     pending: dict[Any, Work] = {}
     try:
         if on_nodes:
@@ -225,7 +155,7 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
                 raise
             except ray.exceptions.RayError as error:  # the worker, its node or the object is gone
                 runs = lost.setdefault(work.key, [])
-                runs.append({"kind": "crash", "detail": f"{type(error).__name__}: {_first_line(error)}"})
+                runs.append({"kind": "crash", "detail": f"{type(error).__name__}: {first_line(error)}"})
                 if len(runs) <= INFRA_RETRIES:
                     waiting.appendleft(work)
                     continue
@@ -243,10 +173,6 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
 
 def ray_task_name(work: Work) -> str:
     return f"{work.config} {work.case.id} #{work.trial}"
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [""])[0]
 
 
 def _after_lost_runs(record: dict[str, Any], lost: list[dict[str, str]]) -> dict[str, Any]:

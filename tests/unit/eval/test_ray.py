@@ -25,7 +25,7 @@ def test_ray_and_local_give_identical_scores(shipped, tmp_path):
 def test_a_local_ray_starts_only_with_its_token_and_keeps_it_private(shipped, tmp_path, monkeypatch):
     from pathlib import Path
 
-    from sim.eval.execution import UnprotectedRay
+    from sim.eval.ray_attach import UnprotectedRay
 
     ids = [shipped.cases[0].id]
     # Ray's servers listen on every interface: without the token anyone who reaches them runs code.
@@ -57,7 +57,7 @@ def test_an_address_nothing_answers_at_is_refused_at_once_naming_it(shipped, tmp
 def test_a_cluster_that_refuses_the_driver_is_reported_with_how_to_send_its_token(monkeypatch):
     import socket
 
-    from sim.eval.execution import RayUnreachable, _connect
+    from sim.eval.ray_attach import RayUnreachable, connect
 
     class RefusingRay:  # what ray.init raises when the head refuses a driver without the token
         @staticmethod
@@ -70,14 +70,14 @@ def test_a_cluster_that_refuses_the_driver_is_reported_with_how_to_send_its_toke
         address = f"127.0.0.1:{head.getsockname()[1]}"
         monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
         with pytest.raises(RayUnreachable) as refused:
-            _connect(RefusingRay, address)
+            connect(RefusingRay, address)
         assert str(refused.value) == (
             f"cannot attach to the Ray cluster at {address}: ConnectionError: Failed to connect to Ray cluster at "
             f"{address}; a cluster that checks tokens refuses a driver that sends none: set RAY_AUTH_MODE=token, "
             "with the cluster's token in ~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN")
         monkeypatch.setenv("RAY_AUTH_MODE", "token")  # it sent one: the hint would mislead
         with pytest.raises(RayUnreachable, match=r"Failed to connect to Ray cluster at [0-9.:]+$"):
-            _connect(RefusingRay, address)
+            connect(RefusingRay, address)
 
 
 def test_progress_lists_the_nodes_and_names_the_node_of_each_case():
