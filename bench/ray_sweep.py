@@ -75,11 +75,12 @@ def rates(address: str, base_url: str) -> dict:
     """Both runs, in this process (the cluster's driver): cases per second, first result to last."""
     import ray
 
+    from sim.eval.ray_attach import connect
     from sim.eval.suite import load_suite
 
     suite = load_suite(SUITE)
     ids = [case.id for case in suite.cases[:CASES]]
-    ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    connect(ray, address)
     try:
         nodes = {node["NodeID"] for node in ray.nodes() if node["Alive"]}
         # Every node's worker starts and boots its device (run_eval keeps a Ray it did not start).
