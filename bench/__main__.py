@@ -34,7 +34,7 @@ LARGE_TABLE_ROUNDS = 10  # the same with an AndroidX-sized resources.arsc (~0.2 
 
 # Groups of rows, for ``--only``; a new group of rows adds its name here and its step in run_all.
 CROSS_PROCESS_SECTIONS = frozenset({"latency", "throughput", "search"})
-SECTIONS = ("latency", "throughput", "search", "app-hop", "mcp", "in-process", "fixture", "eval", "boot", "apk")
+SECTIONS = ("latency", "throughput", "search", "app-hop", "mcp", "in-process", "fixture", "eval", "ray", "boot", "apk")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -95,6 +95,11 @@ def run_all(log, only: frozenset[str] = frozenset(SECTIONS)) -> Report:
         if "eval" in only:
             log("eval: overhead per case, workers")
             eval_overhead.run(report, overhead_rounds=EVAL_ROUNDS, speedup_trials=EVAL_TRIALS)
+        if "ray" in only:
+            log("eval: a 200 ms model on a 2-node Ray cluster against one local worker")
+            from bench import ray_sweep
+
+            ray_sweep.run(report)
         if "boot" in only:
             log("boot and install")
             boot.run(report, workspace, installs, repeats=BOOT_REPEATS, workers=MAX_WORKERS)
@@ -106,6 +111,9 @@ def run_all(log, only: frozenset[str] = frozenset(SECTIONS)) -> Report:
     finally:
         workspace.remove()
     report.notes.append(load_note("at the end"))
+    if any(row.target and row.target.guard for row in report.rows):
+        report.notes.append("(guard): a regression guard, not a goal: about 20 % past the worst quiet run of a "
+                            "figure whose goal was given up (docs/performance.md, \"Guards\")")
     report.notes.append(
         "bytecode is cached for the child processes (PYTHONPYCACHEPREFIX in the bench's temp folder), "
         "as on a developer machine"

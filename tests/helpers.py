@@ -10,8 +10,18 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import IO, Any, Callable
 
 REPO = Path(__file__).resolve().parent.parent
+# How long a test waits for an event (a process ending, a line it prints, a message, a call's
+# answer): a bound on waiting for what is not coming, never a performance bound, so generous:
+# at load 11 on 2 cores a device took over 30 s to shut down. Performance is make bench's.
+EVENT_BOUND = 120.0
+# How long a command doing real work may take (a CLI run: imports, a device booted, a suite).
+COMMAND_BOUND = 300.0
+# The verifier's limit where a test hangs a verification or a decode on purpose: a good one takes
+# milliseconds, and a loaded machine must not make it look hung; the hung one is cut off at this.
+HUNG_AFTER = 5.0
 HELPER_APP = REPO / "tests" / "conformance" / "apps" / "helper"
 SAMPLE_APPS = REPO / "apps"
 HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
@@ -82,7 +92,8 @@ class ShellOf:
         pass
 
 
-def droidsim(*args: str, data: Path | None = None, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess:
+def droidsim(*args: str, data: Path | None = None, timeout: float = COMMAND_BOUND,
+             input: str | None = None) -> subprocess.CompletedProcess:
     """Run the real CLI in its own process."""
     command = [sys.executable, "-m", "sim.cli", *args]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -92,7 +103,7 @@ def droidsim(*args: str, data: Path | None = None, timeout: float = 60, input: s
 
 
 def bounded_droidsim(*args: object, cwd: Path, address_space: int = 1 << 30,
-                     timeout: float = 300) -> subprocess.CompletedProcess:
+                     timeout: float = COMMAND_BOUND) -> subprocess.CompletedProcess:
     """The real CLI in its own process, held to ``address_space`` bytes: a tool that takes more
     fails instead of passing slowly. The process sets its own limit before droidsim loads (a
     ``preexec_fn`` in a test process with gRPC's threads may crash the fork)."""
@@ -101,6 +112,55 @@ def bounded_droidsim(*args: object, cwd: Path, address_space: int = 1 << 30,
                "os.execv(sys.executable, [sys.executable, '-m', 'sim.cli', *sys.argv[2:]])")
     return subprocess.run([sys.executable, "-c", bounded, str(address_space), *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def wait_until(condition: Callable[[], Any], what: str, bound: float = EVENT_BOUND) -> Any:
+    """Polls ``condition`` until it gives something true, and returns that; after ``bound``
+    seconds fails, naming ``what`` it waited for."""
+    deadline = time.monotonic() + bound
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {bound:g} s for {what}")
+        time.sleep(0.02)
+    return value
+
+
+class Output:
+    """A process's output, read as it comes, kept whole; ``wait_for`` waits for a line with a text."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            with self._changed:
+                self.lines.append(line)
+                self._changed.notify_all()
+        with self._changed:
+            self.lines.append("")  # end of output
+            self._changed.notify_all()
+
+    def wait_for(self, text: str, what: str, bound: float = EVENT_BOUND, count: int = 1) -> list[str]:
+        """The lines holding ``text``, once there are ``count`` of them."""
+        matching = lambda: [line for line in self.lines if text in line]  # noqa: E731
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(matching()) >= count or "" in self.lines, bound):
+                raise TimeoutError(f"{what}: no {text!r} within {bound:.0f} s; the output so far:\n{self.text}")
+            if len(matching()) < count:
+                raise RuntimeError(f"{what}: ended without {text!r}:\n{self.text}")
+            return matching()
+
+    def wait_closed(self, what: str, bound: float = EVENT_BOUND) -> None:
+        """Until the process closed its output (it ended, or handed it to no one)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: "" in self.lines, bound):
+                raise TimeoutError(f"{what}: its output still open after {bound:.0f} s; so far:\n{self.text}")
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lines)
 
 
 class DeviceProcess:
@@ -118,39 +178,30 @@ class DeviceProcess:
             [*args, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        self.output: list[str] = []
-        self._wait_ready()
-        self._drain = threading.Thread(target=self._read_output, daemon=True)
-        self._drain.start()
-
-    def _wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        assert self.process.stdout is not None
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("device exited before it was ready:\n" + "".join(self.output))
-            self.output.append(line)
-            if "listening on" in line:
-                return
-        raise TimeoutError("device not ready:\n" + "".join(self.output))
-
-    def _read_output(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.output.append(line)
+        self._output = Output(self.process.stdout)
+        self.output = self._output.lines
+        try:
+            self._output.wait_for("listening on", "the device to say it is listening")
+        except BaseException:
+            self.kill()
+            raise
 
     def stop(self) -> int:
+        """SIGTERM, and its exit status once it has ended and said everything."""
         self.process.terminate()
         try:
-            return self.process.wait(timeout=30)
-        finally:
-            self._drain.join(30)
+            status = self.process.wait(timeout=EVENT_BOUND)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"the device did not exit within {EVENT_BOUND:g} s of SIGTERM; its output:\n"
+                                 f"{self._output.text}") from None
+        self._output.wait_closed("the stopped device (a process it started that still runs holds its output)")
+        return status
 
     def kill(self) -> None:
+        """SIGKILL: what its apps left running may hold its output open, so that is not waited for."""
         self.process.kill()
         self.process.wait()
-        self._drain.join(30)
 
 
 def running_processes() -> dict[int, tuple[int, int]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 import click
@@ -54,8 +55,9 @@ def _counts(text: str) -> list[int]:
               help=f"The Android version of the devices: an APK's resources and enabled services resolve for it. "
                    f"Default: {NEWEST.sdk_int}; with --device, the device's own (which --sdk must then be).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
-@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
-              help="Run the cases as Ray tasks: a local Ray, or the cluster at ADDRESS (ray start --head).")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Run the cases as Ray tasks on the cluster at ADDRESS (HOST:PORT of `ray start --head`), "
+                   "else at RAY_ADDRESS; without either (or with `local`), on a Ray started for the run.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"),
               show_default=True, help="Where results.jsonl, summary.json and report.html go.")
 @click.option("--resume", is_flag=True, help="Skip the cases already in OUT/results.jsonl.")
@@ -81,7 +83,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     """
     from sim.cli.output import console, print_json
     from sim.eval.devices import DeviceSetupError
-    from sim.eval.execution import UnprotectedRay
+    from sim.eval.ray_attach import RayUnreachable, UnprotectedRay
     from sim.eval.models import ModelSpecError
     from sim.eval.bounded_regex import PatternTimeout
     from sim.eval.progress import Progress
@@ -96,7 +98,8 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         model=model, base_url=base_url, api_key=api_key, trials=trials,
         distractors=_counts(sweep) if sweep else [distractors], variant=variant, device=device_address,
         workers=workers, ray=ray_address is not None,
-        ray_address=None if ray_address in (None, "local") else ray_address, out=out, resume=resume,
+        ray_address=(ray_address or os.environ.get("RAY_ADDRESS") or None) if ray_address is not None else None,
+        out=out, resume=resume,
         run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
         categories=list(categories) or None, confirmation_mode=confirmation_mode, judge_model=judge_model,
         junit=junit, sdk=int(sdk) if sdk else None,
@@ -108,8 +111,8 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         for warning in suite.warnings():
             err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
         with Progress(err) as progress:
-            summary = run_eval(suite, options, progress.update)
-    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay, JUnitPathError) as error:
+            summary = run_eval(suite, options, progress.update, progress.nodes)
+    except (SuiteError, ModelSpecError, DeviceSetupError, ResumeError, UnprotectedRay, RayUnreachable, JUnitPathError) as error:
         raise click.ClickException(str(error)) from None
     except PatternTimeout as error:
         raise click.ClickException(f"{suite_file}: {error}") from None

@@ -4,8 +4,8 @@ A suite's ``apps:`` names app folders (or folders of them) and APKs, each with t
 source ``droidsim install`` would take for it (``responses:`` a cassette, ``double:`` a
 Python double, ``on_miss:``), so that an in-process device answers as a device holding the
 same APK and cassette does. ``AppSource`` is one such entry as plain data (paths as text):
-a DeviceSpec made of them travels to a worker process or a Ray task, and ``paths()`` lists
-the files and folders that must be there when it lands.
+a DeviceSpec made of them travels to a worker process or a Ray task, its files with it
+(sim/eval/bundle.py finds every absolute path in it).
 """
 
 from __future__ import annotations
@@ -30,9 +30,6 @@ class AppSource:
     double: str | None = None  # a double's folder
     on_miss: str | None = None  # refuse or schema
     where: str = ""  # what named it (the suite's FILE:LINE, --variant), for errors
-
-    def paths(self) -> list[str]:
-        return [p for p in (self.path, self.responses, self.double) if p]
 
     def apps(self) -> list[AppSource]:
         """One source per app: a folder of app folders stands for each of them."""

@@ -3,7 +3,7 @@
 ``DeviceSpec`` says which device a case runs on (the apps with their response
 sources, a variant, how many distractor apps, or a running device's address); it
 is plain data so that it can travel to a worker process or a Ray task, which
-boots its own device from it, and ``paths()`` lists the files it is made from.
+boots its own device from it (every absolute path in it travels along: sim/eval/bundle.py).
 
 An in-process device is booted once per worker from the spec and put back into
 its installed state before every case by clearing every app (``pm clear``: the
@@ -42,11 +42,6 @@ class DeviceSpec:
 
     def key(self) -> tuple:
         return astuple(self)
-
-    def paths(self) -> list[str]:
-        """Every file and folder the device is made from: what a job run elsewhere needs beside the spec."""
-        variant = [self.variant] if self.variant else []
-        return [self.system_apps_dir, *(path for app in self.apps for path in app.paths()), *variant]
 
 
 def apps_to_install(spec: DeviceSpec) -> list[AppSource]:

@@ -9,20 +9,27 @@ results arrive differs, and the summary sorts them.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
+import dataclasses
 import multiprocessing
 import os
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from sim.eval.devices import DeviceCache, DeviceSpec
-from sim.eval.runner import ModelUnavailable, RunSettings, run_case
+from sim.eval.bundle import Bundle, local_spec, make_bundle
+from sim.eval.ray_attach import cluster_nodes, connect, first_line
+from sim.eval.devices import DeviceCache, DeviceSetupError, DeviceSpec
+from sim.eval.runner import CaseResult, ModelUnavailable, RunSettings, run_case
 from sim.eval.suite import Case, Suite
 
 INFRA_RETRIES = 2  # a case that met a server error, a timeout or a crash runs again, this many times
 _DEVICES = DeviceCache()  # one per process: the worker's (or Ray worker's) own devices
 _WORKER: dict[str, Any] = {}  # a worker process's suite and settings, sent once when it starts
+_RAY_SUITES: dict[str, Suite] = {}  # a Ray worker's suites, by their object's id
 
 
 @dataclass(frozen=True)
@@ -39,12 +46,16 @@ class Work:
 
 def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
     """Run one unit of work in this process; the result record for results.jsonl. Infrastructure
-    failures are retried on a freshly reset device; ``attempts`` says how many runs it took."""
-    for attempt in range(1, INFRA_RETRIES + 2):
+    failures are retried on a freshly reset device; ``attempts`` says how many runs it took, and
+    ``retried`` what each run before the last met."""
+    retried: list[dict[str, str]] = []
+    for _ in range(INFRA_RETRIES + 1):
         result = run_case(suite, work.case, _DEVICES.get(work.device), settings, work.trial)
         if result.infra_error is None:
             break
-    return {"config": work.config, **result.to_dict(), "attempts": attempt}
+        retried.append(result.infra_error)
+    return {"config": work.config, **result.to_dict(), "attempts": len(retried) + (result.infra_error is None),
+            "retried": retried[:-1] if result.infra_error else retried}
 
 
 def local_device(spec: DeviceSpec):
@@ -76,61 +87,83 @@ def run_workers(suite: Suite, works: list[Work], settings: RunSettings, workers:
 
 
 def _start_worker(suite: Suite, settings: RunSettings) -> None:
+    _own_temp_folder()
     _WORKER.update(suite=suite, settings=settings)
+
+
+def _own_temp_folder() -> None:
+    """A worker process's temporary files (its devices, the files its runs were sent) go into
+    one folder, which a watcher process removes when the worker ends, however it ends: Ray
+    ends its workers without exit handlers, and kills one that is lost mid-case. The watcher
+    waits for the end of a pipe only this process writes to."""
+    if "temp" in _WORKER:
+        return
+    folder = tempfile.mkdtemp(prefix="droidsim-eval-worker-")
+    read, write = os.pipe()
+    # It forks away in a session of its own: Ray kills a worker's children and process group with it.
+    subprocess.run([sys.executable, "-c", _REMOVE_AT_EOF, folder], stdin=read, start_new_session=True, check=True)
+    os.close(read)
+    tempfile.tempdir = folder
+    _WORKER["temp"] = write  # open while this process lives
+
+
+_REMOVE_AT_EOF = ("import os, shutil, sys\n"
+                  "if os.fork() == 0:\n"
+                  "    sys.stdin.read()\n"
+                  "    shutil.rmtree(sys.argv[1], ignore_errors=True)")
 
 
 def _worker_execute(work: Work) -> dict[str, Any]:
     return execute(_WORKER["suite"], work, _WORKER["settings"])
 
 
-class UnprotectedRay(Exception):
-    """A local Ray would start without its token, open to every process and machine."""
-
-
-def _require_ray_token() -> None:
-    """Ray's servers listen on every interface, whatever the node address (Ray 2.60 binds its
-    gRPC servers so, with no option to change it), so its token (on by default since Ray
-    2.5x) is what keeps other processes, installed apps included, and other machines out of
-    the local Ray the eval starts, and the token file is made its user's alone."""
-    mode = os.environ.get("RAY_AUTH_MODE", "token")
-    if mode == "disabled":
-        raise UnprotectedRay(f"RAY_AUTH_MODE={mode}: the local Ray listens on every interface, and without its "
-                             "token anyone who reaches it runs code as you; unset RAY_AUTH_MODE (or set it to token)")
-
-
-def _private_ray_token() -> None:
-    token = Path.home() / ".ray" / "auth_token"  # where Ray keeps the token it made
-    try:
-        if token.stat().st_uid == os.geteuid():
-            token.chmod(0o600)
-    except FileNotFoundError:
-        pass
-
-
-def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None) -> Iterator[dict[str, Any]]:
-    """Each unit of work a Ray task; ``address`` a cluster (``ray start --head``), else a local Ray."""
+def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str | None,
+            on_nodes: Callable[[list[dict[str, Any]]], None] | None = None) -> Iterator[dict[str, Any]]:
+    """Each unit of work a Ray task, with the files its device needs (sim/eval/bundle.py).
+    A task whose worker or node is lost is no verdict on the model: it runs again, up to
+    INFRA_RETRIES times, and after that its record is an infrastructure error (a crash)."""
     import ray
 
     started_here = not ray.is_initialized()
     if started_here:
-        if not address:
-            _require_ray_token()
-        ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-        if not address:
-            _private_ray_token()
-    task = ray.remote(_ray_execute)
-    suite_ref = ray.put(suite)
-    pending = [task.remote(suite_ref, work, settings) for work in works]
+        connect(ray, address)
+    pending: dict[Any, Work] = {}
     try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+        if on_nodes:
+            on_nodes(cluster_nodes(ray))
+        task = ray.remote(max_retries=0)(_ray_execute)
+        suite_ref = (ray.put(suite),)  # in a tuple: a task gets the reference, and fetches the suite once
+        bundle = make_bundle({work.device.key(): work.device for work in works}.values(), ray.put)
+        # Named by its case, which Ray shows in the worker's process title (ps) and in its state API.
+        submit = lambda work: task.options(name=ray_task_name(work)).remote(suite_ref, work, settings, bundle)  # noqa: E731
+        waiting = collections.deque(works)
+        lost: dict[tuple[str, str, int], list[dict[str, str]]] = {}
+        while waiting or pending:
+            # One task more than the cluster has CPUs: the spare one goes to whichever worker frees
+            # first, which keeps its lease; all of them queued at once would be shared out early,
+            # leaving a node idle at the end of the run while another works through its share.
+            while waiting and len(pending) <= max(1, int(ray.cluster_resources().get("CPU", 1))):
+                work = waiting.popleft()
+                pending[submit(work)] = work
+            [done], _ = ray.wait(list(pending), num_returns=1)
+            work = pending.pop(done)
             try:
-                yield ray.get(done[0])
-            except ray.exceptions.RayTaskError as error:
-                if isinstance(error.cause, ModelUnavailable):
-                    raise ModelUnavailable(str(error.cause)) from None
+                record = ray.get(done)
+            except ray.exceptions.RayTaskError as error:  # raised by the case's code: said as it was raised
+                if isinstance(error.cause, (ModelUnavailable, DeviceSetupError)):
+                    raise error.cause from None
                 raise
+            except ray.exceptions.RayError as error:  # the worker, its node or the object is gone
+                runs = lost.setdefault(work.key, [])
+                runs.append({"kind": "crash", "detail": f"{type(error).__name__}: {first_line(error)}"})
+                if len(runs) <= INFRA_RETRIES:
+                    waiting.appendleft(work)
+                    continue
+                record = _given_up(work, runs)
+            else:
+                record = _after_lost_runs(record, lost.get(work.key, []))
+            lost.pop(work.key, None)
+            yield record
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -138,5 +171,29 @@ def run_ray(suite: Suite, works: list[Work], settings: RunSettings, address: str
             ray.shutdown()
 
 
-def _ray_execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
-    return execute(suite, work, settings)
+def ray_task_name(work: Work) -> str:
+    return f"{work.config} {work.case.id} #{work.trial}"
+
+
+def _after_lost_runs(record: dict[str, Any], lost: list[dict[str, str]]) -> dict[str, Any]:
+    """A record of a case that ran again after its worker died: those runs counted first."""
+    if not lost:
+        return record
+    return {**record, "attempts": record["attempts"] + len(lost), "retried": lost + record["retried"]}
+
+
+def _given_up(work: Work, lost: list[dict[str, str]]) -> dict[str, Any]:
+    """A case whose every run lost its worker: an infrastructure error, the last loss its reason."""
+    result = CaseResult(work.case.id, work.case.category, work.trial, passed=False, infra_error=lost[-1])
+    return {"config": work.config, **result.to_dict(), "attempts": len(lost), "retried": lost[:-1]}
+
+
+def _ray_execute(suite_ref: tuple[Any], work: Work, settings: RunSettings, bundle: Bundle) -> dict[str, Any]:
+    import ray
+
+    _own_temp_folder()
+    suite = _RAY_SUITES.get(suite_ref[0].hex())
+    if suite is None:  # unpickling a suite of a hundred cases takes tens of milliseconds: once per process
+        suite = _RAY_SUITES[suite_ref[0].hex()] = ray.get(suite_ref[0])
+    work = dataclasses.replace(work, device=local_spec(work.device, bundle, ray.get))
+    return {**execute(suite, work, settings), "node": ray.get_runtime_context().get_node_id()}

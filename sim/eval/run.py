@@ -93,8 +93,9 @@ def refuse_on_device(options: EvalOptions) -> None:
                                + " (each worker boots its own)")
 
 
-def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, Any], int, int], None] | None = None
-             ) -> dict[str, Any]:
+def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, Any], int, int], None] | None = None,
+             on_nodes: Callable[[list[dict[str, Any]]], None] | None = None) -> dict[str, Any]:
+    """``on_nodes``: told the Ray cluster's nodes before the cases run (with ``ray``)."""
     check_model_spec(options.model)
     check_model_options(options.model, options.model_options)
     if options.confirmation_mode not in CONFIRMATION_MODES:
@@ -107,13 +108,14 @@ def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, A
     cases = suite.select(options.cases, options.categories)
     plan = configs(suite, options)
     try:
-        return _run(suite, cases, plan, options, progress)
+        return _run(suite, cases, plan, options, progress, on_nodes)
     finally:
         close_devices()
 
 
 def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options: EvalOptions,
-         progress: Callable[[dict[str, Any], int, int], None] | None) -> dict[str, Any]:
+         progress: Callable[[dict[str, Any], int, int], None] | None,
+         on_nodes: Callable[[list[dict[str, Any]]], None] | None) -> dict[str, Any]:
     # The up-front check, on the apps the suite runs against (distractors add none of its functions).
     for _label, spec in plan[:1] + ([plan[len(options.distractors)]] if options.variant else []):
         check_suite(suite, Catalog(_discover(local_device(replace(spec, distractors=0)).shell)))
@@ -136,7 +138,7 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
              for trial in range(options.trials) if (label, case.id, trial) not in finished]
     writer = ResultWriter(options.out, done)
     try:
-        for record in _executor(suite, works, settings, options):
+        for record in _executor(suite, works, settings, options, on_nodes):
             writer.add(record)
             if progress:
                 progress(record, len(writer.records), len(works) + len(done))
@@ -168,9 +170,9 @@ def write_summary(out: Path, records: list[dict[str, Any]], labels: list[str], o
     return summary
 
 
-def _executor(suite: Suite, works: list[Work], settings: RunSettings, options: EvalOptions):
+def _executor(suite: Suite, works: list[Work], settings: RunSettings, options: EvalOptions, on_nodes):
     if options.ray:
-        return run_ray(suite, works, settings, options.ray_address)
+        return run_ray(suite, works, settings, options.ray_address, on_nodes)
     if options.workers > 1:
         return run_workers(suite, works, settings, options.workers)
     return run_local(suite, works, settings)

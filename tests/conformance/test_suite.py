@@ -19,7 +19,7 @@ from sim.conformance.registry import Case, Mismatch, all_cases, register, select
 from sim.conformance.runner import results_to_json, run_case
 from sim.device import Device
 from sim.conformance.target import CONFORMANCE_APPS, default_apps_root
-from tests.helpers import REPO, copy_app
+from tests.helpers import EVENT_BOUND, REPO, copy_app
 
 
 def test_checklist_keys_are_unique():
@@ -78,7 +78,7 @@ def test_registry_refuses_bad_cases(case, error):
         register(case)
 
 
-def _run(body, timeout: float = 5.0):
+def _run(body, timeout: float = EVENT_BOUND):
     return run_case(Case("probe", "parcel", "the probe does its job", body), target=None, timeout=timeout)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.docs.blocks import Block, commands, read_blocks
-from tests.helpers import REPO, SAMPLE_APPS, DeviceProcess
+from tests.helpers import COMMAND_BOUND, REPO, SAMPLE_APPS, DeviceProcess
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 DROIDSIM = ("droidsim", ".venv/bin/droidsim")
@@ -105,7 +105,7 @@ def _run_command(block: Block, line: int, argv: list[str], booted: BootedDevice,
         assert set(argv[1:]) <= targets, f"{where}: the Makefile has no target {sorted(set(argv[1:]) - targets)}"
     elif argv[0] in PYTHON and argv[1:2] == ["-m"]:
         result = subprocess.run([sys.executable, "-m", argv[2], "--help"], cwd=REPO, capture_output=True, text=True,
-                                timeout=60)
+                                timeout=COMMAND_BOUND)
         assert result.returncode == 0, f"{where}\n{result.stderr}"
         for option in (a.split("=")[0] for a in argv[3:] if a.startswith("--")):
             assert option in result.stdout, f"{where}: python -m {argv[2]} has no option {option}"

@@ -9,7 +9,7 @@ from pathlib import Path
 from mcp import StdioServerParameters
 
 from sim.mcp.process import HttpBridgeProcess, bridge_command
-from tests.helpers import REPO
+from tests.helpers import EVENT_BOUND, REPO
 
 
 def stdio_server(data: Path, agent: str, *options: str) -> StdioServerParameters:
@@ -38,7 +38,7 @@ class AuthorizingProxy:
         ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, args=(ready,), daemon=True)
         self._thread.start()
-        ready.wait(30)
+        assert ready.wait(EVENT_BOUND), "the proxy's loop to start listening"
         self.url = f"http://127.0.0.1:{self._port}{target.path}"
 
     def _serve(self, ready: threading.Event) -> None:
@@ -80,4 +80,4 @@ class AuthorizingProxy:
 
     def stop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
+        self._thread.join(EVENT_BOUND)

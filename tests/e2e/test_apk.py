@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 
 from tests.e2e.mcp_support import stdio_server
-from tests.helpers import REPO, droidsim
+from tests.helpers import COMMAND_BOUND, REPO, droidsim
 
 pytest.importorskip("androguard", reason="reading APKs needs androguard (a dependency of droidsim)")
 pytestmark = pytest.mark.e2e
@@ -38,7 +38,7 @@ def test_the_mcp_bridge_serves_the_apks_functions_answered_from_the_cassette(dev
             missing = await client.call_tool("fetchOrderStatus", {"orderId": "ORD-0000"})
             return result, missing
 
-    result, missing = asyncio.run(asyncio.wait_for(session(), timeout=90))
+    result, missing = asyncio.run(asyncio.wait_for(session(), timeout=COMMAND_BOUND))
     assert result.structured_content["result"] == "SHIPPED"
     assert missing.is_error and "No order found with ID ORD-0000" in missing.content[0].text
 

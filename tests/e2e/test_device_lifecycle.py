@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import SAMPLE_APPS, DeviceProcess, droidsim
+from tests.helpers import COMMAND_BOUND, EVENT_BOUND, SAMPLE_APPS, DeviceProcess, droidsim
 
 pytestmark = pytest.mark.e2e
 
 
-def _run(*args: str, cwd: Path, home: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+def _run(*args: str, cwd: Path, home: Path, timeout: float = COMMAND_BOUND) -> subprocess.CompletedProcess:
     """The CLI as a user runs it: no DROIDSIM_DEVICE, from ``cwd``."""
     env = {k: v for k, v in os.environ.items() if k != "DROIDSIM_DEVICE"}
     env.update(DROIDSIM_HOME=str(home), PYTHONUNBUFFERED="1")
@@ -51,7 +51,7 @@ def test_the_device_is_found_from_any_folder_and_stopped_by_command(tmp_path, ho
         stopped = _run("device", "stop", cwd=elsewhere, home=home)
         assert stopped.returncode == 0, stopped.stderr
         assert f"stopped the device on {(tmp_path / 'data').resolve()} (pid {device.process.pid})" in stopped.stdout
-        assert device.process.wait(timeout=30) == 0
+        assert device.process.wait(timeout=EVENT_BOUND) == 0  # it exits once `device stop` asked it to
     finally:
         if device.process.poll() is None:
             device.stop()

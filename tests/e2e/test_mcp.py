@@ -18,7 +18,7 @@ from droid.appfunctions.manager import AppFunctionManager
 from droid.content.context import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
 from tests.e2e.mcp_support import http_bridge, stdio_server
-from tests.helpers import REPO, droidsim
+from tests.helpers import COMMAND_BOUND, EVENT_BOUND, REPO, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, LEVELED, SELF_FUNCTION, SYSTEM_FUNCTION, TRUSTED_FUNCTION
 from tests.unit.access.apps import make_app, make_manifest_only
 
@@ -28,7 +28,7 @@ AGENT = "com.example.assistant"
 ORDERS = "com.example.orders"
 FETCH = "com.example.orders.OrderFunctionService#fetch_order_details"
 MCP_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-EVENT_TIMEOUT = 30
+EVENT_TIMEOUT = EVENT_BOUND  # a notification normally comes in milliseconds
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def shell(device):
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, timeout=90))
+    return asyncio.run(asyncio.wait_for(coroutine, timeout=COMMAND_BOUND))
 
 
 def set_state(shell, state: int) -> None:

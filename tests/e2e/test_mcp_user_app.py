@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from tests.e2e.mcp_support import stdio_server
-from tests.helpers import REPO, SAMPLE_APPS, DeviceProcess
+from tests.helpers import COMMAND_BOUND, REPO, SAMPLE_APPS, DeviceProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +37,7 @@ def test_structured_content_is_under_result_for_a_serializable_and_a_none(device
             misspelled = await client.call_tool("list_tasks", {"titel": "Tax"})
             return created, deleted, misspelled
 
-    created, deleted, misspelled = asyncio.run(asyncio.wait_for(scenario(), timeout=90))
+    created, deleted, misspelled = asyncio.run(asyncio.wait_for(scenario(), timeout=COMMAND_BOUND))
     assert created.structured_content == {"result": {"taskId": "task-1", "title": "Taxes", "due": None,
                                                      "subtasks": [{"title": "Forms", "done": False}]}}
     assert (deleted.is_error, deleted.structured_content, deleted.content[0].text) == (False, {"result": None}, "null")

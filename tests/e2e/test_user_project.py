@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import kotlin_project
-from tests.helpers import REPO
+from tests.helpers import COMMAND_BOUND, EVENT_BOUND, REPO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -72,10 +72,10 @@ def project(tmp_path) -> Path:
 @pytest.mark.timeout(2400)
 def test_the_projects_own_suite_passes_with_droidsim_from_a_wheel(installed, project) -> None:
     where = run(installed / "python", "-c", "import sim, droid; print(sim.__file__, droid.__file__)", cwd=project,
-                timeout=60)
+                timeout=COMMAND_BOUND)
     assert str(REPO) not in where.stdout and "site-packages" in where.stdout, where.stdout + where.stderr
     warmup = run(installed / "python", "-c", "from sim.pm.spare_decoder import WARMUP_APK; print(WARMUP_APK.is_file())",
-                 cwd=project, timeout=60)
+                 cwd=project, timeout=COMMAND_BOUND)
     assert warmup.stdout.strip() == "True", warmup.stdout + warmup.stderr  # package data, not tests/
     suite = run(installed / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project, timeout=600)
     assert suite.returncode == 0, suite.stdout + suite.stderr
@@ -137,5 +137,5 @@ def test_the_shell_names_every_key_the_functions_do_not_declare(installed, proje
         assert [t["title"] for t in json.loads(listed.stdout)] == ["Taxes"]
     finally:
         device.terminate()
-        device.wait(timeout=60)
+        device.wait(timeout=EVENT_BOUND)
         shutil.rmtree(data.parent, ignore_errors=True)

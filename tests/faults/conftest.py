@@ -14,13 +14,13 @@ from droid.appfunctions import ExecuteAppFunctionRequest
 from droid.appfunctions.data import AppFunctionData
 from droid.content import connect
 from droid.content.context import Context
-from tests.helpers import HELPER_APP, HELPER_PACKAGE, DeviceProcess, copy_app
+from tests.helpers import EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, DeviceProcess, copy_app
 
 FAULTY_APP = Path(__file__).resolve().parent / "apps" / "faulty"
 FAULTY = "com.example.faulty"
 # How long a test waits for something the device must do soon: a deadline for a broken
 # device, never a performance bound.
-DEADLINE = 30.0
+DEADLINE = EVENT_BOUND
 
 
 def start_device(root: Path, *extra: str) -> DeviceProcess:

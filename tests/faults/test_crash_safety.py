@@ -28,7 +28,7 @@ from sim.device import Device
 from sim.pm.installer import source_hash
 from tests.faults.conftest import FAULTY, FAULTY_APP, execute, shell, start_device
 from tests.faults.invariants import check_device_invariants
-from tests.helpers import HELPER_APP, HELPER_PACKAGE, REPO, SAMPLE_APPS, DeviceProcess, copy_app
+from tests.helpers import EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, REPO, SAMPLE_APPS, DeviceProcess, copy_app
 
 pytestmark = pytest.mark.e2e
 
@@ -232,7 +232,7 @@ def test_device_killed_at_random_moments_keeps_every_acknowledged_change(tmp_pat
         client.start()
         threading.Event().wait(rng.uniform(0.05, 1.5))
         device.kill()
-        client.join(30)
+        client.join(EVENT_BOUND)
         assert not client.is_alive(), "the client did not notice the device was killed"
         with Device(data, isolated_apps=False) as restored:
             where = f"(seed {seed}, iteration {iteration}, in flight: {in_flight})"

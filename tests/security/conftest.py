@@ -17,7 +17,7 @@ import pytest
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from sim.device import Device
-from tests.helpers import HELPER_APP, copy_app
+from tests.helpers import EVENT_BOUND, HELPER_APP, copy_app
 
 MALICIOUS_APP = Path(__file__).parent / "apps" / "malicious"
 MALICIOUS = "com.example.malicious"
@@ -72,7 +72,8 @@ def alive(pid: int) -> bool:
         return False
 
 
-def gone(pid: int, timeout: float = 10) -> bool:
+def gone(pid: int, timeout: float = EVENT_BOUND) -> bool:
+    """Whether ``pid`` ends within ``timeout`` seconds (a kill takes milliseconds)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if not alive(pid):

@@ -4,7 +4,6 @@ show a caller only what it may see, and a device that says plainly what it canno
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -21,6 +20,7 @@ from sim.device import Device
 from sim.identity import Authenticator, hash_secret
 from sim.limits import CallLimits
 from sim.pm.install_error import InstallError
+from tests.helpers import EVENT_BOUND, wait_until
 from tests.unit.access.apps import LEVELED, SELF_FUNCTION, make_app
 
 APP = "com.test.app"
@@ -107,10 +107,8 @@ def test_an_app_at_its_limit_of_calls_in_flight_is_refused_while_others_are_serv
     with ThreadPoolExecutor(2) as pool:
         hanging = [pool.submit(call, device, APP, signal) for signal in signals]
         events = device.registry.get(APP).data_dir / "events.log"
-        deadline = time.monotonic() + 30
-        while not events.exists() or events.read_text().count("started longRunningFunction") < 2:
-            assert time.monotonic() < deadline, "the two calls never reached the app"
-            time.sleep(0.01)
+        wait_until(lambda: events.exists() and events.read_text().count("started longRunningFunction") == 2,
+                   "the two calls to reach the app")
         with pytest.raises(AppFunctionLimitExceededException) as refused:
             call(device, APP, CancellationSignal(), SELF_FUNCTION)
         assert refused.value.error_message == (f"{APP} already has 2 calls in flight, this device's limit per app "
@@ -126,7 +124,7 @@ def test_an_app_at_its_limit_of_calls_in_flight_is_refused_while_others_are_serv
             signal.cancel()
         for future in hanging:
             with pytest.raises(AppFunctionCancelledException):
-                future.result(timeout=30)
+                future.result(timeout=EVENT_BOUND)
     assert call(device, APP, CancellationSignal(), SELF_FUNCTION).return_value == 3  # its slots are free again
 
 

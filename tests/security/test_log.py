@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 
 import pytest
 
 from sim.device import Device
 from sim.logcat import LOG_NAME, configure_device_logging
-from tests.helpers import copy_app, droidsim
+from tests.helpers import copy_app, droidsim, wait_until
 from tests.security.test_doors import INTRUDER, INTRUDER_APP, intrude
 
 # A window title (OSC), a carriage return back over the line's start, a forged device line,
@@ -41,10 +40,7 @@ def logged(open_folder):
 
 def log_lines(device: Device, marker: str) -> list[str]:
     path = device.data_dir / LOG_NAME
-    deadline = time.monotonic() + 60
-    while marker not in path.read_text(errors="replace"):
-        assert time.monotonic() < deadline, f"{marker!r} never reached the log"
-        time.sleep(0.05)
+    wait_until(lambda: marker in path.read_text(errors="replace"), f"{marker!r} to reach the log")
     return path.read_text().splitlines()
 
 

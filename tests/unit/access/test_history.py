@@ -8,6 +8,7 @@ import pytest
 from droid.appfunctions import AppFunctionException, access_fixes
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED
 from droid.os import SecurityException
+from tests.helpers import wait_until
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, TRUSTED_FUNCTION
 from tests.unit.access.conftest import allowlist_agents, execute
 
@@ -98,12 +99,8 @@ def stored_attempts(device) -> list[tuple]:
 
 
 def test_attempts_reach_the_database_without_anyone_reading_them(device):
-    import time
-
     attempt(device.create_context(AGENT), TARGET, "add")
-    deadline = time.monotonic() + 30  # a deadline for a broken writer, not a performance bound
-    while not stored_attempts(device) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: stored_attempts(device), "the writer to store the attempt")
     assert stored_attempts(device) == [(AGENT, "add")]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import queue
-import time
 
 import pytest
 
@@ -13,6 +12,7 @@ from droid.content.context import connect
 from droid.os.binder import SHELL, Binder
 from droid.os.exceptions import IllegalStateException
 from sim.appfunctions.observers import MAX_OBSERVERS_PER_UID
+from tests.helpers import EVENT_BOUND, wait_until
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, SELF_FUNCTION, TRUSTED_FUNCTION
 
 AGENT = "com.test.agent"
@@ -32,8 +32,8 @@ class Recorder:
     def on_app_function_states_changed(self, function_names):
         self.events.put(("states", frozenset(function_names)))
 
-    def next(self, timeout: float = 10):
-        return self.events.get(timeout=timeout)
+    def next(self, timeout: float = EVENT_BOUND):
+        return self.events.get(timeout=timeout)  # the next callback, normally milliseconds away
 
     def assert_quiet(self) -> None:
         assert self.events.empty(), list(self.events.queue)
@@ -127,20 +127,18 @@ def test_observing_across_processes_waits_for_registration(device, make):
         device.install(make(TARGET))
         assert agent.next() == ("metadata", {TARGET})
         observation.cancel()
-        assert all_slots_free_soon(context.app_function_manager)
+        # The device unregisters a cancelled stream when gRPC tells it, a moment later.
+        wait_until(lambda: all_slots_free(context.app_function_manager), "the cancelled observations' slots to free")
 
 
-def all_slots_free_soon(manager, attempts: int = 100) -> bool:
-    """The device unregisters a cancelled stream when gRPC tells it, a moment later."""
-    for _ in range(attempts):
-        held = []
-        try:
-            for _ in range(MAX_OBSERVERS_PER_UID):
-                held.append(observe(manager)[1])
-            return True
-        except IllegalStateException:
-            time.sleep(0.05)
-        finally:
-            for observation in held:
-                observation.cancel()
-    return False
+def all_slots_free(manager) -> bool:
+    held = []
+    try:
+        for _ in range(MAX_OBSERVERS_PER_UID):
+            held.append(observe(manager)[1])
+        return True
+    except IllegalStateException:
+        return False
+    finally:
+        for observation in held:
+            observation.cancel()

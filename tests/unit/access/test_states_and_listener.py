@@ -11,12 +11,13 @@ from droid.appfunctions import AppFunctionName, AppFunctionState
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL, ACCESS_FLAG_OTHER_GRANTED, ACCESS_FLAG_USER_DENIED
 from droid.content.context import connect
 from droid.os import IllegalArgumentException, SecurityException
+from tests.helpers import EVENT_BOUND
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, SELF_FUNCTION, TRUSTED_FUNCTION
 from tests.unit.access.conftest import allowlist_agents
 
 TARGET = "com.test.target"
 AGENT = "com.test.agent"
-WAIT = 30.0  # generous: the machine may be loaded; a change normally arrives in milliseconds
+WAIT = EVENT_BOUND  # a change normally arrives in milliseconds
 
 
 @pytest.fixture

@@ -49,22 +49,34 @@ Policy, read from the last message:
 
 ``GET /requests`` returns every request body received (and its Authorization
 header), so a test can check what the client sent. Prints its port on stdout.
+
+``[hold N]`` in the prompt: the first N requests with that prompt are never answered,
+and ``holding: <prompt>`` is printed on stdout as each arrives, so a test knows that a
+case waits on its model (and can kill the process that waits). ``--delay SECONDS``
+answers every request that much later: a model's latency, for the bench.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 RECEIVED: list[dict] = []
 STALL_SECONDS = 60
+HOLD_SECONDS = 3600  # a held request is answered only if the client is still there after this
+DELAY = 0.0  # seconds before each answer (--delay)
+HELD: Counter[str] = Counter()  # requests held, by prompt
+_COUNTING = threading.Lock()
 THINKING = "<think>The user wants an order; I will look it up.</think>\n\n"
 
 
@@ -168,6 +180,8 @@ class Handler(BaseHTTPRequestHandler):
         messages = body.get("messages") or [{}]
         last = messages[-1]
         prompt = (last.get("content") or "") if last.get("role") == "user" else ""
+        self._hold(prompt)
+        time.sleep(DELAY)
         failure = re.search(r"\[fail (\d{3})\]", prompt)
         if failure or "fail" in prompt.split():
             status = int(failure.group(1)) if failure else 500
@@ -192,6 +206,16 @@ class Handler(BaseHTTPRequestHandler):
             self._stream(body, reply)
         else:
             self._json(200, reply.completion())
+
+    @staticmethod
+    def _hold(prompt: str) -> None:
+        hold = re.search(r"\[hold (\d+)\]", prompt)
+        with _COUNTING:
+            held = hold is not None and HELD[prompt] < int(hold.group(1))
+            HELD[prompt] += held
+        if held:
+            print(f"holding: {prompt}", flush=True)
+            time.sleep(HOLD_SECONDS)
 
     def _stream(self, body: dict, reply: "Reply") -> None:
         self.send_response(200)
@@ -318,16 +342,20 @@ def running() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=60)  # it ends at SIGTERM
 
 
 def received(server: str) -> list[dict]:
     """Every request body the server got, in order."""
-    with urllib.request.urlopen(f"{server}/requests", timeout=10) as response:
+    with urllib.request.urlopen(f"{server}/requests", timeout=60) as response:
         return json.load(response)
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--delay", type=float, default=0.0, help="Seconds before each chat answer.")
+    global DELAY
+    DELAY = parser.parse_args().delay
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)

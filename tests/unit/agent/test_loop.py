@@ -30,6 +30,7 @@ from droid.agent.messages import TOOL
 
 from .conftest import collect, run
 from .fakes import FETCH
+from tests.helpers import EVENT_BOUND
 
 
 def fetch_agent(manager, **kwargs) -> Agent:
@@ -138,7 +139,7 @@ def test_calls_of_one_turn_run_concurrently():
         if len(started) == 2:
             both_started.set()
         # Sequential execution would wait here forever (and hit the timeout).
-        await asyncio.wait_for(both_started.wait(), timeout=5)
+        await asyncio.wait_for(both_started.wait(), timeout=EVENT_BOUND)
         return {"name": name}
 
     model = ScriptedModel([[tool_call("slow", name="a"), tool_call("slow", name="b")], "done"])

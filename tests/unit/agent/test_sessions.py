@@ -14,6 +14,7 @@ from droid.agent import Agent, AgentError, AgentRunner, ScriptedModel, tool_call
 from droid.agent.messages import ASSISTANT, TOOL, USER
 
 from .conftest import run
+from tests.helpers import COMMAND_BOUND
 
 
 def recall_model() -> ScriptedModel:
@@ -46,7 +47,7 @@ def test_a_session_survives_a_real_process_restart(tmp_path):
                 pass
         asyncio.run(main())
     """)
-    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=COMMAND_BOUND)
     session = AgentRunner(Agent(), recall_model(), session_dir=tmp_path).create_session("s")
     assert [m.text for m in session.history] == ["remember 42", "noted"]
 

@@ -22,7 +22,7 @@ from sim.device import Device
 from sim.pm.code_verifier import SPARES, CodeVerifier
 from sim.pm.spare_channel import hand_over, take_over
 from sim.zygote.os_user import claim_os_user
-from tests.helpers import REPO, app_whose_import_runs, running_processes, verifier_zygotes
+from tests.helpers import EVENT_BOUND, HUNG_AFTER, REPO, app_whose_import_runs, running_processes, verifier_zygotes
 from tests.unit.apk.conftest import APKS, SHOP
 
 _PF_EXITING = 0x4
@@ -64,7 +64,7 @@ def the_spares() -> list[int]:
         seen.append(sorted((child for child in _children(zygote) if not _dying(child)), key=_started))
         return len(seen) > 1 and len(seen[-1]) == SPARES and seen[-1] == seen[-2]
 
-    eventually(f"the zygote to fork {SPARES} spare decoders", all_spares_twice, 30, lambda: f"its children: {seen[-1]}")
+    eventually(f"the zygote to fork {SPARES} spare decoders", all_spares_twice, EVENT_BOUND, lambda: f"its children: {seen[-1]}")
     return seen[-1]
 
 
@@ -92,11 +92,11 @@ def _dying(pid: int) -> bool:
 
 
 def gone(pid: int) -> None:
-    eventually(f"process {pid} to end", lambda: pid not in running_processes(), 30, lambda: f"{pid} still runs")
+    eventually(f"process {pid} to end", lambda: pid not in running_processes(), EVENT_BOUND, lambda: f"{pid} still runs")
 
 
 def test_a_hanging_decode_is_ended_and_the_verifier_keeps_working():
-    verifier = CodeVerifier(timeout=1.0)
+    verifier = CodeVerifier(timeout=HUNG_AFTER)
     try:
         assert verifier.decode_apk(SHOP_APK, "base.apk", 37).package == SHOP
         os.kill(the_spares()[0], signal.SIGSTOP)  # the next APK's decoder hangs
@@ -221,7 +221,7 @@ def test_nothing_the_device_starts_inherits_its_hold_on_a_spare():
         child = subprocess.run(["ls", "-l", "/proc/self/fd/"], close_fds=False, capture_output=True, text=True, check=True)
         assert not held & {line.rsplit(" ", 1)[-1] for line in child.stdout.splitlines()}, child.stdout
         spare.end()  # kills what it holds
-        assert stand_in.wait(timeout=30) == -signal.SIGKILL
+        assert stand_in.wait(timeout=EVENT_BOUND) == -signal.SIGKILL  # killed by end()
     finally:
         stand_in.kill()
         stand_in.wait()

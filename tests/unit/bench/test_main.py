@@ -28,3 +28,20 @@ def test_only_refuses_an_unknown_group(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--only", "latencies"])
     assert "invalid choice: 'latencies'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ratio, code", [(2.2, 0), (2.4, 1)])
+def test_strict_fails_on_a_row_past_its_guard(monkeypatch, tmp_path, ratio, code):
+    from bench import __main__ as bench_main
+    from bench.cross_process import EXECUTE_P50_GUARD
+    from bench.report import Report, Row
+
+    def run_all(log, only):
+        report = Report()
+        echo = report.baseline("gRPC echo p50", 100_000, "ns")
+        report.add(Row("execute, cross-process p50", 100_000 * ratio, "ns", echo, EXECUTE_P50_GUARD))
+        return report
+
+    monkeypatch.setattr(bench_main, "run_all", run_all)
+    assert bench_main.main(["--strict", "--out", str(tmp_path / "r.json")]) == code
+    assert bench_main.main(["--out", str(tmp_path / "r.json")]) == 0  # without --strict a miss is reported only

@@ -52,6 +52,7 @@ def test_rows_refuse_mismatched_units_and_ratio_targets_without_a_baseline():
     (1_310_000, "ns", "1.31 ms"),
     (2.4e9, "ns", "2.40 s"),
     (12345.4, "calls/s", "12,345/s"),
+    (4.81, "calls/s", "4.8/s"),  # a few cases a second
 ])
 def test_values_are_formatted_in_a_readable_unit(value, unit, text):
     assert format_value(value, unit) == text
@@ -63,6 +64,19 @@ def test_targets_and_ratios_describe_themselves():
     assert Target("value_at_most", 150e6).describe("ns") == "≤ 150.00 ms"
     assert format_ratio(2.214) == "2.21×"
     assert format_ratio(None) == "—"
+
+
+def test_a_guard_says_so_and_a_row_past_it_is_missed_like_any_other():
+    guard = Target("ratio_at_most", 2.3, guard=True)
+    assert guard.describe("ns") == "≤ 2.3× (guard)"
+    assert Target("ratio_at_least", 0.35, guard=True).describe("calls/s") == "≥ 0.35× (guard)"
+    report = Report()
+    echo = report.baseline("gRPC echo p50", 400_000, "ns")
+    within = report.add(Row("execute p50", 920_000, "ns", echo, guard))  # 2.3x: on the guard
+    past = report.add(Row("execute p50 / floor", 921_000, "ns", echo, guard))
+    assert within.status == PASS and report.missed == [past]
+    assert report.table_rows()[1][-2:] == ("≤ 2.3× (guard)", "miss")
+    assert past.to_json()["target"] == {"kind": "ratio_at_most", "limit": 2.3, "guard": True}
 
 
 def test_report_lists_misses_and_refuses_a_baseline_twice():
@@ -99,7 +113,7 @@ def test_results_json_carries_every_row_with_its_baseline_and_verdict(tmp_path):
     assert written["rows"] == [{
         "figure": "execute p50", "value": 500_000, "unit": "ns",
         "baseline": {"name": "gRPC echo p50", "value": 400_000, "unit": "ns"},
-        "ratio": 1.25, "target": {"kind": "ratio_at_most", "limit": 1.5}, "status": "pass",
+        "ratio": 1.25, "target": {"kind": "ratio_at_most", "limit": 1.5, "guard": False}, "status": "pass",
         "detail": {"samples": 10},
     }]
     assert written["notes"] == ["a note"]

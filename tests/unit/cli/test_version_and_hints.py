@@ -11,6 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from sim.cli.main import cli, droidsim_command
+from tests.helpers import COMMAND_BOUND
 
 
 def test_version() -> None:
@@ -24,7 +25,7 @@ def test_the_hint_is_the_script_beside_this_python_when_droidsim_is_not_on_path(
     monkeypatch.chdir(tmp_path)
     hint = droidsim_command()
     assert hint != "droidsim"
-    assert subprocess.run([*hint.split(" "), "--version"], capture_output=True, timeout=60).returncode == 0
+    assert subprocess.run([*hint.split(" "), "--version"], capture_output=True, timeout=COMMAND_BOUND).returncode == 0
 
 
 def test_the_hint_is_plain_droidsim_when_path_has_this_one(monkeypatch) -> None:

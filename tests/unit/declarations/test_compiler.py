@@ -15,6 +15,7 @@ from lxml import etree
 
 from droid.appfunctions.assets import APP_FUNCTIONS_SCHEMA
 from droid.appfunctions.compiler import check, generate, manifest_services, run_generate
+from tests.helpers import COMMAND_BOUND
 
 REPO = Path(__file__).resolve().parents[3]
 APPS = REPO / "apps"
@@ -186,7 +187,7 @@ def test_output_does_not_depend_on_the_process(tmp_path: Path):
     outputs = []
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        done = subprocess.run([sys.executable, "-c", script, *apps], capture_output=True, env=env, timeout=60)
+        done = subprocess.run([sys.executable, "-c", script, *apps], capture_output=True, env=env, timeout=COMMAND_BOUND)
         assert done.returncode == 0, done.stderr.decode()
         outputs.append(done.stdout)
     committed = b"".join(

@@ -13,7 +13,8 @@ from droid.os import IllegalArgumentException
 from sim.conformance.expect import eventually
 from sim.device import Device
 from sim.pm.code_verifier import CodeVerifier
-from tests.helpers import HELPER_APP, HELPER_PACKAGE, app_whose_import_runs, verifier_zygotes
+from tests.helpers import (EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, HUNG_AFTER, app_whose_import_runs,
+                           verifier_zygotes)
 
 @pytest.fixture
 def device(tmp_path):
@@ -49,7 +50,7 @@ def test_an_app_that_floods_the_verifiers_answer_pipe_is_refused_and_the_next_is
 
 
 def test_a_verification_that_hangs_is_refused_and_the_next_is_answered(tmp_path):
-    with Device(tmp_path / "data", isolated_apps=False, verifier=CodeVerifier(timeout=1.0)) as device:
+    with Device(tmp_path / "data", isolated_apps=False, verifier=CodeVerifier(timeout=HUNG_AFTER)) as device:
         with pytest.raises(IllegalArgumentException,
                            match="INSTALL_FAILED_BAD_CODE: .*killed the verifier process \\(or took too long\\)"):
             device.install(app_whose_import_runs(tmp_path, "sleeper", "import time; time.sleep(60)"))
@@ -71,7 +72,7 @@ def test_a_zygote_that_died_is_started_again_at_the_next_install(device, tmp_pat
     device.install(HELPER_APP)
     [zygote] = verifier_zygotes()
     os.kill(zygote, 9)
-    eventually("the killed zygote to end", lambda: zygote not in verifier_zygotes(), 10,
+    eventually("the killed zygote to end", lambda: zygote not in verifier_zygotes(), EVENT_BOUND,
                lambda: f"zygotes running: {verifier_zygotes()}")
     device.install(app_whose_import_runs(tmp_path, "after", ""))
     assert device.registry.get("com.example.after") is not None

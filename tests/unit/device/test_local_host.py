@@ -15,6 +15,7 @@ from droid.appfunctions.service import AppFunctionService
 from droid.os.cancellation import CancellationSignal
 from sim.zygote.hosts import LocalAppHost
 from sim.zygote.runtime import AppRuntime
+from tests.helpers import EVENT_BOUND
 
 PACKAGE = "com.test.threads"
 
@@ -92,14 +93,14 @@ def test_what_a_call_starts_runs_on_the_main_thread(host):
 def test_a_call_waits_for_the_main_thread_rather_than_run_beside_it(host):
     busy = threading.Thread(target=call, args=(host, "block", CancellationSignal()))
     busy.start()
-    assert Recorder.started.wait(30)
+    assert Recorder.started.wait(EVENT_BOUND), "the first call to start"
     outcome = []
     waiting = threading.Thread(target=lambda: outcome.append(call(host, "now", None)))
     waiting.start()
     waiting.join(0.3)
     assert not outcome, "the call did not wait for the busy main thread"
     Recorder.release.set()
-    busy.join(30)
-    waiting.join(30)
+    busy.join(EVENT_BOUND)
+    waiting.join(EVENT_BOUND)
     assert outcome[0].return_value == 1
     assert Recorder.threads == [f"app:{PACKAGE}"] * 2  # it ran on the main thread once free

@@ -44,6 +44,7 @@ def test_a_server_answering_500_is_an_infra_error_left_out_of_the_accuracy_and_t
     assert error["case_id"] == "b-server-fails" and error["kind"] == "server_error" and "HTTP 500" in error["detail"]
     record = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()][1]
     assert record["attempts"] == 3 and record["passed"] is False and record["recovered"] is False
+    assert [r["kind"] for r in record["retried"]] == ["server_error", "server_error"]  # the runs before the last
     assert allowed.returncode == 0, allowed.stderr
 
 

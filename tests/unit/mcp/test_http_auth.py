@@ -16,6 +16,7 @@ import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from sim.mcp.http_auth import BearerTokenGate, DeviceAppUids, PeerVerdicts
+from tests.helpers import EVENT_BOUND
 
 TOKEN = "t" * 43
 
@@ -51,7 +52,7 @@ def serve():
     yield start
     for server, thread in running:
         server.should_exit = True
-        thread.join(30)
+        thread.join(EVENT_BOUND)  # uvicorn's loop ends once it sees should_exit
 
 
 def get(connection: http.client.HTTPConnection, token: str | None) -> tuple[int, str]:
@@ -62,12 +63,12 @@ def get(connection: http.client.HTTPConnection, token: str | None) -> tuple[int,
 
 def test_the_kernel_is_asked_once_per_connection_not_per_request(serve):
     port, asked = serve(lambda client, server: {0})
-    first = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    first = http.client.HTTPConnection("127.0.0.1", port, timeout=EVENT_BOUND)
     assert [get(first, TOKEN)[0] for _ in range(3)] == [200, 200, 200]
     assert len(asked) == 1
     client, server = asked[0]
     assert client == first.sock.getsockname()[:2] and server == ("127.0.0.1", port)
-    second = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    second = http.client.HTTPConnection("127.0.0.1", port, timeout=EVENT_BOUND)
     assert get(second, TOKEN)[0] == 200
     assert len(asked) == 2
     first.close()
@@ -76,15 +77,13 @@ def test_the_kernel_is_asked_once_per_connection_not_per_request(serve):
 
 def test_an_app_peer_is_refused_whatever_it_shows_and_a_request_without_the_token_too(serve):
     port, _ = serve(lambda client, server: {10005})
-    status, body = get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN)
+    status, body = get(http.client.HTTPConnection("127.0.0.1", port, timeout=EVENT_BOUND), TOKEN)
     assert (status, json.loads(body)["error"]) == (403, "the kernel names this connection's peer as uid 10005, "
                                                         "an installed app's: apps may not use the agent's bridge")
     port, _ = serve(lambda client, server: {0, 1000})  # root and a person: no app
-    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), None)[0] == 401
-    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN[:-1])[0] == 401
-    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), TOKEN) == (200, "hello")
-
-
+    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=EVENT_BOUND), None)[0] == 401
+    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=EVENT_BOUND), TOKEN[:-1])[0] == 401
+    assert get(http.client.HTTPConnection("127.0.0.1", port, timeout=EVENT_BOUND), TOKEN) == (200, "hello")
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root: giving folders to other uids, as a device run as root does")
 def test_the_devices_apps_are_told_by_its_data_folders_not_by_a_uid_range(tmp_path):
     """Two apps of a device on OS user 2 (sim/zygote/os_user.py): their uids, and that user's

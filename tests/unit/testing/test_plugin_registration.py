@@ -8,7 +8,7 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from tests.helpers import SAMPLE_APPS
+from tests.helpers import COMMAND_BOUND, SAMPLE_APPS
 
 
 def test_the_plugin_is_a_pytest11_entry_point() -> None:
@@ -36,7 +36,7 @@ def test_a_project_outside_this_repository_gets_the_fixture_and_option(tmp_path)
 def test_loading_the_plugin_does_not_import_the_device() -> None:
     """pytest loads it in every run where droidsim is installed, fixture used or not."""
     probe = "import sys, sim.testing.plugin; print('sim.device' in sys.modules, 'grpc' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_BOUND)
     assert result.stdout.split() == ["False", "False"], result.stderr
 
 

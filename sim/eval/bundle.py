@@ -1,0 +1,124 @@
+"""The files a run's devices need, carried to the machines that run its cases.
+
+A Ray cluster's nodes share no filesystem with the machine that runs ``droidsim
+eval``: whatever a DeviceSpec names goes into one tar archive that the driver puts
+in Ray's object store once. A worker process unpacks it the first time a task
+brings it, into a folder of its own, and runs its cases on the spec with the paths
+moved there. What a spec names is found by one walk through it (``spec_files``,
+``move_files``), the same for listing and for moving, so that no path can be moved
+that was not shipped: every absolute path in any field at any depth, the app
+folders, the system apps, the variant, an app entry's APK, cassette or double.
+Nothing here imports Ray: the archive travels as whatever ``put`` makes of its
+bytes, and comes back through ``fetch``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import os
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any, Callable, Iterable
+
+from pydantic import BaseModel
+
+from sim.eval.devices import DeviceSpec
+from sim.pm.installer import IGNORED_NAMES
+
+_UNPACKED: dict[str, Path] = {}  # this process's folders, by the digest of what they hold
+
+
+@dataclass(frozen=True)
+class Bundle:
+    digest: str  # of the archive: a process unpacks each content once
+    names: tuple[tuple[str, str], ...]  # (a path on the driver, where it is in the archive)
+    archive: tuple[Any, ...]  # one item, an object reference: a task gets it unfetched
+
+    def moved(self, path: str, folder: Path) -> str | None:
+        """Where ``path`` (a path on the driver) is once the archive is unpacked in ``folder``;
+        None for a path the driver did not have (a spec's other absolute strings)."""
+        for root, name in self.names:
+            if _within(path, root):
+                return str(folder / name / os.path.relpath(path, root))
+        return None
+
+
+def spec_files(spec: Any) -> list[str]:
+    """Every file and folder of this machine that a DeviceSpec names: each absolute path that
+    exists. A spec names files by absolute path; a relative one would mean another folder in
+    another process."""
+    found: list[str] = []
+    move_files(spec, lambda path: found.append(path) if os.path.lexists(path) else None)
+    return sorted(set(found))
+
+
+def move_files(spec: Any, move: Callable[[str], str | None]) -> Any:
+    """``spec`` (plain data: dataclasses, pydantic models, tuples, lists, dicts) with each absolute
+    path in it replaced by ``move(path)`` (None: kept as it is)."""
+    if isinstance(spec, (str, PurePath)):
+        text = os.fspath(spec)
+        moved = move(text) if os.path.isabs(text) else None
+        return spec if moved is None else type(spec)(moved)
+    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
+        return dataclasses.replace(spec, **{f.name: move_files(getattr(spec, f.name), move)
+                                            for f in dataclasses.fields(spec) if f.init})
+    if isinstance(spec, BaseModel):
+        return spec.model_copy(update={name: move_files(value, move) for name, value in spec})
+    if isinstance(spec, (list, tuple, frozenset)):
+        items = [move_files(item, move) for item in spec]
+        return spec._make(items) if hasattr(spec, "_make") else type(spec)(items)
+    if isinstance(spec, dict):
+        return {key: move_files(value, move) for key, value in spec.items()}
+    return spec
+
+
+def make_bundle(specs: Iterable[DeviceSpec], put: Callable[[bytes], Any]) -> Bundle:
+    """The files every spec names, packed, the archive handed to ``put`` (``ray.put``)."""
+    paths = sorted({path for spec in specs for path in spec_files(spec)})
+    data, names = pack(paths)
+    return Bundle(hashlib.sha256(data).hexdigest(), names, (put(data),))
+
+
+def pack(paths: Iterable[str]) -> tuple[bytes, tuple[tuple[str, str], ...]]:
+    """A tar archive of ``paths`` (a path inside another goes with it), and where each went.
+    Links stay links; the installer refuses those that lead out of an app's folder."""
+    roots: list[str] = []
+    for path in sorted(paths):
+        if not any(_within(path, root) for root in roots):
+            roots.append(path)
+    names = tuple((root, f"{index}/{Path(root).name}") for index, root in enumerate(roots))
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for root, name in names:
+            archive.add(root, arcname=name, filter=_without_caches)
+    return buffer.getvalue(), names
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _without_caches(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+    base = os.path.basename(member.name)
+    return None if base in IGNORED_NAMES or base.endswith(".pyc") else member
+
+
+def unpack(data: bytes, folder: Path) -> None:
+    """Tar's ``data`` filter: no absolute names, no links out of ``folder``, no devices."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r") as archive:
+        archive.extractall(folder, filter="data")
+
+
+def local_spec(spec: DeviceSpec, bundle: Bundle, fetch: Callable[[Any], bytes]) -> DeviceSpec:
+    """``spec`` with its files in this process's copy of the bundle, unpacked on first use
+    into a temporary folder (the worker's own: sim/eval/execution.py removes it)."""
+    folder = _UNPACKED.get(bundle.digest)
+    if folder is None:
+        folder = Path(tempfile.mkdtemp(prefix="droidsim-eval-files-"))
+        unpack(fetch(bundle.archive[0]), folder)
+        _UNPACKED[bundle.digest] = folder
+    return move_files(spec, lambda path: bundle.moved(path, folder))
