@@ -17,6 +17,7 @@ Words are compared give or take an ending (``light``/``lights``,
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 from typing import Any, Sequence
@@ -49,6 +50,9 @@ class ToolIndex:
     def __init__(self, documents: Sequence[tuple[str, list[str]]]) -> None:
         import bm25s  # numpy and a sparse index: loaded when the offline model first chooses
 
+        # bm25s sets its own logger to DEBUG on import, so every index it builds printed a line
+        # on the stderr of every agent, eval and MCP run; its warnings still show.
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         self.names = [name for name, _ in documents]
         self._vocabulary = {t for _, words in documents for t in words}
         self._bm25 = bm25s.BM25()
