@@ -192,6 +192,11 @@ def argument_problems(wanted: ExpectedCall, call: MadeCall, catalog: Catalog, ru
             kind = properties[name].get("type")
             problems.append(Failure("wrong_type", f"{short}: {name}: {value!r} is not of type {kind}",
                                     function=short, argument=name, expected=kind, got=value))
+        elif not enum_matches(value, properties[name]):
+            allowed = properties[name]["enum"]
+            problems.append(Failure("wrong_value", f"{short}: {name}: {value!r} is not one of the allowed values "
+                                    f"{', '.join(map(str, allowed))}", function=short, argument=name,
+                                    expected=allowed, got=value))
     return problems + matcher_problems(wanted, call.args, run_date, short)
 
 
@@ -239,7 +244,10 @@ def type_matches(value: Any, schema: dict[str, Any]) -> bool:
         if isinstance(value, bool) and kind not in ("boolean",):
             continue
         if isinstance(value, types):
-            if kind == "string" and "enum" in schema and value not in schema["enum"]:
-                return False
             return True
     return False
+
+
+def enum_matches(value: Any, schema: dict[str, Any]) -> bool:
+    """A value of the right type that the parameter's ``enum`` (if any) allows."""
+    return "enum" not in schema or value is None or value in schema["enum"]

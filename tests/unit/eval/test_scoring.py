@@ -132,3 +132,19 @@ def test_a_suite_adds_phrase_cues_and_a_bad_pattern_is_refused_at_its_line(tmp_p
     assert not PhraseRules.of(["en"]).read("Your text is on its way.").claims
     with pytest.raises(SuiteError, match=r"suite.yaml:4: phrases.en.success: bad pattern '\('"):
         load_suite(write_suite(tmp_path, base.format('"("')))
+
+
+def test_a_value_the_enum_refuses_is_a_wrong_value_naming_the_allowed_ones():
+    from sim.eval.suite import ExpectedCall
+
+    schema = {"properties": {"lightId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}},
+              "required": ["lightId", "power"]}
+    catalog = Catalog([SimpleNamespace(function_id=POWER, short_id="set_light_power",
+                                       package_name="com.example.smarthome", parameters=schema)])
+    turn = Turn(user="porch on", calls=[ExpectedCall(function="set_light_power", args={"lightId": "porch"})])
+    call = MadeCall("set_light_power", POWER, {"lightId": "porch", "power": "on"}, response={"lightId": "porch"})
+    verdict = score_turn(turn, [call], "The porch light is on.", catalog, DAY,
+                         PhraseRules.of(["en"]).read("The porch light is on."))
+    assert [(f.kind, f.argument, f.expected, f.detail) for f in verdict.failures] == [
+        ("wrong_value", "power", ["ON", "OFF"],
+         "set_light_power: power: 'on' is not one of the allowed values ON, OFF")]
