@@ -10,10 +10,13 @@ and ``wrong`` 0 % on any suite (tests/unit/eval/test_self_check.py).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import time
 from typing import Any, AsyncIterator
 
 from droid.agent import Model, ModelError, ModelRequest, ModelResponse, ScriptedModel, tool_call
+from droid.agent.errors import ContextLengthExceededError
+from droid.agent.messages import ASSISTANT, TOOL
 from droid.agent.models import model_from_spec
 from sim.eval.catalog import Catalog
 from sim.eval.suite import Case
@@ -112,6 +115,7 @@ class TimedModel(Model):
         self.seconds = 0.0
         self.tokens: dict[str, int] = {}
         self.warnings: list[str] = []
+        self.own_overflow: str | None = None  # why the last context overflow was the model's doing
 
     async def generate(self, request: ModelRequest) -> AsyncIterator[Any]:
         stream = self.model.generate(request).__aiter__()
@@ -122,6 +126,10 @@ class TimedModel(Model):
             except StopAsyncIteration:
                 self.seconds += time.perf_counter() - started
                 return
+            except ContextLengthExceededError as error:
+                self.seconds += time.perf_counter() - started
+                self.own_overflow = own_output_overflow(error, request)
+                raise
             self.seconds += time.perf_counter() - started
             if isinstance(chunk, ModelResponse):
                 for key, value in (getattr(chunk, "usage", None) or {}).items():
@@ -132,6 +140,31 @@ class TimedModel(Model):
 
     async def aclose(self) -> None:
         await self.model.aclose()
+
+
+def own_output_overflow(error: ContextLengthExceededError, request: ModelRequest) -> str | None:
+    """Why a context overflow is the model's own doing, or None (then the suite's conversation, its
+    tools or the server's context are too big for the model: no verdict on it). The model's doing:
+    the server counted far more tokens than were sent (it generated into its own prompt), or the
+    model's earlier messages outweigh every tool result in the conversation (less the parts of
+    the results that only echo its own arguments back, as an app's "no order ORD-…" does)."""
+    if getattr(error, "by_own_output", False):
+        return (f"the server counted {error.requested} tokens for a request of about {error.sent}: the model's "
+                "own output filled its context")
+    own = [m for m in request.messages if m.role == ASSISTANT]
+    said = sum(len(m.text or "") + sum(len(json.dumps(r.args, default=str)) for r in m.tool_requests) for m in own)
+    echoes = [json.dumps(v)[1:-1] for m in own for r in m.tool_requests for v in r.args.values()
+              if isinstance(v, str) and len(v) >= 20]
+    results = 0
+    for message in request.messages:
+        if message.role == TOOL and message.tool_response is not None:
+            text = json.dumps(message.tool_response.output, default=str)
+            for echo in echoes:
+                text = text.replace(echo, "")
+            results += len(text)
+    if said and said >= results:
+        return f"the model's own messages ({said} characters) filled its context"
+    return None
 
 
 def server_down(error: BaseException) -> bool:

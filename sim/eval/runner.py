@@ -37,15 +37,16 @@ from droid.agent import (
     require_confirmation,
 )
 from droid.agent.console import DEFAULT_INSTRUCTIONS
+from droid.agent.errors import ContextLengthExceededError
 from sim.eval.catalog import Catalog
 from sim.eval.devices import EvalDevice
 from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.phrases import PhraseRules
-from sim.eval.scoring import MadeCall, TurnVerdict, matcher_problems, score_turn
+from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn
 from sim.eval.suite import Call, Case, Suite, Turn
-from sim.eval.taxonomy import infra_error
+from sim.eval.taxonomy import Failure, infra_error
 from sim.eval.values import fit_arguments
 
 MAX_TURNS = 5
@@ -138,11 +139,18 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     try:
         session = runner.create_session()
         for turn in case.turns:
-            record, verdict = await _play_turn(session, turn, user, rules, judge, model_mode, catalog,
-                                               settings.run_date)
+            try:
+                record, verdict = await _play_turn(session, turn, user, rules, judge, model_mode, catalog,
+                                                   settings.run_date)
+            except ContextLengthExceededError:
+                if model.own_overflow is None:
+                    raise  # the suite's conversation or tools do not fit: no verdict on the model
+                record, verdict = _overflowed(turn, model.own_overflow, settings.model, catalog)
             result.failures += [f.detail for f in verdict.failures]
             result.confusion += verdict.confusion
             result.turns.append(record)
+            if not record["passed"] and record.get("overflowed"):
+                break  # the conversation cannot go on
     finally:
         await runner.aclose()
         if judge is not None:
@@ -187,6 +195,16 @@ async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", rules: Phr
     record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes, "words": words.to_dict(),
                    "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
     return record, verdict
+
+
+def _overflowed(turn: Turn, why: str, model: str, catalog: Catalog) -> tuple[dict[str, Any], TurnVerdict]:
+    """A turn the model could not finish because its own output filled its context: the model's
+    failure, counted in the rates and never retried (a model that runs on would run on again)."""
+    failure = Failure("context_overflow", f"{model}: {why}; the conversation could not go on")
+    expected = [catalog.short(catalog.resolve(c.function).function_id) for c in turn.calls or []]
+    verdict = TurnVerdict([failure], [(name, NO_CALL) for name in expected] or [(NO_CALL, NO_CALL)])
+    return {"user": turn.user, "calls": [], "text": "", "passed": False, "overflowed": True,
+            "failures": [failure.to_dict()]}, verdict
 
 
 class SimulatedUser:

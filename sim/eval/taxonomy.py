@@ -14,6 +14,9 @@ runs and models:
                        does not expect
 ``false_claim``        the agent's words claim an action that did not happen
 ``no_question``        the agent acted, or said nothing, where it had to ask first
+``context_overflow``   the model's own output filled its context: the conversation
+                       could not go on (an overflow before the model said anything is
+                       the run's, an ``infra_error``)
 =====================  =========================================================
 
 Crashes, server errors and timeouts are no verdict on the model: they are a
@@ -26,7 +29,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 KINDS = ("wrong_function", "wrong_value", "wrong_type", "missing_call", "extra_call", "rejected_by_device",
-         "false_claim", "no_question")
+         "false_claim", "no_question", "context_overflow")
 INFRA_KINDS = ("server_error", "timeout", "crash")
 
 

@@ -29,10 +29,11 @@ Flavors (how each really sends things):
   an empty stream (the handler raises "Automatic streaming tool choice is not supported" after
   the response began); the prompt is rendered with HTML autoescape (``"`` -> ``&#34;``) and
   without the ``tool`` role, so tool results never reach the model, and ``usage.prompt_tokens``
-  counts that prompt; ``max_tokens`` is ignored for the arguments of automatic calls, which are
-  generated into the prompt call after call (``[runaway]``) until the context is full: HTTP 400
-  "This model's maximum context length is N tokens. However, you requested M tokens (P in the
-  messages, C in the completion)..." with P beyond what was sent.
+  counts that prompt; ``max_tokens`` is ignored for the arguments of automatic calls
+  (``max_tokens=None`` in its handler), so arguments that run on (``[runaway]``) fill the
+  context, and the next request, which carries them, is HTTP 400 "This model's maximum context
+  length is N tokens. However, you requested M tokens (P in the messages, C in the
+  completion)...".
 
 Policy, read from the last message:
 
@@ -54,7 +55,8 @@ Policy, read from the last message:
 - ``[copy-call]`` -> the conversation's last call again, its string values as the prompt shows
   them (``llama_cpp_python``: with their JSON quotes, HTML-escaped: ``&#34;ORD-8492&#34;``);
 - ``[runaway]`` -> a call whose arguments never close: they run to ``max_tokens`` (or the
-  context) and the answer ends with ``finish_reason: length``; ``llama_cpp_python`` overflows;
+  context) and the answer ends with ``finish_reason: length``; ``llama_cpp_python``'s grammar
+  keeps them JSON, one string that runs on until the context is full;
 - ``[reasoning-only]`` -> ``reasoning`` and ``content: null``;
 - ``[truncate]`` -> a few words and ``finish_reason: length``;
 - ``[stall]`` -> one chunk, then silence for STALL_SECONDS;
@@ -257,9 +259,7 @@ class Handler(BaseHTTPRequestHandler):
             self._json(400, flavor.context_error(tokens))
             return
         reply = Reply(body, flavor, prompt, tokens)
-        if reply.overflowed is not None:
-            self._json(400, flavor.context_error(reply.overflowed))
-        elif body.get("stream") and flavor.chatml_function_calling and reply.calls:
+        if body.get("stream") and flavor.chatml_function_calling and reply.calls:
             self._empty_stream()  # "Automatic streaming tool choice is not supported", after the 200
         elif body.get("stream"):
             self._stream(body, reply)
@@ -298,7 +298,6 @@ class Reply:
         self.prompt_tokens = prompt_tokens  # as the server counts the prompt its template made
         self.reasoning = None
         self.finish = None
-        self.overflowed: int | None = None  # the tokens a server that generated into its prompt ran up to
         if "[reasoning-only]" in prompt:
             self.content, self.calls = None, []
             self.reasoning = "The user wants a haiku. I will think about it and answer nothing yet."
@@ -321,14 +320,13 @@ class Reply:
     def _run_away(self, prompt_tokens: int) -> None:
         """Arguments that go on until the answer's limit: max_tokens, else what the context leaves
         (llama.cpp's default n_ctx, 2048, when the name gives none). chatml-function-calling ignores
-        max_tokens for automatic calls and goes on generating into its prompt: it overflows."""
-        context = self.flavor.context or 2048
-        if self.flavor.chatml_function_calling:
-            self.overflowed = context + 1
-            return
-        limit = self.body.get("max_tokens") or max(context - prompt_tokens, 1)
+        max_tokens for automatic calls, and its grammar closes the JSON when the context is full."""
         (call,) = self.calls
-        call["arguments"] = RUNAWAY + " and so on" * (limit * 4 // 10)
+        left = max((self.flavor.context or 2048) - prompt_tokens, 1)
+        if self.flavor.chatml_function_calling:
+            call["arguments"] = json.dumps({"orderId": "ORD-8492" + " and so on" * (left * 4 // 10)})
+            return
+        call["arguments"] = RUNAWAY + " and so on" * ((self.body.get("max_tokens") or left) * 4 // 10)
         self.finish = "length"
 
     @staticmethod

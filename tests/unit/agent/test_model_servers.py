@@ -445,13 +445,30 @@ def test_max_tokens_cuts_arguments_that_run_on_and_the_model_is_told(chat_server
                                                                   "max_tokens 40)" in message
 
 
-def test_calls_generated_into_the_servers_own_prompt_overflow_as_the_models_own_output(chat_server, manager):
+def test_arguments_that_fill_the_context_make_the_next_request_overflow_saying_by_how_much(chat_server, manager):
     from droid.agent.models.openai_compat import ContextOverflow
 
-    with pytest.raises(ContextOverflow) as raised:
-        run(session_for(manager, model(chat_server, f"{LCPP}-ctx2048", stream=False, max_tokens=64)), "[runaway] go")
-    assert raised.value.by_own_output and raised.value.context == 2048 and raised.value.requested == 2049
-    assert "the model's own output filled its context of 2048" in str(raised.value)
-    with pytest.raises(ContextOverflow) as raised:  # a prompt that is too long is not the model's doing
-        run(session_for(manager, model(chat_server, "vllm-ctx50")), "Where is my order ORD-8492? " * 20)
-    assert not raised.value.by_own_output and "--trim-history" in str(raised.value)
+    llm = model(chat_server, f"{LCPP}-ctx2048", stream=False, max_tokens=64)
+    with pytest.raises(ContextOverflow) as raised:  # max_tokens is not honoured for automatic calls
+        run(session_for(manager, llm), "[runaway] go")
+    first, second = (r["body"] for r in received(chat_server))
+    assert first["max_tokens"] == 64
+    assert len(second["messages"][2]["tool_calls"][0]["function"]["arguments"]) > 4000, "the arguments ran on"
+    assert raised.value.context == 2048 and raised.value.requested > 2048
+    assert "This model's maximum context length is 2048 tokens" in str(raised.value)
+
+
+def test_an_overflow_counted_far_beyond_what_was_sent_is_put_down_to_the_models_own_output():
+    from types import SimpleNamespace
+
+    from droid.agent.models.openai_compat import ContextOverflow
+
+    llm = OpenAICompatibleModel("m", base_url="http://127.0.0.1:9/v1")
+    body = {"model": "m", "messages": [{"role": "user", "content": "Where is my order ORD-8492?"}]}
+    said = ("This model's maximum context length is 8192 tokens. However, you requested {} tokens ({} in the "
+            "messages, None in the completion). Please reduce the length of the messages or completion.")
+    generated = ContextOverflow.of(llm, SimpleNamespace(message=said.format(8193, 8193), body=None), body)
+    assert (generated.requested, generated.context, generated.by_own_output) == (8193, 8192, True)
+    assert "the model's own output filled its context of 8192. Bound each answer with --max-tokens" in str(generated)
+    sent = ContextOverflow.of(llm, SimpleNamespace(message=said.format(30, 30), body=None), body)
+    assert not sent.by_own_output and "--trim-history" in str(sent)
