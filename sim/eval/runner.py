@@ -44,6 +44,7 @@ from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.phrases import PhraseRules
+from sim.eval.retrieval import rank_expected
 from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn
 from sim.eval.suite import Call, Case, Suite, Turn
 from sim.eval.taxonomy import Failure, infra_error
@@ -74,6 +75,7 @@ class CaseResult:
     model_seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    retrieval: list[dict[str, Any]] | None = None  # each expected function's BM25 rank (sim/eval/retrieval.py)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -125,6 +127,7 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     before = await _snapshot(shell_tools, catalog, suite.probes, settings.run_date) if case.unchanged else None
 
     tools = AppFunctionAgentTools.discover(device.agent)
+    result.retrieval = rank_expected(case, tools, catalog)
     user = SimulatedUser(catalog, {t.name: t.function_id for t in tools}, settings.run_date)
     model_mode = settings.confirmation_mode == "model"
     model = TimedModel(case_model(settings.model, case, catalog, {t.function_id: t.name for t in tools},

@@ -6,9 +6,12 @@ curve for k = 1..K (sim/eval/figures.py, which also counts the failure kinds and
 makes the per-function table). Trials that met an infrastructure error
 (``infra_error``: the server's, a timeout, a crash) are no verdict: they are left
 out of the rates and counted under ``infra_errors``. ``recovered`` is the share
-of scored trials whose final state was right, whatever the strict verdict. Records are sorted first, so the summary of a
-run does not depend on the order in which workers finished: a Ray run and a
-local run of the same suite give equal ``scores`` (timings differ, of course).
+of scored trials whose final state was right, whatever the strict verdict.
+``retrieval`` says whether the functions the cases expect can be found among all
+installed ones by their descriptions (sim/eval/retrieval.py), whatever the model.
+Records are sorted first, so the summary of a run does not depend on the order in
+which workers finished: a Ray run and a local run of the same suite give equal
+``scores`` (timings differ, of course).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
+from sim.eval import retrieval
 from sim.eval.categories import CATEGORIES
 from sim.eval.figures import failure_kinds, latency, pass_hat_curve, per_function, wilson
 
@@ -27,8 +31,8 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int
     out = {"trials": trials, "configs": {}}
     for config in configs:
         rows = sorted(by_config.get(config, []), key=lambda r: (r["case_id"], r["trial"]))
-        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows),
-                                  "warnings": warnings(rows)}
+        out["configs"][config] = {"scores": scores(rows, trials), "retrieval": retrieval.summarize(rows),
+                                  "timing": timing(rows), "warnings": warnings(rows)}
     return out
 
 
@@ -114,4 +118,6 @@ def differences(summary: dict[str, Any], base: str, other: str) -> dict[str, Any
             deltas[category] = round(b["categories"][category]["pass@1"] - a["categories"][category]["pass@1"], 4)
     failed_a, failed_b = set(a["failed"]), set(b["failed"])
     return {"base": base, "other": other, "pass@1_delta": deltas,
-            "newly_failing": sorted(failed_b - failed_a), "newly_passing": sorted(failed_a - failed_b)}
+            "newly_failing": sorted(failed_b - failed_a), "newly_passing": sorted(failed_a - failed_b),
+            "retrieval_delta": retrieval.differences(summary["configs"][base]["retrieval"],
+                                                     summary["configs"][other]["retrieval"])}
