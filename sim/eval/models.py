@@ -2,8 +2,8 @@
 
 ``scripted`` is the oracle: a ScriptedModel that replays exactly what each case
 expects (the expected calls with values its matchers accept, a question where
-the case wants one, no call where it wants none). ``wrong`` does the opposite
-in every turn. The scorer proves itself with them: the oracle must score 100 %
+the case wants one, no call where it wants none) and says truly what happened,
+with what its lookups answered. ``wrong`` does the opposite in every turn. The scorer proves itself with them: the oracle must score 100 %
 and ``wrong`` 0 % on any suite (tests/unit/eval/test_self_check.py).
 """
 
@@ -16,10 +16,11 @@ from typing import Any, AsyncIterator
 
 from droid.agent import Model, ModelError, ModelRequest, ModelResponse, ScriptedModel, tool_call
 from droid.agent.errors import ContextLengthExceededError
-from droid.agent.messages import ASSISTANT, TOOL
+from droid.agent.errors import is_error_map
+from droid.agent.messages import ASSISTANT, TOOL, USER
 from droid.agent.models import model_from_spec
 from sim.eval.catalog import Catalog
-from sim.eval.suite import Case
+from sim.eval.suite import Case, is_read
 from sim.eval.values import fit_arguments
 
 BUILT_IN = ("offline", "scripted", "wrong")
@@ -29,6 +30,7 @@ ORACLE_ASK = "Could you tell me a bit more about what you need?"
 ORACLE_ASK_ABOUT = "Could you tell me the {}?"
 ORACLE_CONFIRM = "Shall I go ahead with that?"
 ORACLE_ABSTAIN = "I can't help with that with the apps on this device."
+ORACLE_FOUND = "The app answered:"
 
 
 class ModelSpecError(ValueError):
@@ -80,8 +82,25 @@ def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_d
         if calls:
             steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in calls])
         undone = any(c.error or not c.done or not c.approves for c in turn.calls)
-        steps.append(ORACLE_NOT_DONE if undone else ORACLE_DONE)
+        steps.append(_oracle_reply(ORACLE_NOT_DONE if undone else ORACLE_DONE))
     return ScriptedModel(steps, name="scripted")
+
+
+def _oracle_reply(said: str) -> Any:
+    """What happened, then what the lookups of the turn answered, as they answered it."""
+
+    def reply(request: ModelRequest) -> str:
+        found = [m.tool_response.output for m in _this_turn(request.messages)
+                 if m.role == TOOL and m.tool_response is not None and is_read(m.tool_response.name)
+                 and not is_error_map(m.tool_response.output)]
+        return said + "".join(f" {ORACLE_FOUND} {json.dumps(output, ensure_ascii=False)}" for output in found)
+
+    return reply
+
+
+def _this_turn(messages: tuple[Any, ...]) -> list[Any]:
+    last_user = max((i for i, m in enumerate(messages) if m.role == USER), default=-1)
+    return list(messages[last_user + 1:])
 
 
 def _oracle_call(call: Any, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date) -> Any:

@@ -43,11 +43,14 @@ from sim.eval.devices import EvalDevice
 from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
-from sim.eval.phrases import PhraseRules
+from sim.eval.claims import Reader, Words
+from sim.eval.facts import Known
+from sim.eval.phrases import Cues
 from sim.eval.retrieval import rank_expected
 from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn
 from sim.eval.suite import Call, Case, Suite, Turn
 from sim.eval.taxonomy import Failure, infra_error
+from sim.eval.telling import Facts, action_of
 from sim.eval.values import fit_arguments
 
 MAX_TURNS = 5
@@ -136,15 +139,16 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     agent = Agent(name=suite.agent, instructions=DEFAULT_INSTRUCTIONS,
                   tools=tools if model_mode else require_confirmation(tools, user.confirm), max_turns=MAX_TURNS,
                   **settings.agent_options)
-    rules = PhraseRules.of(["en", case.language or "en"], suite.phrase_cues())
+    languages = ["en", case.language or "en"]
     judge = Judge(settings.judge_model, settings.base_url, settings.api_key) if settings.judge_model else None
+    ears = Ears(Reader(Cues.of(languages, suite.phrase_cues()), languages), judge, Known(settings.run_date),
+                english=(case.language or "en") == "en")
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()
         for turn in case.turns:
             try:
-                record, verdict = await _play_turn(session, turn, user, rules, judge, model_mode, catalog,
-                                                   settings.run_date)
+                record, verdict = await _play_turn(session, turn, user, ears, model_mode, catalog, settings.run_date)
             except ContextLengthExceededError:
                 if model.own_overflow is None:
                     raise  # the suite's conversation or tools do not fit: no verdict on the model
@@ -174,27 +178,52 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     return model
 
 
-async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", rules: PhraseRules, judge: Judge | None,
-                     model_mode: bool, catalog: Catalog, run_date: dt.date) -> tuple[dict[str, Any], TurnVerdict]:
+@dataclass
+class Ears:
+    """How a case's replies are read: the phrase rules (or a judge model) and what the
+    conversation has returned so far, in the case's language."""
+
+    reader: Reader
+    judge: Judge | None
+    known: Known
+    english: bool
+
+    async def hear(self, turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, said: list[str],
+                   record: dict[str, Any]) -> tuple[Words, Facts]:
+        """What the reply says (by the rules, or the judge with the rules' reading kept beside it)
+        and the facts it is held to; the conversation so far learns this turn's results."""
+        self.known.said += said
+        for call in calls:
+            if call.happened:
+                self.known.add_result(catalog.functions[call.function_id].response, call.response, call.args)
+        action = action_of(turn, calls, catalog)
+        words = self.reader.read(text, action, turn.user)
+        if self.judge is not None and turn.expects is not None:
+            record["rules"] = words.to_dict()
+            words = await self.judge.read(said[-1], text)
+        return words, Facts(self.known, self.reader.cues, self.english, tuple(action.words()))
+
+
+async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears, model_mode: bool, catalog: Catalog,
+                     run_date: dt.date) -> tuple[dict[str, Any], TurnVerdict]:
     """The user's message, the agent's answer (and, in confirmation mode ``model``, the user's
     reply when the agent asked first), and the turn's verdict; the turn's record."""
     user.turn = turn
     calls, text, notes = await _turn(session, turn.user, user.answers)
     record: dict[str, Any] = {"user": turn.user}
+    said = [turn.user]
     asked = None
     if model_mode:
-        asked, reply = user.answer_in_words(calls, text, rules)
+        asked, reply = user.answer_in_words(calls, text, ears.reader.cues)
         if reply is not None:
             more, text_after, more_notes = await _turn(session, reply.reply_text, {})
             for call in more:  # asked first: a yes confirms what follows; after a no, nothing was confirmed
                 call.confirmed = True if reply.approves else None
             record["reply"] = {"user": reply.reply_text, "text_before": text}
+            said.append(reply.reply_text)
             calls, text, notes = calls + more, text_after, notes + more_notes
-    words = rules.read(text)
-    if judge is not None and turn.expects is not None:
-        record["rules"] = words.to_dict()
-        words = await judge.read(record.get("reply", {}).get("user", turn.user), text)
-    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked)
+    words, facts = await ears.hear(turn, calls, text, catalog, said, record)
+    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked, facts)
     record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes, "words": words.to_dict(),
                    "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
     return record, verdict
@@ -232,14 +261,14 @@ class SimulatedUser:
         self.answers[context.call_id if context else name] = answer
         return answer
 
-    def answer_in_words(self, calls: list[MadeCall], text: str, rules: PhraseRules) -> tuple[bool, Any]:
+    def answer_in_words(self, calls: list[MadeCall], text: str, cues: Cues) -> tuple[bool, Any]:
         """Confirmation mode ``model``: did the agent ask before a call that needs the user's yes,
         and which expected call's ``reply`` the user now gives (None: no reply is due)."""
         needing = [c for c in self.turn.calls or [] if c.confirmation == "required"]
         if not needing:
             return False, None
         ids = {self.catalog.resolve(c.function).function_id for c in needing}
-        if any(call.function_id in ids for call in calls) or not rules.asks(text):
+        if any(call.function_id in ids for call in calls) or not cues.asks(text):
             return False, None
         return True, needing[0]
 

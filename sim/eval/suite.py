@@ -71,6 +71,8 @@ class ExpectedCall(_Strict):
     error: str | None = Field(default=None, pattern=r"^ERROR_[A-Z_]+$")
     # False: the device answers but does not do it (a shipped order is not cancelled); the reply must say so.
     done: bool = True
+    # The fields of the answer the reply must tell the user (a lookup's status, temperature...).
+    tell: list[str] = Field(default_factory=list)
 
     @property
     def approves(self) -> bool:
@@ -201,9 +203,10 @@ class PhraseCues(_Strict):
 
     success: list[str] = Field(default_factory=list)
     negation: list[str] = Field(default_factory=list)
+    failure: list[str] = Field(default_factory=list)
     question: list[str] = Field(default_factory=list)
 
-    @field_validator("success", "negation", "question")
+    @field_validator("success", "negation", "failure", "question")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
         check_patterns(value)

@@ -64,7 +64,8 @@ def test_pass_hat_k_is_taus_estimator_per_case_then_averaged():
 def test_failure_kinds_count_every_kind_zeros_included():
     kinds = failure_kinds(RECORDS)
     assert kinds == {"wrong_function": 1, "wrong_value": 1, "wrong_type": 0, "missing_call": 1, "extra_call": 0,
-                     "rejected_by_device": 1, "false_claim": 1, "no_question": 0, "context_overflow": 0}
+                     "rejected_by_device": 1, "false_claim": 1, "wrong_answer": 0, "no_question": 0,
+                     "context_overflow": 0}
 
 
 def test_the_per_function_table_says_what_was_chosen_what_was_wrong_and_what_instead():

@@ -1,0 +1,274 @@
+"""The reply against what the apps returned: values it must carry, values it must not make up.
+
+What is known in a conversation is what its calls returned, what the user said, the
+arguments of the calls and the run date. Checked in every reply's asserting clauses
+(sim/eval/phrases.py):
+
+- an identifier (ORD-8492, BK-1001, QX-4471, #58213) nobody said and no call returned is
+  made up;
+- a number no call returned and nobody said is made up, give or take rounding (19.4 said as
+  19), a Celsius/Fahrenheit conversion, a 12-hour clock time and a count of what a list
+  held; on a turn no app could serve, only where the user asked for something to be done
+  (a question such as "What's a 15% tip on $80?" the agent may answer from what it knows);
+- in English, a value of a field with a fixed set of values (the result schema's enum:
+  "delivered" for an order whose status is SHIPPED) that the field does not have, in a
+  clause that is not negated ("it hasn't been delivered yet" states nothing); a clause
+  that names one result's identifier is held to that result;
+- in English, a field said to be empty ("it doesn't have any text") that is not.
+
+A read turn's reply must also carry what the user asked for: the fields the case names
+(``tell: [status]``), else at least one value of each expected call's answer that the
+request did not already hold (an order's status or carrier, a temperature, a restaurant's
+name). Replies in another language than English carry only what survives translation:
+there, only the named fields' numbers, identifiers and names are required, and the
+default is not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from sim.eval.phrases import Cues
+
+_ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
+                 r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
+# A number with its unit or ending is no identifier: 7pm, 20h, 3rd, 10km, 5kg, 3-pack.
+_NUMBER_WITH_UNIT = re.compile(r"^#?\d+(?:st|nd|rd|th|am|pm|h|hr|hrs|min|mins|km|kmh|mph|kg|g|ml|l|c|f|s|x|k|m)$"
+                               r"|^\d+-[a-z]+$", re.I)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w]*\d)")
+_EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+)?(?:empty|blank)\b"
+                    r"|\bnothing\s+(?:written|in it|on it)\b"
+                    r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
+                    re.I)
+_MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
+
+
+@dataclass
+class Known:
+    """What a conversation has said so far."""
+
+    run_date: dt.date
+    results: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # (response schema, result)
+    said: list[str] = field(default_factory=list)  # the user's words and the calls' arguments
+
+    def add_result(self, schema: dict[str, Any], result: Any, args: dict[str, Any]) -> None:
+        self.results.append((schema or {}, result))
+        self.said.append(json.dumps(args, ensure_ascii=False, default=str))
+
+    def text(self) -> str:
+        dates = [self.run_date + dt.timedelta(days=d) for d in range(-1, 8)]
+        return " ".join([json.dumps([r for _, r in self.results], ensure_ascii=False, default=str), *self.said,
+                         *(d.isoformat() for d in dates)]).lower()
+
+    def numbers(self) -> set[float]:
+        return {float(n.replace(",", ".")) for n in _NUMBER.findall(self.text().replace("-", " "))}
+
+    def longest_list(self) -> int:
+        return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
+
+
+def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool = True,
+            exclude: Iterable[str] = ()) -> list[str]:
+    """The values the reply states that nothing in the conversation said, each with why."""
+    found: list[str] = []
+    seen_text, seen_numbers, longest = known.text(), known.numbers(), known.longest_list()
+    enums = _enum_fields(known.results) if english else []
+    excluded = {e.lower() for e in exclude}
+    for clause in cues.clauses(text):
+        if not clause.asserts:
+            continue
+        said = clause.plain
+        for token in _ID.findall(said):
+            if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
+                found.append(f"{token!r}, which no call returned")
+        if numbers and not clause.negated:
+            for number in _NUMBER.findall(_ID.sub(" ", said)):
+                value = float(number.replace(",", "."))
+                if not _known_number(value, seen_numbers, longest):
+                    found.append(f"{number!r}, which no call returned")
+        if english and not clause.negated:
+            found += _other_enum_values(said, enums, known, excluded)
+        if english:
+            found += _said_empty(said, known)
+    return list(dict.fromkeys(found))
+
+
+def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, english: bool) -> str | None:
+    """Why the reply does not carry what a read call answered, or None when it does."""
+    said = text.lower()
+    if tell:
+        for name in tell:
+            values = [v for v in _values_of(result, name) if v is not None and not isinstance(v, bool)]
+            if not english:
+                values = [v for v in values if _survives_translation(v)]
+            if values and not any(_carried(v, said) for v in values):
+                return f"the reply does not say the {name} ({', '.join(map(_shown, values[:3]))})"
+        return None
+    if not english:
+        return None
+    echoed = json.dumps(args, ensure_ascii=False, default=str).lower()
+    values = [v for v in _leaves(result) if _informative(v, echoed)]
+    if values and not any(_carried(v, said) for v in values):
+        return f"the reply says none of what the call returned ({', '.join(map(_shown, values[:4]))})"
+    return None
+
+
+def _known_number(value: float, seen: set[float], longest: int) -> bool:
+    if value == 0 or value in seen or (value.is_integer() and 0 < value <= longest):
+        return True
+    for v in seen:
+        if abs(value - v) < 1 or abs(value - (v * 9 / 5 + 32)) <= 1 or abs(value - (v - 32) * 5 / 9) <= 1:
+            return True
+        if 13 <= v <= 23 and value == v - 12 or v in (0, 12) and value == 12:
+            return True
+    return False
+
+
+def _enum_fields(results: list[tuple[dict[str, Any], Any]]) -> list[tuple[str, list[str]]]:
+    fields: dict[str, set[str]] = {}
+    for schema, _ in results:
+        for name, allowed in _enums(schema):
+            fields.setdefault(name, set()).update(allowed)
+    return [(name, sorted(allowed)) for name, allowed in fields.items()]
+
+
+def _enums(schema: Any, name: str = "") -> Iterable[tuple[str, list[str]]]:
+    if not isinstance(schema, dict):
+        return
+    if isinstance(schema.get("enum"), list) and name:
+        yield name, [v for v in schema["enum"] if isinstance(v, str)]
+    for key, sub in (schema.get("properties") or {}).items():
+        yield from _enums(sub, key)
+    yield from _enums(schema.get("items"), name)
+
+
+def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], known: Known, excluded: set[str]) -> list[str]:
+    """An enum value the clause says that its field has in no result (or not in the result whose
+    identifier the clause names)."""
+    results = [r for _, r in known.results]
+    named = [r for r in results if any(_is_id(v) and str(v).lower() in said.lower() for v in _leaves(r))]
+    found = []
+    for name, allowed in enums:
+        actual = {str(v) for r in (named or results) for v in _values_of(r, name) if v is not None}
+        if not actual:
+            continue
+        for value in allowed:
+            if value in actual or _said(value) in excluded or not _mentions(said, value):
+                continue
+            if any(_mentions(said, a) and _said(a) in _said(value) for a in actual):
+                continue  # "partly cloudy" says PARTLY_CLOUDY, not CLOUDY
+            found.append(f"{_said(value)!r} for the {name}, which is {', '.join(sorted(map(_said, actual)))}")
+    return found
+
+
+def _said_empty(said: str, known: Known) -> list[str]:
+    """A field said to be empty ("it doesn't have any text") whose value is not."""
+    found = []
+    for match in _EMPTY.finditer(said):
+        noun = (match.group("noun") or match.group("noun2") or "").lower().rstrip("s")
+        for schema, result in known.results:
+            for name, description in _described_fields(schema):
+                words = set(re.findall(r"[a-z]+", f"{name} {description}".lower()))
+                if noun and noun not in words and not (noun + "s") in words:
+                    continue
+                values = [v for v in _values_of(result, name) if v not in (None, "", [])]
+                if noun and values:
+                    found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
+    return found
+
+
+def _described_fields(schema: Any) -> Iterable[tuple[str, str]]:
+    if not isinstance(schema, dict):
+        return
+    for key, sub in (schema.get("properties") or {}).items():
+        if isinstance(sub, dict):
+            yield key, sub.get("description") or ""
+            yield from _described_fields(sub)
+    yield from _described_fields(schema.get("items"))
+
+
+def _values_of(result: Any, name: str) -> list[Any]:
+    """Every value of a field named ``name``, at any depth (in each element of a list)."""
+    if isinstance(result, dict):
+        found = [result[name]] if name in result else []
+        return found + [v for key, sub in result.items() if key != name for v in _values_of(sub, name)]
+    if isinstance(result, list):
+        return [v for item in result for v in _values_of(item, name)]
+    return []
+
+
+def _leaves(result: Any) -> list[Any]:
+    if isinstance(result, dict):
+        return [v for sub in result.values() for v in _leaves(sub)]
+    if isinstance(result, list):
+        return [v for item in result for v in _leaves(item)]
+    return [result]
+
+
+def _lists(result: Any) -> list[list[Any]]:
+    if isinstance(result, dict):
+        return [l for sub in result.values() for l in _lists(sub)]
+    if isinstance(result, list):
+        return [result] + [l for item in result for l in _lists(item)]
+    return []
+
+
+def _informative(value: Any, echoed: str) -> bool:
+    """A value worth telling the user: not a flag, not what the request already held, not machine data."""
+    if value is None or isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return abs(value) > 12 and abs(value) < 1e9
+    text = str(value)
+    return bool(text.strip()) and text.lower() not in echoed and not _MACHINE.search(text)
+
+
+def _survives_translation(value: Any) -> bool:
+    """Numbers, identifiers and names read the same in any language."""
+    if isinstance(value, (int, float)):
+        return True
+    text = str(value)
+    return _is_id(text) or (text[:1].isupper() and not text.isupper() and "_" not in text) or \
+        (text.isupper() and len(text) <= 4)
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and bool(re.search(r"\d", value)) and bool(re.search(r"[A-Za-z]", value))
+
+
+def _carried(value: Any, said: str) -> bool:
+    if isinstance(value, (int, float)):
+        return any(abs(float(n.replace(",", ".")) - value) < 1 or abs(float(n.replace(",", ".")) - (value * 9 / 5 + 32))
+                   <= 1 for n in _NUMBER.findall(said))
+    text = str(value).lower()
+    if _mentions(said, str(value)):
+        return True
+    words = [w for w in re.findall(r"[^\W_]+", text) if len(w) > 3]
+    return len(words) >= 4 and sum(w in said for w in words) >= 0.6 * len(words)
+
+
+def _mentions(said: str, value: str) -> bool:
+    """``said`` has the value as words, give or take an ending: CANCELLED as "canceled", RAIN as
+    "rainy", PARTLY_CLOUDY as "partly cloudy"."""
+    phrase = _said(value)
+    if not phrase.strip():
+        return False
+    variants = {phrase, phrase + "s", phrase + "y", phrase + "ing", phrase.replace("ll", "l"), phrase + phrase[-1] + "y",
+                phrase + phrase[-1] + "ing"}
+    if phrase.endswith("y"):
+        variants.add(phrase[:-1])
+    if phrase.endswith("led"):
+        variants.add(phrase[:-3] + "lled")
+    return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", said, re.I) for v in variants)
+
+
+def _said(value: str) -> str:
+    return str(value).lower().replace("_", " ").strip()
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
