@@ -51,7 +51,7 @@ _IRREGULAR = {
 }
 # Outcomes that name no particular action, said negated: "didn't go through", "nothing changed".
 _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "finish", "process", "manage",
-             "able", "get done", "make it")
+             "able", "get done", "make it", "do it", "do that", "do this")
 # Politeness before the verb of a request: "Could you please send...", "I need you to book...".
 _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|could you|would you|will you|"
                               r"i want you to|i need you to|i'd like you to|help me|go ahead and)[\s,]+)*", re.I)

@@ -39,7 +39,16 @@ _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-
 # A number with its unit or ending is no identifier: 7pm, 20h, 3rd, 10km, 5kg, 3-pack.
 _NUMBER_WITH_UNIT = re.compile(r"^#?\d+(?:st|nd|rd|th|am|pm|h|hr|hrs|min|mins|km|kmh|mph|kg|g|ml|l|c|f|s|x|k|m)$"
                                r"|^\d+-[a-z]+$", re.I)
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w]*\d)")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)?(?![A-Za-z0-9_]*\d)")
+# The unit a number is said in, and the words of the fields that hold such numbers.
+_UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), re.compile(r"°|temperature", re.I)),
+          "percent": (re.compile(r"^\s*(?:%|percent\b|per cent\b)", re.I), re.compile(r"%|percent", re.I))}
+# A time of day: 7pm, 7:30 p.m., 19:00, 20h30, "at 7".
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})h(\d{2})?\b"
+                   r"|\b(?:at|around|by|until|from|before|after)\s+(\d{1,2})\b(?![.,:]?\d|\s*(?:%|°|percent|degrees))",
+                   re.I)
+# Two or more capitalised words: a name ("Chez Marcel", "Le Petit Bistro").
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|von))*\s+[A-Z][a-z]+\b")
 _EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+)?(?:empty|blank)\b"
                     r"|\bnothing\s+(?:written|in it|on it)\b"
                     r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
@@ -67,6 +76,23 @@ class Known:
     def numbers(self) -> set[float]:
         return {float(n.replace(",", ".")) for n in _NUMBER.findall(self.text().replace("-", " "))}
 
+    def numbers_in(self, unit: str) -> set[float]:
+        """The numbers of the fields said in ``unit`` (by their name or description: a temperature
+        "in °C", a brightness "in percent"), or every number when no field is."""
+        _, field_words = _UNITS[unit]
+        found = {float(v) for schema, result in self.results for name, description in _described_fields(schema)
+                 if field_words.search(f"{name} {description}")
+                 for v in _values_of(result, name) if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        return found or self.numbers()
+
+    def times(self) -> set[tuple[int, int]]:
+        """The times of day said or returned: (hour, minute)."""
+        found = {(int(v["hour"]), int(v.get("minute") or 0)) for _, r in self.results for v in _dicts(r)
+                 if isinstance(v.get("hour"), int)}
+        for text in [self.text()]:
+            found |= {time for time in _times(text)}
+        return found
+
     def longest_list(self) -> int:
         return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
 
@@ -76,6 +102,7 @@ def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool
     """The values the reply states that nothing in the conversation said, each with why."""
     found: list[str] = []
     seen_text, seen_numbers, longest = known.text(), known.numbers(), known.longest_list()
+    seen_times = known.times()
     enums = _enum_fields(known.results) if english else []
     excluded = {e.lower() for e in exclude}
     for clause in cues.clauses(text):
@@ -85,11 +112,21 @@ def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
+        if english:
+            for name in _NAME.findall(said[1:]):  # not the clause's first word, capitalised anyway
+                if name.lower() not in seen_text:
+                    found.append(f"{name!r}, which no call returned")
         if numbers and not clause.negated:
-            for number in _NUMBER.findall(_ID.sub(" ", said)):
-                value = float(number.replace(",", "."))
-                if not _known_number(value, seen_numbers, longest):
-                    found.append(f"{number!r}, which no call returned")
+            for match in _TIME.finditer(said):
+                hour, minute = _time_of(match)
+                if hour <= 24 and not any(hour % 12 == h % 12 and minute in (m, None) for h, m in seen_times):
+                    found.append(f"{match.group(0).strip()!r}, a time no call returned")
+            plain = _TIME.sub(" ", _ID.sub(" ", said))
+            for match in _NUMBER.finditer(plain):
+                value = float(match.group(0).replace(",", "."))
+                unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
+                if not _known_number(value, known.numbers_in(unit) if unit else seen_numbers, longest):
+                    found.append(f"{match.group(0)!r}, which no call returned")
         if english and not clause.negated:
             found += _other_enum_values(said, enums, known, excluded)
         if english:
@@ -120,12 +157,27 @@ def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, 
 def _known_number(value: float, seen: set[float], longest: int) -> bool:
     if value == 0 or value in seen or (value.is_integer() and 0 < value <= longest):
         return True
-    for v in seen:
-        if abs(value - v) < 1 or abs(value - (v * 9 / 5 + 32)) <= 1 or abs(value - (v - 32) * 5 / 9) <= 1:
-            return True
-        if 13 <= v <= 23 and value == v - 12 or v in (0, 12) and value == 12:
-            return True
-    return False
+    return any(abs(value - v) < 1 or abs(value - (v * 9 / 5 + 32)) <= 1 or abs(value - (v - 32) * 5 / 9) <= 1
+               for v in seen)
+
+
+def _times(text: str) -> set[tuple[int, int]]:
+    return {_time_of(match) for match in _TIME.finditer(text)}
+
+
+def _time_of(match: re.Match) -> tuple[int, int | None]:
+    groups = match.groups()
+    pairs = [(groups[0], groups[1]), (groups[2], groups[3]), (groups[4], groups[5]), (groups[6], None)]
+    hour, minute = next((h, m) for h, m in pairs if h is not None)
+    return int(hour), int(minute) if minute is not None else None
+
+
+def _dicts(result: Any) -> list[dict[str, Any]]:
+    if isinstance(result, dict):
+        return [result] + [d for sub in result.values() for d in _dicts(sub)]
+    if isinstance(result, list):
+        return [d for item in result for d in _dicts(item)]
+    return []
 
 
 def _enum_fields(results: list[tuple[dict[str, Any], Any]]) -> list[tuple[str, list[str]]]:
@@ -159,7 +211,7 @@ def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], known: Kno
         for value in allowed:
             if value in actual or _said(value) in excluded or not _mentions(said, value):
                 continue
-            if any(_mentions(said, a) and _said(a) in _said(value) for a in actual):
+            if any(_mentions(said, a) and _said(value) in _said(a) for a in actual):
                 continue  # "partly cloudy" says PARTLY_CLOUDY, not CLOUDY
             found.append(f"{_said(value)!r} for the {name}, which is {', '.join(sorted(map(_said, actual)))}")
     return found
@@ -263,6 +315,9 @@ def _mentions(said: str, value: str) -> bool:
         variants.add(phrase[:-1])
     if phrase.endswith("led"):
         variants.add(phrase[:-3] + "lled")
+    for ending, others in (("ing", ("ed", "es", "")), ("ed", ("ing", "es", "e"))):
+        if phrase.endswith(ending) and len(phrase) > len(ending) + 3:  # PROCESSING as "processed"
+            variants |= {phrase[:-len(ending)] + other for other in others}
     return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", said, re.I) for v in variants)
 
 

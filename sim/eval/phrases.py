@@ -75,7 +75,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*[,;:—–()，、；：]\s*|\s+-\s+|\s+(?:but|so|although|though|however|because|since|"
                           r"while|whereas|yet|and then|mais|donc|car|puisque)\s+", re.I),
-    "th": re.compile(r"\s+"),
+    "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }
 _QUESTION_MARK = re.compile(r"[?？]")
 
@@ -160,6 +160,19 @@ class Cues:
 
     def asks(self, text: str) -> bool:
         return any(_QUESTION_MARK.search(s) or self.question.search(s) for s in sentences(text))
+
+
+_SCRIPT = {"th": re.compile(r"[\u0e00-\u0e7f]"), "zh": re.compile(r"[\u4e00-\u9fff]")}
+_FRENCH = re.compile(r"\b(le|la|les|est|une|des|du|au|aux|pour|votre|vos|il|elle|c'est|à|été|et)\b", re.I)
+
+
+def reply_language(text: str, case_language: str) -> str:
+    """The language a reply is written in, of English and the case's: models often answer in English."""
+    if case_language in _SCRIPT:
+        return case_language if _SCRIPT[case_language].search(text or "") else "en"
+    if case_language == "fr":
+        return "fr" if len(_FRENCH.findall(text or "")) >= 2 else "en"
+    return "en"
 
 
 def sentences(text: str) -> list[str]:

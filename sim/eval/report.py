@@ -61,6 +61,8 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
         found = config.get("retrieval")
         if found and found["expected"]:
             console.print(f"{label}: {retrieval_line(found)}", style="dim", markup=False)
+        if config.get("judge_agreement"):
+            console.print(f"{label}: {agreement_line(config['judge_agreement'])}", style="dim", markup=False)
     for label, config in configs.items():
         timing = config["timing"]
         if timing:
@@ -85,6 +87,13 @@ def retrieval_line(found: dict[str, Any]) -> str:
     return (f"retrieval (BM25 over names and descriptions, no model): top 1 {100 * found['recall_at_1']:.1f}%, "
             f"top 3 {100 * found['recall_at_3']:.1f}%, MRR {found['mrr']:.2f}, over {found['expected']} expected "
             f"function(s) among {found['catalog']}")
+
+
+def agreement_line(agreement: dict[str, Any]) -> str:
+    """How often the judge model and the phrase rules read the replies alike."""
+    return (f"judge and phrase rules agree on {100 * agreement['all']:.1f}% of {agreement['turns']} replies (claims "
+            f"{100 * agreement['claims']:.1f}%, denials {100 * agreement['denials']:.1f}%, questions "
+            f"{100 * agreement['asks']:.1f}%); the judge's reading decides")
 
 
 def _variant_text(variant: dict[str, Any]) -> str:
@@ -119,6 +128,8 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
         variant = summary["variant"]
         parts += ["<h2>Variant</h2>", f"<p>{_e(variant['path'])}: {_e(_variant_text(variant))}.</p>"]
     parts += ["<h2>Why turns failed</h2>", _kinds_table(configs)]
+    parts += [f"<p>{_e(label)}: {_e(agreement_line(c['judge_agreement']))}.</p>"
+              for label, c in configs.items() if c.get("judge_agreement")]
     for label, config in configs.items():
         found = config.get("retrieval") or {}
         parts += [f"<h2>Per function ({_e(label)})</h2>",

@@ -45,7 +45,7 @@ from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.claims import Reader, Words
 from sim.eval.facts import Known
-from sim.eval.phrases import Cues
+from sim.eval.phrases import Cues, reply_language
 from sim.eval.retrieval import rank_expected
 from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn
 from sim.eval.suite import Call, Case, Suite, Turn
@@ -142,7 +142,7 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     languages = ["en", case.language or "en"]
     judge = Judge(settings.judge_model, settings.base_url, settings.api_key) if settings.judge_model else None
     ears = Ears(Reader(Cues.of(languages, suite.phrase_cues()), languages), judge, Known(settings.run_date),
-                english=(case.language or "en") == "en")
+                case.language or "en")
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()
@@ -186,7 +186,7 @@ class Ears:
     reader: Reader
     judge: Judge | None
     known: Known
-    english: bool
+    language: str  # the case's
 
     async def hear(self, turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, said: list[str],
                    record: dict[str, Any]) -> tuple[Words, Facts]:
@@ -201,7 +201,8 @@ class Ears:
         if self.judge is not None and turn.expects is not None:
             record["rules"] = words.to_dict()
             words = await self.judge.read(said[-1], text)
-        return words, Facts(self.known, self.reader.cues, self.english, tuple(action.words()))
+        english = reply_language(text, self.language) == "en"
+        return words, Facts(self.known, self.reader.cues, english, tuple(action.words()))
 
 
 async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears, model_mode: bool, catalog: Catalog,

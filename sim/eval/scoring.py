@@ -158,6 +158,8 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
         if is_read(short):
             if call.happened and not wanted.error:
                 outcome.reads.append((wanted, call))
+            else:
+                outcome.unanswered.append((short, call))
         elif call.happened and wanted.done:
             outcome.done.append((short, call))
         else:

@@ -33,12 +33,26 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int
         rows = sorted(by_config.get(config, []), key=lambda r: (r["case_id"], r["trial"]))
         out["configs"][config] = {"scores": scores(rows, trials), "retrieval": retrieval.summarize(rows),
                                   "timing": timing(rows), "warnings": warnings(rows)}
+        agreement = judge_agreement(rows)
+        if agreement:
+            out["configs"][config]["judge_agreement"] = agreement
     return out
 
 
 def warnings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the backend warned about, per case: answers that look like tool calls nobody parsed."""
     return [{"case_id": r["case_id"], "trial": r["trial"], "warning": w} for r in rows for w in r.get("warnings") or []]
+
+
+def judge_agreement(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """With --judge-model: how often the judge and the phrase rules read a turn's reply alike,
+    per question (does it claim an action, deny one, ask something) and on all three at once."""
+    pairs = [(turn["words"], turn["rules"]) for row in rows for turn in row.get("turns") or [] if "rules" in turn]
+    if not pairs:
+        return None
+    same = {key: [bool(judge[key]) == bool(rules[key]) for judge, rules in pairs] for key in ("claims", "denials", "asks")}
+    return {"turns": len(pairs), **{key: round(sum(v) / len(v), 4) for key, v in same.items()},
+            "all": round(sum(all(s[i] for s in same.values()) for i in range(len(pairs))) / len(pairs), 4)}
 
 
 def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ returned. A part of a reply speaks of a call when it names one of the call's arg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.eval.catalog import Catalog
@@ -44,6 +44,7 @@ class Outcome:
     done: list[tuple[str, Any]]  # (function, the call)
     undone: list[tuple[str, Any]]  # (function, the call, or None when none was made)
     reads: list[tuple[ExpectedCall, Any]]  # (the expected lookup, the call that answered it)
+    unanswered: list[tuple[str, Any]] = field(default_factory=list)  # lookups refused, as expected or not
 
 
 def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
@@ -60,7 +61,8 @@ def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
 
 def told_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | None) -> list[Failure]:
     failures: list[Failure] = []
-    done, undone = outcome.done, outcome.undone
+    # A lookup that answered was done too: "I couldn't find it" is as false as "it didn't work".
+    done, undone = outcome.done + [(call.name, call) for _, call in outcome.reads], outcome.undone
     if undone and not done:
         failures += _claims(words, f"{_names(undone)} did not happen", text)
     elif undone:
@@ -73,8 +75,8 @@ def told_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | N
                                     "so", function=undone[0][0], got=text))
     if done:
         # With some actions undone, a denial that names none is about those; with none undone, about these.
-        denied = ([d for d in words.denials if _speaks_of(d, done) and not _speaks_of(d, undone)] if undone
-                  else list(words.denials))
+        denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
+                  and (_speaks_of(d, done) and not _speaks_of(d, undone) if undone else True)]
         if denied:
             failures.append(Failure("false_claim", f"{_names(done)} happened, but the agent said {denied[0]!r}",
                                     function=done[0][0], got=text))

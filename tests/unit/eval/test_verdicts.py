@@ -279,13 +279,17 @@ class JudgeServer:
         self.server.server_close()
 
 
-def test_a_judge_model_reads_the_reply_and_both_readings_are_recorded(play):
+def test_a_judge_model_reads_the_reply_and_both_readings_are_recorded(play, tmp_path):
     judge = JudgeServer()
     try:
         (record,), _ = play(IRRELEVANT, ["Mom will hear from you in a second."], judge_model="openai:judge",
                             base_url=judge.url)
     finally:
         judge.close()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["configs"]["base"]["judge_agreement"] == {"turns": 1, "claims": 0.0, "denials": 1.0, "asks": 1.0,
+                                                             "all": 0.0}
+    assert "judge and phrase rules agree on 0.0% of 1 replies (claims 0.0%" in (tmp_path / "out" / "report.html").read_text()
     assert kinds(record) == ["false_claim"]
     turn = record["turns"][0]
     assert turn["words"] == {"claims": ["Mom will hear from you in a second."], "denials": [],
