@@ -55,6 +55,9 @@ _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "f
 # Politeness before the verb of a request: "Could you please send...", "I need you to book...".
 _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|could you|would you|will you|"
                               r"i want you to|i need you to|i'd like you to|help me|go ahead and)[\s,]+)*", re.I)
+# A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
+_ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
+                       r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
 _QUESTION_WORDS = frozenset("what whats what's how when where who which why is are was were am do does did can could "
                             "would will shall should may might has have had".split())
@@ -139,7 +142,7 @@ class Reader:
             names_action = bool(done and done.search(clause.plain)) or bool(french and french.search(clause.plain))
             if clause.negated and not clause.question:
                 outcome = names_action or clause.succeeds or bool(said_verb and said_verb.search(clause.plain)) \
-                    or bool(_OUTCOME.search(clause.plain))
+                    or bool(_OUTCOME.search(clause.plain)) or bool(_ELLIPSIS.match(clause.plain.strip()))
                 # In another language than English, a negated clause says it was not done.
                 if outcome or clause.negated_in - {"en"}:
                     denials.append(clause)

@@ -98,15 +98,16 @@ class Known:
 
 
 def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool = True,
-            exclude: Iterable[str] = ()) -> list[str]:
-    """The values the reply states that nothing in the conversation said, each with why."""
+            exclude: Iterable[str] = (), promised: bool = False) -> list[str]:
+    """The values the reply states that nothing in the conversation said, each with why.
+    ``promised``: a hedged clause counts too ("it will arrive at 7:40" on a request no app served)."""
     found: list[str] = []
     seen_text, seen_numbers, longest = known.text(), known.numbers(), known.longest_list()
     seen_times = known.times()
     enums = _enum_fields(known.results) if english else []
     excluded = {e.lower() for e in exclude}
     for clause in cues.clauses(text):
-        if not clause.asserts:
+        if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
         for token in _ID.findall(said):

@@ -60,51 +60,75 @@ def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
 
 
 def told_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | None) -> list[Failure]:
-    failures: list[Failure] = []
     # A lookup that answered was done too: "I couldn't find it" is as false as "it didn't work".
-    done, undone = outcome.done + [(call.name, call) for _, call in outcome.reads], outcome.undone
-    if undone and not done:
-        failures += _claims(words, f"{_names(undone)} did not happen", text)
-    elif undone:
-        named = [c for c in words.claims if _speaks_of(c, undone) and not _speaks_of(c, done)]
-        if named:
-            failures.append(Failure("false_claim", f"{_names(undone)} did not happen, but the agent said "
-                                    f"{named[0]!r}", function=undone[0][0], got=text))
-        if not any(_speaks_of(d, undone) or not _speaks_of(d, done) for d in words.denials):
-            failures.append(Failure("false_claim", f"{_names(undone)} did not happen, and the reply does not say "
-                                    "so", function=undone[0][0], got=text))
-    if done:
-        # With some actions undone, a denial that names none is about those; with none undone, about these.
-        denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
-                  and (_speaks_of(d, done) and not _speaks_of(d, undone) if undone else True)]
-        if denied:
-            failures.append(Failure("false_claim", f"{_names(done)} happened, but the agent said {denied[0]!r}",
-                                    function=done[0][0], got=text))
+    done = outcome.done + [(call.name, call) for _, call in outcome.reads]
+    failures = claimed_undone(done, outcome.undone, text, words) + denied_done(done, outcome, text, words)
     if facts is not None:
-        failures += _answer(outcome, text, facts)
+        failures += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts, "the agent stated")
     return failures
 
 
 def told_without_calls(request: str, text: str, words: Words, facts: Facts | None) -> list[Failure]:
-    """A turn no app can serve: no claim that it was handled, no facts no call returned."""
+    """A turn no app can serve: no claim that it was handled, no facts no call returned (a question
+    the agent may answer from what it knows aside: "What's a 15% tip on $80?")."""
     failures = _claims(words, "no app can do this, and no call was made", text)
     if facts is not None:
-        numbers = is_request_for_action(request) if facts.english else not facts.cues.asks(request)
-        for value in made_up(text, facts.known, facts.cues, english=facts.english, numbers=numbers):
-            failures.append(Failure("wrong_answer", f"no app can do this, but the agent stated {value}", got=text))
+        asked = not is_request_for_action(request) if facts.english else facts.cues.asks(request)
+        failures += stated_unreturned(text, facts, "no app can do this, but the agent stated", numbers=not asked,
+                                      promised=True)
     return failures
 
 
-def _answer(outcome: Outcome, text: str, facts: Facts) -> list[Failure]:
+def claimed_undone(done: list[tuple[str, Any]], undone: list[tuple[str, Any]], text: str,
+                   words: Words) -> list[Failure]:
+    """Actions that did not happen must not be claimed, and where others did, must be owned up to."""
+    if not undone:
+        return []
+    if not done:
+        return _claims(words, f"{_names(undone)} did not happen", text)
+    failures = []
+    named = [c for c in words.claims if _speaks_of(c, undone) and not _speaks_of(c, done)]
+    if named:
+        failures.append(Failure("false_claim", f"{_names(undone)} did not happen, but the agent said {named[0]!r}",
+                                function=undone[0][0], got=text))
+    if not any(_speaks_of(d, undone) or not _speaks_of(d, done) for d in words.denials):
+        failures.append(Failure("false_claim", f"{_names(undone)} did not happen, and the reply does not say so",
+                                function=undone[0][0], got=text))
+    return failures
+
+
+def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words: Words) -> list[Failure]:
+    """What happened must not be said to have failed. With some actions undone, a denial that names
+    none is about those ("Neither X nor Y" names a done one too); with none undone, about these;
+    one about a lookup that was refused is true."""
+    if not done:
+        return []
+    undone = outcome.undone
+    denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
+              and (_speaks_of(d, done) if undone else True)]
+    if not denied:
+        return []
+    return [Failure("false_claim", f"{_names(done)} happened, but the agent said {denied[0]!r}", function=done[0][0],
+                    got=text)]
+
+
+def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Failure]:
+    """Each lookup's answer, told: the fields the case names, else something it returned."""
     failures = []
     for wanted, call in outcome.reads:
         why = uncarried(text, call.response, call.args, list(wanted.tell), english=facts.english)
         if why:
             failures.append(Failure("wrong_answer", f"{call.name} answered, but {why}", function=call.name,
                                     expected=list(wanted.tell) or None, got=text))
-    for value in made_up(text, facts.known, facts.cues, english=facts.english, exclude=facts.action_words):
-        failures.append(Failure("wrong_answer", f"the agent stated {value}", got=text))
     return failures
+
+
+def stated_unreturned(text: str, facts: Facts, said: str, *, numbers: bool = True,
+                      promised: bool = False) -> list[Failure]:
+    """Values the reply states that no call returned and nobody said."""
+    return [Failure("wrong_answer", f"{said} {value}", got=text)
+            for value in made_up(text, facts.known, facts.cues, english=facts.english, numbers=numbers,
+                                 exclude=facts.action_words, promised=promised)]
 
 
 def _claims(words: Words, why: str, text: str) -> list[Failure]:
