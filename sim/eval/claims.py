@@ -49,12 +49,31 @@ _IRREGULAR = {
     "think": "thought", "throw": "threw thrown", "understand": "understood", "undo": "undid undone",
     "upset": "upset", "wake": "woke woken", "wear": "wore worn", "win": "won", "write": "wrote written",
 }
+# English ways of saying the same action, beyond the lint's intents: phrasal verbs, and the
+# adjectives a thing is left as ("void"). Keyed by the intent's lemma; general English, not a
+# list of any app's words.
+_SAME_ACTION = {
+    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop"),
+    "delete": ("remove", "erase", "wipe", "get rid of", "clear"),
+    "create": ("make", "add", "save", "set up", "jot down", "write down", "put down", "note down"),
+    "book": ("reserve", "secure", "hold"),
+    "send": ("text", "message", "deliver", "forward"),
+    "set": ("switch", "turn", "put"),
+    "update": ("change", "edit", "modify", "rename", "replace"),
+}
+_ADJECTIVES = frozenset({"void"})
 # Outcomes that name no particular action, said negated: "didn't go through", "nothing changed".
 _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "finish", "process", "manage",
              "able", "get done", "make it", "do it", "do that", "do this")
 # Politeness before the verb of a request: "Could you please send...", "I need you to book...".
 _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|could you|would you|will you|"
                               r"i want you to|i need you to|i'd like you to|help me|go ahead and)[\s,]+)*", re.I)
+# The agent saying it could not do something, whatever the verb: "I couldn't pull up those details".
+_UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+not|was\s+unable|were\s+unable|"
+                     r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b", re.I)
+# Completion that names no particular action, beyond the success cues: "it worked", "that's arranged".
+_COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
+                        r"wrapped up|ready)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
@@ -88,6 +107,8 @@ class Action:
         for verb in list(self.verbs):
             intent = INTENT_OF.get(verb)
             self.verbs |= {v for v, i in INTENT_OF.items() if i == intent} if intent else set()
+        for verb in list(self.verbs):
+            self.verbs |= set(_SAME_ACTION.get(verb, ()))
         properties = (schema or {}).get("properties") or {}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
@@ -142,13 +163,14 @@ class Reader:
             names_action = bool(done and done.search(clause.plain)) or bool(french and french.search(clause.plain))
             if clause.negated and not clause.question:
                 outcome = names_action or clause.succeeds or bool(said_verb and said_verb.search(clause.plain)) \
-                    or bool(_OUTCOME.search(clause.plain)) or bool(_ELLIPSIS.match(clause.plain.strip()))
+                    or bool(_OUTCOME.search(clause.plain)) or bool(_ELLIPSIS.match(clause.plain.strip())) \
+                    or bool(_UNABLE.search(clause.plain))
                 # In another language than English, a negated clause says it was not done.
                 if outcome or clause.negated_in - {"en"}:
                     denials.append(clause)
             elif clause.asserts and (clause.fails or bool(opposite and opposite.search(clause.plain))):
                 denials.append(clause)  # "an error occurred"; "the porch light is still off"
-            elif clause.asserts and (names_action or clause.succeeds):
+            elif clause.asserts and (names_action or clause.succeeds or _COMPLETED.search(clause.plain)):
                 claims.append(clause)
         return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text))
 
@@ -170,8 +192,15 @@ def is_request_for_action(request: str) -> bool:
 
 def forms(lemma: str) -> tuple[set[str], set[str]]:
     """A verb's past and participle forms, and its -ing forms, regular or not: cancel -> cancelled,
-    canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming."""
+    canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off
+    (an adjective such as "void" is its own form)."""
     lemma = lemma.lower()
+    if " " in lemma:
+        first, rest = lemma.split(" ", 1)
+        past, ing = forms(first)
+        return {f"{p} {rest}" for p in past}, {f"{i} {rest}" for i in ing}
+    if lemma in _ADJECTIVES:
+        return {lemma}, set()
     past, ing = set(_IRREGULAR.get(lemma, "").split()), set()
     stems = {lemma, lemma + lemma[-1]} if re.search(r"[^aeiou][aeiou][bdglmnprt]$", lemma) else {lemma}
     for stem in stems:

@@ -47,8 +47,13 @@ _UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), r
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})h(\d{2})?\b"
                    r"|\b(?:at|around|by|until|from|before|after)\s+(\d{1,2})\b(?![.,:]?\d|\s*(?:%|°|percent|degrees))",
                    re.I)
-# Two or more capitalised words: a name ("Chez Marcel", "Le Petit Bistro").
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|von))*\s+[A-Z][a-z]+\b")
+# A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro"), or one after a word in
+# lower case ("the Garage light"), not one that any English text capitalises.
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|von))*\s+[A-Z][a-z]+\b"
+                   r"|(?<=[a-z]\s)[A-Z][a-z]{2,}\b")
+_ALWAYS_CAPITALISED = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december celsius fahrenheit ok okay".split())
 _EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+)?(?:empty|blank)\b"
                     r"|\bnothing\s+(?:written|in it|on it)\b"
                     r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
@@ -62,36 +67,63 @@ class Known:
 
     run_date: dt.date
     results: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # (response schema, result)
-    said: list[str] = field(default_factory=list)  # the user's words and the calls' arguments
+    said: list[str] = field(default_factory=list)  # the user's words
+    args: list[str] = field(default_factory=list)  # the calls' arguments, as JSON
 
     def add_result(self, schema: dict[str, Any], result: Any, args: dict[str, Any]) -> None:
         self.results.append((schema or {}, result))
-        self.said.append(json.dumps(args, ensure_ascii=False, default=str))
+        self.args.append(json.dumps(args, ensure_ascii=False, default=str))
 
     def text(self) -> str:
+        """Everything said so far, lower case: the results, the user's words, the arguments, the dates."""
+        return " ".join([json.dumps([r for _, r in self.results], ensure_ascii=False, default=str),
+                         self.said_text()]).lower()
+
+    def said_text(self) -> str:
         dates = [self.run_date + dt.timedelta(days=d) for d in range(-1, 8)]
-        return " ".join([json.dumps([r for _, r in self.results], ensure_ascii=False, default=str), *self.said,
-                         *(d.isoformat() for d in dates)]).lower()
+        return " ".join([*self.said, *self.args, *(d.isoformat() for d in dates)]).lower()
 
-    def numbers(self) -> set[float]:
-        return {float(n.replace(",", ".")) for n in _NUMBER.findall(self.text().replace("-", " "))}
+    def scope(self, *texts: str) -> list[Any]:
+        """The parts of the results a statement is about: those it names by one of their words
+        (an order's id, a light's or a city's name), trying the clause, then its sentence; else all."""
+        for text in texts:
+            said, named, seen = text.lower(), [], set()
+            for _, result in reversed(self.results):  # the newest word on a thing is the one that holds
+                found = set()
+                for part in _dicts(result):
+                    names = {v.lower() for v in part.values() if _names_it(v) and v.lower() in said}
+                    if names - seen:
+                        named.append(part)
+                    found |= names
+                seen |= found
+            if named:
+                return named
+        return [r for _, r in self.results]
 
-    def numbers_in(self, unit: str) -> set[float]:
-        """The numbers of the fields said in ``unit`` (by their name or description: a temperature
-        "in °C", a brightness "in percent"), or every number when no field is."""
+    def said_numbers(self) -> set[float]:
+        return {float(n.replace(",", ".")) for n in _NUMBER.findall(self.said_text().replace("-", " "))}
+
+    def returned_numbers(self, scope: list[Any], unit: str | None = None) -> set[float]:
+        """The numbers of the results in scope (of the fields said in ``unit``, a temperature "in
+        °C", a brightness "in percent", when any field is)."""
+        fields = self._fields_in(unit) if unit else set()
+        found = {float(v) for part in scope for name, v in _named_leaves(part)
+                 if isinstance(v, (int, float)) and not isinstance(v, bool) and (not fields or name in fields)}
+        return found | {float(n.replace(",", ".")) for part in scope for _, v in _named_leaves(part)
+                        if isinstance(v, str) for n in _NUMBER.findall(v.replace("-", " "))}
+
+    def _fields_in(self, unit: str) -> set[str]:
         _, field_words = _UNITS[unit]
-        found = {float(v) for schema, result in self.results for name, description in _described_fields(schema)
-                 if field_words.search(f"{name} {description}")
-                 for v in _values_of(result, name) if isinstance(v, (int, float)) and not isinstance(v, bool)}
-        return found or self.numbers()
+        return {name for schema, _ in self.results for name, description in _described_fields(schema)
+                if field_words.search(f"{name} {description}")}
 
-    def times(self) -> set[tuple[int, int]]:
-        """The times of day said or returned: (hour, minute)."""
-        found = {(int(v["hour"]), int(v.get("minute") or 0)) for _, r in self.results for v in _dicts(r)
+    def times(self, scope: list[Any]) -> set[tuple[int, int]]:
+        """The times of day said, and those of the results in scope: (hour, minute)."""
+        found = {(int(v["hour"]), int(v.get("minute") or 0)) for part in scope for v in _dicts(part)
                  if isinstance(v.get("hour"), int)}
-        for text in [self.text()]:
-            found |= {time for time in _times(text)}
-        return found
+        said_hours = {(int(n), None) for n in _NUMBER.findall(" ".join(self.said)) if n.isdigit() and 0 < int(n) <= 24}
+        return found | said_hours | _times(self.said_text()) | {t for part in scope for _, v in _named_leaves(part)
+                                                               if isinstance(v, str) for t in _times(v)}
 
     def longest_list(self) -> int:
         return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
@@ -102,34 +134,39 @@ def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool
     """The values the reply states that nothing in the conversation said, each with why.
     ``promised``: a hedged clause counts too ("it will arrive at 7:40" on a request no app served)."""
     found: list[str] = []
-    seen_text, seen_numbers, longest = known.text(), known.numbers(), known.longest_list()
-    seen_times = known.times()
+    seen_text, longest, said_numbers = known.text(), known.longest_list(), known.said_numbers()
     enums = _enum_fields(known.results) if english else []
     excluded = {e.lower() for e in exclude}
     for clause in cues.clauses(text):
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
+        scope = known.scope(said, clause.sentence)
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
         if english:
             for name in _NAME.findall(said[1:]):  # not the clause's first word, capitalised anyway
-                if name.lower() not in seen_text:
+                if name.lower() not in seen_text and name.lower() not in _ALWAYS_CAPITALISED:
                     found.append(f"{name!r}, which no call returned")
         if numbers and not clause.negated:
+            seen_times = known.times(scope)
             for match in _TIME.finditer(said):
                 hour, minute = _time_of(match)
-                if hour <= 24 and not any(hour % 12 == h % 12 and minute in (m, None) for h, m in seen_times):
+                if hour <= 24 and not any(hour % 12 == h % 12 and (minute in (m, None) or m is None and minute == 0)
+                                          for h, m in seen_times):
                     found.append(f"{match.group(0).strip()!r}, a time no call returned")
             plain = _TIME.sub(" ", _ID.sub(" ", said))
             for match in _NUMBER.finditer(plain):
                 value = float(match.group(0).replace(",", "."))
                 unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
-                if not _known_number(value, known.numbers_in(unit) if unit else seen_numbers, longest):
+                if not (_known_number(value, said_numbers, longest) or _known_number(
+                        value, known.returned_numbers(scope, unit), longest, converted=unit == "temperature")):
                     found.append(f"{match.group(0)!r}, which no call returned")
         if english and not clause.negated:
-            found += _other_enum_values(said, enums, known, excluded)
+            found += _other_enum_values(said, enums, scope, excluded) + _flipped_states(said, scope)
+        if english:
+            found += _untrue_for_all(said, scope)
         if english:
             found += _said_empty(said, known)
     return list(dict.fromkeys(found))
@@ -150,16 +187,28 @@ def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, 
         return None
     echoed = json.dumps(args, ensure_ascii=False, default=str).lower()
     values = [v for v in _leaves(result) if _informative(v, echoed)]
-    if values and not any(_carried(v, said) for v in values):
+    states = [(key, v) for key, v in _named_leaves(result) if isinstance(v, bool) and _state_word(key)]
+    if (values or states) and not any(_carried(v, said) for v in values) and \
+            not any(_state_carried(key, v, said) for key, v in states):
         return f"the reply says none of what the call returned ({', '.join(map(_shown, values[:4]))})"
     return None
 
 
-def _known_number(value: float, seen: set[float], longest: int) -> bool:
+def _state_carried(key: str, value: bool, said: str) -> bool:
+    """A yes/no field told: isOn true as "on", false as "off" or "not on"/"none of them is on"."""
+    word = _state_word(key) or ""
+    if value:
+        return bool(re.search(rf"\b{word}\b", said))
+    return bool(re.search(rf"\b{_OPPOSITE[word]}\b", said) or
+                re.search(rf"\b(?:not|no|none|neither|nothing)\b[^.!?]*\b{word}\b|n't\b[^.!?]*\b{word}\b", said))
+
+
+def _known_number(value: float, seen: set[float], longest: int, converted: bool = False) -> bool:
+    """Said as returned, rounded, counted from a list, or (a temperature) in the other scale."""
     if value == 0 or value in seen or (value.is_integer() and 0 < value <= longest):
         return True
-    return any(abs(value - v) < 1 or abs(value - (v * 9 / 5 + 32)) <= 1 or abs(value - (v - 32) * 5 / 9) <= 1
-               for v in seen)
+    return any(abs(value - v) < 1 or converted and (abs(value - (v * 9 / 5 + 32)) <= 1
+                                                    or abs(value - (v - 32) * 5 / 9) <= 1) for v in seen)
 
 
 def _times(text: str) -> set[tuple[int, int]]:
@@ -199,14 +248,12 @@ def _enums(schema: Any, name: str = "") -> Iterable[tuple[str, list[str]]]:
     yield from _enums(schema.get("items"), name)
 
 
-def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], known: Known, excluded: set[str]) -> list[str]:
-    """An enum value the clause says that its field has in no result (or not in the result whose
-    identifier the clause names)."""
-    results = [r for _, r in known.results]
-    named = [r for r in results if any(_is_id(v) and str(v).lower() in said.lower() for v in _leaves(r))]
+def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[Any],
+                       excluded: set[str]) -> list[str]:
+    """An enum value the clause says that its field has nowhere in the results it speaks of."""
     found = []
     for name, allowed in enums:
-        actual = {str(v) for r in (named or results) for v in _values_of(r, name) if v is not None}
+        actual = {str(v) for part in scope for v in _values_of(part, name) if v is not None}
         if not actual:
             continue
         for value in allowed:
@@ -216,6 +263,57 @@ def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], known: Kno
                 continue  # "partly cloudy" says PARTLY_CLOUDY, not CLOUDY
             found.append(f"{_said(value)!r} for the {name}, which is {', '.join(sorted(map(_said, actual)))}")
     return found
+
+
+# A yes/no field read from its name (isOn: "on"), and the word for its no.
+_OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
+_BE = r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+|still\s+|already\s+|switched\s+|turned\s+)?"
+
+
+def _flipped_states(said: str, scope: list[Any]) -> list[str]:
+    """A yes/no field said the other way round: "the Pendant is on" while its isOn is false."""
+    found = []
+    for part in scope:
+        for key, value in (part.items() if isinstance(part, dict) else ()):
+            word = _state_word(key)
+            if word is None or not isinstance(value, bool):
+                continue
+            wrong = _OPPOSITE[word] if value else word
+            if re.search(_BE + re.escape(wrong) + r"\b", said, re.I):
+                found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
+    return found
+
+
+_ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)
+_NONE = re.compile(r"\b(?:none|no|neither|nothing)\b", re.I)
+
+
+def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
+    """A yes/no field said of all of them ("all your lights are off", "none of them is on") that
+    some of them do not have."""
+    found = []
+    states = [(key, value) for part in scope for d in _dicts(part) for key, value in d.items()
+              if isinstance(value, bool) and _state_word(key)]
+    for key in dict.fromkeys(key for key, _ in states):
+        word = _state_word(key) or ""
+        values = {value for k, value in states if k == key}
+        said_yes = re.search(rf"\b{word}\b", said, re.I)
+        said_no = re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)
+        if _ALL.search(said) and not _NONE.search(said):
+            claimed = True if said_yes and not said_no else False if said_no and not said_yes else None
+        elif _NONE.search(said) and said_yes:
+            claimed = False
+        else:
+            continue
+        if claimed is not None and (not claimed) in values:
+            found.append(f"{said.strip()!r}, but not every {key} is {str(claimed).lower()}")
+    return found
+
+
+def _state_word(key: str) -> str | None:
+    match = re.fullmatch(r"is([A-Z][a-z]+)", key)
+    word = match.group(1).lower() if match else None
+    return word if word in _OPPOSITE else None
 
 
 def _said_empty(said: str, known: Known) -> list[str]:
@@ -232,6 +330,14 @@ def _said_empty(said: str, known: Known) -> list[str]:
                 if noun and values:
                     found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
     return found
+
+
+def _named_leaves(result: Any, name: str = "") -> list[tuple[str, Any]]:
+    if isinstance(result, dict):
+        return [leaf for key, sub in result.items() for leaf in _named_leaves(sub, key)]
+    if isinstance(result, list):
+        return [leaf for item in result for leaf in _named_leaves(item, name)]
+    return [(name, result)]
 
 
 def _described_fields(schema: Any) -> Iterable[tuple[str, str]]:
@@ -287,6 +393,12 @@ def _survives_translation(value: Any) -> bool:
     text = str(value)
     return _is_id(text) or (text[:1].isupper() and not text.isupper() and "_" not in text) or \
         (text.isupper() and len(text) <= 4)
+
+
+def _names_it(value: Any) -> bool:
+    """A value that names a thing: an id or a proper name, not a code such as CLOUDY or METRIC."""
+    return isinstance(value, str) and len(value) >= 4 and not _MACHINE.search(value) and \
+        (bool(re.search(r"\d", value)) or value != value.upper())
 
 
 def _is_id(value: Any) -> bool:

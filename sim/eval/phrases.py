@@ -12,7 +12,8 @@ the politeness they are.
 
 The cues per language are regular expressions: ``success`` (words of completion that
 name no particular action: "all set", "taken care of", เรียบร้อย, 已), ``negation``,
-``failure`` ("error", "went wrong", 失败), ``hedge`` and ``question``. What an action
+``failure`` ("error", "went wrong", 失败), ``hedge`` and ``question`` (a question word in a
+negative indefinite asks nothing: 什么都没有 is "nothing at all", ไม่มีอะไร "there is nothing"). What an action
 was is not a cue: it is read from the functions and the request (sim/eval/claims.py).
 The rules of English always apply (models often answer in English), plus those of the
 case's language. A suite adds cues under ``phrases:`` (docs/eval.md); suite-supplied
@@ -61,6 +62,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "hedge": [r"จะ", r"ถ้า", r"หาก"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
         "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล"],
+        "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
         "success": [r"已", r"完成", r"成功", r"好了", r"办好"],
@@ -69,11 +71,12 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "hedge": [r"将", r"会", r"要是", r"如果"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心"],
+        "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+")
 _CLAUSE_BREAK = {
-    "default": re.compile(r"\s*[,;:—–()，、；：]\s*|\s+-\s+|\s+(?:but|so|although|though|however|because|since|"
+    "default": re.compile(r"\s*(?:[;—–()，、；：]|[,:](?!\d))\s*|\s+-\s+|\s+(?:but|so|although|though|however|because|since|"
                           r"while|whereas|yet|and then|mais|donc|car|puisque)\s+", re.I),
     "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }
@@ -100,6 +103,7 @@ class Clause:
 
     text: str  # as said, idioms included
     plain: str  # idioms taken out
+    sentence: str  # the sentence it is part of
     negated_in: frozenset[str]  # the languages whose negation it has (idioms aside)
     question: bool  # its sentence asks something
     hedged: bool  # a modal or a condition: nothing is asserted yet
@@ -123,6 +127,7 @@ class Cues:
     hedge: re.Pattern
     question: re.Pattern
     idiom: re.Pattern
+    indefinite: re.Pattern
     thai: bool
 
     @classmethod
@@ -139,16 +144,17 @@ class Cues:
             return _join([p for patterns in table.get(kind, {}).values() for p in patterns])
 
         return cls(joined("success"), {lang: _join(p) for lang, p in table.get("negation", {}).items()},
-                   joined("failure"), joined("hedge"), joined("question"), joined("idiom"), thai="th" in languages)
+                   joined("failure"), joined("hedge"), joined("question"), joined("idiom"), joined("indefinite"),
+                   thai="th" in languages)
 
     def clauses(self, text: str) -> list[Clause]:
         out = []
         for sentence in sentences(text):
-            question = bool(_QUESTION_MARK.search(sentence) or self.question.search(sentence))
+            question = self._asks(sentence)
             for part in self.split(sentence):
                 plain = self.idiom.sub(" ", part)
                 negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
-                out.append(Clause(part, plain, negated, question, bool(self.hedge.search(plain)),
+                out.append(Clause(part, plain, sentence, negated, question, bool(self.hedge.search(plain)),
                                   bool(self.success.search(plain)), bool(self.failure.search(plain))))
         return out
 
@@ -159,7 +165,10 @@ class Cues:
         return [p.strip() for p in parts if p and p.strip()]
 
     def asks(self, text: str) -> bool:
-        return any(_QUESTION_MARK.search(s) or self.question.search(s) for s in sentences(text))
+        return any(self._asks(s) for s in sentences(text))
+
+    def _asks(self, sentence: str) -> bool:
+        return bool(_QUESTION_MARK.search(sentence) or self.question.search(self.indefinite.sub(" ", sentence)))
 
 
 _SCRIPT = {"th": re.compile(r"[\u0e00-\u0e7f]"), "zh": re.compile(r"[\u4e00-\u9fff]")}

@@ -169,9 +169,10 @@ def test_made_up_facts_on_a_request_no_app_serves_fail_and_a_question_answered_f
         play, monkeypatch):
     records, _ = play(PIZZA, ["Your pizza from Luigi's will be at the door in about 35 minutes (order PZ-2231)."])
     by_case = {r["case_id"]: r for r in records}
-    assert kinds(by_case["pizza"]) == ["wrong_answer", "wrong_answer"]
+    assert kinds(by_case["pizza"]) == ["wrong_answer"] * 3
     assert {f["detail"] for f in by_case["pizza"]["turns"][0]["failures"]} == {
         "no app can do this, but the agent stated '35', which no call returned",
+        "no app can do this, but the agent stated 'Luigi', which no call returned",
         "no app can do this, but the agent stated 'PZ-2231', which no call returned"}
     records, _ = play(PIZZA, ["A 15% tip on $80 is $12."])
     assert {r["case_id"]: r["passed"] for r in records} == {"pizza": False, "tip": True}

@@ -104,7 +104,8 @@ def facts_of(function: str, args: dict[str, Any], response: Any, language: str) 
         on, off = POWER[lang]
         facts.update(light=result["name"], state=on if result["isOn"] else off,
                      other_state=off if result["isOn"] else on, brightness=result["brightness"],
-                     other_brightness=min(result["brightness"] + 25, 100))
+                     other_brightness=result["brightness"] + 25 if result["brightness"] <= 75 else
+                     result["brightness"] - 25)
     if "restaurantName" in result and "bookingId" in result:
         facts.update(restaurant=result["restaurantName"], party=result["partySize"],
                      other_party=result["partySize"] + 3, time=_time(result["time"]),
