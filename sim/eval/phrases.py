@@ -172,15 +172,19 @@ class Cues:
 
 
 _SCRIPT = {"th": re.compile(r"[\u0e00-\u0e7f]"), "zh": re.compile(r"[\u4e00-\u9fff]")}
-_FRENCH = re.compile(r"\b(le|la|les|est|une|des|du|au|aux|pour|votre|vos|il|elle|c'est|à|été|et)\b", re.I)
+_ENGLISH = re.compile(r"\b(the|is|are|was|your|it|it's|and|to|of|has|have|been|for|with|at|in|on|this|that)\b", re.I)
+_FRENCH = re.compile(r"\b(le|la|les|est|une|des|du|au|aux|pour|votre|vos|il|elle|c'est|à|été|et|en|de)\b", re.I)
 
 
 def reply_language(text: str, case_language: str) -> str:
     """The language a reply is written in, of English and the case's: models often answer in English."""
     if case_language in _SCRIPT:
         return case_language if _SCRIPT[case_language].search(text or "") else "en"
-    if case_language == "fr":
-        return "fr" if len(_FRENCH.findall(text or "")) >= 2 else "en"
+    if case_language == "fr":  # Latin either way: whichever has more of its little words, else its accents
+        english, french = len(_ENGLISH.findall(text or "")), len(_FRENCH.findall(text or ""))
+        if english == french:
+            return "fr" if re.search(r"[éèêàùçôî]", text or "") else "en"
+        return "en" if english > french else "fr"
     return "en"
 
 
