@@ -84,6 +84,7 @@ _DESCRIPTION_VERB = re.compile(r"(?:^|[.;]\s+)([A-Z][a-z]+s)\b")
 _PARTICIPLE = re.compile(r"\b(?:is|are|gets|get|becomes)\s+(?:now\s+)?([a-z]+ed)\b")
 _FRENCH_PARTICIPLE = r"\w{0,3}(?:é|ée|és|ées|i|ie|is|ies|it|ite|t|te|u|ue)\b"
 _BE = r"(?:\b(?:am|is|are|was|were|been|being|now|still)|'s|'re|'m)\s+(?:now\s+|all\s+|already\s+|just\s+|still\s+)?"
+_DONE_BY = r"(?:\b(?:i|we|you|it|they|has|have|had|got|get|am|is|are|was|were|been|being)|'s|'re|'m|'ve)\s+(?:\w+\s+)?"
 
 
 @dataclass
@@ -235,10 +236,15 @@ def _lemmas_of_past(participle: str) -> set[str]:
 
 def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
     """Said to be done: a past or participle ("cancelled", "sent"), an -ing after a form of be
-    ("is being cancelled", "I'm sending it"), or a state after one ("is on now")."""
-    past = sorted({f for v in verbs if v for f in forms(v)[0]})
+    ("is being cancelled", "I'm sending it"), or a state after one ("is on now"). A past that is
+    also the verb itself (set, put) counts after a subject or an auxiliary only ("I set it", "it's
+    set"), not in a list of what can be done ("search tables; set light power")."""
+    past = {f for v in verbs if v for f in forms(v)[0]}
+    bare = {v for v in verbs if v in past}
     ing = sorted({f for v in verbs if v for f in forms(v)[1]})
-    parts = [r"\b(?:" + "|".join(map(re.escape, past)) + r")\b"] if past else []
+    parts = [r"\b(?:" + "|".join(map(re.escape, sorted(past - bare))) + r")\b"] if past - bare else []
+    if bare:
+        parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
     if ing:
         parts.append(_BE + r"(?:" + "|".join(map(re.escape, ing)) + r")\b")
     state = _state_pattern(states)
@@ -246,9 +252,10 @@ def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
 
 
 def _state_pattern(states: set[str]) -> re.Pattern | None:
+    """A state said of something ("is on now"), not a field's name in a listing ("is on: no")."""
     if not states:
         return None
-    return re.compile(_BE + r"(?:" + "|".join(map(re.escape, sorted(states))) + r")\b", re.I)
+    return re.compile(_BE + r"(?:" + "|".join(map(re.escape, sorted(states))) + r")\b(?!\s*:)", re.I)
 
 
 def _verb_pattern(verbs: set[str]) -> re.Pattern | None:

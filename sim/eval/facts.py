@@ -1,7 +1,8 @@
 """The reply against what the apps returned: values it must carry, values it must not make up.
 
 What is known in a conversation is what its calls returned, what the user said, the
-arguments of the calls and the run date. Checked in every reply's asserting clauses
+arguments of the calls, what the agent was told of its tools (an example id in a
+description) and the run date. Checked in every reply's asserting clauses
 (sim/eval/phrases.py):
 
 - an identifier (ORD-8492, BK-1001, QX-4471, #58213) nobody said and no call returned is
@@ -69,6 +70,7 @@ class Known:
     results: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # (response schema, result)
     said: list[str] = field(default_factory=list)  # the user's words
     args: list[str] = field(default_factory=list)  # the calls' arguments, as JSON
+    told: str = ""  # what the agent was told of its tools (their descriptions and examples)
 
     def add_result(self, schema: dict[str, Any], result: Any, args: dict[str, Any]) -> None:
         self.results.append((schema or {}, result))
@@ -77,7 +79,7 @@ class Known:
     def text(self) -> str:
         """Everything said so far, lower case: the results, the user's words, the arguments, the dates."""
         return " ".join([json.dumps([r for _, r in self.results], ensure_ascii=False, default=str),
-                         self.said_text()]).lower()
+                         self.said_text(), self.told]).lower()
 
     def said_text(self) -> str:
         dates = [self.run_date + dt.timedelta(days=d) for d in range(-1, 8)]
@@ -127,6 +129,11 @@ class Known:
 
     def longest_list(self) -> int:
         return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
+
+
+def told_of(tools: Iterable[Any]) -> str:
+    """What the agent is told of its tools, as text: their descriptions and parameters."""
+    return " ".join(f"{t.description} {json.dumps(t.parameters, ensure_ascii=False)}" for t in tools)
 
 
 def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool = True,
@@ -279,13 +286,13 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
             if word is None or not isinstance(value, bool):
                 continue
             wrong = _OPPOSITE[word] if value else word
-            if re.search(_BE + re.escape(wrong) + r"\b", said, re.I):
+            if re.search(_BE + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
 
 
 _ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)
-_NONE = re.compile(r"\b(?:none|no|neither|nothing)\b", re.I)
+_NONE = re.compile(r"\b(?:none|neither|nothing|not\s+any)\b|\bno\s+(?!longer\b)\w+s\b", re.I)
 
 
 def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:

@@ -1,7 +1,9 @@
 """The agent's words as clauses: what each says, asserts or negates, per language.
 
-A reply is cut into sentences, and each sentence into clauses (at commas, dashes, colons,
-semicolons, and "but", "so", "although"...; in Thai also at spaces, which Thai writes
+A reply is cut into sentences, and each sentence into clauses (at commas, dashes,
+semicolons, "but", "so", "although"..., at an "and" that a new subject follows ("it's
+booked and you'll get a text") and at a colon that a statement follows ("all set: it's
+booked"), not one that says what a name or a field is: "ORD-8492: shipped", "is on: no"; in Thai also at spaces, which Thai writes
 between phrases). Each clause is read on its own, so a negation counts only in the clause
 it negates: in "No problem, I've cancelled it!" the "No" is its own clause and the second
 clause claims. A clause **asserts** unless its sentence is a question or it is hedged (a
@@ -76,7 +78,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+")
 _CLAUSE_BREAK = {
-    "default": re.compile(r"\s*(?:[;—–()，、；：]|[,:](?!\d))\s*|\s+-\s+|\s+(?:but|so|although|though|however|because|since|"
+    "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
+                          r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
+                          r"'(?:s|re|ve|ll)\b))|\s+(?:but|so|although|though|however|because|since|"
                           r"while|whereas|yet|and then|mais|donc|car|puisque)\s+", re.I),
     "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }

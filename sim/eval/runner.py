@@ -44,7 +44,7 @@ from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.claims import Reader, Words
-from sim.eval.facts import Known
+from sim.eval.facts import Known, told_of
 from sim.eval.phrases import Cues, reply_language
 from sim.eval.retrieval import rank_expected
 from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn
@@ -141,8 +141,8 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
                   **settings.agent_options)
     languages = ["en", case.language or "en"]
     judge = Judge(settings.judge_model, settings.base_url, settings.api_key) if settings.judge_model else None
-    ears = Ears(Reader(Cues.of(languages, suite.phrase_cues()), languages), judge, Known(settings.run_date),
-                case.language or "en")
+    ears = Ears(Reader(Cues.of(languages, suite.phrase_cues()), languages), judge,
+                Known(settings.run_date, told=told_of(tools)), case.language or "en")
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()

@@ -22,7 +22,7 @@ from sim.eval.catalog import Catalog
 from sim.eval.claims import Reader
 from sim.eval.devices import DeviceSpec
 from sim.eval.execution import local_device
-from sim.eval.facts import Known
+from sim.eval.facts import Known, told_of
 from sim.eval.phrases import Cues
 from sim.eval.run import EvalOptions, run_eval
 from sim.eval.runner import Ears
@@ -56,13 +56,15 @@ class Played:
     records: dict[str, dict[str, Any]]
     catalog: Catalog
     run_date: Any
+    told: str  # what the agent is told of its tools
 
 
 def play_oracle(suite: Suite, out: Path, run_date: Any) -> Played:
     run_eval(suite, EvalOptions(model="scripted", out=out, run_date=run_date))
     records = {r["case_id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     device = local_device(DeviceSpec(str(suite.apps_dir()), suite.agent))
-    return Played(suite, records, Catalog(AppFunctionAgentTools.discover(device.shell)), run_date)
+    return Played(suite, records, Catalog(AppFunctionAgentTools.discover(device.shell)), run_date,
+                  told_of(AppFunctionAgentTools.discover(device.agent)))
 
 
 def trials(played: Played, replies: dict[str, Any], kind: str) -> list[Trial]:
@@ -195,8 +197,8 @@ def _short(wanted: Any) -> str:
 
 async def _score(played: Played, case: Case, texts: list[str]) -> tuple[bool, list[str]]:
     languages = ["en", case.language or "en"]
-    ears = Ears(Reader(Cues.of(languages, played.suite.phrase_cues()), languages), None, Known(played.run_date),
-                case.language or "en")
+    ears = Ears(Reader(Cues.of(languages, played.suite.phrase_cues()), languages), None,
+                Known(played.run_date, told=played.told), case.language or "en")
     failures = []
     for turn, said, text in zip(case.turns, played.records[case.id]["turns"], texts):
         calls = _calls(said)
