@@ -118,3 +118,19 @@ def test_a_conversation_too_long_before_the_model_said_anything_stays_an_infra_e
     (record,) = map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())
     assert record["infra_error"]["kind"] == "server_error" and "maximum context length" in record["infra_error"]["detail"]
     assert record["attempts"] == 3
+
+
+def test_max_tokens_bounds_arguments_that_run_on_and_the_cut_call_is_one_failure_that_says_so(tmp_path):
+    suite = write_suite(tmp_path, RUNAWAY)
+    with running() as server:
+        result = droidsim("eval", str(suite), "--model", "openai:vllm", "--base-url", f"{server}/v1", "--no-stream",
+                          "--max-tokens", "40", "--case", "runs-on", "--out", str(tmp_path / "o"), "--date",
+                          "2026-03-14", timeout=240)
+        first = received(server)[0]["body"]
+    assert result.returncode == 0, result.stderr
+    assert first["max_tokens"] == 40
+    (record,) = map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())
+    (failure,) = record["turns"][0]["failures"]
+    assert failure["kind"] == "wrong_type" and failure["detail"].startswith(
+        "fetch_order_details: the arguments are not JSON: arguments are not valid JSON")
+    assert failure["detail"].endswith("(the answer was cut at the token limit of max_tokens 40)")
