@@ -49,9 +49,13 @@ cases:
 """
 
 
-def switched_off(monkeypatch, name: str, value=None) -> None:
-    """Switch one rule off: the function that applies it finds nothing."""
-    monkeypatch.setattr(name, lambda *args, **kwargs: [] if value is None else value)
+def passes_without(play, monkeypatch, rules: list[str], suite: str, steps: list, finds=()) -> bool:
+    """Whether the case passes with these rules switched off (the functions that apply them find
+    ``finds``: nothing)."""
+    for rule in rules:
+        monkeypatch.setattr(rule, lambda *args, **kwargs: list(finds) if finds is not None else None)
+    (record,), _ = play(suite, steps)
+    return record["passed"]
 
 
 def told(words: str):
@@ -66,12 +70,11 @@ def told(words: str):
     "ORD-5117 could not be cancelled.",
 ])
 def test_a_done_action_said_to_have_failed_fails_though_the_device_shows_it_done(play, monkeypatch, reply):
-    (record,), _ = play(CANCEL_YES, [call("cancel_order", orderId="ORD-5117"), reply])
+    steps = [call("cancel_order", orderId="ORD-5117"), reply]
+    (record,), _ = play(CANCEL_YES, steps)
     assert kinds(record) == ["false_claim"] and record["recovered"], "cancelled for real: the user would retry"
     assert record["turns"][0]["failures"][0]["detail"].startswith("cancel_order happened, but the agent said ")
-    switched_off(monkeypatch, "sim.eval.telling.denied_done")
-    (record,), _ = play(CANCEL_YES, [call("cancel_order", orderId="ORD-5117"), reply])
-    assert record["passed"]
+    assert passes_without(play, monkeypatch, ["sim.eval.telling.denied_done"], CANCEL_YES, steps)
 
 
 TWO = """
@@ -123,12 +126,10 @@ def test_after_a_no_a_claim_in_everyday_words_fails_and_a_friendly_no_does_not_t
 
 
 def test_a_claim_is_read_from_what_the_function_does_not_from_a_cue_list(play, monkeypatch):
-    reply = "Your stove order ORD-5117 is revoked."  # revoke: the same intent as cancel (sim/lint/words.py)
-    (record,), _ = play(CANCEL_NO, [call("cancel_order", orderId="ORD-5117"), reply])
+    steps = [call("cancel_order", orderId="ORD-5117"), "Your stove order ORD-5117 is revoked."]  # as cancel
+    (record,), _ = play(CANCEL_NO, steps)
     assert kinds(record) == ["false_claim"]
-    monkeypatch.setattr("sim.eval.claims._done_pattern", lambda *a: None)
-    (record,), _ = play(CANCEL_NO, [call("cancel_order", orderId="ORD-5117"), reply])
-    assert record["passed"]
+    assert passes_without(play, monkeypatch, ["sim.eval.claims._done_pattern"], CANCEL_NO, steps, finds=None)
 
 
 ALARM = """
@@ -144,9 +145,8 @@ cases:
 def test_a_request_no_app_serves_said_to_be_handled_in_its_own_verb_fails(play, monkeypatch):
     (record,), _ = play(ALARM, ["Your alarm is set for 6:00 tomorrow morning."])
     assert kinds(record) == ["false_claim"]
-    monkeypatch.setattr("sim.eval.claims.request_verb", lambda request: None)
-    (record,), _ = play(ALARM, ["Your alarm is set for 6:00 tomorrow morning."])
-    assert record["passed"]
+    assert passes_without(play, monkeypatch, ["sim.eval.claims.request_verb"], ALARM,
+                          ["Your alarm is set for 6:00 tomorrow morning."], finds=None)
 
 
 # A request no app serves, answered with made-up facts -------------------------------------------
@@ -176,7 +176,7 @@ def test_made_up_facts_on_a_request_no_app_serves_fail_and_a_question_answered_f
         "no app can do this, but the agent stated 'PZ-2231', which no call returned"}
     records, _ = play(PIZZA, ["A 15% tip on $80 is $12."])
     assert {r["case_id"]: r["passed"] for r in records} == {"pizza": False, "tip": True}
-    switched_off(monkeypatch, "sim.eval.telling.stated_unreturned")
+    monkeypatch.setattr("sim.eval.telling.stated_unreturned", lambda *a, **k: [])
     records, _ = play(PIZZA, ["Your pizza from Luigi's will be at the door in about 35 minutes (order PZ-2231)."])
     assert all(r["passed"] for r in records)
 
@@ -194,10 +194,8 @@ def test_a_lookups_answer_must_be_told_and_not_contradicted(play, monkeypatch, r
     (record,), _ = play(WHERE, steps)
     assert [f["detail"] for f in record["turns"][0]["failures"]] == ([failure] if failure else [])
     assert set(kinds(record)) <= {"wrong_answer"}
-    switched_off(monkeypatch, "sim.eval.telling.uncarried_answers")
-    switched_off(monkeypatch, "sim.eval.telling.stated_unreturned")
-    (record,), _ = play(WHERE, steps)
-    assert record["passed"]
+    assert passes_without(play, monkeypatch, ["sim.eval.telling.uncarried_answers",
+                                              "sim.eval.telling.stated_unreturned"], WHERE, steps)
 
 
 def test_a_case_names_what_the_reply_must_tell_and_the_loader_checks_the_name(play, tmp_path):
@@ -234,9 +232,7 @@ def test_a_temperature_no_call_returned_is_a_wrong_answer(play, monkeypatch, rep
     (record,), _ = play(PARIS, steps)
     assert record["passed"] is passed, record["failures"]
     if not passed:
-        switched_off(monkeypatch, "sim.eval.telling.stated_unreturned")
-        (record,), _ = play(PARIS, steps)
-        assert record["passed"]
+        assert passes_without(play, monkeypatch, ["sim.eval.telling.stated_unreturned"], PARIS, steps)
 
 
 # Arguments that are not JSON --------------------------------------------------------------------
