@@ -39,12 +39,12 @@ from droid.agent import (
 from droid.agent.console import DEFAULT_INSTRUCTIONS
 from droid.agent.errors import ContextLengthExceededError
 from sim.eval.catalog import Catalog
+from sim.eval.claims import Reader, Words
 from sim.eval.devices import EvalDevice
+from sim.eval.facts import Known, told_of
 from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
-from sim.eval.claims import Reader, Words
-from sim.eval.facts import Known, told_of
 from sim.eval.phrases import Cues, reply_language
 from sim.eval.retrieval import rank_expected
 from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn

@@ -8,8 +8,6 @@ the verdict came from that rule (a test that still passed with it off would test
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from droid.agent import ModelResponse, ToolRequest, tool_call
