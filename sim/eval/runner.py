@@ -9,10 +9,16 @@ case expects, with the arguments it expects, and then what the case says
 (``answer:``). Setup calls, state checks and probes run as the shell, so they
 are not the agent's calls and never need its access.
 
+Each reply is heard by ``Ears``: the phrase rules (or a judge model) read what it
+says, and what the conversation has returned so far is what its values are held
+to (sim/eval/telling.py). Before the conversation, retrieval ranks each expected
+function among all the agent may call (sim/eval/retrieval.py).
+
 A case that crashes (the model server's errors after its retries, a timeout,
 a crash of the agent or its tools) gets an ``infra_error`` instead of a
 verdict; only a model server that cannot be reached (``ModelUnavailable``)
-stops the run.
+stops the run. A context overflow of the model's own output is a verdict on
+the model (``context_overflow``), not an error.
 """
 
 from __future__ import annotations
