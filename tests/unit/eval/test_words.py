@@ -94,12 +94,16 @@ cases:
     ("Neither ORD-5117 nor ORD-6025 could be cancelled.", False),  # one was
     ("Both ORD-5117 and ORD-6025 are cancelled now.", False),  # one was not
 ])
-def test_a_reply_on_a_turn_half_done_must_own_up_to_the_half_not_done_and_only_that(play, reply, passed):
+def test_a_reply_on_a_turn_half_done_must_own_up_to_the_half_not_done_and_only_that(play, monkeypatch, reply,
+                                                                                   passed):
     steps = [lambda tools: [tool_call(tools["cancel_order"], {"orderId": "ORD-6025"}),
                             tool_call(tools["cancel_order"], {"orderId": "ORD-5117"})], reply]
     (record,), _ = play(TWO, steps)
     assert record["passed"] is passed, record["failures"]
     assert set(kinds(record)) == (set() if passed else {"false_claim"})
+    if not passed:
+        assert passes_without(play, monkeypatch, ["sim.eval.telling.claimed_undone", "sim.eval.telling.denied_done"],
+                              TWO, steps)
 
 
 # Claims read from the function's own words, in any tense; negation scoped to its clause ----------
