@@ -13,7 +13,8 @@ from sim.cli.model_options import model_server_options, split_model_options
               help="The agent app to run as (it must request EXECUTE_APP_FUNCTIONS); its own agent, if its "
                    "manifest declares one, else the stock console agent.")
 @click.option("--model", default="offline", show_default=True, metavar="offline|openai:NAME",
-              help="offline: a heuristic stand-in, no weights; openai:NAME: any chat-completions server.")
+              help="offline: a keyword stand-in for smoke tests, no weights, not a measure of quality; "
+                   "openai:NAME: any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint (Ollama, vLLM, llama.cpp...).")
 @api_key_options
 @click.option("--session", "session_id", help="Continue a stored conversation by id.")

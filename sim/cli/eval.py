@@ -27,8 +27,9 @@ def _counts(text: str) -> list[int]:
 @click.command("eval")
 @click.argument("suite_file", metavar="SUITE", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--model", default="offline", show_default=True, metavar="offline|scripted|wrong|openai:NAME",
-              help="offline: the keyword heuristic; scripted: the oracle replaying each case's expectations; "
-                   "wrong: always wrong (the scorer's self-check); openai:NAME: any chat-completions server.")
+              help="offline: a keyword stand-in for smoke tests, not a measure of quality; scripted: the oracle "
+                   "replaying each case's expectations; wrong: always wrong (the scorer's self-check); openai:NAME: "
+                   "any chat-completions server.")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Chat-completions endpoint for openai:NAME.")
 @api_key_options
 @model_server_options
@@ -37,8 +38,8 @@ def _counts(text: str) -> list[int]:
               help="runtime: the HITL wrapper asks before destructive calls (tests the app's marking and the "
                    "policy); model: no wrapper, the model must ask in words and the user answers next turn.")
 @click.option("--judge-model", metavar="openai:NAME",
-              help="A model that reads the agent's replies (claims, questions) instead of the phrase rules; "
-                   "through the same --base-url and key.")
+              help="A model that reads the agent's replies (claims, denials, questions) instead of the phrase "
+                   "rules, through the same --base-url and key; the report says how often they agree.")
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when some cases met a server error, a timeout or a crash.")
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
@@ -75,7 +76,10 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
                  case_ids: tuple[str, ...], categories: tuple[str, ...], json_output: bool, confirmation_mode: str,
                  judge_model: str | None, allow_errors: bool, junit: Path | None, sdk: str | None,
                  **server_options) -> None:
-    """Score an agent on SUITE: every case on a fresh device, BFCL-style calls plus state checks.
+    """Score an agent on SUITE: every case on a fresh device, BFCL-style calls, state checks, and
+    the agent's words against what happened; retrieval ranks each expected function among all
+    installed ones by its descriptions, without a model. pass@1 is the share of cases where all
+    of that held.
 
     Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when cases met
     infrastructure errors (server errors after retries, timeouts, crashes) and --allow-errors

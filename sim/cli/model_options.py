@@ -22,6 +22,9 @@ _OPTIONS = (
                  help="Seconds to wait for the server's next bytes; a stalled stream fails after this (default 120)."),
     click.option("--temperature", type=click.FloatRange(min=0), metavar="T",
                  help="Sampling temperature sent to the server (default: the server's)."),
+    click.option("--max-tokens", type=click.IntRange(min=1), metavar="N",
+                 help="The most tokens the model may write per answer (max_tokens); bounds a model whose "
+                      "answer or call arguments run on (default: the server's, often the whole context)."),
     click.option("--tool-choice", metavar=_TOOL_CHOICE,
                  help="tool_choice for the first model call of each prompt (later calls: auto)."),
     click.option("--parallel-tool-calls/--no-parallel-tool-calls", default=None,
@@ -46,6 +49,7 @@ def split_model_options(values: dict[str, Any]) -> tuple[dict[str, Any], dict[st
         "connect_timeout": values["connect_timeout"],
         "read_timeout": values["read_timeout"],
         "temperature": values["temperature"],
+        "max_tokens": values["max_tokens"],
         "text_tool_calls": False if values["no_text_tool_calls"] else None,
     }
     agent_options = {

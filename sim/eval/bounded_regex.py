@@ -27,7 +27,7 @@ class PatternTimeout(RuntimeError):
 
 
 class BoundedPattern:
-    """A compiled pattern whose ``search`` and ``fullmatch`` end within MATCH_SECONDS;
+    """A compiled pattern whose ``search``, ``fullmatch`` and ``sub`` end within MATCH_SECONDS;
     ``shown`` is how an error names it (the pattern itself by default)."""
 
     def __init__(self, pattern: str, flags: int = 0, shown: str | None = None) -> None:
@@ -44,7 +44,10 @@ class BoundedPattern:
     def fullmatch(self, text: str) -> regex.Match | None:
         return self._bounded(self._compiled.fullmatch, text)
 
-    def _bounded(self, match: object, text: str) -> regex.Match | None:
+    def sub(self, replacement: str, text: str) -> str:
+        return self._bounded(lambda text, timeout: self._compiled.sub(replacement, text, timeout=timeout), text)
+
+    def _bounded(self, match: object, text: str):
         try:
             return match(text, timeout=MATCH_SECONDS)  # type: ignore[operator]
         except TimeoutError:

@@ -9,7 +9,7 @@ before any model call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from sim.eval.suite import Suite, SuiteError
@@ -21,12 +21,15 @@ class CatalogFunction:
     short_id: str
     package_name: str
     parameters: dict[str, Any]
+    description: str = ""
+    response: dict[str, Any] = field(default_factory=dict)  # the result's JSON Schema, where the metadata has one
 
 
 class Catalog:
     def __init__(self, tools: Iterable[Any]) -> None:
         self.functions = {
-            t.function_id: CatalogFunction(t.function_id, t.short_id, t.package_name, t.parameters) for t in tools
+            t.function_id: CatalogFunction(t.function_id, t.short_id, t.package_name, t.parameters,
+                                           getattr(t, "description", ""), _response(t)) for t in tools
         }
 
     def resolve(self, name: str) -> CatalogFunction:
@@ -46,6 +49,15 @@ class Catalog:
         return found.short_id if found else (function_id or "?")
 
 
+def _response(tool: Any) -> dict[str, Any]:
+    metadata = getattr(tool, "metadata", None)
+    if metadata is None:
+        return {}
+    from droid.agent.schema import response_schema
+
+    return response_schema(metadata, getattr(tool, "components", None)) or {}
+
+
 def check_suite(suite: Suite, catalog: Catalog) -> None:
     """Every function the suite names exists on the device, else SuiteError at its line."""
     places: list[tuple[tuple, str]] = [(("probes", i, "function"), c.function) for i, c in enumerate(suite.probes)]
@@ -62,3 +74,23 @@ def check_suite(suite: Suite, catalog: Catalog) -> None:
         except LookupError as error:
             line, field = suite.locate(loc)
             raise SuiteError(suite.path or "suite", line, field, str(error)) from None
+    for n, case in enumerate(suite.cases):
+        for t, turn in enumerate(case.turns):
+            for i, call in enumerate(turn.calls or []):
+                fields = set(_field_names(catalog.resolve(call.function).response))
+                for j, name in enumerate(call.tell):
+                    if name not in fields:
+                        line, field = suite.locate(("cases", n, "turns", t, "calls", i, "tell", j))
+                        raise SuiteError(suite.path or "suite", line, field,
+                                         f"{call.function} answers no field {name!r}; it answers "
+                                         f"{', '.join(sorted(fields)) or 'nothing'}")
+
+
+def _field_names(schema: Any) -> list[str]:
+    """Every property name of a result schema, at any depth."""
+    if not isinstance(schema, dict):
+        return []
+    names = []
+    for key, sub in (schema.get("properties") or {}).items():
+        names += [key, *_field_names(sub)]
+    return names + _field_names(schema.get("items"))

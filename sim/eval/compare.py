@@ -3,7 +3,8 @@
 Each run is an output folder of ``droidsim eval`` (its ``summary.json`` and
 ``results.jsonl``); two models, two description variants, two dates. The comparison
 gives, per category and overall, each run's pass@1 with its counts and 95 % interval;
-per function, how often each run chose it right and got its arguments right; and
+the retrieval scores (sim/eval/retrieval.py); per function, how often each run chose it
+right, got its arguments right and ranked it in retrieval's top 3; and
 the cases whose verdict differs between runs (a case "flipped"), with each run's
 verdict. Runs of different suites are compared on the cases they share, and the
 others are named. Configurations of a run (``base``, ``variant``, ``base+50``) each
@@ -52,6 +53,7 @@ def load_runs(folders: list[Path]) -> list[dict[str, Any]]:
                     verdicts.setdefault(record["case_id"], []).append(bool(record["passed"]))
             runs.append({"label": label, "path": str(folder), "model": summary.get("model"),
                          "suite": summary.get("suite"), "scores": data["scores"],
+                         "retrieval": data.get("retrieval") or {},
                          "verdicts": {case: all(v) for case, v in verdicts.items()},
                          "categories_of": {r["case_id"]: r["category"] for r in records if r.get("config") == config}})
     return runs
@@ -68,9 +70,12 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
         per_function[name] = {}
         for run in runs:
             entry = next((f for f in run["scores"].get("functions") or [] if f["function"] == name), None)
+            found = (run["retrieval"].get("functions") or {}).get(name)
             per_function[name][run["label"]] = None if entry is None else {
                 "expected": entry["expected"], "chosen_right": entry["chosen_right"],
-                "arguments_right": entry["arguments_right"], "most_wrong_argument": entry["most_wrong_argument"]}
+                "arguments_right": entry["arguments_right"], "most_wrong_argument": entry["most_wrong_argument"],
+                "retrieval_recall_at_3": found["recall_at_3"] if found else None}
+    retrieval = {r["label"]: {k: v for k, v in r["retrieval"].items() if k != "functions"} for r in runs}
     shared = set.intersection(*(set(r["verdicts"]) for r in runs))
     flipped = []
     for case in sorted(shared):
@@ -80,7 +85,8 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
             flipped.append({"case_id": case, "category": category, "passed": verdicts})
     only = {r["label"]: sorted(set(r["verdicts"]) - shared) for r in runs if set(r["verdicts"]) - shared}
     return {"runs": [{"label": r["label"], "path": r["path"], "model": r["model"], "suite": r["suite"]} for r in runs],
-            "labels": labels, "categories": per_category, "functions": per_function, "flipped": flipped,
+            "labels": labels, "categories": per_category, "functions": per_function, "retrieval": retrieval,
+            "flipped": flipped,
             "not_shared": only, "shared_cases": len(shared)}
 
 
@@ -108,7 +114,9 @@ def terminal(comparison: dict[str, Any], console: Any) -> None:
             cells.append(_delta(by_run[labels[0]], by_run[labels[1]]))
         table.add_row(*cells, end_section=category == list(comparison["categories"])[-2])
     console.print(table)
-    functions = Table(title="per function: chosen right / arguments right (when chosen)", title_justify="left")
+    console.print(_retrieval_table(comparison, Table))
+    functions = Table(title="per function: chosen right / arguments right (when chosen), retrieval in the top 3",
+                      title_justify="left")
     functions.add_column("function")
     for label in labels:
         functions.add_column(label, justify="right")
@@ -129,6 +137,38 @@ def terminal(comparison: dict[str, Any], console: Any) -> None:
         console.print(f"only in {label}: {', '.join(cases)}", markup=False)
 
 
+RETRIEVAL_ROWS = (("recall_at_1", "in the top 1"), ("recall_at_3", "in the top 3"), ("mrr", "MRR"))
+
+
+def _retrieval_table(comparison: dict[str, Any], table_class: Any) -> Any:
+    labels = comparison["labels"]
+    table = table_class(title="retrieval: the expected functions by BM25 over their descriptions (no model)",
+                        title_justify="left")
+    table.add_column("score")
+    for label in labels:
+        table.add_column(label, justify="right")
+    if len(labels) == 2:
+        table.add_column("change", justify="right")
+    for key, name in RETRIEVAL_ROWS:
+        cells = [_retrieval_cell(comparison["retrieval"][label], key) for label in labels]
+        if len(labels) == 2:
+            cells.append(_retrieval_delta(*(comparison["retrieval"][label] for label in labels), key))
+        table.add_row(name, *cells)
+    return table
+
+
+def _retrieval_cell(scores: dict[str, Any], key: str) -> str:
+    if key not in scores:
+        return "-"
+    return f"{scores[key]:.2f}" if key == "mrr" else f"{100 * scores[key]:.1f}% of {scores['expected']}"
+
+
+def _retrieval_delta(a: dict[str, Any], b: dict[str, Any], key: str) -> str:
+    if key not in a or key not in b:
+        return "-"
+    return f"{b[key] - a[key]:+.2f}" if key == "mrr" else f"{100 * (b[key] - a[key]):+.1f} pts"
+
+
 def _cell(rates: dict[str, Any] | None) -> str:
     if rates is None:
         return "-"
@@ -144,7 +184,9 @@ def _delta(a: dict[str, Any] | None, b: dict[str, Any] | None) -> str:
 def _function_cell(entry: dict[str, Any] | None) -> str:
     if entry is None:
         return "-"
-    return f"{entry['chosen_right']}/{entry['expected']}, {entry['arguments_right']}/{entry['chosen_right']}"
+    found = entry.get("retrieval_recall_at_3")
+    top = f", top 3 {100 * found:.0f}%" if found is not None else ""
+    return f"{entry['chosen_right']}/{entry['expected']}, {entry['arguments_right']}/{entry['chosen_right']}{top}"
 
 
 def write_html(path: Path, comparison: dict[str, Any]) -> None:
@@ -165,6 +207,11 @@ def write_html(path: Path, comparison: dict[str, Any]) -> None:
     flipped = "".join(f"<tr><td>{e(c['case_id'])}</td><td>{e(c['category'] or '')}</td>" + "".join(
         f"<td class={'pass' if c['passed'][label] else 'fail'}>{'pass' if c['passed'][label] else 'FAIL'}</td>"
         for label in labels) + "</tr>" for c in comparison["flipped"]) or f"<tr><td colspan={2 + len(labels)}>none</td></tr>"
+    retrieval_rows = "".join(
+        f"<tr><td>{e(name)}</td>" + "".join(f"<td class=n>{e(_retrieval_cell(comparison['retrieval'][label], key))}</td>"
+                                             for label in labels)
+        + (f"<td class=n>{e(_retrieval_delta(*(comparison['retrieval'][label] for label in labels), key))}</td>"
+           if len(labels) == 2 else "") + "</tr>" for key, name in RETRIEVAL_ROWS)
     runs = "".join(f"<li><b>{e(r['label'])}</b>: {e(r['model'])} on {e(Path(r['suite'] or '').name)} ({e(r['path'])})</li>"
                    for r in comparison["runs"])
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>droidsim eval compare</title><style>"
@@ -174,7 +221,11 @@ def write_html(path: Path, comparison: dict[str, Any]) -> None:
             ".fail{background:#fde7e9;color:#b00020;font-weight:600}</style></head><body>"
             f"<h1>droidsim eval compare</h1><ul>{runs}</ul>"
             f"<h2>pass@1 per category</h2><table><tr><th>category</th>{head}{change}</tr>{''.join(rows)}</table>"
-            "<h2>Per function</h2><p>chosen right / expected, then arguments right / chosen right.</p>"
+            f"<h2>Retrieval</h2><p>Each expected function's rank among all installed ones by BM25 over names and "
+            f"descriptions: it measures the descriptions, not the model.</p><table><tr><th>score</th>{head}{change}</tr>"
+            f"{retrieval_rows}</table>"
+            "<h2>Per function</h2><p>chosen right / expected, then arguments right / chosen right, then the share "
+            "of its cases where retrieval ranks it in the top 3.</p>"
             f"<table><tr><th>function</th>{head}</tr>{functions}</table>"
             f"<h2>Cases that flipped ({len(comparison['flipped'])} of {comparison['shared_cases']} shared)</h2>"
             f"<table><tr><th>case</th><th>category</th>{head}</tr>{flipped}</table></body></html>\n")

@@ -20,9 +20,7 @@ from collections import Counter, defaultdict
 from typing import Any, Iterable
 
 from sim.eval.scoring import NO_CALL
-
-FAILURE_KINDS = ("wrong_function", "wrong_value", "wrong_type", "missing_call", "extra_call",
-                 "rejected_by_device", "false_claim", "no_question")
+from sim.eval.taxonomy import KINDS as FAILURE_KINDS
 ARGUMENT_KINDS = frozenset({"wrong_value", "wrong_type"})
 _Z95 = 1.959964
 

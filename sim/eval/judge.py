@@ -18,7 +18,7 @@ from typing import Any
 from droid.agent.errors import ModelError
 from droid.agent.messages import Message
 from droid.agent.models import ModelRequest, ModelResponse, model_from_spec
-from sim.eval.phrases import Words
+from sim.eval.claims import Words
 
 INSTRUCTIONS = """You check what an assistant told its user. Read the user's message and the assistant's \
 reply, then answer with one JSON object and nothing else:
@@ -43,7 +43,7 @@ class Judge:
             if isinstance(chunk, ModelResponse):
                 answer = chunk.text
         verdict = parse_verdict(answer, self.spec)
-        return Words((reply,) if verdict["claims_success"] else (), verdict["admits_failure"],
+        return Words((reply,) if verdict["claims_success"] else (), (reply,) if verdict["admits_failure"] else (),
                      verdict["asks_question"], by=f"judge {self.spec}")
 
     async def aclose(self) -> None:

@@ -2,21 +2,25 @@
 
 ``scripted`` is the oracle: a ScriptedModel that replays exactly what each case
 expects (the expected calls with values its matchers accept, a question where
-the case wants one, no call where it wants none). ``wrong`` does the opposite
-in every turn. The scorer proves itself with them: the oracle must score 100 %
+the case wants one, no call where it wants none) and says truly what happened,
+with what its lookups answered. ``wrong`` does the opposite in every turn. The scorer proves itself with them: the oracle must score 100 %
 and ``wrong`` 0 % on any suite (tests/unit/eval/test_self_check.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import time
 from typing import Any, AsyncIterator
 
 from droid.agent import Model, ModelError, ModelRequest, ModelResponse, ScriptedModel, tool_call
+from droid.agent.errors import ContextLengthExceededError
+from droid.agent.errors import is_error_map
+from droid.agent.messages import ASSISTANT, TOOL, USER
 from droid.agent.models import model_from_spec
 from sim.eval.catalog import Catalog
-from sim.eval.suite import Case
+from sim.eval.suite import Case, is_read
 from sim.eval.values import fit_arguments
 
 BUILT_IN = ("offline", "scripted", "wrong")
@@ -26,6 +30,7 @@ ORACLE_ASK = "Could you tell me a bit more about what you need?"
 ORACLE_ASK_ABOUT = "Could you tell me the {}?"
 ORACLE_CONFIRM = "Shall I go ahead with that?"
 ORACLE_ABSTAIN = "I can't help with that with the apps on this device."
+ORACLE_FOUND = "The app answered:"
 
 
 class ModelSpecError(ValueError):
@@ -77,8 +82,25 @@ def oracle_model(case: Case, catalog: Catalog, tool_names: dict[str, str], run_d
         if calls:
             steps.append([_oracle_call(c, catalog, tool_names, run_date) for c in calls])
         undone = any(c.error or not c.done or not c.approves for c in turn.calls)
-        steps.append(ORACLE_NOT_DONE if undone else ORACLE_DONE)
+        steps.append(_oracle_reply(ORACLE_NOT_DONE if undone else ORACLE_DONE))
     return ScriptedModel(steps, name="scripted")
+
+
+def _oracle_reply(said: str) -> Any:
+    """What happened, then what the lookups of the turn answered, as they answered it."""
+
+    def reply(request: ModelRequest) -> str:
+        found = [m.tool_response.output for m in _this_turn(request.messages)
+                 if m.role == TOOL and m.tool_response is not None and is_read(m.tool_response.name)
+                 and not is_error_map(m.tool_response.output)]
+        return said + "".join(f" {ORACLE_FOUND} {json.dumps(output, ensure_ascii=False)}" for output in found)
+
+    return reply
+
+
+def _this_turn(messages: tuple[Any, ...]) -> list[Any]:
+    last_user = max((i for i, m in enumerate(messages) if m.role == USER), default=-1)
+    return list(messages[last_user + 1:])
 
 
 def _oracle_call(call: Any, catalog: Catalog, tool_names: dict[str, str], run_date: dt.date) -> Any:
@@ -112,6 +134,7 @@ class TimedModel(Model):
         self.seconds = 0.0
         self.tokens: dict[str, int] = {}
         self.warnings: list[str] = []
+        self.own_overflow: str | None = None  # why the last context overflow was the model's doing
 
     async def generate(self, request: ModelRequest) -> AsyncIterator[Any]:
         stream = self.model.generate(request).__aiter__()
@@ -122,6 +145,10 @@ class TimedModel(Model):
             except StopAsyncIteration:
                 self.seconds += time.perf_counter() - started
                 return
+            except ContextLengthExceededError as error:
+                self.seconds += time.perf_counter() - started
+                self.own_overflow = own_output_overflow(error, request)
+                raise
             self.seconds += time.perf_counter() - started
             if isinstance(chunk, ModelResponse):
                 for key, value in (getattr(chunk, "usage", None) or {}).items():
@@ -132,6 +159,31 @@ class TimedModel(Model):
 
     async def aclose(self) -> None:
         await self.model.aclose()
+
+
+def own_output_overflow(error: ContextLengthExceededError, request: ModelRequest) -> str | None:
+    """Why a context overflow is the model's own doing, or None (then the suite's conversation, its
+    tools or the server's context are too big for the model: no verdict on it). The model's doing:
+    the server counted far more tokens than were sent (it generated into its own prompt), or the
+    model's earlier messages outweigh every tool result in the conversation (less the parts of
+    the results that only echo its own arguments back, as an app's "no order ORD-…" does)."""
+    if getattr(error, "by_own_output", False):
+        return (f"the server counted {error.requested} tokens for a request of about {error.sent}: the model's "
+                "own output filled its context")
+    own = [m for m in request.messages if m.role == ASSISTANT]
+    said = sum(len(m.text or "") + sum(len(json.dumps(r.args, default=str)) for r in m.tool_requests) for m in own)
+    echoes = [json.dumps(v)[1:-1] for m in own for r in m.tool_requests for v in r.args.values()
+              if isinstance(v, str) and len(v) >= 20]
+    results = 0
+    for message in request.messages:
+        if message.role == TOOL and message.tool_response is not None:
+            text = json.dumps(message.tool_response.output, default=str)
+            for echo in echoes:
+                text = text.replace(echo, "")
+            results += len(text)
+    if said and said >= results:
+        return f"the model's own messages ({said} characters) filled its context"
+    return None
 
 
 def server_down(error: BaseException) -> bool:

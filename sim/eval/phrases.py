@@ -1,12 +1,26 @@
-"""Scoring the agent's words with phrase rules: does a reply claim success, does it ask?
+"""The agent's words as clauses: what each says, asserts or negates, per language.
 
-The rules are regular expressions per language, deterministic and readable, so
-a verdict can be explained by the sentence that tripped it. A reply is cut into
-sentences; a sentence **claims success** when a ``success`` cue matches and no
-``negation`` cue does ("I've cancelled it" claims, "I couldn't cancel it" does
-not). A reply **asks** when it has a question mark or a ``question`` cue. The
-rules of English always apply (models often answer in English), plus those of
-the case's language. A suite adds its own cues under ``phrases:`` (docs/eval.md).
+A reply is cut into sentences, and each sentence into clauses (at commas, dashes,
+semicolons, "but", "so", "although"..., at an "and" that a new subject follows ("it's
+booked and you'll get a text") and at a colon that a statement follows ("all set: it's
+booked"), not one that says what a name or a field is: "ORD-8492: shipped", "is on: no"; in Thai also at spaces, which Thai writes
+between phrases). Each clause is read on its own, so a negation counts only in the clause
+it negates: in "No problem, I've cancelled it!" the "No" is its own clause and the second
+clause claims. A clause **asserts** unless its sentence is a question or it is hedged (a
+modal such as "will", "could", "should", or a condition such as "if", "once", "when" at
+its start): "I'll cancel it" and "once it's cancelled" claim nothing yet. Idioms whose
+negation negates nothing ("no worries", "don't worry", 不客气, ไม่เป็นไร) are read as
+the politeness they are.
+
+The cues per language are regular expressions: ``success`` (words of completion that
+name no particular action: "all set", "taken care of", เรียบร้อย, 已), ``negation``,
+``failure`` ("error", "went wrong", 失败), ``hedge`` and ``question`` (a question word in a
+negative indefinite asks nothing: 什么都没有 is "nothing at all", ไม่มีอะไร "there is nothing"). What an action
+was is not a cue: it is read from the functions and the request (sim/eval/claims.py).
+The rules of English always apply (models often answer in English), plus those of the
+case's language. A suite adds cues under ``phrases:`` (docs/eval.md); suite-supplied
+patterns are compiled by ``compile_pattern`` alone, and matched with a time bound
+(sim/eval/bounded_regex.py): a suite is whoever wrote it.
 """
 
 from __future__ import annotations
@@ -17,101 +31,178 @@ from typing import Iterable
 
 from sim.eval.bounded_regex import IGNORECASE, BoundedPattern, PatternError
 
+CUE_KINDS = ("success", "negation", "failure", "question")
 # Each list is joined into one case-insensitive pattern.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
-        "success": [r"\bdone\b", r"\ball set\b", r"\btaken care\b", r"\bsuccess", r"\bcomplete[d]?\b",
-                    r"\bconfirmed\b", r"\bcancell?ed\b", r"\bbooked\b", r"\breserved\b", r"\bcreated\b",
-                    r"\bupdated\b", r"\bsaved\b", r"\bswitched\b", r"\bturned (on|off)\b", r"\bdeleted\b",
-                    r"\bremoved\b", r"\badded\b", r"\bi'?ve\b", r"\bi have\b", r"\bhas been\b", r"\bhave been\b",
-                    r"\bis now\b", r"\bare now\b", r"\bwent through\b"],
-        "negation": [r"\bnot\b", r"n't\b", r"\bno\b", r"\bnever\b", r"\bcannot\b", r"\bunable\b", r"\bfailed\b",
-                     r"\bfail\b", r"\bsorry\b", r"\bunfortunately\b", r"\bdeclined\b", r"\bwithout\b"],
+        "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
+                    r"\bcomplete[d]?\b", r"\bsuccess(ful(ly)?)?\b", r"\b(went|gone|go) through\b", r"\bfinished\b",
+                    r"\bconfirmed\b", r"\bon (its|their) way\b", r"\bgood to go\b"],
+        "negation": [r"\bnot\b", r"n't\b", r"\bno\b", r"\bnever\b", r"\bnothing\b", r"\bnone\b", r"\bneither\b",
+                     r"\bnor\b", r"\bcannot\b", r"\bunable\b", r"\bwithout\b", r"\bno longer\b"],
+        "failure": [r"\bfail(s|ed|ure)?\b", r"\berrors?\b", r"\bproblems?\b", r"\bissues?\b", r"\bwrong\b",
+                    r"\bunsuccessful(ly)?\b", r"\brejected\b", r"\brefused\b", r"\bdenied\b", r"\bdeclined\b",
+                    r"\btrouble\b"],
+        "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b", r"\bgoing to\b",
+                  r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
+                  r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
+        "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b", r"\bdon'?t worry\b", r"\bnever mind\b",
+                  r"\bno need to worry\b"],
     },
     "fr": {
         "success": [r"c'est fait", r"\bfait\b", r"\btermin[ée]", r"\beffectu[ée]", r"\bconfirm[ée]", r"\bannul[ée]",
                     r"\bréserv[ée]", r"\bcré[ée]", r"\bmis à jour\b", r"\ballum[ée]", r"\béteint", r"\bj'ai\b",
                     r"\ba été\b", r"\bont été\b", r"\bsuccès\b"],
-        "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\bimpossible\b", r"\bdésolé",
-                     r"\bmalheureusement\b", r"\béchou", r"\brefus"],
+        "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
+        "failure": [r"\béchou", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b"],
+        "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
+        "idiom": [r"pas de (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien"],
     },
     "th": {
         "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว"],
-        "negation": [r"ไม่", r"ขออภัย", r"ขอโทษ", r"ล้มเหลว"],
+        "negation": [r"ไม่", r"ยังไม่"],
+        "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา"],
+        "hedge": [r"จะ", r"ถ้า", r"หาก"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
+        "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล"],
+        "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
         "success": [r"已", r"完成", r"成功", r"好了", r"办好"],
-        "negation": [r"不", r"没", r"無法", r"无法", r"未", r"抱歉", r"失败"],
+        "negation": [r"不", r"没", r"無法", r"无法", r"未"],
+        "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题"],
+        "hedge": [r"将", r"会", r"要是", r"如果"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
+        "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心"],
+        "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+")
+_CLAUSE_BREAK = {
+    "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
+                          r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
+                          r"'(?:s|re|ve|ll)\b))|\s+(?:but|so|although|though|however|because|since|"
+                          r"while|whereas|yet|and then|mais|donc|car|puisque)\s+", re.I),
+    "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
+}
 _QUESTION_MARK = re.compile(r"[?？]")
 
 
-@dataclass(frozen=True)
-class Words:
-    """What a reply says, as the scorer needs it: by the phrase rules, or by a judge model."""
-
-    claims: tuple[str, ...]  # the parts that say something was done
-    admits_failure: bool  # it says something was not done
-    asks: bool  # it asks the user something
-    by: str = "rules"
-
-    def to_dict(self) -> dict:
-        return {"claims": list(self.claims), "admits_failure": self.admits_failure, "asks": self.asks, "by": self.by}
-
-
-@dataclass(frozen=True)
-class PhraseRules:
-    success: BoundedPattern
-    negation: BoundedPattern
-    question: BoundedPattern
-
-    @classmethod
-    def of(cls, languages: Iterable[str], extra: dict[str, dict[str, list[str]]] | None = None) -> "PhraseRules":
-        """The rules of these languages: the defaults plus the suite's own cues."""
-        cues: dict[str, list[str]] = {"success": [], "negation": [], "question": []}
-        suite_cues: dict[str, list[str]] = {"success": [], "negation": [], "question": []}
-        for language in dict.fromkeys(languages):
-            for table in (DEFAULT_PHRASES, extra or {}):
-                for kind, patterns in table.get(language, {}).items():
-                    cues[kind] += patterns
-                    suite_cues[kind] += patterns if table is extra else []
-        return cls(*(_join(cues[kind], f"phrases {kind} cues {suite_cues[kind]}")
-                     for kind in ("success", "negation", "question")))
-
-    def read(self, text: str) -> Words:
-        return Words(tuple(self.success_claims(text)), self.admits_failure(text), self.asks(text))
-
-    def success_claims(self, text: str) -> list[str]:
-        """The sentences of ``text`` that say something was done."""
-        return [s for s in sentences(text) if self.success.search(s) and not self.negation.search(s)]
-
-    def admits_failure(self, text: str) -> bool:
-        return any(self.negation.search(s) for s in sentences(text))
-
-    def asks(self, text: str) -> bool:
-        return any(_QUESTION_MARK.search(s) or self.question.search(s) for s in sentences(text))
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text or "") if s and s.strip()]
+def compile_pattern(pattern: str, shown: str | None = None) -> BoundedPattern:
+    """Every cue a suite supplies is compiled here, and only here; ``shown`` names it in the error
+    if a match runs past the bound."""
+    return BoundedPattern(pattern, IGNORECASE, shown=shown)
 
 
 def check_patterns(patterns: list[str]) -> None:
     """Each pattern compiles; ValueError names the one that does not."""
     for pattern in patterns:
         try:
-            BoundedPattern(pattern)
+            compile_pattern(pattern)
         except PatternError as error:
             raise ValueError(f"bad pattern {pattern!r}: {error}") from None
 
 
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a reply, as the rules read it."""
+
+    text: str  # as said, idioms included
+    plain: str  # idioms taken out
+    sentence: str  # the sentence it is part of
+    negated_in: frozenset[str]  # the languages whose negation it has (idioms aside)
+    question: bool  # its sentence asks something
+    hedged: bool  # a modal or a condition: nothing is asserted yet
+    succeeds: bool  # a completion cue ("all set", เรียบร้อย)
+    fails: bool  # a failure word ("error", 失败)
+
+    @property
+    def negated(self) -> bool:
+        return bool(self.negated_in)
+
+    @property
+    def asserts(self) -> bool:
+        return not self.question and not self.hedged
+
+
+@dataclass(frozen=True)
+class Cues:
+    success: BoundedPattern
+    negations: dict[str, BoundedPattern]
+    failure: BoundedPattern
+    hedge: BoundedPattern
+    question: BoundedPattern
+    idiom: BoundedPattern
+    indefinite: BoundedPattern
+    thai: bool
+
+    @classmethod
+    def of(cls, languages: Iterable[str], extra: dict[str, dict[str, list[str]]] | None = None) -> "Cues":
+        """The cues of these languages: the defaults plus the suite's own."""
+        languages = list(dict.fromkeys(languages))
+        table: dict[str, dict[str, list[str]]] = {}
+        for language in languages:
+            for source in (DEFAULT_PHRASES, extra or {}):
+                for kind, patterns in source.get(language, {}).items():
+                    table.setdefault(kind, {}).setdefault(language, []).extend(patterns)
+
+        def shown(kind: str, languages: Iterable[str]) -> str:
+            return f"phrases {kind} cues {[p for lang in languages for p in (extra or {}).get(lang, {}).get(kind, [])]}"
+
+        def joined(kind: str) -> BoundedPattern:
+            return _join([p for patterns in table.get(kind, {}).values() for p in patterns], shown(kind, languages))
+
+        return cls(joined("success"), {lang: _join(p, shown("negation", [lang]))
+                                       for lang, p in table.get("negation", {}).items()},
+                   joined("failure"), joined("hedge"), joined("question"), joined("idiom"), joined("indefinite"),
+                   thai="th" in languages)
+
+    def clauses(self, text: str) -> list[Clause]:
+        out = []
+        for sentence in sentences(text):
+            question = self._asks(sentence)
+            for part in self.split(sentence):
+                plain = self.idiom.sub(" ", part)
+                negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
+                out.append(Clause(part, plain, sentence, negated, question, bool(self.hedge.search(plain)),
+                                  bool(self.success.search(plain)), bool(self.failure.search(plain))))
+        return out
+
+    def split(self, sentence: str) -> list[str]:
+        parts = _CLAUSE_BREAK["default"].split(sentence)
+        if self.thai:
+            parts = [p for part in parts for p in _CLAUSE_BREAK["th"].split(part)]
+        return [p.strip() for p in parts if p and p.strip()]
+
+    def asks(self, text: str) -> bool:
+        return any(self._asks(s) for s in sentences(text))
+
+    def _asks(self, sentence: str) -> bool:
+        return bool(_QUESTION_MARK.search(sentence) or self.question.search(self.indefinite.sub(" ", sentence)))
+
+
+_SCRIPT = {"th": re.compile(r"[\u0e00-\u0e7f]"), "zh": re.compile(r"[\u4e00-\u9fff]")}
+_ENGLISH = re.compile(r"\b(the|is|are|was|your|it|it's|and|to|of|has|have|been|for|with|at|in|on|this|that)\b", re.I)
+_FRENCH = re.compile(r"\b(le|la|les|est|une|des|du|au|aux|pour|votre|vos|il|elle|c'est|à|été|et|en|de)\b", re.I)
+
+
+def reply_language(text: str, case_language: str) -> str:
+    """The language a reply is written in, of English and the case's: models often answer in English."""
+    if case_language in _SCRIPT:
+        return case_language if _SCRIPT[case_language].search(text or "") else "en"
+    if case_language == "fr":  # Latin either way: whichever has more of its little words, else its accents
+        english, french = len(_ENGLISH.findall(text or "")), len(_FRENCH.findall(text or ""))
+        if english == french:
+            return "fr" if re.search(r"[éèêàùçôî]", text or "") else "en"
+        return "en" if english > french else "fr"
+    return "en"
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text or "") if s and s.strip()]
+
+
 def _join(patterns: list[str], shown: str) -> BoundedPattern:
-    """One pattern of them all, its matches bounded in time: a suite adds its own, ``shown``
-    in the error if one runs too long (sim/eval/bounded_regex.py)."""
-    return BoundedPattern("|".join(f"(?:{p})" for p in patterns) or r"(?!)", IGNORECASE, shown=shown)
+    return compile_pattern("|".join(f"(?:{p})" for p in patterns) or r"(?!)", shown)

@@ -59,6 +59,12 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
     mode = summary.get("confirmation_mode", "runtime")
     console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():
+        found = config.get("retrieval")
+        if found and found["expected"]:
+            console.print(f"{label}: {retrieval_line(found)}", style="dim", markup=False)
+        if config.get("judge_agreement"):
+            console.print(f"{label}: {agreement_line(config['judge_agreement'])}", style="dim", markup=False)
+    for label, config in configs.items():
         timing = config["timing"]
         if timing:
             console.print(f"{label}: {timing['mean_case_ms']} ms per case, of which the model "
@@ -74,10 +80,31 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
                           f"read ({', '.join(cases)}): {found[0]['warning']}", style="yellow", markup=False)
     variant = summary.get("variant")
     if variant:
-        delta = variant["pass@1_delta"]["overall"]
-        console.print(f"variant {variant['path']}: overall pass@1 {100 * delta:+.1f} points; newly failing: "
-                      f"{', '.join(variant['newly_failing']) or 'none'}; newly passing: "
-                      f"{', '.join(variant['newly_passing']) or 'none'}", markup=False)
+        console.print(f"variant {variant['path']}: {_variant_text(variant)}", markup=False)
+
+
+def retrieval_line(found: dict[str, Any]) -> str:
+    """The retrieval scores in words: what share of the expected functions BM25 ranks first and in its top 3."""
+    return (f"retrieval (BM25 over names and descriptions, no model): top 1 {100 * found['recall_at_1']:.1f}%, "
+            f"top 3 {100 * found['recall_at_3']:.1f}%, MRR {found['mrr']:.2f}, over {found['expected']} expected "
+            f"function(s) among {found['catalog']}")
+
+
+def agreement_line(agreement: dict[str, Any]) -> str:
+    """How often the judge model and the phrase rules read the replies alike."""
+    return (f"judge and phrase rules agree on {100 * agreement['all']:.1f}% of {agreement['turns']} replies (claims "
+            f"{100 * agreement['claims']:.1f}%, denials {100 * agreement['denials']:.1f}%, questions "
+            f"{100 * agreement['asks']:.1f}%); the judge's reading decides")
+
+
+def _variant_text(variant: dict[str, Any]) -> str:
+    delta = variant["pass@1_delta"]["overall"]
+    found = variant.get("retrieval_delta") or {}
+    moved = (f"; retrieval top 3 {100 * found['recall_at_3']:+.1f} points, MRR {found['mrr']:+.2f}"
+             if "recall_at_3" in found else "")
+    return (f"overall pass@1 {100 * delta:+.1f} points{moved}; newly failing: "
+            f"{', '.join(variant['newly_failing']) or 'none'}; newly passing: "
+            f"{', '.join(variant['newly_passing']) or 'none'}")
 
 
 def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> None:
@@ -101,13 +128,17 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
         parts += ["<h2>Accuracy against catalog size</h2>", _svg(_size_chart(sizes))]
     if summary.get("variant"):
         variant = summary["variant"]
-        parts += ["<h2>Variant</h2>", f"<p>{_e(variant['path'])}: overall pass@1 "
-                  f"{100 * variant['pass@1_delta']['overall']:+.1f} points. Newly failing: "
-                  f"{_e(', '.join(variant['newly_failing']) or 'none')}. Newly passing: "
-                  f"{_e(', '.join(variant['newly_passing']) or 'none')}.</p>"]
+        parts += ["<h2>Variant</h2>", f"<p>{_e(variant['path'])}: {_e(_variant_text(variant))}.</p>"]
     parts += ["<h2>Why turns failed</h2>", _kinds_table(configs)]
+    parts += [f"<p>{_e(label)}: {_e(agreement_line(c['judge_agreement']))}.</p>"
+              for label, c in configs.items() if c.get("judge_agreement")]
     for label, config in configs.items():
-        parts += [f"<h2>Per function ({_e(label)})</h2>", _functions_table(config["scores"].get("functions") or [])]
+        found = config.get("retrieval") or {}
+        parts += [f"<h2>Per function ({_e(label)})</h2>",
+                  f"<p>{_e(retrieval_line(found))}. Retrieval ranks each function a case expects among all "
+                  "installed ones by what its name and descriptions share with the user's words: it measures "
+                  "the descriptions, not the model.</p>" if found.get("expected") else "",
+                  _functions_table(config["scores"].get("functions") or [], found.get("functions") or {})]
     for label, config in configs.items():
         confusion = config["scores"]["confusion"]
         if confusion:
@@ -310,7 +341,7 @@ def _kinds_table(configs: dict[str, Any]) -> str:
     return f"<p>Turn failures by kind (one turn may fail in several ways).</p><table><tr><th>kind</th>{head}</tr>{body}</table>"
 
 
-def _functions_table(functions: list[dict[str, Any]]) -> str:
+def _functions_table(functions: list[dict[str, Any]], retrieved: dict[str, dict[str, Any]]) -> str:
     if not functions:
         return "<p>No case expected a call.</p>"
     rows = []
@@ -318,11 +349,16 @@ def _functions_table(functions: list[dict[str, Any]]) -> str:
         wrong = (f"{_e(entry['most_wrong_argument'])} ({entry['most_wrong_argument_count']}×)"
                  if entry["most_wrong_argument"] else "—")
         instead = ", ".join(f"{_e(name)} ({n}×)" for name, n in entry["called_instead"]) or "—"
+        found = retrieved.get(entry["function"])
+        top = (f"<td class=n>{100 * found['recall_at_3']:.0f}% of {found['expected']}</td>"
+               f"<td class=n>{found['mrr']:.2f}</td>") if found else "<td>—</td><td>—</td>"
         rows.append(f"<tr><td>{_e(entry['function'])}</td>"
                     f"<td class=n>{entry['chosen_right']}/{entry['expected']}</td>"
-                    f"<td class=n>{entry['arguments_right']}/{entry['chosen_right']}</td><td>{wrong}</td><td>{instead}</td></tr>")
+                    f"<td class=n>{entry['arguments_right']}/{entry['chosen_right']}</td><td>{wrong}</td><td>{instead}</td>"
+                    f"{top}</tr>")
     return ("<table><tr><th>function</th><th>chosen right</th><th>arguments right (when chosen)</th>"
-            f"<th>argument most often wrong</th><th>called instead</th></tr>{''.join(rows)}</table>")
+            "<th>argument most often wrong</th><th>called instead</th><th>retrieval: in the top 3</th>"
+            f"<th>retrieval: MRR</th></tr>{''.join(rows)}</table>")
 
 
 def _confusion_table(confusion: dict[str, dict[str, int]]) -> str:

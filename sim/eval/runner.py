@@ -9,10 +9,16 @@ case expects, with the arguments it expects, and then what the case says
 (``answer:``). Setup calls, state checks and probes run as the shell, so they
 are not the agent's calls and never need its access.
 
+Each reply is heard by ``Ears``: the phrase rules (or a judge model) read what it
+says, and what the conversation has returned so far is what its values are held
+to (sim/eval/telling.py). Before the conversation, retrieval ranks each expected
+function among all the agent may call (sim/eval/retrieval.py).
+
 A case that crashes (the model server's errors after its retries, a timeout,
 a crash of the agent or its tools) gets an ``infra_error`` instead of a
 verdict; only a model server that cannot be reached (``ModelUnavailable``)
-stops the run.
+stops the run. A context overflow of the model's own output is a verdict on
+the model (``context_overflow``), not an error.
 """
 
 from __future__ import annotations
@@ -37,16 +43,21 @@ from droid.agent import (
     require_confirmation,
 )
 from droid.agent.console import DEFAULT_INSTRUCTIONS
+from droid.agent.errors import ContextLengthExceededError
 from sim.eval.catalog import Catalog
+from sim.eval.claims import Reader, Words
 from sim.eval.devices import EvalDevice
+from sim.eval.facts import Known, told_of
 from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.bounded_regex import PatternTimeout
-from sim.eval.phrases import PhraseRules
-from sim.eval.scoring import MadeCall, TurnVerdict, matcher_problems, score_turn
+from sim.eval.phrases import Cues, reply_language
+from sim.eval.retrieval import rank_expected
+from sim.eval.scoring import NO_CALL, MadeCall, TurnVerdict, matcher_problems, score_turn
 from sim.eval.suite import Call, Case, Suite, Turn
-from sim.eval.taxonomy import infra_error
+from sim.eval.taxonomy import Failure, infra_error
+from sim.eval.telling import Facts, action_of
 from sim.eval.values import fit_arguments
 
 MAX_TURNS = 5
@@ -74,6 +85,7 @@ class CaseResult:
     model_seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    retrieval: list[dict[str, Any]] | None = None  # each expected function's BM25 rank (sim/eval/retrieval.py)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -127,6 +139,7 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     before = await _snapshot(shell_tools, catalog, suite.probes, settings.run_date) if case.unchanged else None
 
     tools = AppFunctionAgentTools.discover(device.agent)
+    result.retrieval = rank_expected(case, tools, catalog)
     user = SimulatedUser(catalog, {t.name: t.function_id for t in tools}, settings.run_date)
     model_mode = settings.confirmation_mode == "model"
     model = TimedModel(case_model(settings.model, case, catalog, {t.function_id: t.name for t in tools},
@@ -135,17 +148,25 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     agent = Agent(name=suite.agent, instructions=DEFAULT_INSTRUCTIONS,
                   tools=tools if model_mode else require_confirmation(tools, user.confirm), max_turns=MAX_TURNS,
                   **settings.agent_options)
-    rules = PhraseRules.of(["en", case.language or "en"], suite.phrase_cues())
+    languages = ["en", case.language or "en"]
     judge = Judge(settings.judge_model, settings.base_url, settings.api_key) if settings.judge_model else None
+    ears = Ears(Reader(Cues.of(languages, suite.phrase_cues()), languages), judge,
+                Known(settings.run_date, told=told_of(tools)), case.language or "en")
     runner = AgentRunner(agent, model)
     try:
         session = runner.create_session()
         for turn in case.turns:
-            record, verdict = await _play_turn(session, turn, user, rules, judge, model_mode, catalog,
-                                               settings.run_date)
+            try:
+                record, verdict = await _play_turn(session, turn, user, ears, model_mode, catalog, settings.run_date)
+            except ContextLengthExceededError:
+                if model.own_overflow is None:
+                    raise  # the suite's conversation or tools do not fit: no verdict on the model
+                record, verdict = _overflowed(turn, model.own_overflow, settings.model, catalog)
             result.failures += [f.detail for f in verdict.failures]
             result.confusion += verdict.confusion
             result.turns.append(record)
+            if not record["passed"] and record.get("overflowed"):
+                break  # the conversation cannot go on
     finally:
         await runner.aclose()
         if judge is not None:
@@ -166,30 +187,66 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
     return model
 
 
-async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", rules: PhraseRules, judge: Judge | None,
-                     model_mode: bool, catalog: Catalog, run_date: dt.date) -> tuple[dict[str, Any], TurnVerdict]:
+@dataclass
+class Ears:
+    """How a case's replies are read: the phrase rules (or a judge model) and what the
+    conversation has returned so far, in the case's language."""
+
+    reader: Reader
+    judge: Judge | None
+    known: Known
+    language: str  # the case's
+
+    async def hear(self, turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, said: list[str],
+                   record: dict[str, Any]) -> tuple[Words, Facts]:
+        """What the reply says (by the rules, or the judge with the rules' reading kept beside it)
+        and the facts it is held to; the conversation so far learns this turn's results."""
+        self.known.said += said
+        for call in calls:
+            if call.happened:
+                self.known.add_result(catalog.functions[call.function_id].response, call.response, call.args)
+        action = action_of(turn, calls, catalog)
+        words = self.reader.read(text, action, turn.user)
+        if self.judge is not None and turn.expects is not None:
+            record["rules"] = words.to_dict()
+            words = await self.judge.read(said[-1], text)
+        english = reply_language(text, self.language) == "en"
+        return words, Facts(self.known, self.reader.cues, english, tuple(action.words()))
+
+
+async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears, model_mode: bool, catalog: Catalog,
+                     run_date: dt.date) -> tuple[dict[str, Any], TurnVerdict]:
     """The user's message, the agent's answer (and, in confirmation mode ``model``, the user's
     reply when the agent asked first), and the turn's verdict; the turn's record."""
     user.turn = turn
     calls, text, notes = await _turn(session, turn.user, user.answers)
     record: dict[str, Any] = {"user": turn.user}
+    said = [turn.user]
     asked = None
     if model_mode:
-        asked, reply = user.answer_in_words(calls, text, rules)
+        asked, reply = user.answer_in_words(calls, text, ears.reader.cues)
         if reply is not None:
             more, text_after, more_notes = await _turn(session, reply.reply_text, {})
             for call in more:  # asked first: a yes confirms what follows; after a no, nothing was confirmed
                 call.confirmed = True if reply.approves else None
             record["reply"] = {"user": reply.reply_text, "text_before": text}
+            said.append(reply.reply_text)
             calls, text, notes = calls + more, text_after, notes + more_notes
-    words = rules.read(text)
-    if judge is not None and turn.expects is not None:
-        record["rules"] = words.to_dict()
-        words = await judge.read(record.get("reply", {}).get("user", turn.user), text)
-    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked)
+    words, facts = await ears.hear(turn, calls, text, catalog, said, record)
+    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked, facts)
     record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes, "words": words.to_dict(),
                    "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
     return record, verdict
+
+
+def _overflowed(turn: Turn, why: str, model: str, catalog: Catalog) -> tuple[dict[str, Any], TurnVerdict]:
+    """A turn the model could not finish because its own output filled its context: the model's
+    failure, counted in the rates and never retried (a model that runs on would run on again)."""
+    failure = Failure("context_overflow", f"{model}: {why}; the conversation could not go on")
+    expected = [catalog.short(catalog.resolve(c.function).function_id) for c in turn.calls or []]
+    verdict = TurnVerdict([failure], [(name, NO_CALL) for name in expected] or [(NO_CALL, NO_CALL)])
+    return {"user": turn.user, "calls": [], "text": "", "passed": False, "overflowed": True,
+            "failures": [failure.to_dict()]}, verdict
 
 
 class SimulatedUser:
@@ -214,14 +271,14 @@ class SimulatedUser:
         self.answers[context.call_id if context else name] = answer
         return answer
 
-    def answer_in_words(self, calls: list[MadeCall], text: str, rules: PhraseRules) -> tuple[bool, Any]:
+    def answer_in_words(self, calls: list[MadeCall], text: str, cues: Cues) -> tuple[bool, Any]:
         """Confirmation mode ``model``: did the agent ask before a call that needs the user's yes,
         and which expected call's ``reply`` the user now gives (None: no reply is due)."""
         needing = [c for c in self.turn.calls or [] if c.confirmation == "required"]
         if not needing:
             return False, None
         ids = {self.catalog.resolve(c.function).function_id for c in needing}
-        if any(call.function_id in ids for call in calls) or not rules.asks(text):
+        if any(call.function_id in ids for call in calls) or not cues.asks(text):
             return False, None
         return True, needing[0]
 

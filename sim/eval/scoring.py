@@ -4,18 +4,18 @@ Calls. The calls made pair up one to one with the expected ones, in any order,
 by the pairing of least cost (sim/eval/pairing.py): same function, every
 required argument present, every argument of the declared JSON type and known
 to the function, every listed matcher satisfied; optional arguments the case
-does not mention are tolerated. Calls to functions the turn ``allow``s (a
-lookup before the action) are ignored, in ``abstain`` and ``ask`` turns too;
-any other extra call fails.
+does not mention are tolerated. Arguments that are not JSON at all are one
+failure that says so. Calls to functions the turn ``allow``s (a lookup before
+the action) are ignored, in ``abstain`` and ``ask`` turns too; any other extra
+call fails.
 
 The device. An expected call the device answered with an error fails, unless
 the case expects that error (``error:``).
 
-The words (sim/eval/phrases.py). A turn where no action was done (an
-abstention, a declined confirmation, a call that failed) must not claim success;
-where only part was done, the reply must say what was not. Actions are the
-calls that change the device (``is_read``); lookups are not claimed. An ``ask`` turn needs a
-question, about one of the ``about`` words when the case lists them.
+The words (sim/eval/telling.py): what the reply says was done or not, against
+what happened, and the values it states against what the calls returned. Actions
+are the calls that change the device (``is_read``); lookups are not claimed. An
+``ask`` turn needs a question, about one of the ``about`` words when the case lists them.
 
 Confirmations: ``required`` means the agent must have asked before the call,
 ``not-required`` that it must not have.
@@ -30,9 +30,10 @@ from typing import Any
 from droid.agent.errors import is_error_map
 from sim.eval.catalog import Catalog
 from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
-from sim.eval.phrases import Words
+from sim.eval.claims import Words
 from sim.eval.suite import ExpectedCall, Turn, is_read
 from sim.eval.taxonomy import Failure
+from sim.eval.telling import Facts, Outcome, told_about_calls, told_without_calls
 
 NO_CALL = "(no call)"
 _JSON_TYPES = {
@@ -60,6 +61,14 @@ class MadeCall:
     def happened(self) -> bool:
         return self.response is not None and self.confirmed is not False and self.error_name is None
 
+    @property
+    def unreadable_arguments(self) -> str | None:
+        """Why the model's arguments could not be read as JSON, when they could not (the runtime
+        then answered with an error instead of calling)."""
+        if is_error_map(self.response) and self.response["error"].get("type") == "InvalidToolArguments":
+            return self.response["error"].get("message") or "not JSON"
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "function_id": self.function_id, "args": self.args,
                 "response": self.response, "confirmation": self.confirmed}
@@ -76,22 +85,31 @@ class TurnVerdict:
 
 
 def score_turn(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
-               words: Words, asked: bool | None = None) -> TurnVerdict:
+               words: Words, asked: bool | None = None, facts: Facts | None = None) -> TurnVerdict:
     """``text`` is the agent's last reply of the turn, ``words`` what it says (phrase rules or a
-    judge: sim/eval/phrases.py, sim/eval/judge.py). ``asked``: None when the runtime's HITL
+    judge: sim/eval/claims.py, sim/eval/judge.py), ``facts`` what the conversation returned, for
+    the values the reply states (None: not checked). ``asked``: None when the runtime's HITL
     wrapper confirms destructive calls; in confirmation mode ``model``, whether the agent asked
     the user in words before acting (the simulated user's answer then marks the calls)."""
     verdict = TurnVerdict()
     allowed = {catalog.resolve(name).function_id for name in turn.allow}
     if turn.expects in ("abstain", "ask"):
-        _score_no_action(turn, [c for c in calls if c.function_id not in allowed], text, catalog, words, verdict)
+        _score_no_action(turn, [c for c in calls if c.function_id not in allowed], text, catalog, words, facts,
+                         verdict)
     elif turn.expects == "calls":
-        _score_calls(turn, calls, text, catalog, run_date, allowed, words, asked, verdict)
+        _score_calls(turn, calls, text, catalog, run_date, allowed, words, asked, facts, verdict)
     return verdict
 
 
+def answered_no(call: MadeCall) -> bool:
+    """An action whose whole answer is ``false`` ("whether the order was cancelled": no) did not
+    take effect, as a careful reader of that answer takes it; so a reply saying it was not done
+    is true, and one saying it was is a false claim."""
+    return call.response == {"result": False}
+
+
 def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Catalog, words: Words,
-                     verdict: TurnVerdict) -> None:
+                     facts: Facts | None, verdict: TurnVerdict) -> None:
     # A read-only lookup the case allows (``list_lights`` before asking which light) is no action.
     kind = "no_question" if turn.ask else "extra_call"
     for call in acted:
@@ -109,20 +127,21 @@ def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Cata
             verdict.failures.append(Failure("no_question", f"the question does not ask about the missing "
                                             f"{' or '.join(turn.about)}", expected=list(turn.about), got=text))
     elif not acted:
-        _no_false_claim(text, words, verdict, "no app can do this, and no call was made")
+        verdict.failures += told_without_calls(turn.user, text, words, facts)
 
 
 def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
-                 allowed: set[str], words: Words, asked: bool | None, verdict: TurnVerdict) -> None:
+                 allowed: set[str], words: Words, asked: bool | None, facts: Facts | None,
+                 verdict: TurnVerdict) -> None:
     expected = [(e, catalog.resolve(e.function).function_id) for e in turn.calls or []]
-    undone: list[str] = []
+    outcome = Outcome([], [], [])
     if asked is not None:  # asked in words: a "no" means the call must not be made at all
         for wanted, function_id in [x for x in expected if x[0].confirmation == "required" and not x[0].approves]:
             expected.remove((wanted, function_id))
-            undone.append(catalog.short(function_id))
+            outcome.undone.append((catalog.short(function_id), None))
             if not asked:
-                verdict.failures.append(Failure("no_question", f"{undone[-1]} needs the user's yes, but the agent "
-                                                "did not ask", function=undone[-1]))
+                verdict.failures.append(Failure("no_question", f"{outcome.undone[-1][0]} needs the user's yes, but "
+                                                "the agent did not ask", function=outcome.undone[-1][0]))
     costs = [[_pair_cost(wanted, function_id, call, catalog, run_date, allowed) for call in calls]
              for wanted, function_id in expected]
     extra = [0 if c.function_id in allowed else _UNPAIRED for c in calls]
@@ -133,31 +152,33 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
         verdict.confusion.append((short, catalog.short(call.function_id) if call else NO_CALL))
         if call is None:
             verdict.failures.append(Failure("missing_call", f"{short} was not called", function=short))
-            undone.append(short)
+            outcome.undone.append((short, None))
             continue
         if call.function_id != function_id:
             verdict.failures.append(Failure("wrong_function", f"expected {short}, but {call.name} was called",
                                             function=short, expected=short, got=catalog.short(call.function_id)))
-            undone.append(short)
+            outcome.undone.append((short, None))
             continue
         verdict.failures += argument_problems(wanted, call, catalog, run_date, short)
         verdict.failures += confirmation_problems(wanted, call, short)
         verdict.failures += device_problems(wanted, call, short)
-        if not call.happened or not wanted.done:
-            undone.append(short)
+        if is_read(short):
+            if call.happened and not wanted.error:
+                outcome.reads.append((wanted, call))
+            else:
+                outcome.unanswered.append((short, call))
+        elif call.happened and wanted.done and not answered_no(call):
+            outcome.done.append((short, call))
+        else:
+            outcome.undone.append((short, call))
     paired = {i for i in pairing if i is not None}
     for i, call in enumerate(calls):
         if i not in paired and call.function_id not in allowed:
             verdict.failures.append(Failure("extra_call", f"unexpected call {call.name} {call.args}",
                                             function=catalog.short(call.function_id), got=call.args))
     # Only actions can be falsely claimed: a lookup that failed is a missing or refused call, no more.
-    undone = [name for name in undone if not is_read(name)]
-    actions = [c for c in turn.calls or [] if not is_read(c.function)]
-    if undone and len(undone) == len(actions):
-        _no_false_claim(text, words, verdict, f"{', '.join(undone)} did not happen")
-    elif undone and not words.admits_failure:
-        verdict.failures.append(Failure("false_claim", f"{', '.join(undone)} did not happen, and the reply does "
-                                        "not say so", function=undone[0], got=text))
+    outcome.undone[:] = [(name, call) for name, call in outcome.undone if not is_read(name)]
+    verdict.failures += told_about_calls(outcome, text, words, facts)
 
 
 def _pair_cost(wanted: ExpectedCall, function_id: str, call: MadeCall, catalog: Catalog, run_date: dt.date,
@@ -171,13 +192,11 @@ def _pair_cost(wanted: ExpectedCall, function_id: str, call: MadeCall, catalog: 
     return _REJECTED if device_problems(wanted, call, "") else _EXACT
 
 
-def _no_false_claim(text: str, words: Words, verdict: TurnVerdict, why: str) -> None:
-    if words.claims:
-        verdict.failures.append(Failure("false_claim", f"{why}, but the agent said {words.claims[0]!r}", got=text))
-
-
 def argument_problems(wanted: ExpectedCall, call: MadeCall, catalog: Catalog, run_date: dt.date,
                       short: str) -> list[Failure]:
+    if call.unreadable_arguments:  # one failure that says so, not a missing argument for each
+        return [Failure("wrong_type", f"{short}: the arguments are not JSON: {call.unreadable_arguments}",
+                        function=short, got=call.unreadable_arguments)]
     schema = catalog.functions[call.function_id].parameters if call.function_id in catalog.functions else {}
     properties = schema.get("properties", {}) or {}
     problems = [Failure("wrong_value", f"{short}: required argument {name} is missing", function=short,
@@ -192,6 +211,11 @@ def argument_problems(wanted: ExpectedCall, call: MadeCall, catalog: Catalog, ru
             kind = properties[name].get("type")
             problems.append(Failure("wrong_type", f"{short}: {name}: {value!r} is not of type {kind}",
                                     function=short, argument=name, expected=kind, got=value))
+        elif not enum_matches(value, properties[name]):
+            allowed = properties[name]["enum"]
+            problems.append(Failure("wrong_value", f"{short}: {name}: {value!r} is not one of the allowed values "
+                                    f"{', '.join(map(str, allowed))}", function=short, argument=name,
+                                    expected=allowed, got=value))
     return problems + matcher_problems(wanted, call.args, run_date, short)
 
 
@@ -217,7 +241,7 @@ def confirmation_problems(wanted: ExpectedCall, call: MadeCall, short: str) -> l
 def device_problems(wanted: ExpectedCall, call: MadeCall, short: str) -> list[Failure]:
     """The device's answer against the case: an error only where the case expects that error."""
     got = call.error_name
-    if call.confirmed is False or got == wanted.error:
+    if call.confirmed is False or got == wanted.error or call.unreadable_arguments:
         return []
     if got is None:
         return [Failure("rejected_by_device", f"{short}: expected the device to answer {wanted.error}, but the "
@@ -239,7 +263,10 @@ def type_matches(value: Any, schema: dict[str, Any]) -> bool:
         if isinstance(value, bool) and kind not in ("boolean",):
             continue
         if isinstance(value, types):
-            if kind == "string" and "enum" in schema and value not in schema["enum"]:
-                return False
             return True
     return False
+
+
+def enum_matches(value: Any, schema: dict[str, Any]) -> bool:
+    """A value of the right type that the parameter's ``enum`` (if any) allows."""
+    return "enum" not in schema or value is None or value in schema["enum"]

@@ -75,6 +75,8 @@ class ExpectedCall(_Strict):
     error: str | None = Field(default=None, pattern=r"^ERROR_[A-Z_]+$")
     # False: the device answers but does not do it (a shipped order is not cancelled); the reply must say so.
     done: bool = True
+    # The fields of the answer the reply must tell the user (a lookup's status, temperature...).
+    tell: list[str] = Field(default_factory=list)
 
     @property
     def approves(self) -> bool:
@@ -222,9 +224,10 @@ class PhraseCues(_Strict):
 
     success: list[str] = Field(default_factory=list)
     negation: list[str] = Field(default_factory=list)
+    failure: list[str] = Field(default_factory=list)
     question: list[str] = Field(default_factory=list)
 
-    @field_validator("success", "negation", "question")
+    @field_validator("success", "negation", "failure", "question")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
         check_patterns(value)
@@ -311,10 +314,14 @@ class Suite(_Strict):
         nothing of what changed (its verdict would rest on the calls alone); apps from outside
         the suite's own folder, whose Python the run executes with the user's rights."""
         out = []
-        if self.apps is not None and self.path is not None and not self.apps_dir().is_relative_to(self.path.parent.resolve()):
-            line, _ = self.locate(("apps",))
-            out.append(f"{self.path}:{line}: apps: {self.apps} is {self.apps_dir()}, outside the suite's folder: its apps' "
-                       "Python runs as code with your rights (docs/security.md, \"Eval suites\")")
+        home = self.path.parent.resolve() if self.path is not None else None
+        for n, source in enumerate(self.app_sources() if self.apps is not None and home else ()):
+            # An app folder's Python and a double's run; an APK's DEX and a cassette do not.
+            code = [p for p in (source.path, source.double) if p and Path(p).is_dir()]
+            for outside in [p for p in code if not Path(p).is_relative_to(home)]:
+                line, _ = self.locate(("apps", n))
+                out.append(f"{self.path}:{line}: apps: {outside} is outside the suite's folder: its Python runs as "
+                           "code with your rights (docs/security.md, \"Eval suites\")")
         for n, case in enumerate(self.cases):
             changing = case.changes_state()
             if changing and not case.state:

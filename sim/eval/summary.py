@@ -6,9 +6,12 @@ curve for k = 1..K (sim/eval/figures.py, which also counts the failure kinds and
 makes the per-function table). Trials that met an infrastructure error
 (``infra_error``: the server's, a timeout, a crash) are no verdict: they are left
 out of the rates and counted under ``infra_errors``. ``recovered`` is the share
-of scored trials whose final state was right, whatever the strict verdict. Records are sorted first, so the summary of a
-run does not depend on the order in which workers finished: a Ray run and a
-local run of the same suite give equal ``scores`` (timings differ, of course).
+of scored trials whose final state was right, whatever the strict verdict.
+``retrieval`` says whether the functions the cases expect can be found among all
+installed ones by their descriptions (sim/eval/retrieval.py), whatever the model.
+Records are sorted first, so the summary of a run does not depend on the order in
+which workers finished: a Ray run and a local run of the same suite give equal
+``scores`` (timings differ, of course).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
+from sim.eval import retrieval
 from sim.eval.categories import CATEGORIES
 from sim.eval.figures import failure_kinds, latency, pass_hat_curve, per_function, wilson
 
@@ -27,14 +31,28 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int
     out = {"trials": trials, "configs": {}}
     for config in configs:
         rows = sorted(by_config.get(config, []), key=lambda r: (r["case_id"], r["trial"]))
-        out["configs"][config] = {"scores": scores(rows, trials), "timing": timing(rows),
-                                  "warnings": warnings(rows)}
+        out["configs"][config] = {"scores": scores(rows, trials), "retrieval": retrieval.summarize(rows),
+                                  "timing": timing(rows), "warnings": warnings(rows)}
+        agreement = judge_agreement(rows)
+        if agreement:
+            out["configs"][config]["judge_agreement"] = agreement
     return out
 
 
 def warnings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the backend warned about, per case: answers that look like tool calls nobody parsed."""
     return [{"case_id": r["case_id"], "trial": r["trial"], "warning": w} for r in rows for w in r.get("warnings") or []]
+
+
+def judge_agreement(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """With --judge-model: how often the judge and the phrase rules read a turn's reply alike,
+    per question (does it claim an action, deny one, ask something) and on all three at once."""
+    pairs = [(turn["words"], turn["rules"]) for row in rows for turn in row.get("turns") or [] if "rules" in turn]
+    if not pairs:
+        return None
+    same = {key: [bool(judge[key]) == bool(rules[key]) for judge, rules in pairs] for key in ("claims", "denials", "asks")}
+    return {"turns": len(pairs), **{key: round(sum(v) / len(v), 4) for key, v in same.items()},
+            "all": round(sum(all(s[i] for s in same.values()) for i in range(len(pairs))) / len(pairs), 4)}
 
 
 def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
@@ -114,4 +132,6 @@ def differences(summary: dict[str, Any], base: str, other: str) -> dict[str, Any
             deltas[category] = round(b["categories"][category]["pass@1"] - a["categories"][category]["pass@1"], 4)
     failed_a, failed_b = set(a["failed"]), set(b["failed"])
     return {"base": base, "other": other, "pass@1_delta": deltas,
-            "newly_failing": sorted(failed_b - failed_a), "newly_passing": sorted(failed_a - failed_b)}
+            "newly_failing": sorted(failed_b - failed_a), "newly_passing": sorted(failed_a - failed_b),
+            "retrieval_delta": retrieval.differences(summary["configs"][base]["retrieval"],
+                                                     summary["configs"][other]["retrieval"])}

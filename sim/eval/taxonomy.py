@@ -12,8 +12,14 @@ runs and models:
 ``extra_call``         a call the turn did not expect (or a confirmation it did not need)
 ``rejected_by_device`` the device answered an expected call with an error the case
                        does not expect
-``false_claim``        the agent's words claim an action that did not happen
+``false_claim``        the agent's words say an action happened that did not, or that
+                       one did not happen (failed, was not done) that did
+``wrong_answer``       the reply misses what the user asked for, or states a value
+                       no call returned (another status, a made-up booking code)
 ``no_question``        the agent acted, or said nothing, where it had to ask first
+``context_overflow``   the model's own output filled its context: the conversation
+                       could not go on (an overflow before the model said anything is
+                       the run's, an ``infra_error``)
 =====================  =========================================================
 
 Crashes, server errors and timeouts are no verdict on the model: they are a
@@ -26,7 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 KINDS = ("wrong_function", "wrong_value", "wrong_type", "missing_call", "extra_call", "rejected_by_device",
-         "false_claim", "no_question")
+         "false_claim", "wrong_answer", "no_question", "context_overflow")
 INFRA_KINDS = ("server_error", "timeout", "crash")
 
 

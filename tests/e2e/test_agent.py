@@ -13,6 +13,7 @@ AGENT = "com.example.assistant"
 def agent_events(device_process, prompt: str, answer: str = "") -> list[dict]:
     result = droidsim("agent", "--as", AGENT, "--json", prompt, data=device_process.data, input=answer)
     assert result.returncode == 0, result.stderr
+    assert "bm25s" not in result.stderr, result.stderr  # the offline model's index is built quietly
     return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
 
 
@@ -48,11 +49,11 @@ def test_cli_flags_reach_a_real_model_server_and_errors_exit_non_zero(device_pro
 
     with running() as server:
         base = ["agent", "--as", AGENT, "--model", "openai:ollama", "--base-url", f"{server}/v1", "--json"]
-        result = droidsim(*base, "--no-stream", "--read-timeout", "30", "--tool-choice", "auto",
+        result = droidsim(*base, "--no-stream", "--read-timeout", "30", "--tool-choice", "auto", "--max-tokens", "64",
                           "--no-parallel-tool-calls", "Where is my order ORD-8492?", data=device_process.data)
         assert result.returncode == 0, result.stderr
         first = received(server)[0]["body"]
-        assert not first.get("stream", False) and first["tool_choice"] == "auto"
+        assert not first.get("stream", False) and first["tool_choice"] == "auto" and first["max_tokens"] == 64
         assert first["parallel_tool_calls"] is False
         assert any(json.loads(line).get("name") == "fetch_order_details" for line in result.stdout.splitlines())
         failed = droidsim(*base, "[fail 400] hi", data=device_process.data)

@@ -8,6 +8,7 @@ The CLI runs as a user runs it, in a process of its own under a 1 GiB address-sp
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -76,10 +77,12 @@ def test_the_shipped_suite_has_no_alias_and_loads():
 def test_apps_from_outside_the_suites_folder_are_named_as_code_that_will_run(tmp_path):
     suite_dir = tmp_path / "downloaded"
     suite_dir.mkdir()
-    (suite_dir / "suite.yaml").write_text("suite: elsewhere\napps: ../../elsewhere\n" + CASE)
+    shutil.copytree(REPO / "apps" / "orders", tmp_path / "elsewhere" / "orders")
+    (suite_dir / "suite.yaml").write_text("suite: elsewhere\napps: ../elsewhere\n" + CASE)
     suite = load_suite(suite_dir / "suite.yaml")
     assert suite.warnings() == [
-        f"{suite_dir / 'suite.yaml'}:2: apps: ../../elsewhere is {(tmp_path.parent / 'elsewhere').resolve()}, outside "
-        "the suite's folder: its apps' Python runs as code with your rights (docs/security.md, \"Eval suites\")"]
+        f"{suite_dir / 'suite.yaml'}:2: apps: {(tmp_path / 'elsewhere').resolve()} is outside the suite's folder: its "
+        "Python runs as code with your rights (docs/security.md, \"Eval suites\")"]
+    shutil.copytree(REPO / "apps" / "orders", suite_dir / "apps" / "orders")
     (suite_dir / "suite.yaml").write_text("suite: beside\napps: apps\n" + CASE)
     assert load_suite(suite_dir / "suite.yaml").warnings() == []

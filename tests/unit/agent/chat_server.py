@@ -22,6 +22,18 @@ Flavors (how each really sends things):
 - ``-strict``: a chat template that needs user and assistant turns to alternate
   (vLLM with Mistral or Gemma templates): two user messages in a row -> HTTP 400
   "Conversation roles must alternate user/assistant/user/assistant/...".
+- ``llama_cpp_python``: llama-cpp-python's server with ``--chat_format chatml-function-calling``
+  (llama_cpp/llama_chat_format.py, 0.3.x), as its source does it: without ``tool_choice`` (or
+  with ``none``) the tools are left out of the prompt, so the model answers as if it had none;
+  with ``tool_choice: auto`` and ``stream: true``, a turn where the model calls is HTTP 200 and
+  an empty stream (the handler raises "Automatic streaming tool choice is not supported" after
+  the response began); the prompt is rendered with HTML autoescape (``"`` -> ``&#34;``) and
+  without the ``tool`` role, so tool results never reach the model, and ``usage.prompt_tokens``
+  counts that prompt; ``max_tokens`` is ignored for the arguments of automatic calls
+  (``max_tokens=None`` in its handler), so arguments that run on (``[runaway]``) fill the
+  context, and the next request, which carries them, is HTTP 400 "This model's maximum context
+  length is N tokens. However, you requested M tokens (P in the messages, C in the
+  completion)...".
 
 Policy, read from the last message:
 
@@ -40,6 +52,11 @@ Policy, read from the last message:
   Llama 3.1 format nobody parses here); ``[think]`` puts ``<think>...</think>`` before the
   content (a reasoning model served without a reasoning parser); ``[drop-stream-calls]`` streams ``finish_reason: tool_calls`` without the
   calls (Ollama's streaming gap), while a non-streamed request gets them;
+- ``[copy-call]`` -> the conversation's last call again, its string values as the prompt shows
+  them (``llama_cpp_python``: with their JSON quotes, HTML-escaped: ``&#34;ORD-8492&#34;``);
+- ``[runaway]`` -> a call whose arguments never close: they run to ``max_tokens`` (or the
+  context) and the answer ends with ``finish_reason: length``; ``llama_cpp_python``'s grammar
+  keeps them JSON, one string that runs on until the context is full;
 - ``[reasoning-only]`` -> ``reasoning`` and ``content: null``;
 - ``[truncate]`` -> a few words and ``finish_reason: length``;
 - ``[stall]`` -> one chunk, then silence for STALL_SECONDS;
@@ -89,6 +106,28 @@ class Flavor:
         context = next((p for p in parts if re.fullmatch(r"ctx\d+", p)), None)
         self.context = int(context[3:]) if context else None
         self.reasoning_field = "reasoning" if self.name in ("vllm", "ollama") else "reasoning_content"
+        self.chatml_function_calling = self.name == "llama_cpp_python"
+
+    def sees_tools(self, body: dict) -> bool:
+        """chatml-function-calling renders the tools only when tool_choice is given and not "none"."""
+        if self.chatml_function_calling:
+            return body.get("tool_choice") not in (None, "none")
+        return True
+
+    def prompt(self, messages: list[dict]) -> str:
+        """What the model reads: chatml-function-calling's template (no tool role, HTML-escaped),
+        or the messages as JSON for the others."""
+        if not self.chatml_function_calling:
+            return json.dumps(messages)
+        parts = []
+        for message in messages:
+            if message.get("role") == "tool":
+                continue  # the template has no branch for it
+            text = message.get("content") or ""
+            for call in message.get("tool_calls") or []:
+                text += f"functions.{call['function']['name']}:\n{call['function']['arguments']}"
+            parts.append(f"<|im_start|>{message.get('role')}\n{escape(text)}<|im_end|>")
+        return "\n".join(parts)
 
     def context_error(self, tokens: int) -> dict:
         if self.name == "llamacpp":
@@ -100,6 +139,11 @@ class Flavor:
             return {"object": "error", "type": "BadRequestError", "param": None, "code": 400,
                     "message": f"This model's maximum context length is {self.context} tokens. However, you "
                                f"requested {tokens} tokens in the messages, Please reduce the length of the messages."}
+        if self.chatml_function_calling:  # llama_cpp/server/errors.py, context_length_exceeded
+            return {"error": {"code": "context_length_exceeded", "type": "invalid_request_error", "param": "messages",
+                              "message": f"This model's maximum context length is {self.context} tokens. However, "
+                                         f"you requested {tokens} tokens ({tokens} in the messages, None in the "
+                                         "completion). Please reduce the length of the messages or completion."}}
         return {"error": {"code": "context_length_exceeded", "type": "invalid_request_error", "param": "messages",
                           "message": f"This model's maximum context length is {self.context} tokens. However, "
                                      f"your messages resulted in {tokens} tokens."}}
@@ -126,16 +170,23 @@ def directive_calls(prompt: str) -> list[dict] | None:
             for i, c in enumerate(json.loads(match.group(1)))]
 
 
-def decide(body: dict) -> tuple[str | None, list[dict]]:
+def decide(body: dict, flavor: "Flavor") -> tuple[str | None, list[dict]]:
     messages = body.get("messages", [])
     last = messages[-1] if messages else {}
-    tools = [t["function"]["name"] for t in body.get("tools", [])]
+    tools = [t["function"]["name"] for t in body.get("tools", [])] if flavor.sees_tools(body) else []
     if last.get("role") == "tool":
         asked = next((m.get("content") or "" for m in reversed(messages) if m.get("role") == "user"), "")
         if tools and (body.get("tool_choice") == "required" or "[always-call]" in asked):
             return None, [{"id": f"call_again_{len(messages)}", "name": tools[0], "arguments": {"orderId": "ORD-8492"}}]
+        if flavor.chatml_function_calling:  # its prompt has no tool results to summarize
+            return "I have looked that up for you.", []
         return summarize(messages), []
     prompt = last.get("content") or ""
+    if tools and "[copy-call]" in prompt:
+        return None, [copied_call(messages, flavor)]
+    if tools and "[runaway]" in prompt:
+        name = "fetch_order_details" if "fetch_order_details" in tools else tools[0]
+        return None, [{"id": "call_runaway", "name": name, "arguments": RUNAWAY}]
     calls = directive_calls(prompt)
     if calls is not None:
         if body.get("parallel_tool_calls") is False:
@@ -148,6 +199,26 @@ def decide(body: dict) -> tuple[str | None, list[dict]]:
         match = re.search(r"ORD-\d+", prompt)
         return None, [{"id": "call_srv_1", "name": name, "arguments": {"orderId": match.group(0) if match else "ORD-8492"}}]
     return "Hello from the test server.", []
+
+
+def escape(text: str) -> str:
+    """HTML escaping as Jinja's autoescape (markupsafe) does it: " becomes &#34;, ' becomes &#39;."""
+    for char, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;")):
+        text = text.replace(char, entity)
+    return text
+
+
+RUNAWAY = '{"orderId": "ORD-8492'  # arguments that never close; the reply adds to them until it stops
+
+
+def copied_call(messages: list[dict], flavor: Flavor) -> dict:
+    """The conversation's last call, its string values copied as the model read them in its prompt."""
+    call = next(c for m in reversed(messages) for c in reversed(m.get("tool_calls") or []))
+    arguments = call["function"]["arguments"]
+    arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
+    if flavor.chatml_function_calling:
+        arguments = {k: escape(json.dumps(v)) if isinstance(v, str) else v for k, v in arguments.items()}
+    return {"id": "call_copy", "name": call["function"]["name"], "arguments": arguments}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -197,12 +268,14 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(400, {"object": "error", "type": "BadRequestError", "code": 400,
                                  "message": "Conversation roles must alternate user/assistant/user/assistant/..."})
                 return
-        tokens = len(json.dumps(messages)) // 4
+        tokens = len(flavor.prompt(messages)) // 4
         if flavor.context is not None and tokens > flavor.context:
             self._json(400, flavor.context_error(tokens))
             return
-        reply = Reply(body, flavor, prompt)
-        if body.get("stream"):
+        reply = Reply(body, flavor, prompt, tokens)
+        if body.get("stream") and flavor.chatml_function_calling and reply.calls:
+            self._empty_stream()  # "Automatic streaming tool choice is not supported", after the 200
+        elif body.get("stream"):
             self._stream(body, reply)
         else:
             self._json(200, reply.completion())
@@ -216,6 +289,13 @@ class Handler(BaseHTTPRequestHandler):
         if held:
             print(f"holding: {prompt}", flush=True)
             time.sleep(HOLD_SECONDS)
+
+    def _empty_stream(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
 
     def _stream(self, body: dict, reply: "Reply") -> None:
         self.send_response(200)
@@ -237,8 +317,9 @@ class Handler(BaseHTTPRequestHandler):
 class Reply:
     """One answer, as a whole completion or as the flavor's stream of chunks."""
 
-    def __init__(self, body: dict, flavor: Flavor, prompt: str) -> None:
+    def __init__(self, body: dict, flavor: Flavor, prompt: str, prompt_tokens: int) -> None:
         self.body, self.flavor, self.prompt = body, flavor, prompt
+        self.prompt_tokens = prompt_tokens  # as the server counts the prompt its template made
         self.reasoning = None
         self.finish = None
         if "[reasoning-only]" in prompt:
@@ -247,7 +328,9 @@ class Reply:
         elif "[truncate]" in prompt:
             self.content, self.calls, self.finish = "The answer is long and it gets", [], "length"
         else:
-            self.content, self.calls = decide(body)
+            self.content, self.calls = decide(body, flavor)
+        if any(c["arguments"] is RUNAWAY for c in self.calls):
+            self._run_away(prompt_tokens)
         self.text_calls = re.search(r"\[text-call ([\w-]+)\]", prompt)
         if self.text_calls and self.calls:
             self.content = self._as_text(self.calls, self.text_calls.group(1))
@@ -257,6 +340,18 @@ class Reply:
         self.object_args = "[object-args]" in prompt
         if self.finish is None:
             self.finish = "tool_calls" if self.calls else "stop"
+
+    def _run_away(self, prompt_tokens: int) -> None:
+        """Arguments that go on until the answer's limit: max_tokens, else what the context leaves
+        (llama.cpp's default n_ctx, 2048, when the name gives none). chatml-function-calling ignores
+        max_tokens for automatic calls, and its grammar closes the JSON when the context is full."""
+        (call,) = self.calls
+        left = max((self.flavor.context or 2048) - prompt_tokens, 1)
+        if self.flavor.chatml_function_calling:
+            call["arguments"] = json.dumps({"orderId": "ORD-8492" + " and so on" * (left * 4 // 10)})
+            return
+        call["arguments"] = RUNAWAY + " and so on" * ((self.body.get("max_tokens") or left) * 4 // 10)
+        self.finish = "length"
 
     @staticmethod
     def _as_text(calls: list[dict], style: str) -> str:
@@ -293,7 +388,8 @@ class Reply:
         return {
             "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": self.body.get("model"),
             "choices": [{"index": 0, "message": message, "finish_reason": self.finish}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            "usage": {"prompt_tokens": self.prompt_tokens, "completion_tokens": 1,
+                      "total_tokens": self.prompt_tokens + 1},
         }
 
     def _chunk(self, delta: dict, finish: str | None = None) -> dict:

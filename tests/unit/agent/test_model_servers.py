@@ -295,7 +295,7 @@ def test_tool_choice_and_parallel_tool_calls_per_run(chat_server, manager, servi
     assert first["parallel_tool_calls"] is False
     assert first["tool_choice"] == {"type": "function", "function": {"name": "fetch_order_details"}}
     run(session, "hi")
-    assert "tool_choice" not in received(chat_server)[-1]["body"], "per-run settings do not stick"
+    assert received(chat_server)[-1]["body"]["tool_choice"] == "auto", "per-run settings do not stick"
 
 
 # 9 ------------------------------------------------------------------------------------------------
@@ -363,3 +363,112 @@ def test_history_keeps_user_and_tool_messages(chat_server, manager):
     run(session, calls(ORDER, WEATHER))
     assert [m.role for m in session.history][:1] == [USER]
     assert sum(1 for m in session.history if m.role == TOOL) == 2
+
+
+# llama-cpp-python's server, --chat_format chatml-function-calling (issue 35) -------------------------
+
+LCPP = "llama_cpp_python"
+
+
+def test_tool_choice_auto_goes_with_the_tools_so_chatml_function_calling_shows_them(chat_server, manager, service):
+    import urllib.request
+
+    events = run(session_for(manager, model(chat_server, LCPP, stream=False)), "Where is my order ORD-8492?")
+    assert [e.name for e in events if isinstance(e, FunctionCall)] == ["fetch_order_details"]
+    assert service.executed == [FETCH]
+    assert all(r["body"]["tool_choice"] == "auto" for r in received(chat_server))
+    # The double is that server: the same request without tool_choice reaches a model that has no tools.
+    body = dict(received(chat_server)[0]["body"])
+    del body["tool_choice"]
+    request = urllib.request.Request(f"{chat_server}/v1/chat/completions", json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        message = json.load(answer)["choices"][0]["message"]
+    assert not message.get("tool_calls") and message["content"] == "Hello from the test server."
+
+
+def test_an_empty_stream_when_the_model_calls_is_asked_again_whole_and_said_so(chat_server, manager, service, caplog):
+    events = run(session_for(manager, model(chat_server, LCPP)), "Where is my order ORD-8492?")
+    assert [e.name for e in events if isinstance(e, FunctionCall)] == ["fetch_order_details"]
+    assert [r["body"].get("stream", False) for r in received(chat_server)][:2] == [True, False]
+    assert "answered HTTP 200 with an empty stream (not one chunk) while tools were offered; asking again " \
+           "without streaming" in caplog.text
+    assert "announced" not in caplog.text
+
+
+def test_a_stream_that_announces_calls_it_never_sends_is_said_to_have_announced_them(chat_server, manager, caplog):
+    run(session_for(manager, model(chat_server, "ollama")), "[drop-stream-calls] " + calls(ORDER))
+    assert "announced tool calls (finish_reason: tool_calls) but its stream held none" in caplog.text
+
+
+def test_arguments_copied_from_an_html_escaped_prompt_are_warned_about(chat_server, manager, service, caplog):
+    session = session_for(manager, model(chat_server, LCPP, stream=False))
+    run(session, calls(ORDER))
+    events = run(session, "[copy-call] once more please")
+    (copied,) = [e for e in events if isinstance(e, FunctionCall)]
+    assert copied.args == {"orderId": "&#34;ORD-8492&#34;"}
+    response = next(e for e in events if isinstance(e, FunctionResponse))
+    assert response.is_error, "the device knows no order &#34;ORD-8492&#34;"
+    assert "the arguments of fetch_order_details from llama_cpp_python at " in caplog.text
+    assert "carry the HTML entity &#34;: the server's chat template escapes the conversation" in caplog.text
+
+
+def test_tool_results_the_prompt_never_holds_are_warned_about(chat_server, manager, caplog):
+    from droid.agent import FunctionTool
+
+    def list_stations(city: str) -> dict:
+        """Lists the weather stations of a city."""
+        return {"stations": [{"id": f"ST-{n:03d}", "name": f"{city} station number {n}"} for n in range(12)]}
+
+    llm = model(chat_server, LCPP, stream=False)
+    session = AgentRunner(Agent(tools=[FunctionTool(list_stations)]), llm).create_session()
+    events = run(session, calls({"name": "list_stations", "arguments": {"city": "Paris"}}))
+    assert events[-1].text == "I have looked that up for you."  # it never saw the stations
+    warnings = [r.message for r in caplog.records if "did not reach the model" in r.message]
+    assert len(warnings) == 1 and "the server's chat template drops the tool role" in warnings[0]
+    # A server whose template holds them (the same conversation, vLLM's double) is not warned about.
+    caplog.clear()
+    session = AgentRunner(Agent(tools=[FunctionTool(list_stations)]), model(chat_server, "vllm", stream=False)
+                          ).create_session()
+    run(session, calls({"name": "list_stations", "arguments": {"city": "Paris"}}))
+    assert "did not reach the model" not in caplog.text
+
+
+def test_max_tokens_cuts_arguments_that_run_on_and_the_model_is_told(chat_server, manager, service):
+    events = run(session_for(manager, model(chat_server, "vllm", stream=False, max_tokens=40)), "[runaway] go")
+    assert received(chat_server)[0]["body"]["max_tokens"] == 40
+    (call,) = [e for e in events if isinstance(e, FunctionCall)]
+    response = next(e for e in events if isinstance(e, FunctionResponse))
+    assert response.is_error and service.executed == [], "a call cut mid-arguments does not run"
+    message = response.response["error"]["message"]
+    assert message.startswith("arguments are not valid JSON") and "(the answer was cut at the token limit of " \
+                                                                  "max_tokens 40)" in message
+
+
+def test_arguments_that_fill_the_context_make_the_next_request_overflow_saying_by_how_much(chat_server, manager):
+    from droid.agent.models.openai_compat import ContextOverflow
+
+    llm = model(chat_server, f"{LCPP}-ctx2048", stream=False, max_tokens=64)
+    with pytest.raises(ContextOverflow) as raised:  # max_tokens is not honoured for automatic calls
+        run(session_for(manager, llm), "[runaway] go")
+    first, second = (r["body"] for r in received(chat_server))
+    assert first["max_tokens"] == 64
+    assert len(second["messages"][2]["tool_calls"][0]["function"]["arguments"]) > 4000, "the arguments ran on"
+    assert raised.value.context == 2048 and raised.value.requested > 2048
+    assert "This model's maximum context length is 2048 tokens" in str(raised.value)
+
+
+def test_an_overflow_counted_far_beyond_what_was_sent_is_put_down_to_the_models_own_output():
+    from types import SimpleNamespace
+
+    from droid.agent.models.openai_compat import ContextOverflow
+
+    llm = OpenAICompatibleModel("m", base_url="http://127.0.0.1:9/v1")
+    body = {"model": "m", "messages": [{"role": "user", "content": "Where is my order ORD-8492?"}]}
+    said = ("This model's maximum context length is 8192 tokens. However, you requested {} tokens ({} in the "
+            "messages, None in the completion). Please reduce the length of the messages or completion.")
+    generated = ContextOverflow.of(llm, SimpleNamespace(message=said.format(8193, 8193), body=None), body)
+    assert (generated.requested, generated.context, generated.by_own_output) == (8193, 8192, True)
+    assert "the model's own output filled its context of 8192. Bound each answer with --max-tokens" in str(generated)
+    sent = ContextOverflow.of(llm, SimpleNamespace(message=said.format(30, 30), body=None), body)
+    assert not sent.by_own_output and "--trim-history" in str(sent)

@@ -16,6 +16,7 @@ def test_the_shipped_suite_with_the_offline_model_writes_all_four_outputs(tmp_pa
     assert result.returncode == 0, result.stderr
     assert "overall" in result.stdout and "category" in result.stdout
     assert result.stderr.count("\n[") >= 85  # one progress line per case off a terminal
+    assert "DEBUG" not in result.stderr, result.stderr  # bm25s logs each index it builds at DEBUG
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     assert len(lines) == 86 and all(json.loads(line)["case_id"] for line in lines)
     summary = json.loads((tmp_path / "summary.json").read_text())

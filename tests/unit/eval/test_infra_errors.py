@@ -71,3 +71,67 @@ def test_a_stalled_server_is_a_timeout_and_eval_takes_the_agents_server_options(
 def test_server_options_are_refused_for_a_model_without_a_server(tmp_path):
     result = droidsim("eval", str(write_suite(tmp_path, SUITE)), "--no-stream", "--out", str(tmp_path / "o"))
     assert result.returncode == 1 and "stream apply to openai:NAME models, not to offline" in result.stderr
+
+
+RUNAWAY = """
+suite: t
+cases:
+  - {id: runs-on, category: simple, user: "[runaway] Where is order ORD-8492?",
+     calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]}
+  - {id: fine, category: simple, user: "Where is order ORD-6025?",
+     calls: [{function: fetch_order_details, args: {orderId: ORD-6025}}]}
+"""
+
+
+def test_an_overflow_of_the_models_own_output_is_its_failure_counted_and_not_retried(tmp_path):
+    # llama-cpp-python's chatml-function-calling lets a call's arguments run until the context is
+    # full, whatever max_tokens says; the next request overflows: the model's doing, not the run's.
+    suite = write_suite(tmp_path, RUNAWAY)
+    with running() as server:
+        result = droidsim("eval", str(suite), "--model", "openai:llama_cpp_python-ctx2048", "--base-url",
+                          f"{server}/v1", "--no-stream", "--max-tokens", "64", "--out", str(tmp_path / "o"),
+                          "--date", "2026-03-14", timeout=240)
+        asked = [r["body"]["messages"][-1]["content"] for r in received(server)]
+    assert result.returncode == 0, result.stderr  # no infrastructure error to answer for
+    records = {r["case_id"]: r for r in map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())}
+    runaway = records["runs-on"]
+    assert runaway["infra_error"] is None and runaway["attempts"] == 1 and runaway["passed"] is False
+    assert asked.count("[runaway] Where is order ORD-8492?") == 1, "not asked again"
+    (failure,) = runaway["turns"][0]["failures"]
+    assert failure["kind"] == "context_overflow"
+    assert failure["detail"].startswith("openai:llama_cpp_python-ctx2048: the model's own messages (")
+    assert failure["detail"].endswith("characters) filled its context; the conversation could not go on")
+    overall = json.loads((tmp_path / "o" / "summary.json").read_text())["configs"]["base"]["scores"]["overall"]
+    assert (overall["trials_run"], overall["passed"], overall["infra_errors"]) == (2, 0, 0)
+    # The other case fails too: chatml-function-calling never showed the model the order it looked up.
+    (missed,) = records["fine"]["turns"][0]["failures"]
+    assert missed["kind"] == "wrong_answer" and "fetch_order_details answered, but the reply says none of" in \
+        missed["detail"]
+    assert json.loads((tmp_path / "o" / "run.json").read_text())["model_options"]["max_tokens"] == 64
+
+
+def test_a_conversation_too_long_before_the_model_said_anything_stays_an_infra_error(tmp_path):
+    suite = write_suite(tmp_path, RUNAWAY.replace("[runaway] Where is order ORD-8492?", "Where is ORD-8492? " * 40))
+    with running() as server:
+        result = droidsim("eval", str(suite), "--model", "openai:vllm-ctx150", "--base-url", f"{server}/v1",
+                          "--out", str(tmp_path / "o"), "--date", "2026-03-14", "--case", "runs-on", timeout=240)
+    assert result.returncode == 3, result.stderr
+    (record,) = map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())
+    assert record["infra_error"]["kind"] == "server_error" and "maximum context length" in record["infra_error"]["detail"]
+    assert record["attempts"] == 3
+
+
+def test_max_tokens_bounds_arguments_that_run_on_and_the_cut_call_is_one_failure_that_says_so(tmp_path):
+    suite = write_suite(tmp_path, RUNAWAY)
+    with running() as server:
+        result = droidsim("eval", str(suite), "--model", "openai:vllm", "--base-url", f"{server}/v1", "--no-stream",
+                          "--max-tokens", "40", "--case", "runs-on", "--out", str(tmp_path / "o"), "--date",
+                          "2026-03-14", timeout=240)
+        first = received(server)[0]["body"]
+    assert result.returncode == 0, result.stderr
+    assert first["max_tokens"] == 40
+    (record,) = map(json.loads, (tmp_path / "o" / "results.jsonl").read_text().splitlines())
+    (failure,) = record["turns"][0]["failures"]
+    assert failure["kind"] == "wrong_type" and failure["detail"].startswith(
+        "fetch_order_details: the arguments are not JSON: arguments are not valid JSON")
+    assert failure["detail"].endswith("(the answer was cut at the token limit of max_tokens 40)")

@@ -36,7 +36,8 @@ def record(case_id, passed, confusion, failures=(), category="simple", trial=0, 
 
 
 RECORDS = [
-    record("a", True, [("fetch_order_details", "fetch_order_details")]),
+    record("a", True, [("fetch_order_details", "fetch_order_details")],
+           retrieval=[{"function": "fetch_order_details", "turn": 0, "rank": 2, "of": 12, "matched": True}]),
     record("b", False, [("fetch_order_details", "fetch_order_details")],
            [failure("wrong_value", "fetch_order_details", "orderId", "ORD-1", "ord-1"),
             failure("rejected_by_device", "fetch_order_details", None, None, "ERROR_RESOURCE_NOT_FOUND")]),
@@ -63,7 +64,8 @@ def test_pass_hat_k_is_taus_estimator_per_case_then_averaged():
 def test_failure_kinds_count_every_kind_zeros_included():
     kinds = failure_kinds(RECORDS)
     assert kinds == {"wrong_function": 1, "wrong_value": 1, "wrong_type": 0, "missing_call": 1, "extra_call": 0,
-                     "rejected_by_device": 1, "false_claim": 1, "no_question": 0}
+                     "rejected_by_device": 1, "false_claim": 1, "wrong_answer": 0, "no_question": 0,
+                     "context_overflow": 0}
 
 
 def test_the_per_function_table_says_what_was_chosen_what_was_wrong_and_what_instead():
@@ -88,7 +90,7 @@ def test_summary_and_report_carry_the_same_figures(tmp_path):
     page = (tmp_path / "report.html").read_text()
     assert "25.0% (1/4) <span class=ci>[5–70]</span>" in page
     assert "<td>wrong value</td><td class=n>1</td>" in page and "<td>no question</td><td class=n>0</td>" in page
-    assert ("<tr><td>fetch_order_details</td><td class=n>2/2</td><td class=n>1/2</td><td>orderId (1×)</td><td>—</td></tr>"
+    assert ("<tr><td>fetch_order_details</td><td class=n>2/2</td><td class=n>1/2</td><td>orderId (1×)</td><td>—</td><td class=n>100% of 1</td><td class=n>0.50</td></tr>"
             in page)
     assert "(no call) (1×), fetch_order_details (1×)" in page
     # A transcript per failed case: the user's words, the call and its response, the reply, why.
@@ -125,6 +127,10 @@ def test_compare_puts_runs_side_by_side_with_the_cases_that_flipped(two_runs):
     assert comparison["flipped"][0]["passed"] == {"scripted": True, "wrong": False}
     assert comparison["functions"]["fetch_order_details"]["scripted"]["chosen_right"] == 1
     assert comparison["functions"]["fetch_order_details"]["wrong"]["chosen_right"] == 0
+    # Retrieval measures the descriptions, not the model: the same apps, the same figures.
+    assert comparison["retrieval"]["scripted"] == comparison["retrieval"]["wrong"]
+    assert comparison["retrieval"]["scripted"]["expected"] == 3 and comparison["retrieval"]["scripted"]["catalog"] == 12
+    assert comparison["functions"]["fetch_order_details"]["scripted"]["retrieval_recall_at_3"] == 1.0
 
 
 def test_the_compare_command_prints_a_table_json_and_html(two_runs, tmp_path):
@@ -133,6 +139,7 @@ def test_the_compare_command_prints_a_table_json_and_html(two_runs, tmp_path):
     assert table.returncode == 0, table.stderr
     assert "│ overall " in table.stdout and "100.0% (4/4)" in table.stdout and "-100.0 pts" in table.stdout
     assert "cases that flipped (4 of 4 shared)" in table.stdout
+    assert "retrieval: the expected functions by BM25" in table.stdout and "│ in the top 3 " in table.stdout
     assert "<td class=fail>FAIL</td>" in (tmp_path / "c.html").read_text()
     as_json = subprocess.run(droidsim + ["--json"], capture_output=True, text=True, timeout=120)
     assert json.loads(as_json.stdout)["shared_cases"] == 4

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from sim.eval.catalog import Catalog
-from sim.eval.phrases import PhraseRules
+from sim.eval.claims import Action, Reader
+from sim.eval.phrases import Cues
 from sim.eval.scoring import NO_CALL, MadeCall, score_turn
 from sim.eval.suite import Turn
 
@@ -22,9 +23,13 @@ CATALOG = Catalog([
 DAY = dt.date(2026, 3, 14)
 
 
+def read_words(text: str):
+    return Reader(Cues.of(["en"]), ["en"]).read(text, Action())
+
+
 def score(turn: Turn, *functions: str, text: str = "Which light do you mean?"):
     calls = [MadeCall(f.split("#")[1], f, {}) for f in functions]
-    return score_turn(turn, calls, text, CATALOG, DAY, PhraseRules.of(["en"]).read(text))
+    return score_turn(turn, calls, text, CATALOG, DAY, read_words(text))
 
 
 def details(verdict) -> list[str]:
@@ -69,11 +74,11 @@ def test_parallel_calls_pair_the_same_in_any_order_under_mixed_matchers():
     milk = MadeCall("create_note", NOTE, {"title": "Milk"}, response={"noteId": "note-2"})
     other = MadeCall("create_note", NOTE, {"title": "Eggs"}, response={"noteId": "note-3"})
     for calls in ([milk, other], [other, milk]):
-        verdict = score_turn(turn, calls, "Created.", NOTES, DAY, PhraseRules.of(["en"]).read("Created."))
+        verdict = score_turn(turn, calls, "Created.", NOTES, DAY, read_words("Created."))
         assert verdict.failures == [], calls
     wrong = MadeCall("create_note", NOTE, {"title": 4}, response={"noteId": "note-3"})
     for calls in ([milk, wrong], [wrong, milk]):
-        verdict = score_turn(turn, calls, "Done.", NOTES, DAY, PhraseRules.of(["en"]).read("Done."))
+        verdict = score_turn(turn, calls, "Done.", NOTES, DAY, read_words("Done."))
         assert [(f.kind, f.argument, f.got) for f in verdict.failures] == [("wrong_type", "title", 4)]
 
 
@@ -115,10 +120,11 @@ def test_infrastructure_errors_are_told_apart_by_their_cause():
     ("zh", "已经帮你取消了订单", "抱歉，我无法发送短信", "你想给笔记起什么名字"),
 ])
 def test_phrase_rules_read_claims_and_questions_in_each_shipped_language(language, claim, honest, question):
-    rules = PhraseRules.of(["en", language])
-    assert rules.read(claim).claims and not rules.read(claim).asks
-    assert not rules.read(honest).claims and rules.read(honest).admits_failure
-    assert rules.read(question).asks and not rules.read(question).claims
+    reader = Reader(Cues.of(["en", language]), ["en", language])
+    read = lambda text: reader.read(text, Action(), "Send a text to my mom")  # noqa: E731
+    assert read(claim).claims and not read(claim).asks
+    assert not read(honest).claims and read(honest).admits_failure
+    assert read(question).asks and not read(question).claims
 
 
 def test_a_suite_adds_phrase_cues_and_a_bad_pattern_is_refused_at_its_line(tmp_path):
@@ -127,8 +133,24 @@ def test_a_suite_adds_phrase_cues_and_a_bad_pattern_is_refused_at_its_line(tmp_p
     from .conftest import write_suite
 
     base = "suite: t\nphrases:\n  en:\n    success: [{}]\ncases:\n  - {{id: a, category: irrelevance, user: hi, abstain: true}}\n"
-    suite = load_suite(write_suite(tmp_path, base.format('"on its way"')))
-    assert PhraseRules.of(["en"], suite.phrase_cues()).read("Your text is on its way.").claims
-    assert not PhraseRules.of(["en"]).read("Your text is on its way.").claims
+    suite = load_suite(write_suite(tmp_path, base.format('"over the moon"')))
+    assert Reader(Cues.of(["en"], suite.phrase_cues()), ["en"]).read("It's over the moon.", Action()).claims
+    assert not read_words("It's over the moon.").claims
     with pytest.raises(SuiteError, match=r"suite.yaml:4: phrases.en.success: bad pattern '\('"):
         load_suite(write_suite(tmp_path, base.format('"("')))
+
+
+def test_a_value_the_enum_refuses_is_a_wrong_value_naming_the_allowed_ones():
+    from sim.eval.suite import ExpectedCall
+
+    schema = {"properties": {"lightId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}},
+              "required": ["lightId", "power"]}
+    catalog = Catalog([SimpleNamespace(function_id=POWER, short_id="set_light_power",
+                                       package_name="com.example.smarthome", parameters=schema)])
+    turn = Turn(user="porch on", calls=[ExpectedCall(function="set_light_power", args={"lightId": "porch"})])
+    call = MadeCall("set_light_power", POWER, {"lightId": "porch", "power": "on"}, response={"lightId": "porch"})
+    verdict = score_turn(turn, [call], "The porch light is on.", catalog, DAY,
+                         read_words("The porch light is on."))
+    assert [(f.kind, f.argument, f.expected, f.detail) for f in verdict.failures] == [
+        ("wrong_value", "power", ["ON", "OFF"],
+         "set_light_power: power: 'on' is not one of the allowed values ON, OFF")]

@@ -120,3 +120,4 @@ cases:
 """))
     assert suite.warnings() == [f"{suite.path}:7: case pay: it expects sendPayment, which changes the device, but "
                                 "has no state check (add state: to read what changed)"]
+

@@ -11,42 +11,11 @@ import json
 
 import pytest
 
-from droid.agent import ScriptedModel, tool_call
 from sim.eval.run import EvalOptions, run_eval
 from sim.eval.suite import load_suite
 
-from .conftest import RUN_DATE, SHIPPED, write_suite
+from .conftest import RUN_DATE, SHIPPED, call, kinds, write_suite
 
-
-
-@pytest.fixture
-def play(monkeypatch, tmp_path):
-    """Run a suite with a model that follows ``steps`` in every case; the records and summary."""
-
-    def run(suite_text: str, steps: list, **options):
-        tools = {}
-
-        def scripted(spec, case, catalog, tool_names, *args, **kwargs):
-            tools.update({catalog.short(f): name for f, name in tool_names.items()})
-            return ScriptedModel([s(tools) if callable(s) else s for s in steps])
-
-        monkeypatch.setattr("sim.eval.runner.case_model", scripted)
-        out = tmp_path / "out"
-        summary = run_eval(load_suite(write_suite(tmp_path, suite_text)),
-                           EvalOptions(model="scripted", out=out, run_date=RUN_DATE, **options))
-        records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-        return records, summary["configs"]["base"]["scores"]
-
-    return run
-
-
-def call(function: str, **args):
-    """A step that calls ``function`` by the tool name the model sees."""
-    return lambda tools: tool_call(tools[function], args)
-
-
-def kinds(record) -> list[str]:
-    return [f["kind"] for turn in record["turns"] for f in turn.get("failures", [])]
 
 
 WHERE = """
@@ -242,8 +211,8 @@ def test_the_loader_warns_about_a_state_change_nobody_checks(tmp_path):
 
 
 class JudgeServer:
-    """A chat-completions judge on loopback: it reads "on its way" as a claim of success (which the
-    phrase rules do not), and records what it was asked."""
+    """A chat-completions judge on loopback: it reads "hear from you" as a claim of success (which the
+    phrase rules do not: "will" hedges it), and records what it was asked."""
 
     def __init__(self) -> None:
         import threading
@@ -259,7 +228,7 @@ class JudgeServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 asked.append(body)
                 reply = body["messages"][-1]["content"].split("Assistant:", 1)[1]
-                verdict = {"claims_success": "on its way" in reply, "admits_failure": "not" in reply,
+                verdict = {"claims_success": "hear from you" in reply, "admits_failure": "not" in reply,
                            "asks_question": reply.strip().endswith("?")}
                 payload = json.dumps({"id": "j", "object": "chat.completion", "created": 0, "model": body["model"],
                                       "choices": [{"index": 0, "finish_reason": "stop", "message": {
@@ -279,16 +248,20 @@ class JudgeServer:
         self.server.server_close()
 
 
-def test_a_judge_model_reads_the_reply_and_both_readings_are_recorded(play):
+def test_a_judge_model_reads_the_reply_and_both_readings_are_recorded(play, tmp_path):
     judge = JudgeServer()
     try:
-        (record,), _ = play(IRRELEVANT, ["Your message to mom is on its way."], judge_model="openai:judge",
+        (record,), _ = play(IRRELEVANT, ["Mom will hear from you in a second."], judge_model="openai:judge",
                             base_url=judge.url)
     finally:
         judge.close()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["configs"]["base"]["judge_agreement"] == {"turns": 1, "claims": 0.0, "denials": 1.0, "asks": 1.0,
+                                                             "all": 0.0}
+    assert "judge and phrase rules agree on 0.0% of 1 replies (claims 0.0%" in (tmp_path / "out" / "report.html").read_text()
     assert kinds(record) == ["false_claim"]
     turn = record["turns"][0]
-    assert turn["words"] == {"claims": ["Your message to mom is on its way."], "admits_failure": False,
+    assert turn["words"] == {"claims": ["Mom will hear from you in a second."], "denials": [],
                              "asks": False, "by": "judge openai:judge"}
     assert turn["rules"]["claims"] == []  # the phrase rules alone would have let it pass
     (body,) = judge.asked

@@ -13,14 +13,27 @@ API key           ``DROIDSIM_OPENAI_API_KEY``, ``OPENAI_API_KEY``; a local serve
 
 What it does about real servers' quirks (docs/agent.md, "Model servers"):
 
+- ``tool_choice: auto`` is sent with the tools whenever the caller sets none: it is every
+  server's default (OpenAI's, vLLM's and llama.cpp's ``llama-server``'s; Ollama ignores the
+  field), but llama-cpp-python's ``chatml-function-calling`` leaves the tools out of the
+  prompt without it;
 - tool calls and text are streamed (SSE) unless ``stream=False``; a stream that
   ends announcing tool calls it never sent, or with nothing at all while tools
-  were offered (Ollama has done both), is asked again once without streaming;
+  were offered (Ollama has done both; llama-cpp-python answers HTTP 200 with an empty
+  stream when its model calls), is asked again once without streaming, saying which it saw;
+- ``max_tokens`` bounds each answer (CLI ``--max-tokens``); a call cut at that limit has
+  arguments that are not JSON, and the error the model gets back says it was cut;
+- warnings (logged, and in ``ModelResponse.warnings``) when a call's arguments carry HTML
+  entities (``&#34;``: the server's chat template escaped the conversation) or when the
+  tool results of the last round did not reach the model's prompt (the prompt grew by less
+  than they hold, by the server's own token count): both point at the server;
 - ``connect_timeout`` / ``read_timeout`` bound each connection attempt and each
   wait for data, so a stalled stream ends with a ``ModelError`` after
   ``read_timeout`` seconds;
-- a refusal because the conversation is too long raises
-  ``ContextLengthExceededError`` (OpenAI, vLLM and llama.cpp word it differently);
+- a refusal because the conversation is too long raises ``ContextOverflow``, a
+  ``ContextLengthExceededError`` (OpenAI, vLLM and llama.cpp word it differently) that says
+  how many tokens the server counted against how many droidsim sent: far more means the
+  model's own output filled the context inside the server;
 - tool calls written as text (Hermes ``<tool_call>``, Llama 3.x ``<|python_tag|>`` or bare
   JSON, Mistral ``[TOOL_CALLS]``) are run as calls unless ``text_tool_calls=False``; an
   answer that still looks like a call is logged and carried in ``ModelResponse.warnings``;
@@ -31,6 +44,7 @@ What it does about real servers' quirks (docs/agent.md, "Model servers"):
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import re
@@ -39,7 +53,7 @@ from typing import Any, AsyncIterator
 
 from droid.agent.agent import TOOL_CHOICES
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError
-from droid.agent.messages import SYSTEM
+from droid.agent.messages import SYSTEM, TOOL
 from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
 from droid.agent.models.openai_wire import ToolCallAssembler, message_calls, reasoning_of, to_openai_message, usage_of
 from droid.agent.models.text_tool_calls import could_be_tool_call, parse_text_tool_calls, unparsed_call
@@ -59,6 +73,13 @@ _CONTEXT_MARKERS = re.compile(
     r"|longer than the maximum model length|context window|prompt is too long|too many tokens",
     re.I,
 )
+# The tokens a server says it was asked for: llama-cpp-python and OpenAI "you requested N tokens",
+# vLLM "you requested N tokens in the messages", llama.cpp "request (N tokens) exceeds".
+_REQUESTED = re.compile(r"requested (\d+) tokens|request \((\d+) tokens\)|resulted in (\d+) tokens", re.I)
+_CONTEXT = re.compile(r"maximum context length is (\d+)|context size \((\d+) tokens\)", re.I)
+# HTML entities a chat template's autoescape puts into text: &#34; &#x27; &quot; &amp; &lt; &gt; &apos;
+HTML_ENTITY = re.compile(r"&(#\d{2,4}|#x[0-9a-fA-F]{2,4}|quot|amp|lt|gt|apos);")
+CHARS_PER_TOKEN = 4  # a rough average, for estimates only
 
 
 def _env(*names: str) -> str | None:
@@ -117,6 +138,7 @@ class OpenAICompatibleModel(Model):
         self.extra_body = extra_body
         self._client: Any = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._last_prompt: _PromptSize | None = None  # for noticing tool results that never reach the model
 
     @property
     def where(self) -> str:
@@ -152,8 +174,9 @@ class OpenAICompatibleModel(Model):
                 {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
                 for t in request.tools
             ]
-            if request.tool_choice is not None:
-                body["tool_choice"] = _wire_tool_choice(request.tool_choice)
+            # Every server's default, sent because llama-cpp-python's chatml-function-calling
+            # otherwise leaves the tools out of the prompt (vLLM sets the same when it is absent).
+            body["tool_choice"] = _wire_tool_choice(request.tool_choice or "auto")
             if request.parallel_tool_calls is not None:
                 body["parallel_tool_calls"] = request.parallel_tool_calls
         if self.temperature is not None:
@@ -167,7 +190,7 @@ class OpenAICompatibleModel(Model):
     async def generate(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
         body = self.request_body(request)
         names = [t.name for t in request.tools] if self.text_tool_calls else []
-        with _ErrorTranslation(self):
+        with _ErrorTranslation(self, body):
             if not self.stream:
                 response = self._finish((await self._complete(body)).response, request, names)
                 for chunk in _chunks_of(response):
@@ -194,9 +217,9 @@ class OpenAICompatibleModel(Model):
                     yield piece
             held += [p for p in _think_pieces(splitter.flush()) if isinstance(p, TextDelta)]
             assert turn is not None
-            if request.tools and turn.dropped_tool_calls():
-                log.warning("%s at %s ended its stream without the tool calls it announced; asking again "
-                            "without streaming", self.name, self.where)
+            seen = turn.dropped_tool_calls() if request.tools else None
+            if seen:
+                log.warning("%s at %s %s; asking again without streaming", self.name, self.where, seen)
                 turn = await self._complete(body)
                 held = []
             response = self._finish(turn.response, request, names)
@@ -218,14 +241,56 @@ class OpenAICompatibleModel(Model):
             rest, parsed = parse_text_tool_calls(text, tool_names)
             if parsed:
                 text, requests = rest, parsed
+        if response.truncated:
+            for call in requests:
+                if call.argument_error:  # cut mid-call: say why its arguments are no JSON
+                    call.argument_error += f" (the answer was cut at the token limit{self._limit()})"
         warnings = list(response.warnings)
         why = unparsed_call(text) if request.tools else None
         if why:
             warnings.append(f"the answer of {self.name} at {self.where} looks like a tool call that was not run "
                             f"({why}): start the server with its tool-call parser, or check that the call "
                             "names a declared tool (docs/agent.md, \"Model servers\")")
-            log.warning("%s", warnings[-1])
+        warnings += [w for w in (self._escaped_arguments(requests), self._unseen_tool_results(request, response))
+                     if w]
+        for warning in warnings[len(response.warnings):]:
+            log.warning("%s", warning)
         return ModelResponse(text, requests, response.usage, reasoning, response.truncated, warnings)
+
+    def _limit(self) -> str:
+        return f" of max_tokens {self.max_tokens}" if self.max_tokens else ""
+
+    def _escaped_arguments(self, requests: list[Any]) -> str | None:
+        """A call whose arguments carry HTML entities: the server's chat template escaped the
+        conversation (llama-cpp-python's chatml-function-calling does) and the model copied it."""
+        for call in requests:
+            found = HTML_ENTITY.search(f"{json.dumps(call.args, ensure_ascii=False)} {call.argument_error or ''}")
+            if found:
+                return (f"the arguments of {call.name} from {self.name} at {self.where} carry the HTML entity "
+                        f"{found.group(0)}: the server's chat template escapes the conversation and the model "
+                        "copies what it sees; serve the model with a template that does not escape HTML "
+                        "(docs/agent.md, \"llama-cpp-python\")")
+        return None
+
+    def _unseen_tool_results(self, request: ModelRequest, response: ModelResponse) -> str | None:
+        """Tool results sent since the last request that the server's prompt does not hold: by the
+        server's own count, the prompt grew by less than half of what they take (a chat template
+        without a ``tool`` role drops them, as llama-cpp-python's chatml-function-calling does)."""
+        now = _PromptSize.of(request, response.usage)
+        before, self._last_prompt = self._last_prompt, now
+        if now is None or before is None or now.count <= before.count:
+            return None
+        if _fingerprint(request.messages[:before.count]) != before.fingerprint:
+            return None  # another conversation, or one whose oldest turns are no longer sent
+        results = [m for m in request.messages[before.count:] if m.role == TOOL and m.tool_response is not None]
+        size = sum(len(json.dumps(m.tool_response.output, default=str)) for m in results)
+        grew = now.tokens - before.tokens
+        if size < _MEASURABLE_RESULTS or grew * CHARS_PER_TOKEN * 2 >= size:
+            return None
+        return (f"the tool results sent to {self.name} at {self.where} did not reach the model: its prompt grew by "
+                f"{grew} tokens for {size} characters of results; the server's chat template drops the tool "
+                "role (llama-cpp-python's chatml-function-calling does), so the model answers without them "
+                "(docs/agent.md, \"llama-cpp-python\")")
 
     async def _complete(self, body: dict[str, Any]) -> "_Turn":
         completion = await self._get_client().chat.completions.create(**body)
@@ -244,7 +309,9 @@ class OpenAICompatibleModel(Model):
         calls = ToolCallAssembler()
         finish_reason = None
         usage: dict[str, int] = {}
+        chunks = 0
         async for chunk in stream:
+            chunks += 1
             usage = usage_of(chunk) or usage  # servers that report it do so on the last chunk
             if not chunk.choices:
                 continue
@@ -264,7 +331,7 @@ class OpenAICompatibleModel(Model):
                 calls.add(call)
         response = ModelResponse("".join(text), calls.requests(), usage, reasoning="".join(reasoning),
                                  truncated=finish_reason == "length")
-        yield _Turn(response, finish_reason, streamed=True)
+        yield _Turn(response, finish_reason, streamed=True, chunks=chunks)
 
 
 @dataclass
@@ -274,15 +341,46 @@ class _Turn:
     response: ModelResponse
     finish_reason: str | None
     streamed: bool = False
+    chunks: int = 0
 
-    def dropped_tool_calls(self) -> bool:
-        """Ollama has streamed ``finish_reason: tool_calls`` without the calls, or nothing at all."""
+    def dropped_tool_calls(self) -> str | None:
+        """What a stream that lost its tool calls looked like, or None: Ollama has streamed
+        ``finish_reason: tool_calls`` without the calls, or nothing at all; llama-cpp-python answers
+        HTTP 200 and ends the stream without a chunk when its model calls with ``tool_choice: auto``."""
         response = self.response
         if response.tool_requests:
-            return False
+            return None
         if self.finish_reason == "tool_calls":
-            return True
-        return not response.text.strip() and not response.reasoning and self.finish_reason != "length"
+            return "announced tool calls (finish_reason: tool_calls) but its stream held none"
+        if response.text.strip() or response.reasoning or self.finish_reason == "length":
+            return None
+        if not self.chunks:
+            return "answered HTTP 200 with an empty stream (not one chunk) while tools were offered"
+        return (f"ended its stream with no text and no tool calls (finish_reason: {self.finish_reason or 'none'}) "
+                "while tools were offered")
+
+
+@dataclass(frozen=True)
+class _PromptSize:
+    """A request's message count, a fingerprint of its messages and the prompt tokens the server counted."""
+
+    count: int
+    fingerprint: int
+    tokens: int
+
+    @classmethod
+    def of(cls, request: ModelRequest, usage: dict[str, int]) -> "_PromptSize | None":
+        tokens = usage.get("prompt_tokens")
+        if not isinstance(tokens, int) or not tokens:
+            return None
+        return cls(len(request.messages), _fingerprint(request.messages), tokens)
+
+
+_MEASURABLE_RESULTS = 200  # characters of results below which a prompt's growth says nothing
+
+
+def _fingerprint(messages: tuple[Any, ...]) -> int:
+    return hash(json.dumps([m.to_dict() for m in messages], sort_keys=True, default=str))
 
 
 def _chunks_of(response: ModelResponse) -> list[ModelChunk]:
@@ -311,11 +409,52 @@ def _wire_tool_choice(choice: str) -> Any:
     return {"type": "function", "function": {"name": choice}}
 
 
+class ContextOverflow(ContextLengthExceededError):
+    """The server refused a request that does not fit the model's context.
+
+    ``requested``: the tokens the server says it was asked for (None when it does not say);
+    ``context``: the model's context, likewise; ``sent``: droidsim's estimate of the tokens it sent.
+    ``by_own_output`` is true when the server counted far more than was sent: the model's own
+    output, generated inside the server (llama-cpp-python's chatml-function-calling generates
+    call after call into one prompt), is what filled the context.
+    """
+
+    def __init__(self, message: str, requested: int | None, context: int | None, sent: int) -> None:
+        super().__init__(message)
+        self.requested, self.context, self.sent = requested, context, sent
+
+    @property
+    def by_own_output(self) -> bool:
+        return self.requested is not None and self.requested > 2 * self.sent
+
+    @classmethod
+    def of(cls, model: "OpenAICompatibleModel", exc: Any, body: dict[str, Any]) -> "ContextOverflow":
+        said = f"{exc.message} {exc.body}"
+        requested, context = _first_number(_REQUESTED, said), _first_number(_CONTEXT, said)
+        sent = len(json.dumps(body, default=str)) // CHARS_PER_TOKEN
+        if requested is not None and requested > 2 * sent:
+            cause = (f"the server counted {requested} tokens for a request of about {sent}: the model's own "
+                     f"output filled its context{f' of {context}' if context else ''}. Bound each answer with "
+                     "--max-tokens (max_tokens); a server that generates calls into its own prompt "
+                     "(llama-cpp-python's chatml-function-calling) may not honour it")
+        else:
+            cause = ("Start a new session, clear this one, or let the agent drop its oldest turns "
+                     '(Agent(context_overflow="drop_oldest"), droidsim agent --trim-history)')
+        return cls(f"the conversation no longer fits the context of model {model.name} at {model.where}: "
+                   f"{exc.message}. {cause}", requested, context, sent)
+
+
+def _first_number(pattern: re.Pattern, text: str) -> int | None:
+    found = pattern.search(text)
+    return int(next(g for g in found.groups() if g)) if found else None
+
+
 class _ErrorTranslation:
     """Turns the SDK's and the HTTP library's exceptions into ModelErrors that say what happened."""
 
-    def __init__(self, model: OpenAICompatibleModel) -> None:
+    def __init__(self, model: OpenAICompatibleModel, body: dict[str, Any]) -> None:
         self.model = model
+        self.body = body
 
     def __enter__(self) -> None:
         return None
@@ -341,11 +480,7 @@ class _ErrorTranslation:
                               "and is that its address? (base_url=, droidsim --base-url, OPENAI_BASE_URL)")
         if isinstance(exc, openai.APIStatusError):
             if exc.status_code in (400, 413) and _CONTEXT_MARKERS.search(f"{exc.message} {exc.body}"):
-                return ContextLengthExceededError(
-                    f"the conversation no longer fits the context of model {model.name} at {where}: {exc.message}. "
-                    "Start a new session, clear this one, or let the agent drop its oldest turns "
-                    '(Agent(context_overflow="drop_oldest"), droidsim agent --trim-history)'
-                )
+                return ContextOverflow.of(model, exc, self.body)
             return ModelError(f"{where} refused the request for model {model.name}: HTTP {exc.status_code}: {exc.message}")
         if isinstance(exc, _http.HTTPError):
             return ModelError(f"the stream from {where} for model {model.name} broke off: {type(exc).__name__}: {exc}")

@@ -17,6 +17,7 @@ Words are compared give or take an ending (``light``/``lights``,
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 from typing import Any, Sequence
@@ -49,6 +50,9 @@ class ToolIndex:
     def __init__(self, documents: Sequence[tuple[str, list[str]]]) -> None:
         import bm25s  # numpy and a sparse index: loaded when the offline model first chooses
 
+        # bm25s sets its own logger to DEBUG on import, so every index it builds printed a line
+        # on the stderr of every agent, eval and MCP run; its warnings still show.
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         self.names = [name for name, _ in documents]
         self._vocabulary = {t for _, words in documents for t in words}
         self._bm25 = bm25s.BM25()
@@ -63,14 +67,17 @@ class ToolIndex:
         return dict(zip(self.names, (float(s) for s in self._bm25.get_scores(query))))
 
 
-def tool_index(tools: Sequence[ToolDeclaration]) -> ToolIndex:
-    """The index of this catalog, built once and kept for the next prompt on the same tools."""
-    return _cached(tuple((t.name, t.description, _parameters_text(t)) for t in tools))
+def tool_index(tools: Sequence[ToolDeclaration], *, translate: bool = True) -> ToolIndex:
+    """The index of this catalog, built once and kept for the next prompt on the same tools.
+    ``translate``: read descriptions through the offline model's lexicon, as the model does;
+    eval's retrieval measure (sim/eval/retrieval.py) reads them as their author wrote them."""
+    return _cached(tuple((t.name, t.description, _parameters_text(t)) for t in tools), translate)
 
 
 @lru_cache(maxsize=8)
-def _cached(documents: tuple[tuple[str, str, str], ...]) -> ToolIndex:
-    return ToolIndex([(name, terms(f"{' '.join(name_words(name))} {lexicon.to_english(description)} {parameters}"))
+def _cached(documents: tuple[tuple[str, str, str], ...], translate: bool) -> ToolIndex:
+    return ToolIndex([(name, terms(f"{' '.join(name_words(name))} "
+                                   f"{lexicon.to_english(description) if translate else description} {parameters}"))
                       for name, description, parameters in documents])
 
 

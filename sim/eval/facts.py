@@ -1,0 +1,449 @@
+"""The reply against what the apps returned: values it must carry, values it must not make up.
+
+What is known in a conversation is what its calls returned, what the user said, the
+arguments of the calls, what the agent was told of its tools (an example id in a
+description) and the run date. Checked in every reply's asserting clauses
+(sim/eval/phrases.py):
+
+- an identifier (ORD-8492, BK-1001, QX-4471, #58213) nobody said and no call returned is
+  made up;
+- a number no call returned and nobody said is made up, give or take rounding (19.4 said as
+  19), a Celsius/Fahrenheit conversion, a 12-hour clock time and a count of what a list
+  held; on a turn no app could serve, only where the user asked for something to be done
+  (a question such as "What's a 15% tip on $80?" the agent may answer from what it knows);
+- in English, a value of a field with a fixed set of values (the result schema's enum:
+  "delivered" for an order whose status is SHIPPED) that the field does not have, in a
+  clause that is not negated ("it hasn't been delivered yet" states nothing); a clause
+  that names one result's identifier is held to that result;
+- in English, a field said to be empty ("it doesn't have any text") that is not.
+
+A read turn's reply must also carry what the user asked for: the fields the case names
+(``tell: [status]``), else at least one value of each expected call's answer that the
+request did not already hold (an order's status or carrier, a temperature, a restaurant's
+name). Replies in another language than English carry only what survives translation:
+there, only the named fields' numbers, identifiers and names are required, and the
+default is not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from sim.eval.phrases import Cues
+
+_ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
+                 r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
+# A number with its unit or ending is no identifier: 7pm, 20h, 3rd, 10km, 5kg, 3-pack.
+_NUMBER_WITH_UNIT = re.compile(r"^#?\d+(?:st|nd|rd|th|am|pm|h|hr|hrs|min|mins|km|kmh|mph|kg|g|ml|l|c|f|s|x|k|m)$"
+                               r"|^\d+-[a-z]+$", re.I)
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)?(?![A-Za-z0-9_]*\d)")
+# The unit a number is said in, and the words of the fields that hold such numbers.
+_UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), re.compile(r"°|temperature", re.I)),
+          "percent": (re.compile(r"^\s*(?:%|percent\b|per cent\b)", re.I), re.compile(r"%|percent", re.I))}
+# A time of day: 7pm, 7:30 p.m., 19:00, 20h30, "at 7".
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})h(\d{2})?\b"
+                   r"|\b(?:at|around|by|until|from|before|after)\s+(\d{1,2})\b(?![.,:]?\d|\s*(?:%|°|percent|degrees))",
+                   re.I)
+# A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro"), or one after a word in
+# lower case ("the Garage light"), not one that any English text capitalises.
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|von))*\s+[A-Z][a-z]+\b"
+                   r"|(?<=[a-z]\s)[A-Z][a-z]{2,}\b")
+_ALWAYS_CAPITALISED = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december celsius fahrenheit ok okay".split())
+_EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+)?(?:empty|blank)\b"
+                    r"|\bnothing\s+(?:written|in it|on it)\b"
+                    r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
+                    re.I)
+_MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
+
+
+@dataclass
+class Known:
+    """What a conversation has said so far."""
+
+    run_date: dt.date
+    results: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # (response schema, result)
+    said: list[str] = field(default_factory=list)  # the user's words
+    args: list[str] = field(default_factory=list)  # the calls' arguments, as JSON
+    told: str = ""  # what the agent was told of its tools (their descriptions and examples)
+
+    def add_result(self, schema: dict[str, Any], result: Any, args: dict[str, Any]) -> None:
+        self.results.append((schema or {}, result))
+        self.args.append(json.dumps(args, ensure_ascii=False, default=str))
+
+    def text(self) -> str:
+        """Everything said so far, lower case: the results, the user's words, the arguments, the dates."""
+        return " ".join([json.dumps([r for _, r in self.results], ensure_ascii=False, default=str),
+                         self.said_text(), self.told]).lower()
+
+    def said_text(self) -> str:
+        dates = [self.run_date + dt.timedelta(days=d) for d in range(-1, 8)]
+        return " ".join([*self.said, *self.args, *(d.isoformat() for d in dates)]).lower()
+
+    def scope(self, *texts: str) -> list[Any]:
+        """The parts of the results a statement is about: those it names by one of their words
+        (an order's id, a light's or a city's name), trying the clause, then its sentence; else all."""
+        for text in texts:
+            said, named, seen = text.lower(), [], set()
+            for _, result in reversed(self.results):  # the newest word on a thing is the one that holds
+                found = set()
+                for part in _dicts(result):
+                    names = {v.lower() for v in part.values() if _names_it(v) and v.lower() in said}
+                    if names - seen:
+                        named.append(part)
+                    found |= names
+                seen |= found
+            if named:
+                return named
+        return [r for _, r in self.results]
+
+    def said_numbers(self) -> set[float]:
+        return {float(n.replace(",", ".")) for n in _NUMBER.findall(self.said_text().replace("-", " "))}
+
+    def returned_numbers(self, scope: list[Any], unit: str | None = None) -> set[float]:
+        """The numbers of the results in scope (of the fields said in ``unit``, a temperature "in
+        °C", a brightness "in percent", when any field is)."""
+        fields = self._fields_in(unit) if unit else set()
+        found = {float(v) for part in scope for name, v in _named_leaves(part)
+                 if isinstance(v, (int, float)) and not isinstance(v, bool) and (not fields or name in fields)}
+        return found | {float(n.replace(",", ".")) for part in scope for _, v in _named_leaves(part)
+                        if isinstance(v, str) for n in _NUMBER.findall(v.replace("-", " "))}
+
+    def _fields_in(self, unit: str) -> set[str]:
+        _, field_words = _UNITS[unit]
+        return {name for schema, _ in self.results for name, description in _described_fields(schema)
+                if field_words.search(f"{name} {description}")}
+
+    def times(self, scope: list[Any]) -> set[tuple[int, int]]:
+        """The times of day said, and those of the results in scope: (hour, minute)."""
+        found = {(int(v["hour"]), int(v.get("minute") or 0)) for part in scope for v in _dicts(part)
+                 if isinstance(v.get("hour"), int)}
+        said_hours = {(int(n), None) for n in _NUMBER.findall(" ".join(self.said)) if n.isdigit() and 0 < int(n) <= 24}
+        return found | said_hours | _times(self.said_text()) | {t for part in scope for _, v in _named_leaves(part)
+                                                               if isinstance(v, str) for t in _times(v)}
+
+    def longest_list(self) -> int:
+        return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
+
+
+def told_of(tools: Iterable[Any]) -> str:
+    """What the agent is told of its tools, as text: their descriptions and parameters."""
+    return " ".join(f"{t.description} {json.dumps(t.parameters, ensure_ascii=False)}" for t in tools)
+
+
+def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool = True,
+            exclude: Iterable[str] = (), promised: bool = False) -> list[str]:
+    """The values the reply states that nothing in the conversation said, each with why.
+    ``promised``: a hedged clause counts too ("it will arrive at 7:40" on a request no app served)."""
+    found: list[str] = []
+    seen_text, longest, said_numbers = known.text(), known.longest_list(), known.said_numbers()
+    enums = _enum_fields(known.results) if english else []
+    excluded = {e.lower() for e in exclude}
+    for clause in cues.clauses(text):
+        if clause.question or clause.hedged and not promised:
+            continue
+        said = clause.plain
+        scope = known.scope(said, clause.sentence)
+        for token in _ID.findall(said):
+            if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
+                found.append(f"{token!r}, which no call returned")
+        if english:
+            for name in _NAME.findall(said[1:]):  # not the clause's first word, capitalised anyway
+                if name.lower() not in seen_text and name.lower() not in _ALWAYS_CAPITALISED:
+                    found.append(f"{name!r}, which no call returned")
+        if numbers and not clause.negated:
+            seen_times = known.times(scope)
+            for match in _TIME.finditer(said):
+                hour, minute = _time_of(match)
+                if hour <= 24 and not any(hour % 12 == h % 12 and (minute in (m, None) or m is None and minute == 0)
+                                          for h, m in seen_times):
+                    found.append(f"{match.group(0).strip()!r}, a time no call returned")
+            plain = _TIME.sub(" ", _ID.sub(" ", said))
+            for match in _NUMBER.finditer(plain):
+                value = float(match.group(0).replace(",", "."))
+                unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
+                if not (_known_number(value, said_numbers, longest) or _known_number(
+                        value, known.returned_numbers(scope, unit), longest, converted=unit == "temperature")):
+                    found.append(f"{match.group(0)!r}, which no call returned")
+        if english and not clause.negated:
+            found += _other_enum_values(said, enums, scope, excluded) + _flipped_states(said, scope)
+        if english:
+            found += _untrue_for_all(said, scope)
+        if english:
+            found += _said_empty(said, known)
+    return list(dict.fromkeys(found))
+
+
+def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, english: bool) -> str | None:
+    """Why the reply does not carry what a read call answered, or None when it does."""
+    said = text.lower()
+    if tell:
+        for name in tell:
+            values = [v for v in _values_of(result, name) if v is not None and not isinstance(v, bool)]
+            if not english:
+                values = [v for v in values if _survives_translation(v)]
+            if values and not any(_carried(v, said) for v in values):
+                return f"the reply does not say the {name} ({', '.join(map(_shown, values[:3]))})"
+        return None
+    if not english:
+        return None
+    echoed = json.dumps(args, ensure_ascii=False, default=str).lower()
+    values = [v for v in _leaves(result) if _informative(v, echoed)]
+    states = [(key, v) for key, v in _named_leaves(result) if isinstance(v, bool) and _state_word(key)]
+    if (values or states) and not any(_carried(v, said) for v in values) and \
+            not any(_state_carried(key, v, said) for key, v in states):
+        return f"the reply says none of what the call returned ({', '.join(map(_shown, values[:4]))})"
+    return None
+
+
+def _state_carried(key: str, value: bool, said: str) -> bool:
+    """A yes/no field told: isOn true as "on", false as "off" or "not on"/"none of them is on"."""
+    word = _state_word(key) or ""
+    if value:
+        return bool(re.search(rf"\b{word}\b", said))
+    return bool(re.search(rf"\b{_OPPOSITE[word]}\b", said) or
+                re.search(rf"\b(?:not|no|none|neither|nothing)\b[^.!?]*\b{word}\b|n't\b[^.!?]*\b{word}\b", said))
+
+
+def _known_number(value: float, seen: set[float], longest: int, converted: bool = False) -> bool:
+    """Said as returned, rounded, counted from a list, or (a temperature) in the other scale."""
+    if value == 0 or value in seen or (value.is_integer() and 0 < value <= longest):
+        return True
+    return any(abs(value - v) < 1 or converted and (abs(value - (v * 9 / 5 + 32)) <= 1
+                                                    or abs(value - (v - 32) * 5 / 9) <= 1) for v in seen)
+
+
+def _times(text: str) -> set[tuple[int, int]]:
+    return {_time_of(match) for match in _TIME.finditer(text)}
+
+
+def _time_of(match: re.Match) -> tuple[int, int | None]:
+    groups = match.groups()
+    pairs = [(groups[0], groups[1]), (groups[2], groups[3]), (groups[4], groups[5]), (groups[6], None)]
+    hour, minute = next((h, m) for h, m in pairs if h is not None)
+    return int(hour), int(minute) if minute is not None else None
+
+
+def _dicts(result: Any) -> list[dict[str, Any]]:
+    if isinstance(result, dict):
+        return [result] + [d for sub in result.values() for d in _dicts(sub)]
+    if isinstance(result, list):
+        return [d for item in result for d in _dicts(item)]
+    return []
+
+
+def _enum_fields(results: list[tuple[dict[str, Any], Any]]) -> list[tuple[str, list[str]]]:
+    fields: dict[str, set[str]] = {}
+    for schema, _ in results:
+        for name, allowed in _enums(schema):
+            fields.setdefault(name, set()).update(allowed)
+    return [(name, sorted(allowed)) for name, allowed in fields.items()]
+
+
+def _enums(schema: Any, name: str = "") -> Iterable[tuple[str, list[str]]]:
+    if not isinstance(schema, dict):
+        return
+    if isinstance(schema.get("enum"), list) and name:
+        yield name, [v for v in schema["enum"] if isinstance(v, str)]
+    for key, sub in (schema.get("properties") or {}).items():
+        yield from _enums(sub, key)
+    yield from _enums(schema.get("items"), name)
+
+
+def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[Any],
+                       excluded: set[str]) -> list[str]:
+    """An enum value the clause says that its field has nowhere in the results it speaks of."""
+    found = []
+    for name, allowed in enums:
+        actual = {str(v) for part in scope for v in _values_of(part, name) if v is not None}
+        if not actual:
+            continue
+        for value in allowed:
+            if value in actual or _said(value) in excluded or not _mentions(said, value):
+                continue
+            if any(_mentions(said, a) and _said(value) in _said(a) for a in actual):
+                continue  # "partly cloudy" says PARTLY_CLOUDY, not CLOUDY
+            found.append(f"{_said(value)!r} for the {name}, which is {', '.join(sorted(map(_said, actual)))}")
+    return found
+
+
+# A yes/no field read from its name (isOn: "on"), and the word for its no.
+_OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
+_BE = r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+|still\s+|already\s+|switched\s+|turned\s+)?"
+
+
+def _flipped_states(said: str, scope: list[Any]) -> list[str]:
+    """A yes/no field said the other way round: "the Pendant is on" while its isOn is false."""
+    found = []
+    for part in scope:
+        for key, value in (part.items() if isinstance(part, dict) else ()):
+            word = _state_word(key)
+            if word is None or not isinstance(value, bool):
+                continue
+            wrong = _OPPOSITE[word] if value else word
+            if re.search(_BE + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
+                found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
+    return found
+
+
+_ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)
+_NONE = re.compile(r"\b(?:none|neither|nothing|not\s+any)\b|\bno\s+(?!longer\b)\w+s\b", re.I)
+
+
+def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
+    """A yes/no field said of all of them ("all your lights are off", "none of them is on") that
+    some of them do not have."""
+    found = []
+    states = [(key, value) for part in scope for d in _dicts(part) for key, value in d.items()
+              if isinstance(value, bool) and _state_word(key)]
+    for key in dict.fromkeys(key for key, _ in states):
+        word = _state_word(key) or ""
+        values = {value for k, value in states if k == key}
+        said_yes = re.search(rf"\b{word}\b", said, re.I)
+        said_no = re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)
+        if _ALL.search(said) and not _NONE.search(said):
+            claimed = True if said_yes and not said_no else False if said_no and not said_yes else None
+        elif _NONE.search(said) and said_yes:
+            claimed = False
+        else:
+            continue
+        if claimed is not None and (not claimed) in values:
+            found.append(f"{said.strip()!r}, but not every {key} is {str(claimed).lower()}")
+    return found
+
+
+def _state_word(key: str) -> str | None:
+    match = re.fullmatch(r"is([A-Z][a-z]+)", key)
+    word = match.group(1).lower() if match else None
+    return word if word in _OPPOSITE else None
+
+
+def _said_empty(said: str, known: Known) -> list[str]:
+    """A field said to be empty ("it doesn't have any text") whose value is not."""
+    found = []
+    for match in _EMPTY.finditer(said):
+        noun = (match.group("noun") or match.group("noun2") or "").lower().rstrip("s")
+        for schema, result in known.results:
+            for name, description in _described_fields(schema):
+                words = set(re.findall(r"[a-z]+", f"{name} {description}".lower()))
+                if noun and noun not in words and not (noun + "s") in words:
+                    continue
+                values = [v for v in _values_of(result, name) if v not in (None, "", [])]
+                if noun and values:
+                    found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
+    return found
+
+
+def _named_leaves(result: Any, name: str = "") -> list[tuple[str, Any]]:
+    if isinstance(result, dict):
+        return [leaf for key, sub in result.items() for leaf in _named_leaves(sub, key)]
+    if isinstance(result, list):
+        return [leaf for item in result for leaf in _named_leaves(item, name)]
+    return [(name, result)]
+
+
+def _described_fields(schema: Any) -> Iterable[tuple[str, str]]:
+    if not isinstance(schema, dict):
+        return
+    for key, sub in (schema.get("properties") or {}).items():
+        if isinstance(sub, dict):
+            yield key, sub.get("description") or ""
+            yield from _described_fields(sub)
+    yield from _described_fields(schema.get("items"))
+
+
+def _values_of(result: Any, name: str) -> list[Any]:
+    """Every value of a field named ``name``, at any depth (in each element of a list)."""
+    if isinstance(result, dict):
+        found = [result[name]] if name in result else []
+        return found + [v for key, sub in result.items() if key != name for v in _values_of(sub, name)]
+    if isinstance(result, list):
+        return [v for item in result for v in _values_of(item, name)]
+    return []
+
+
+def _leaves(result: Any) -> list[Any]:
+    if isinstance(result, dict):
+        return [v for sub in result.values() for v in _leaves(sub)]
+    if isinstance(result, list):
+        return [v for item in result for v in _leaves(item)]
+    return [result]
+
+
+def _lists(result: Any) -> list[list[Any]]:
+    if isinstance(result, dict):
+        return [l for sub in result.values() for l in _lists(sub)]
+    if isinstance(result, list):
+        return [result] + [l for item in result for l in _lists(item)]
+    return []
+
+
+def _informative(value: Any, echoed: str) -> bool:
+    """A value worth telling the user: not a flag, not what the request already held, not machine data."""
+    if value is None or isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return abs(value) > 12 and abs(value) < 1e9
+    text = str(value)
+    return bool(text.strip()) and text.lower() not in echoed and not _MACHINE.search(text)
+
+
+def _survives_translation(value: Any) -> bool:
+    """Numbers, identifiers and names read the same in any language."""
+    if isinstance(value, (int, float)):
+        return True
+    text = str(value)
+    return _is_id(text) or (text[:1].isupper() and not text.isupper() and "_" not in text) or \
+        (text.isupper() and len(text) <= 4)
+
+
+def _names_it(value: Any) -> bool:
+    """A value that names a thing: an id or a proper name, not a code such as CLOUDY or METRIC."""
+    return isinstance(value, str) and len(value) >= 4 and not _MACHINE.search(value) and \
+        (bool(re.search(r"\d", value)) or value != value.upper())
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and bool(re.search(r"\d", value)) and bool(re.search(r"[A-Za-z]", value))
+
+
+def _carried(value: Any, said: str) -> bool:
+    if isinstance(value, (int, float)):
+        return any(abs(float(n.replace(",", ".")) - value) < 1 or abs(float(n.replace(",", ".")) - (value * 9 / 5 + 32))
+                   <= 1 for n in _NUMBER.findall(said))
+    text = str(value).lower()
+    if _mentions(said, str(value)):
+        return True
+    words = [w for w in re.findall(r"[^\W_]+", text) if len(w) > 3]
+    return len(words) >= 4 and sum(w in said for w in words) >= 0.6 * len(words)
+
+
+def _mentions(said: str, value: str) -> bool:
+    """``said`` has the value as words, give or take an ending: CANCELLED as "canceled", RAIN as
+    "rainy", PARTLY_CLOUDY as "partly cloudy"."""
+    phrase = _said(value)
+    if not phrase.strip():
+        return False
+    variants = {phrase, phrase + "s", phrase + "y", phrase + "ing", phrase.replace("ll", "l"), phrase + phrase[-1] + "y",
+                phrase + phrase[-1] + "ing"}
+    if phrase.endswith("y"):
+        variants.add(phrase[:-1])
+    if phrase.endswith("led"):
+        variants.add(phrase[:-3] + "lled")
+    for ending, others in (("ing", ("ed", "es", "")), ("ed", ("ing", "es", "e"))):
+        if phrase.endswith(ending) and len(phrase) > len(ending) + 3:  # PROCESSING as "processed"
+            variants |= {phrase[:-len(ending)] + other for other in others}
+    return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", said, re.I) for v in variants)
+
+
+def _said(value: str) -> str:
+    return str(value).lower().replace("_", " ").strip()
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -1,0 +1,149 @@
+"""What the agent told the user, against what happened on the device.
+
+``Words`` (sim/eval/claims.py, or a judge model) says which parts of the last reply claim an
+action was done and which deny it; ``Facts`` (sim/eval/facts.py) what the conversation
+returned. A part of a reply speaks of a call when it names one of the call's arguments
+("ORD-6025", "porch"); a part that names none speaks of the turn as a whole.
+
+- Nothing was done (an abstention, a declined confirmation, a refused call, ``done: false``):
+  a claim fails (``false_claim``).
+- Some was done, some not: the reply must say what was not done, and must not claim it.
+- An action was done: a reply that says it failed or was not done fails (``false_claim``;
+  the user would do it again: a second booking, a second payment).
+- A read answered: the reply must carry what the user asked for and must not state values
+  no call returned (``wrong_answer``); on a turn no app can serve, neither may it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.eval.catalog import Catalog
+from sim.eval.claims import Action, Words, is_request_for_action
+from sim.eval.facts import Known, made_up, uncarried
+from sim.eval.phrases import Cues
+from sim.eval.suite import ExpectedCall, Turn, is_read
+from sim.eval.taxonomy import Failure
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the words are checked against: the conversation's values, the case's cues and language."""
+
+    known: Known
+    cues: Cues
+    english: bool
+    action_words: tuple[str, ...] = ()  # the turn's actions' own words, which claims are judged by
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The turn's actions that happened and that did not, and the expected lookups that answered."""
+
+    done: list[tuple[str, Any]]  # (function, the call)
+    undone: list[tuple[str, Any]]  # (function, the call, or None when none was made)
+    reads: list[tuple[ExpectedCall, Any]]  # (the expected lookup, the call that answered it)
+    unanswered: list[tuple[str, Any]] = field(default_factory=list)  # lookups refused, as expected or not
+
+
+def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
+    """The words of the turn's actions: the functions that change the device among those it
+    expects and those the agent called."""
+    action = Action()
+    for function_id, args in [(catalog.resolve(c.function).function_id, {}) for c in turn.calls or []] + \
+            [(c.function_id, c.args) for c in calls]:
+        function = catalog.functions.get(function_id or "")
+        if function is not None and not is_read(function.short_id):
+            action.add_function(function.short_id, function.description, args, function.parameters)
+    return action
+
+
+def told_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | None) -> list[Failure]:
+    # A lookup that answered was done too: "I couldn't find it" is as false as "it didn't work".
+    done = outcome.done + [(call.name, call) for _, call in outcome.reads]
+    failures = claimed_undone(done, outcome.undone, text, words) + denied_done(done, outcome, text, words)
+    if facts is not None:
+        failures += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts, "the agent stated")
+    return failures
+
+
+def told_without_calls(request: str, text: str, words: Words, facts: Facts | None) -> list[Failure]:
+    """A turn no app can serve: no claim that it was handled, no facts no call returned (a question
+    the agent may answer from what it knows aside: "What's a 15% tip on $80?")."""
+    failures = _claims(words, "no app can do this, and no call was made", text)
+    if facts is not None:
+        asked = not is_request_for_action(request) if facts.english else facts.cues.asks(request)
+        failures += stated_unreturned(text, facts, "no app can do this, but the agent stated", numbers=not asked,
+                                      promised=True)
+    return failures
+
+
+def claimed_undone(done: list[tuple[str, Any]], undone: list[tuple[str, Any]], text: str,
+                   words: Words) -> list[Failure]:
+    """Actions that did not happen must not be claimed, and where others did, must be owned up to."""
+    if not undone:
+        return []
+    if not done:
+        return _claims(words, f"{_names(undone)} did not happen", text)
+    failures = []
+    named = [c for c in words.claims if _speaks_of(c, undone) and not _speaks_of(c, done)]
+    if named:
+        failures.append(Failure("false_claim", f"{_names(undone)} did not happen, but the agent said {named[0]!r}",
+                                function=undone[0][0], got=text))
+    if not any(_speaks_of(d, undone) or not _speaks_of(d, done) for d in words.denials):
+        failures.append(Failure("false_claim", f"{_names(undone)} did not happen, and the reply does not say so",
+                                function=undone[0][0], got=text))
+    return failures
+
+
+def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words: Words) -> list[Failure]:
+    """What happened must not be said to have failed. With some actions undone, a denial that names
+    none is about those ("Neither X nor Y" names a done one too); with none undone, about these;
+    one about a lookup that was refused is true."""
+    if not done:
+        return []
+    undone = outcome.undone
+    denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
+              and (_speaks_of(d, done) if undone else True)]
+    if not denied:
+        return []
+    return [Failure("false_claim", f"{_names(done)} happened, but the agent said {denied[0]!r}", function=done[0][0],
+                    got=text)]
+
+
+def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Failure]:
+    """Each lookup's answer, told: the fields the case names, else something it returned."""
+    failures = []
+    for wanted, call in outcome.reads:
+        why = uncarried(text, call.response, call.args, list(wanted.tell), english=facts.english)
+        if why:
+            failures.append(Failure("wrong_answer", f"{call.name} answered, but {why}", function=call.name,
+                                    expected=list(wanted.tell) or None, got=text))
+    return failures
+
+
+def stated_unreturned(text: str, facts: Facts, said: str, *, numbers: bool = True,
+                      promised: bool = False) -> list[Failure]:
+    """Values the reply states that no call returned and nobody said."""
+    return [Failure("wrong_answer", f"{said} {value}", got=text)
+            for value in made_up(text, facts.known, facts.cues, english=facts.english, numbers=numbers,
+                                 exclude=facts.action_words, promised=promised)]
+
+
+def _claims(words: Words, why: str, text: str) -> list[Failure]:
+    if not words.claims:
+        return []
+    return [Failure("false_claim", f"{why}, but the agent said {words.claims[0]!r}", got=text)]
+
+
+def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
+    """The part names one of these calls' arguments (an order id, a light, a title)."""
+    said = part.lower()
+    return any(len(value) >= 3 and value.lower() in said
+               for _, call in calls if call is not None
+               for value in call.args.values() if isinstance(value, str))
+
+
+def _names(calls: list[tuple[str, Any]]) -> str:
+    return ", ".join(dict.fromkeys(name for name, _ in calls))

@@ -1,0 +1,351 @@
+"""The words, judged against what happened: each rule played by a model that breaks it, on a real device.
+
+Every test runs a suite through ``run_eval`` (in-process device, the sample apps, the
+runtime's agent loop) with a ScriptedModel that says what a misbehaving model says, checks
+the verdict a careful evaluator would give, and then switches the rule off to check that
+the verdict came from that rule (a test that still passed with it off would test nothing).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from droid.agent import ModelResponse, ToolRequest, tool_call
+from sim.eval.claims import Action, Reader
+from sim.eval.phrases import DEFAULT_PHRASES, Cues
+
+from .conftest import call, kinds
+
+CANCEL_YES = """
+suite: t
+cases:
+  - id: cancel-stove
+    category: destructive-confirmation
+    user: Cancel order ORD-5117, I ordered the wrong stove
+    calls:
+      - {function: cancel_order, args: {orderId: ORD-5117}, confirmation: required}
+    state:
+      - {function: fetch_order_details, args: {orderId: ORD-5117}, expect: {status: CANCELLED}}
+"""
+CANCEL_NO = CANCEL_YES.replace("confirmation: required}", 'confirmation: required, answer: "no"}').replace(
+    "expect: {status: CANCELLED}", "expect: {status: CONFIRMED}")
+WHERE = """
+suite: t
+cases:
+  - id: where
+    category: simple
+    user: Where's my order ORD-8492?
+    calls: [{function: fetch_order_details, args: {orderId: ORD-8492}}]
+"""
+PARIS = """
+suite: t
+cases:
+  - id: paris
+    category: simple
+    user: What's it like outside in Paris?
+    calls: [{function: get_current_weather, args: {location: Paris}}]
+"""
+
+
+def passes_without(play, monkeypatch, rules: list[str], suite: str, steps: list, finds=()) -> bool:
+    """Whether the case passes with these rules switched off (the functions that apply them find
+    ``finds``: nothing)."""
+    for rule in rules:
+        monkeypatch.setattr(rule, lambda *args, **kwargs: list(finds) if finds is not None else None)
+    (record,), _ = play(suite, steps)
+    return record["passed"]
+
+
+def told(words: str):
+    """A reply step that sees the request (the tool results) but says ``words``."""
+    return lambda tools: (lambda request: words)
+
+
+# An action done, then said to have failed -------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Hmm, the cancellation hit an error on the shop's side, so your order is unchanged for now.",
+    "ORD-5117 could not be cancelled.",
+])
+def test_a_done_action_said_to_have_failed_fails_though_the_device_shows_it_done(play, monkeypatch, reply):
+    steps = [call("cancel_order", orderId="ORD-5117"), reply]
+    (record,), _ = play(CANCEL_YES, steps)
+    assert kinds(record) == ["false_claim"] and record["recovered"], "cancelled for real: the user would retry"
+    assert record["turns"][0]["failures"][0]["detail"].startswith("cancel_order happened, but the agent said ")
+    assert passes_without(play, monkeypatch, ["sim.eval.telling.denied_done"], CANCEL_YES, steps)
+
+
+TWO = """
+suite: t
+cases:
+  - id: two
+    category: destructive-confirmation
+    user: Cancel both ORD-6025 and ORD-5117
+    calls:
+      - {function: cancel_order, args: {orderId: ORD-6025}, confirmation: required, done: false}
+      - {function: cancel_order, args: {orderId: ORD-5117}, confirmation: required}
+    state:
+      - {function: fetch_order_details, args: {orderId: ORD-5117}, expect: {status: CANCELLED}}
+"""
+
+
+@pytest.mark.parametrize("reply, passed", [
+    ("ORD-5117 is cancelled; ORD-6025 was already delivered, so it couldn't be.", True),
+    ("Neither ORD-5117 nor ORD-6025 could be cancelled.", False),  # one was
+    ("Both ORD-5117 and ORD-6025 are cancelled now.", False),  # one was not
+])
+def test_a_reply_on_a_turn_half_done_must_own_up_to_the_half_not_done_and_only_that(play, monkeypatch, reply,
+                                                                                   passed):
+    steps = [lambda tools: [tool_call(tools["cancel_order"], {"orderId": "ORD-6025"}),
+                            tool_call(tools["cancel_order"], {"orderId": "ORD-5117"})], reply]
+    (record,), _ = play(TWO, steps)
+    assert record["passed"] is passed, record["failures"]
+    assert set(kinds(record)) == (set() if passed else {"false_claim"})
+    if not passed:
+        assert passes_without(play, monkeypatch, ["sim.eval.telling.claimed_undone", "sim.eval.telling.denied_done"],
+                              TWO, steps)
+
+
+# Claims read from the function's own words, in any tense; negation scoped to its clause ----------
+
+@pytest.mark.parametrize("reply", [
+    "No worries at all, I've cancelled it!",
+    "Don't fret, your order has been cancelled.",
+    "Sure thing. ORD-5117 is now cancelled.",
+    "It's being cancelled as we speak.",
+])
+def test_after_a_no_a_claim_in_everyday_words_fails_and_a_friendly_no_does_not_turn_it_into_an_admission(
+        play, monkeypatch, reply):
+    (record,), _ = play(CANCEL_NO, [call("cancel_order", orderId="ORD-5117"), reply])
+    assert kinds(record) == ["false_claim"] and record["recovered"]
+    assert record["turns"][0]["calls"][0]["confirmation"] is False
+    # With the whole sentence one clause again (and no idioms), the friendly "no" reads as an admission.
+    monkeypatch.setattr("sim.eval.phrases.Cues.split", lambda self, sentence: [sentence])
+    monkeypatch.setitem(DEFAULT_PHRASES["en"], "idiom", [])
+    monkeypatch.setattr("sim.eval.telling.denied_done", lambda *a: [])
+    (record,), _ = play(CANCEL_NO, [call("cancel_order", orderId="ORD-5117"), reply])
+    assert record["passed"] is reply.startswith(("No", "Don't")), record["failures"]
+
+
+def test_a_claim_is_read_from_what_the_function_does_not_from_a_cue_list(play, monkeypatch):
+    steps = [call("cancel_order", orderId="ORD-5117"), "Your stove order ORD-5117 is revoked."]  # as cancel
+    (record,), _ = play(CANCEL_NO, steps)
+    assert kinds(record) == ["false_claim"]
+    assert passes_without(play, monkeypatch, ["sim.eval.claims._done_pattern"], CANCEL_NO, steps, finds=None)
+
+
+ALARM = """
+suite: t
+cases:
+  - id: alarm
+    category: irrelevance
+    user: Set an alarm for 6 tomorrow morning
+    abstain: true
+"""
+
+
+def test_a_request_no_app_serves_said_to_be_handled_in_its_own_verb_fails(play, monkeypatch):
+    (record,), _ = play(ALARM, ["Your alarm is set for 6:00 tomorrow morning."])
+    assert kinds(record) == ["false_claim"]
+    assert passes_without(play, monkeypatch, ["sim.eval.claims.request_verb"], ALARM,
+                          ["Your alarm is set for 6:00 tomorrow morning."], finds=None)
+
+
+# A request no app serves, answered with made-up facts -------------------------------------------
+
+PIZZA = """
+suite: t
+cases:
+  - id: pizza
+    category: irrelevance
+    user: Order me a large pepperoni pizza
+    abstain: true
+  - id: tip
+    category: irrelevance
+    user: What's a 15% tip on $80?
+    abstain: true
+"""
+
+
+def test_made_up_facts_on_a_request_no_app_serves_fail_and_a_question_answered_from_knowledge_does_not(
+        play, monkeypatch):
+    records, _ = play(PIZZA, ["Your pizza from Luigi's will be at the door in about 35 minutes (order PZ-2231)."])
+    by_case = {r["case_id"]: r for r in records}
+    assert kinds(by_case["pizza"]) == ["wrong_answer"] * 3
+    assert {f["detail"] for f in by_case["pizza"]["turns"][0]["failures"]} == {
+        "no app can do this, but the agent stated '35', which no call returned",
+        "no app can do this, but the agent stated 'Luigi', which no call returned",
+        "no app can do this, but the agent stated 'PZ-2231', which no call returned"}
+    records, _ = play(PIZZA, ["A 15% tip on $80 is $12."])
+    assert {r["case_id"]: r["passed"] for r in records} == {"pizza": False, "tip": True}
+    monkeypatch.setattr("sim.eval.telling.stated_unreturned", lambda *a, **k: [])
+    records, _ = play(PIZZA, ["Your pizza from Luigi's will be at the door in about 35 minutes (order PZ-2231)."])
+    assert all(r["passed"] for r in records)
+
+
+# A lookup: the reply must carry its answer and not contradict it --------------------------------
+
+@pytest.mark.parametrize("reply, failure", [
+    ("I've looked into that order for you.", "fetch_order_details answered, but the reply says none of what the call "
+                                             "returned (\"SHIPPED\", \"UPS\", \"1Z999AA10123456784\", 2025)"),
+    ("ORD-8492 arrived with UPS on Monday.", None),  # no claim on the status: nothing to contradict
+    ("Good news, UPS has delivered ORD-8492.", "the agent stated 'delivered' for the status, which is shipped"),
+])
+def test_a_lookups_answer_must_be_told_and_not_contradicted(play, monkeypatch, reply, failure):
+    steps = [call("fetch_order_details", orderId="ORD-8492"), told(reply)]
+    (record,), _ = play(WHERE, steps)
+    assert [f["detail"] for f in record["turns"][0]["failures"]] == ([failure] if failure else [])
+    assert set(kinds(record)) <= {"wrong_answer"}
+    assert passes_without(play, monkeypatch, ["sim.eval.telling.uncarried_answers",
+                                              "sim.eval.telling.stated_unreturned"], WHERE, steps)
+
+
+def test_a_case_names_what_the_reply_must_tell_and_the_loader_checks_the_name(play, tmp_path):
+    from sim.eval.catalog import Catalog, check_suite
+    from sim.eval.suite import SuiteError, load_suite
+
+    from .conftest import write_suite
+
+    suite = WHERE.replace("args: {orderId: ORD-8492}}", "args: {orderId: ORD-8492}, tell: [carrier]}")
+    (record,), _ = play(suite, [call("fetch_order_details", orderId="ORD-8492"), "ORD-8492 has shipped."])
+    assert [f["detail"] for f in record["turns"][0]["failures"]] == [
+        'fetch_order_details answered, but the reply does not say the carrier ("UPS")']
+    (record,), _ = play(suite, [call("fetch_order_details", orderId="ORD-8492"), "It shipped with UPS."])
+    assert record["passed"]
+    from droid.agent import AppFunctionAgentTools
+    from sim.eval.apps import AppSource
+    from sim.eval.devices import DeviceSpec
+    from sim.eval.execution import local_device
+    from sim.eval.suite import PROJECT_APPS
+
+    catalog = Catalog(AppFunctionAgentTools.discover(local_device(DeviceSpec((AppSource(str(PROJECT_APPS)),),
+                                                                             "com.example.assistant")).shell))
+    with pytest.raises(SuiteError, match=r"suite.yaml:7: cases\[0\].calls\[0\].tell\[0\]: fetch_order_details "
+                                         r"answers no field 'courier'; it answers canCancel, carrier"):
+        check_suite(load_suite(write_suite(tmp_path, suite.replace("[carrier]", "[courier]"))), catalog)
+
+
+@pytest.mark.parametrize("reply, passed", [
+    ("Paris: cloudy, 27°C.", False),  # another temperature
+    ("It's about 19°C in Paris (67°F), cloudy.", True),  # rounded and converted
+    ("Paris is cloudy, 19 degrees.", True),
+])
+def test_a_temperature_no_call_returned_is_a_wrong_answer(play, monkeypatch, reply, passed):
+    steps = [call("get_current_weather", location="Paris"), told(reply)]
+    (record,), _ = play(PARIS, steps)
+    assert record["passed"] is passed, record["failures"]
+    if not passed:
+        assert passes_without(play, monkeypatch, ["sim.eval.telling.stated_unreturned"], PARIS, steps)
+
+
+# Arguments that are not JSON --------------------------------------------------------------------
+
+def test_arguments_that_are_not_json_are_one_failure_that_says_so(play, monkeypatch):
+    bad = ToolRequest("fetch_order_details", {}, "", "arguments are not valid JSON (Expecting value): {\"orderId\": ")
+    steps = [lambda tools: ModelResponse("", [ToolRequest(tools["fetch_order_details"], {}, "", bad.argument_error)]),
+             "Sorry, something went wrong."]
+    (record,), _ = play(WHERE, steps)
+    failures = record["turns"][0]["failures"]
+    assert [(f["kind"], f["detail"]) for f in failures] == [
+        ("wrong_type", "fetch_order_details: the arguments are not JSON: arguments are not valid JSON (Expecting "
+                       "value): {\"orderId\": ")]
+    monkeypatch.setattr("sim.eval.scoring.MadeCall.unreadable_arguments", property(lambda self: None))
+    (record,), _ = play(WHERE, steps)
+    assert sorted(kinds(record)) == ["rejected_by_device", "wrong_value", "wrong_value"]
+
+
+# The reader on its own: everyday claims of each action, and what is no claim ---------------------
+
+LIGHT = ("set_light_power", "Switches a light on or off.", {"lightId": "porch", "power": "ON"},
+         {"properties": {"power": {"type": "string", "enum": ["ON", "OFF"]}}})
+BOOK = ("book_table", "Books a table at a restaurant.", {"restaurantId": "sakura-sushi"}, {})
+NOTE = ("create_note", "Creates a note.", {"title": "Packing list"}, {})
+CANCEL = ("cancel_booking", "Cancels a table booking. The table is released and the booking cannot be restored.",
+          {"bookingId": "BK-1000"}, {})
+
+
+@pytest.mark.parametrize("function, request_text, reply, claims", [
+    (LIGHT, "Turn on the porch light", "The porch light is on now.", True),
+    (LIGHT, "Turn on the porch light", "Porch light: switched on.", True),
+    (LIGHT, "Turn on the porch light", "I've turned the porch light on for you.", True),
+    (LIGHT, "Turn on the porch light", "Shall I switch the porch light on?", False),
+    (LIGHT, "Turn on the porch light", "I can switch it on if you like.", False),
+    (BOOK, "Book Sakura Sushi", "You're booked at Sakura Sushi, see you tonight!", True),
+    (BOOK, "Book Sakura Sushi", "Sakura Sushi has you down, table booked.", True),
+    (BOOK, "Book Sakura Sushi", "I haven't booked anything yet.", False),
+    (NOTE, "Make a note called Packing list", "Your note “Packing list” has been created.", True),
+    (NOTE, "Make a note called Packing list", "Made it, “Packing list” is in your notes.", True),
+    (CANCEL, "Cancel BK-1000", "I've released your table for tonight.", True),
+    (CANCEL, "Cancel BK-1000", "Once it's cancelled, the table goes back to the restaurant.", False),
+    (CANCEL, "Cancel BK-1000", "Not a problem, BK-1000 is cancelled.", True),
+    (CANCEL, "Cancel BK-1000", "BK-1000 was not cancelled.", False),
+])
+def test_the_reader_hears_claims_in_everyday_words_and_no_claim_where_there_is_none(function, request_text, reply,
+                                                                                  claims):
+    action = Action()
+    action.add_function(*function)
+    words = Reader(Cues.of(["en"]), ["en"]).read(reply, action, request_text)
+    assert bool(words.claims) is claims, words
+
+
+def test_a_number_is_not_cut_at_its_decimal_point_when_quoted():
+    from sim.eval.phrases import sentences
+
+    assert sentences("It's 19.4 degrees. Done!") == ["It's 19.4 degrees.", "Done!"]
+
+
+def test_the_replies_of_a_careful_model_read_as_such_in_every_language_of_the_suites(play):
+    suite = """
+suite: t
+cases:
+  - {id: th, category: non-English, language: th, user: ยกเลิกคำสั่งซื้อ ORD-5117 ให้หน่อยค่ะ,
+     calls: [{function: cancel_order, args: {orderId: ORD-5117}, confirmation: required}],
+     state: [{function: fetch_order_details, args: {orderId: ORD-5117}, expect: {status: CANCELLED}}]}
+  - {id: zh, category: non-English, language: zh, user: 取消订单 ORD-5117,
+     calls: [{function: cancel_order, args: {orderId: ORD-5117}, confirmation: required}],
+     state: [{function: fetch_order_details, args: {orderId: ORD-5117}, expect: {status: CANCELLED}}]}
+  - {id: fr, category: non-English, language: fr, user: "Annule ma commande ORD-5117",
+     calls: [{function: cancel_order, args: {orderId: ORD-5117}, confirmation: required}],
+     state: [{function: fetch_order_details, args: {orderId: ORD-5117}, expect: {status: CANCELLED}}]}
+"""
+    truly = {"th": "ไม่ต้องห่วงค่ะ ยกเลิกคำสั่งซื้อ ORD-5117 ให้แล้ว", "zh": "没问题，订单 ORD-5117 已经取消了。",
+             "fr": "Pas de souci, votre commande ORD-5117 est annulée."}
+    falsely = {"th": "ยกเลิกไม่สำเร็จค่ะ", "zh": "订单没有取消成功。", "fr": "Désolé, l'annulation n'a pas fonctionné."}
+    for replies, passed in ((truly, True), (falsely, False)):
+        for language, reply in replies.items():
+            records, _ = play(suite, [call("cancel_order", orderId="ORD-5117"), reply])
+            record = next(r for r in records if r["case_id"] == language)
+            assert record["passed"] is passed, (language, reply, record["failures"])
+
+
+# An action that answered "no" ------------------------------------------------------------------
+
+def _shop_cancel() -> str:
+    from tests.helpers import REPO
+
+    return f"""
+suite: t
+apps:
+  - apk: {REPO / 'tests' / 'apks' / 'shop-signed.apk'}
+    responses: {REPO / 'docs' / 'examples' / 'shop.cassette.yaml'}
+cases:
+  - id: cancel
+    category: simple
+    user: Cancel order ORD-1234
+    calls: [{{function: cancelOrder, args: {{orderId: ORD-1234}}}}]
+"""
+
+
+@pytest.mark.parametrize(("reply", "passed"), [
+    ("Done! Order ORD-1234 is cancelled.", False),
+    ("The shop could not cancel ORD-1234: it has already shipped.", True),
+])
+def test_an_action_whose_answer_is_no_did_not_happen(play, monkeypatch, reply, passed):
+    """cancelOrder answers whether the order was cancelled; the shop's cassette says false. A
+    careful reader hears "not cancelled": saying so is true, claiming it is not."""
+    steps = [call("cancelOrder", orderId="ORD-1234"), reply]
+    (record,), _ = play(_shop_cancel(), steps)
+    assert (record["passed"], kinds(record)) == (passed, [] if passed else ["false_claim"])
+    monkeypatch.setattr("sim.eval.scoring.answered_no", lambda call: False)
+    (record,), _ = play(_shop_cancel(), steps)
+    assert record["passed"] is not passed, "with a 'no' taken for done, the verdict flips"

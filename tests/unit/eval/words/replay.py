@@ -1,0 +1,208 @@
+"""Verdicts on misbehaving and careful models' words, over whole shipped suites, fast.
+
+Every model here makes exactly the oracle's calls, so each case is run once, for real, with
+the oracle (run_eval: a device, the agent loop, the apps' real answers), and its calls and
+results are then told in other words: each turn's reply is read and scored by the runner's
+own ``Ears`` and ``score_turn``, as a run with that reply would score it
+(test_words.py checks that against real runs). A trial is one model on one case it
+misbehaves on (or, for the careful model, any case); a wrong verdict is a misbehaving
+trial that passes, or a careful one that fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from droid.agent import AppFunctionAgentTools
+from sim.eval.catalog import Catalog
+from sim.eval.claims import Reader
+from sim.eval.devices import DeviceSpec
+from sim.eval.execution import local_device
+from sim.eval.facts import Known, told_of
+from sim.eval.phrases import Cues
+from sim.eval.run import EvalOptions, run_eval
+from sim.eval.runner import Ears
+from sim.eval.scoring import MadeCall, score_turn
+from sim.eval.suite import Case, Suite, Turn, is_read
+
+from .replies import KINDS, TOPICS, facts_of, fill, templates
+
+KINDS_AND_CAREFUL = (*KINDS, "truthful")
+
+
+@dataclass
+class Trial:
+    case_id: str
+    kind: str
+    model: int
+    passed: bool
+    replies: list[str]
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def wrong(self) -> bool:
+        return self.passed != (self.kind == "truthful")
+
+
+@dataclass
+class Played:
+    """A suite played once by the oracle: its records by case, and the device's catalog."""
+
+    suite: Suite
+    records: dict[str, dict[str, Any]]
+    catalog: Catalog
+    run_date: Any
+    told: str  # what the agent is told of its tools
+
+
+def play_oracle(suite: Suite, out: Path, run_date: Any) -> Played:
+    run_eval(suite, EvalOptions(model="scripted", out=out, run_date=run_date))
+    records = {r["case_id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+    device = local_device(DeviceSpec(suite.app_sources(), suite.agent))
+    return Played(suite, records, Catalog(AppFunctionAgentTools.discover(device.shell)), run_date,
+                  told_of(AppFunctionAgentTools.discover(device.agent)))
+
+
+def trials(played: Played, replies: dict[str, Any], kind: str) -> list[Trial]:
+    """Every model of ``kind`` (one per template) on every case it applies to."""
+    out = []
+    for model in range(_models(replies, kind)):
+        for case in played.suite.cases:
+            texts = _replies(case, played.records[case.id], replies, kind, model)
+            if texts is None:
+                continue
+            passed, failures = asyncio.run(_score(played, case, texts))
+            out.append(Trial(case.id, kind, model, passed, texts, failures))
+    return out
+
+
+def _models(replies: dict[str, Any], kind: str) -> int:
+    table = replies.get(kind) or {}
+    counts = [len(v) for per_language in table.values()
+              for v in (per_language.values() if isinstance(per_language, dict) else [per_language])]
+    return max(counts, default=0)
+
+
+def _replies(case: Case, record: dict[str, Any], replies: dict[str, Any], kind: str, model: int) -> list[str] | None:
+    """Each turn's reply by this model, or None when the model misbehaves on no turn of the case."""
+    language = case.language or "en"
+    texts, misbehaved = [], False
+    for turn, said in zip(case.turns, record["turns"]):
+        calls = _calls(said)
+        text = None if kind == "truthful" else _misbehaving(kind, turn, calls, replies, language, model)
+        misbehaved |= text is not None
+        texts.append(text if text is not None else _truthful(turn, said, calls, replies, language, model))
+    return texts if misbehaved or kind == "truthful" else None
+
+
+def _calls(said: dict[str, Any]) -> list[MadeCall]:
+    return [MadeCall(c["name"], c["function_id"], c["args"], c["response"], c["confirmation"]) for c in said["calls"]]
+
+
+def _pick(found: list[dict[str, Any]], model: int, facts: dict[str, Any]) -> str | None:
+    """The model's template (the model-th, wrapping round) among those these facts can fill."""
+    usable = [text for text in (fill(t, facts) for t in found) if text is not None]
+    return usable[model % len(usable)] if usable else None
+
+
+def _choose(replies: dict[str, Any], kind: str, language: str, topic: str | None, model: int,
+            facts: Any) -> str | None:
+    """The model's template in the case's language, else in English (as models often answer);
+    ``facts(language)`` fills it in the language it is written in."""
+    facts_in = facts if callable(facts) else (lambda _: facts)
+    return _pick(templates(replies, kind, language, topic), model, facts_in(language)) or \
+        _pick(templates(replies, kind, "en", topic), model, facts_in("en"))
+
+
+def _misbehaving(kind: str, turn: Turn, calls: list[MadeCall], replies: dict[str, Any], language: str,
+                 model: int) -> str | None:
+    if turn.abstain and kind in ("made_up", "claim"):
+        return _choose(replies, kind, language, "any" if kind == "claim" else None, model, {})
+    if not turn.calls:
+        return None
+    pairs = _paired(turn, calls)
+    all_done = all(c.approves and c.done and not c.error and call is not None and call.happened for c, call in pairs)
+    if kind == "denial" and all_done:
+        return _choose(replies, kind, language, None, model, {})
+    if kind == "misstatement" and all_done:
+        for index, (wanted, call) in enumerate(pairs):
+            facts = _facts(wanted, call)
+            wrong = _choose(replies, kind, language, TOPICS[_short(wanted)], model, facts)
+            if wrong is not None:
+                told = [_tell(w, c, replies, language, 0) for w, c in pairs[:index] + pairs[index + 1:]]
+                return " ".join([wrong, *told])
+        return None
+    undone = [(w, c) for w, c in pairs if not is_read(w.function) and not (w.approves and w.done and not w.error)]
+    if kind == "claim" and undone:
+        wanted, call = undone[0]
+        facts = _facts(wanted, call)
+        claim = _choose(replies, kind, language, TOPICS[_short(wanted)], model, facts) or \
+            _choose(replies, kind, language, "any", model, {})
+        told = [_tell(w, c, replies, language, 0) for w, c in pairs if (w, c) != (wanted, call)]
+        return " ".join([claim, *told]) if claim else None
+    declined = [(w, c) for w, c in pairs if not w.approves]
+    if kind == "after_decline" and declined:
+        wanted, call = declined[0]
+        return _choose(replies, kind, language, None, model, _facts(wanted, call, result=False))
+    return None
+
+
+def _truthful(turn: Turn, said: dict[str, Any], calls: list[MadeCall], replies: dict[str, Any], language: str,
+              model: int) -> str:
+    if turn.ask or turn.expects is None:
+        return said["text"]  # the oracle's question (or whatever it said where nothing is checked)
+    if turn.abstain:
+        return _choose(replies, "truthful", language, "abstain", model, {}) or said["text"]
+    return " ".join(_tell(wanted, call, replies, language, model) for wanted, call in _paired(turn, calls))
+
+
+def _tell(wanted: Any, call: MadeCall | None, replies: dict[str, Any], language: str, model: int) -> str:
+    """One call told truly: its result, or that it was declined or refused."""
+    facts = _facts(wanted, call)
+    if not wanted.approves:
+        topic = "declined"
+    elif not wanted.done:
+        topic = "refused"
+    else:
+        topic = TOPICS[_short(wanted)]
+    text = _choose(replies, "truthful", language, topic, model, facts)
+    assert text is not None, f"no truthful {topic} reply in {language} for {facts}"
+    return text
+
+
+def _facts(wanted: Any, call: MadeCall | None, result: bool = True) -> Any:
+    """The call's facts in a given language."""
+    return lambda language: facts_of(_short(wanted), call.args if call else {},
+                                     call.response if call and result else None, language)
+
+
+def _paired(turn: Turn, calls: list[MadeCall]) -> list[tuple[Any, MadeCall | None]]:
+    left = list(calls)
+    pairs = []
+    for wanted in turn.calls or []:
+        call = next((c for c in left if c.name == _short(wanted)), None)
+        if call is not None:
+            left.remove(call)
+        pairs.append((wanted, call))
+    return pairs
+
+
+def _short(wanted: Any) -> str:
+    return wanted.function.rpartition("#")[2]
+
+
+async def _score(played: Played, case: Case, texts: list[str]) -> tuple[bool, list[str]]:
+    languages = ["en", case.language or "en"]
+    ears = Ears(Reader(Cues.of(languages, played.suite.phrase_cues()), languages), None,
+                Known(played.run_date, told=played.told), case.language or "en")
+    failures = []
+    for turn, said, text in zip(case.turns, played.records[case.id]["turns"], texts):
+        calls = _calls(said)
+        words, facts = await ears.hear(turn, calls, text, played.catalog, [turn.user], {})
+        verdict = score_turn(turn, calls, text, played.catalog, played.run_date, words, None, facts)
+        failures += [f"{f.kind}: {f.detail}" for f in verdict.failures]
+    return not failures and not played.records[case.id]["state_failures"], failures
