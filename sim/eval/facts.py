@@ -109,7 +109,9 @@ class Known:
         """The numbers of the results in scope (of the fields said in ``unit``, a temperature "in
         °C", a brightness "in percent", when any field is)."""
         fields = self._fields_in(unit) if unit else set()
-        found = {float(v) for part in scope for name, v in _named_leaves(part)
+        # Magnitudes, as said_numbers reads the reply: a sign is said in words ("you spent 42.50")
+        # as often as with a minus, which a reply's hyphens make unreadable.
+        found = {abs(float(v)) for part in scope for name, v in _named_leaves(part)
                  if isinstance(v, (int, float)) and not isinstance(v, bool) and (not fields or name in fields)}
         return found | {float(n.replace(",", ".")) for part in scope for _, v in _named_leaves(part)
                         if isinstance(v, str) for n in _NUMBER.findall(v.replace("-", " "))}

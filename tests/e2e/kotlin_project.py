@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from droid.appfunctions.assets import APP_FUNCTIONS_SCHEMA
 from tests.apks.build import build_unsigned, missing_tools, sign
 
 PACKAGE = "com.acme.trips"
@@ -43,6 +44,7 @@ MANIFEST = f"""\
             <intent-filter>
                 <action android:name="android.app.appfunctions.AppFunctionService" />
             </intent-filter>
+            <property android:name="android.app.appfunctions.schema" android:value="app_functions_schema.xsd" />
             <property android:name="android.app.appfunctions.v2" android:value="app_functions_v2.xml" />
         </service>
     </application>
@@ -222,6 +224,8 @@ def write_project(root: Path) -> Path:
         sources / "res" / "values-v36" / "values.xml": VALUES_V36,
         sources / "res" / "xml" / "app_metadata.xml": APP_METADATA,
         sources / "assets" / "app_functions_v2.xml": FUNCTIONS,
+        # What the androidx.appfunctions library merges into every APK (droid ships the same).
+        sources / "assets" / "app_functions_schema.xsd": APP_FUNCTIONS_SCHEMA.read_text(),
         project / "app" / "src" / "test" / "trips.cassette.yaml": CASSETTE,
         project / "tests" / "test_trips.py": TESTS,
         project / "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sim.pm.dialect_xsd import (
@@ -217,10 +215,10 @@ def test_every_app_in_the_repository_ships_the_schema_droid_ships():
     """An app's app_functions_schema.xsd is the library's own asset, as androidx's AAR merges it
     into every APK: each checked-in copy (sample apps, test apps, test APK sources, examples) is
     droid's, byte for byte, so none drifts from what `droidsim appfunctions generate` writes."""
-    from droid.appfunctions.assets import __file__ as assets
+    from droid.appfunctions.assets import APP_FUNCTIONS_SCHEMA
     from tests.helpers import REPO
 
-    library = (Path(assets).parent / "app_functions_schema.xsd").read_bytes()
+    library = APP_FUNCTIONS_SCHEMA.read_bytes()
     copies = [p for top in ("apps", "docs", "tests") for p in (REPO / top).rglob("app_functions_schema.xsd")]
     assert len(copies) > 10
     assert [str(p.relative_to(REPO)) for p in copies if p.read_bytes() != library] == []
