@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from sim.eval.apps import AppSource, DeviceSetupError, package_of
-from sim.eval.suite import PROJECT_APPS
 from sim.pm.installed_from import APK
 
-SYSTEM_APPS = PROJECT_APPS / "system"
+# The system image eval's devices boot with (the stock agent app, allowlisted): apps/system,
+# linked into the package so that a wheel carries it and eval runs outside this repository.
+SYSTEM_APPS = Path(__file__).with_name("system_apps").resolve()
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,15 @@ def test_a_kotlin_projects_suite_passes_on_its_apk_with_droidsim_from_a_wheel(in
     suite = run(installed / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project, timeout=600)
     assert suite.returncode == 0, suite.stdout + suite.stderr
     assert suite.stdout.splitlines()[-1].startswith(f"{kotlin_project.TESTS_PASSING} passed"), suite.stdout
+    # eval from the wheel: its devices boot with the stock agent the wheel carries (sim/eval/system_apps).
+    (project / "trips.eval.yaml").write_text(
+        f"suite: trips\napps:\n  - apk: {kotlin_project.APK}\n    responses: app/src/test/trips.cassette.yaml\n"
+        "cases:\n  - id: book\n    category: simple\n    user: Book 2 second class seats on trip TRIP-7\n"
+        "    calls:\n      - function: bookTrip\n        args: {tripId: TRIP-7, seats: 2, travelClass: SECOND}\n")
+    evaluated = run(installed / "droidsim", "eval", "trips.eval.yaml", "--out", "eval-out", "--json", cwd=project,
+                    timeout=600)
+    assert evaluated.returncode == 0, evaluated.stdout + evaluated.stderr
+    assert json.loads(evaluated.stdout)["configs"]["base"]["scores"]["overall"]["trials_run"] == 1
 
 
 @pytest.mark.timeout(2400)

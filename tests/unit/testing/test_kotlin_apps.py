@@ -1,5 +1,5 @@
 """The fixture on apps whose code does not run: a real APK (tests/apks/bank, the default Jetpack
-layout, answered by tests/apks/bank.cassette.yaml; tests/apks/shop, the entry-point layout) and
+layout, answered by docs/examples/bank.cassette.yaml; tests/apks/shop, the entry-point layout) and
 code-less folders with a double. Every call is typed from the installed metadata, as the shell
 types it: no Python class of the app exists."""
 
@@ -32,7 +32,7 @@ pytest.importorskip("androguard", reason="reading APKs needs androguard (a depen
 
 APKS = REPO / "tests" / "apks"
 BANK_APK = APKS / "bank-signed.apk"
-CASSETTE = APKS / "bank.cassette.yaml"
+CASSETTE = REPO / "docs" / "examples" / "bank.cassette.yaml"
 BALANCE = "com.example.bank.accounts.AccountFunctions#getBalance"
 ASSISTANT = "com.example.assistant"
 TODO = REPO / "tests" / "e2e" / "user_project" / "apps" / "todo"
@@ -81,12 +81,12 @@ def test_a_recorded_error_raises_the_jetpack_subclass_of_its_code(droid_device, 
 
 def _assert_no_answer(droid_device) -> None:
     with pytest.raises(NoAnswerError) as raised:
-        droid_device.call("getBalance", accountId="ACC-2")
+        droid_device.call("getBalance", accountId="ACC-3")
     error = raised.value
     assert isinstance(error, AppFunctionNotSupportedException)
     assert error.error_code == AppFunctionException.ERROR_NOT_SUPPORTED
-    assert (error.package_name, error.function_id, error.parameters) == ("com.example.bank", BALANCE, {"accountId": "ACC-2"})
-    assert str(error).startswith(f'com.example.bank has no answer for {BALANCE} with parameters {{"accountId": "ACC-2"}}: '
+    assert (error.package_name, error.function_id, error.parameters) == ("com.example.bank", BALANCE, {"accountId": "ACC-3"})
+    assert str(error).startswith(f'com.example.bank has no answer for {BALANCE} with parameters {{"accountId": "ACC-3"}}: '
                                  "the app's own code does not run on droidsim, and its response source "
                                  "(cassette bank.cassette.yaml; otherwise refused (ERROR_NOT_SUPPORTED)) has none")
     assert [(e.function_identifier, e.result_code) for e in droid_device.history()] == [(BALANCE, 3501)]
@@ -191,7 +191,7 @@ def test_on_miss_schema_answers_with_a_generated_value_and_warns(droid_device, b
     droid_device.install(BANK_APK, on_miss="schema")  # the cassette is kept, as by `droidsim install`
     assert droid_device.call("getBalance", accountId="ACC-1").amount == 1234.56
     with pytest.warns(GeneratedAnswerWarning, match=f"{BALANCE}: generated from the schema"):
-        generated = droid_device.call("getBalance", accountId="ACC-2")
+        generated = droid_device.call("getBalance", accountId="ACC-3")
     assert generated == bank.types.Balance(amount=0.0, currency="")
 
 
