@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 import time
@@ -144,16 +143,14 @@ def table_console():
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from sim.cli.output import console
-
-    # What the measured devices tell their developer (an unsigned test APK, installed 40 times)
-    # is not news in a measurement: only their errors are shown.
-    logging.getLogger("droidsim").setLevel(logging.ERROR)
+    from sim.logcat import device_errors_only
 
     err = console(stderr=True)
     started = time.perf_counter()
     log = lambda message: err.print(f"[dim]bench: {message}[/]")  # noqa: E731 - progress goes to stderr
     try:
-        report = run_all(log, args.only)
+        with device_errors_only():
+            report = run_all(log, args.only)
     except Exception as error:
         traceback.print_exc()
         err.print(f"[bold red]bench failed:[/] {type(error).__name__}: {error}")

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import logging
 import shutil
 import sys
 import tempfile
@@ -30,6 +29,7 @@ import time
 from pathlib import Path
 
 from bench.child import REPO, ChildProcess
+from sim.logcat import device_errors_only
 
 AGENT = "com.example.assistant"
 APPS = {
@@ -146,24 +146,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
     args = parser.parse_args(argv)
 
-    logging.getLogger("droidsim").setLevel(logging.ERROR)  # the CTS helper's lint findings are not news here
     root = Path(tempfile.mkdtemp(prefix="droidsim-soak-"))
-    try:
-        data = root / "device"
-        prepare(data)
-        credential_file = data / "data" / AGENT / "credential"
-        with ChildProcess("bench.device_process", "--data", str(data)) as device:
-            pid, address = device.process.pid, device.ready["address"]
-            started = time.monotonic()
-            warm_up(address, credential_file.read_text().strip())
-            rss_before = rss_bytes(pid)
-            sampler = MemorySampler(pid)
-            results = run_agents(address, credential_file, args.agents, args.calls)
-            sampler.stop()
-            rss_after = rss_bytes(pid)
-            elapsed = time.monotonic() - started
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    with device_errors_only():  # the CTS helper's lint findings are not news here
+        try:
+            data = root / "device"
+            prepare(data)
+            credential_file = data / "data" / AGENT / "credential"
+            with ChildProcess("bench.device_process", "--data", str(data)) as device:
+                pid, address = device.process.pid, device.ready["address"]
+                started = time.monotonic()
+                warm_up(address, credential_file.read_text().strip())
+                rss_before = rss_bytes(pid)
+                sampler = MemorySampler(pid)
+                results = run_agents(address, credential_file, args.agents, args.calls)
+                sampler.stop()
+                rss_after = rss_bytes(pid)
+                elapsed = time.monotonic() - started
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
     figures = summarize(results)
     figures.update(

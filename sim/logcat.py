@@ -15,8 +15,9 @@ from __future__ import annotations
 import logging
 import re
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 LOG_NAME = "logcat.txt"
 FORMAT = "%(asctime)s %(levelname).1s %(name)s: %(message)s"
@@ -55,6 +56,20 @@ def configure_device_logging(data_dir: Path) -> None:
     handler.setFormatter(NeutralisingFormatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+
+
+@contextmanager
+def device_errors_only() -> Iterator[None]:
+    """Within it, the device's loggers pass on only errors: what a measured device tells its
+    developer (an unsigned test APK, lint advice) is not news in a measurement. The level
+    is restored after, so a caller in the same process (a test) keeps its logging."""
+    device = logging.getLogger("droidsim")
+    saved = device.level
+    device.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        device.setLevel(saved)
 
 
 def follow_log(data_dir: Path, follow: bool, emit: Callable[[str], None]) -> None:

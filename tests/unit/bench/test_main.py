@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bench.__main__ import RESULTS, SECTIONS, parse_args
@@ -43,5 +45,7 @@ def test_strict_fails_on_a_row_past_its_guard(monkeypatch, tmp_path, ratio, code
         return report
 
     monkeypatch.setattr(bench_main, "run_all", run_all)
+    device_level = logging.getLogger("droidsim").level
     assert bench_main.main(["--strict", "--out", str(tmp_path / "r.json")]) == code
     assert bench_main.main(["--out", str(tmp_path / "r.json")]) == 0  # without --strict a miss is reported only
+    assert logging.getLogger("droidsim").level == device_level  # the tests after it still hear the device
