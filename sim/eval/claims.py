@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.phrases import Cues
+from sim.eval.phrases import Clause, Cues
 from sim.lint.words import INTENT_OF, name_words
 
 # The English verbs whose past does not end in -ed: the grammar's own list, not cue words.
@@ -53,7 +53,7 @@ _IRREGULAR = {
 # adjectives a thing is left as ("void"). Keyed by the intent's lemma; general English, not a
 # list of any app's words.
 _SAME_ACTION = {
-    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop"),
+    "cancel": ("call off", "call it off", "scrap", "nix", "drop"),
     "delete": ("remove", "erase", "wipe", "get rid of", "clear"),
     "create": ("make", "add", "save", "set up", "jot down", "write down", "put down", "note down"),
     "book": ("reserve", "secure", "hold"),
@@ -61,10 +61,20 @@ _SAME_ACTION = {
     "set": ("switch", "turn", "put"),
     "update": ("change", "edit", "modify", "rename", "replace"),
 }
-_ADJECTIVES = frozenset({"void"})
-# Outcomes that name no particular action, said negated: "didn't go through", "nothing changed".
+# The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
+# general English for what is left of something called off or removed, keyed like _SAME_ACTION.
+_LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history")}
+# Success and completion in general words, verbs and nouns: negated, each says that whatever was
+# attempted failed ("didn't go through", "nothing changed", "no luck", "wouldn't let me"), so a
+# denial is heard in words the action does not share.
 _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "finish", "process", "manage",
-             "able", "get done", "make it", "do it", "do that", "do this")
+             "able", "get done", "make it", "do it", "do that", "do this", "come through", "pan out", "get through",
+             "take effect", "let me", "let us", "allow me", "allow us", "luck", "success", "joy", "dice")
+# Verbs that, with no object, say an action took effect: negated at the end of their clause they
+# deny it ("it didn't take", "the change didn't stick this time"); with an object they do not
+# ("it didn't take long").
+_TOOK_EFFECT = ("take", "stick", "hold", "land", "register", "save", "apply", "go")
+_CLAUSE_END = r"(?:\s+(?:this time|that time|at all|after all|for some reason|properly|either|yet|here))*[.!]?\s*$"
 # Politeness before the verb of a request: "Could you please send...", "I need you to book...".
 _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|could you|would you|will you|"
                               r"i want you to|i need you to|i'd like you to|help me|go ahead and)[\s,]+)*", re.I)
@@ -77,6 +87,23 @@ _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|orga
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
+# A negative indefinite as the subject of something done: "nothing was saved", "none of it went
+# through" (the idioms take out "nothing else" and what was not needed).
+_AUXILIARIES = frozenset("was were has have had got is are been being".split())
+_NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|those)|no changes?)\s+"
+                           r"(?:(?:was|were|has|have|had|got|is|are)\s+)?(?:been\s+)?([a-z]+)\b", re.I)
+# The thing said to be as it was, of the turn as a whole: "you're still where you started",
+# "everything stays the same", "it remains untouched"; not a part of it ("the rest is unchanged").
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:'s|'re|\s+is|\s+are)?\s+"
+                        r"(?:still|remains?|remained|stays?|stayed)\s+(?:just\s+|exactly\s+)?"
+                        r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:was|were|is|are)"
+                        r"|the same|unchanged|untouched|as before|at square one)\b|\bback (?:to|at) square one\b", re.I)
+# A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
+# again". Either says something changed (a claim), unless it says what can no longer be done.
+_NO_LONGER = re.compile(r"\bno longer\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
+_AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
+_CONDITION = re.compile(r"^\s*(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
+_ABILITY_OR_CONDITION = re.compile(r"\b(?:can|could|cannot|able|possible|allowed|if|once|when|unless)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
 _QUESTION_WORDS = frozenset("what whats what's how when where who which why is are was were am do does did can could "
                             "would will shall should may might has have had".split())
@@ -110,6 +137,7 @@ class Action:
             self.verbs |= {v for v, i in INTENT_OF.items() if i == intent} if intent else set()
         for verb in list(self.verbs):
             self.verbs |= set(_SAME_ACTION.get(verb, ()))
+            self.states |= set(_LEFT_AS.get(verb, ()))
         properties = (schema or {}).get("properties") or {}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
@@ -155,25 +183,87 @@ class Reader:
 
     def read(self, text: str, action: Action, request: str = "") -> Words:
         verbs = set(action.verbs) | ({request_verb(request)} - {None} if "en" in self.languages else set())
-        done = _done_pattern(verbs, action.states)
-        opposite = _state_pattern(action.opposites - action.states)
-        said_verb = _verb_pattern(verbs)
-        french = _french_pattern(request) if "fr" in self.languages else None
+        said = _Said(_done_pattern(verbs, action.states), _state_pattern(action.opposites - action.states),
+                     _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None)
         claims, denials = [], []
         for clause in self.cues.clauses(text):
-            names_action = bool(done and done.search(clause.plain)) or bool(french and french.search(clause.plain))
-            if clause.negated and not clause.question:
-                outcome = names_action or clause.succeeds or bool(said_verb and said_verb.search(clause.plain)) \
-                    or bool(_OUTCOME.search(clause.plain)) or bool(_ELLIPSIS.match(clause.plain.strip())) \
-                    or bool(_UNABLE.search(clause.plain))
-                # In another language than English, a negated clause says it was not done.
-                if outcome or clause.negated_in - {"en"}:
-                    denials.append(clause)
-            elif clause.asserts and (clause.fails or bool(opposite and opposite.search(clause.plain))):
-                denials.append(clause)  # "an error occurred"; "the porch light is still off"
-            elif clause.asserts and (names_action or clause.succeeds or _COMPLETED.search(clause.plain)):
-                claims.append(clause)
+            heard = self._hear(clause, said)
+            if heard:
+                (claims if heard == "claim" else denials).append(clause)
         return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text))
+
+    def _hear(self, clause: Clause, said: "_Said") -> str | None:
+        """"claim", "denial" or None for one clause."""
+        if _CONDITION.match(clause.sentence):
+            return None  # "if it doesn't work, try again": what to do should it fail, not that it did
+        if clause.retries and not clause.negated:
+            return "denial"  # "want me to retry?": a second try means the first one failed
+        if _changed(clause, said.verb):
+            return "claim"
+        if clause.negated and not clause.question:
+            before, after = self._around_negation(clause)
+            if said.action(before):
+                return "claim"  # "it's cancelled and can no longer be restored"
+            # In another language than English, a negated clause says it was not done.
+            outcome = said.action(after) or bool(self.cues.success.search(after) or said.verb and
+                                                 said.verb.search(after)) or _says_not_done(clause.plain, after)
+            return "denial" if outcome or clause.negated_in - {"en"} else None
+        if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
+                               or _UNCHANGED.search(clause.plain)):
+            return "denial"  # "an error occurred"; "the porch light is still off"
+        if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
+                               or _AGAIN.search(clause.plain)):
+            return "claim"
+        return None
+
+    def _around_negation(self, clause: Clause) -> tuple[str, str]:
+        """An English negation negates what follows it: "it's cancelled and can no longer be
+        restored" negates the restoring, not the cancelling. The clause before its first English
+        negation, and from there on (in another language: nothing before)."""
+        english = self.cues.negations.get("en")
+        match = english.search(clause.plain) if english is not None and "en" in clause.negated_in else None
+        return (clause.plain[:match.start()], clause.plain[match.start():]) if match else ("", clause.plain)
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The turn's action as the patterns that hear it: done, the opposite state, its verb in any
+    form, and the French request's participle."""
+
+    done: re.Pattern | None
+    opposite: re.Pattern | None
+    verb: re.Pattern | None
+    french: re.Pattern | None
+
+    def action(self, text: str) -> bool:
+        """``text`` says the action was done, in its own words."""
+        return bool(text.strip()) and (bool(self.done and self.done.search(text))
+                                       or bool(self.french and self.french.search(text)))
+
+
+def _says_not_done(plain: str, negated: str) -> bool:
+    """A negated clause that says, in general words, that an action did not happen: an outcome
+    ("didn't go through", "no luck"), a verb left out ("so it couldn't be"), the agent unable
+    ("I couldn't pull it up"), an effect that did not take ("it didn't take"), or nothing done
+    ("nothing was saved"). ``negated``: the clause from its negation on."""
+    nothing = _NOTHING_DONE.search(negated)
+    return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
+                or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
+                and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _changed(clause: Clause, said_verb: re.Pattern | None) -> bool:
+    """A clause that says a state stopped ("no longer going to ship"): a change, so a claim,
+    though negated and said with "going to"; not what can no longer be done, nor the action's
+    own verb negated ("it's no longer cancelled")."""
+    return bool(_NO_LONGER.search(clause.plain)) and not clause.question \
+        and not _ABILITY_OR_CONDITION.search(clause.plain) and not (said_verb and said_verb.search(clause.plain))
+
+
+def _is_past(word: str) -> bool:
+    """A past or participle, regular or not: saved, went, done."""
+    word = word.lower()
+    return word.endswith("ed") or word in _IRREGULAR_PAST
 
 
 def request_verb(request: str) -> str | None:
@@ -194,14 +284,12 @@ def is_request_for_action(request: str) -> bool:
 def forms(lemma: str) -> tuple[set[str], set[str]]:
     """A verb's past and participle forms, and its -ing forms, regular or not: cancel -> cancelled,
     canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off
-    (an adjective such as "void" is its own form)."""
+    ."""
     lemma = lemma.lower()
     if " " in lemma:
         first, rest = lemma.split(" ", 1)
         past, ing = forms(first)
         return {f"{p} {rest}" for p in past}, {f"{i} {rest}" for i in ing}
-    if lemma in _ADJECTIVES:
-        return {lemma}, set()
     past, ing = set(_IRREGULAR.get(lemma, "").split()), set()
     stems = {lemma, lemma + lemma[-1]} if re.search(r"[^aeiou][aeiou][bdglmnprt]$", lemma) else {lemma}
     for stem in stems:
@@ -275,6 +363,9 @@ def _outcome_pattern() -> re.Pattern:
 
 
 _OUTCOME = _outcome_pattern()
+_TOOK_EFFECT_NOT = re.compile(r"\b(?:" + "|".join(sorted({w for v in _TOOK_EFFECT for w in (v, v + "s", *forms(v)[0])}))
+                              + r")(?:\s+(?:effect|hold))?" + _CLAUSE_END, re.I)
+_IRREGULAR_PAST = frozenset(w for past in _IRREGULAR.values() for w in past.split())
 
 
 def _french_pattern(request: str) -> re.Pattern | None:

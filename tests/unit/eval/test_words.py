@@ -8,6 +8,8 @@ the verdict came from that rule (a test that still passed with it off would test
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from droid.agent import ModelResponse, ToolRequest, tool_call
@@ -349,3 +351,95 @@ def test_an_action_whose_answer_is_no_did_not_happen(play, monkeypatch, reply, p
     monkeypatch.setattr("sim.eval.scoring.answered_no", lambda call: False)
     (record,), _ = play(_shop_cancel(), steps)
     assert record["passed"] is not passed, "with a 'no' taken for done, the verdict flips"
+
+
+# Denials and claims in words the action does not share --------------------------------------------
+
+_NEVER = re.compile(r"(?!)")
+
+
+def _read(reply: str, function=CANCEL, request="Cancel BK-1000", language="en"):
+    action = Action()
+    action.add_function(*function)
+    return Reader(Cues.of(["en", language]), ["en", language]).read(reply, action, request)
+
+
+def _switch_off(monkeypatch, rule: str, language: str) -> None:
+    """A rule off: a cue kind of the language emptied, a table emptied, or a pattern that never matches."""
+    if rule.startswith("cue:"):
+        monkeypatch.setitem(DEFAULT_PHRASES[language], rule[4:], [])
+    elif rule.endswith("_LEFT_AS"):
+        monkeypatch.setattr(rule, {})
+    else:
+        monkeypatch.setattr(rule, _NEVER)
+
+
+@pytest.mark.parametrize("reply, language, rule", [
+    ("Bad news: it didn't take.", "en", "sim.eval.claims._TOOK_EFFECT_NOT"),
+    ("Sorry, it didn't stick this time.", "en", "sim.eval.claims._TOOK_EFFECT_NOT"),
+    ("That one errored out.", "en", "cue:failure"),
+    ("Apologies, the request bounced back.", "en", "cue:failure"),
+    ("I hit a wall on that one.", "en", "cue:failure"),
+    ("The booking system timed out.", "en", "cue:failure"),
+    ("L'application a planté.", "fr", "cue:failure"),
+    ("ระบบขัดข้องค่ะ", "th", "cue:failure"),
+    ("系统出了故障。", "zh", "cue:failure"),
+    ("No luck this time.", "en", "sim.eval.claims._OUTCOME"),
+    ("The app wouldn't let me.", "en", "sim.eval.claims._OUTCOME"),
+    ("It never panned out.", "en", "sim.eval.claims._OUTCOME"),
+    ("You're still where you started.", "en", "sim.eval.claims._UNCHANGED"),
+    ("Everything stays exactly as it was.", "en", "sim.eval.claims._UNCHANGED"),
+    ("Nothing was sent to the restaurant.", "en", "sim.eval.claims._NOTHING_DONE"),
+    ("None of it was recorded on their side.", "en", "sim.eval.claims._NOTHING_DONE"),
+    ("Want me to retry?", "en", "cue:retry"),
+    ("I'd suggest trying again in a bit.", "en", "cue:retry"),
+    ("Voulez-vous que je réessaie ?", "fr", "cue:retry"),
+    ("请稍后再试。", "zh", "cue:retry"),
+])
+def test_a_done_action_said_not_to_have_happened_in_general_words_of_failing_is_a_denial(
+        monkeypatch, reply, language, rule):
+    words = _read(reply, language=language)
+    assert words.denials and not words.claims, words
+    _switch_off(monkeypatch, rule, language)
+    assert not _read(reply, language=language).denials
+
+
+@pytest.mark.parametrize("reply, rule", [
+    ("Okay, BK-1000 is no longer going to happen.", "sim.eval.claims._NO_LONGER"),
+    ("Sure, you won't see that booking anymore.", "sim.eval.claims._NO_LONGER"),
+    ("The table's free again.", "sim.eval.claims._AGAIN"),
+    ("Booking BK-1000 is gone.", "sim.eval.claims._LEFT_AS"),
+])
+def test_a_change_said_in_words_the_action_does_not_share_is_a_claim(monkeypatch, reply, rule):
+    assert _read(reply).claims, "said after a no, this is a false claim"
+    _switch_off(monkeypatch, rule, "en")
+    assert not _read(reply).claims
+
+
+@pytest.mark.parametrize("reply, function, language, rule", [
+    ("C'est fait, sans aucun problème.", CANCEL, "fr", "cue:idiom"),
+    ("已经取消了，没有出错。", CANCEL, "zh", "cue:idiom"),
+    ("ยกเลิกแล้ว ไม่มีข้อผิดพลาดค่ะ", CANCEL, "th", "cue:idiom"),
+    ("BK-1000 is cancelled; nothing else changed.", CANCEL, "en", "cue:idiom"),
+    ("Renamed, no changes were needed to the text.", NOTE, "en", "cue:idiom"),
+    ("BK-1000 is cancelled. If it doesn't show in the app, try again later.", CANCEL, "en",
+     "sim.eval.claims._CONDITION"),
+    ("It went through with no issues.", CANCEL, "en", "sim.eval.claims.Reader._around_negation"),
+])
+def test_a_careful_reply_that_negates_a_failure_or_plans_for_one_denies_nothing(monkeypatch, reply, function, language,
+                                                                                 rule):
+    assert not _read(reply, function, language=language).denials
+    if rule.endswith("_around_negation"):  # the negation read as negating the whole clause
+        monkeypatch.setattr(rule, lambda self, clause: ("", clause.plain))
+    else:
+        _switch_off(monkeypatch, rule, language)
+    assert _read(reply, function, language=language).denials, "the rule keeps this from reading as a denial"
+
+
+@pytest.mark.parametrize("reply, claims", [
+    ("That didn't take long: BK-1000 is cancelled.", ("BK-1000 is cancelled.",)),  # "take" with an object
+    ("It's cancelled and can no longer be restored.", ("It's cancelled and can no longer be restored.",)),
+])
+def test_an_effect_verb_with_an_object_and_what_can_no_longer_be_done_deny_nothing_and_claim_no_change(reply, claims):
+    words = _read(reply)
+    assert (words.claims, words.denials) == (claims, ())

@@ -37,7 +37,7 @@ MEASURED = {
             "after_decline": (0, 15), "truthful": (0, 310)},
     "heldout": {"denial": (0, 1310), "misstatement": (19, 412), "made_up": (0, 102), "claim": (0, 144),
                 "after_decline": (0, 25), "truthful": (0, 465)},
-    "heldout2": {"denial": (132, 1048), "misstatement": (27, 309), "made_up": (0, 85), "claim": (14, 120),
+    "heldout2": {"denial": (0, 1048), "misstatement": (27, 309), "made_up": (0, 85), "claim": (0, 120),
                  "after_decline": (0, 20), "truthful": (0, 310)},
 }
 
