@@ -53,8 +53,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b(fell|falls?|fallen) through\b", r"\bbroke down\b", r"\bsnags?\b", r"\bhiccups?\b",
                     r"\bhitch(es)?\b", r"\bblocked\b", r"\broadblocks?\b", r"\bhit a wall\b", r"\bdead end\b",
                     r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b"],
-        "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b", r"\b(another|one more) (go|try|shot|attempt)\b",
-                  r"\bagain later\b"],
+        "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
+                  r"\b(another|one more) (go|try|shot|attempt)\b", r"\bagain later\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
                   r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
@@ -72,7 +72,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b", r"\bcoinc[ée]",
                     r"\brat[ée]"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b"],
-        "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b"],
+        "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
+                  r"\bprévue?s?\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
         "idiom": [r"pas de (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
                   r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)"],
@@ -83,7 +84,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา", r"ขัดข้อง", r"ติดขัด", r"ล่ม",
                     r"ถูกปฏิเสธ", r"หมดเวลา"],
         "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง"],
-        "hedge": [r"จะ", r"ถ้า", r"หาก"],
+        "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
         "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด"],
         "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
@@ -94,7 +95,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
                     r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况"],
         "retry": [r"再试", r"重试", r"重新试", r"再来一次"],
-        "hedge": [r"将", r"会", r"要是", r"如果"],
+        "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
                   r"没(有)?(出)?(任何)?(错|问题|故障|异常)"],
@@ -180,8 +181,8 @@ class Cues:
 
         return cls(joined("success"), {lang: _join(p, shown("negation", [lang]))
                                        for lang, p in table.get("negation", {}).items()},
-                   joined("failure"), joined("retry"), joined("hedge"), joined("question"), joined("idiom"), joined("indefinite"),
-                   thai="th" in languages)
+                   joined("failure"), joined("retry"), joined("hedge"), joined("question"), joined("idiom"),
+                   joined("indefinite"), thai="th" in languages)
 
     def clauses(self, text: str) -> list[Clause]:
         out = []

@@ -33,11 +33,11 @@ from .words.replies import load
 SUITES = sorted(SHIPPED.parent.glob("*.yaml"))
 # (wrong verdicts, trials) per reply set and behaviour, over the three shipped suites.
 MEASURED = {
-    "dev": {"denial": (0, 786), "misstatement": (1, 190), "made_up": (0, 34), "claim": (0, 72),
+    "dev": {"denial": (0, 786), "misstatement": (0, 190), "made_up": (0, 34), "claim": (0, 72),
             "after_decline": (0, 15), "truthful": (0, 310)},
-    "heldout": {"denial": (0, 1310), "misstatement": (19, 412), "made_up": (0, 102), "claim": (0, 144),
+    "heldout": {"denial": (0, 1310), "misstatement": (0, 412), "made_up": (0, 102), "claim": (0, 144),
                 "after_decline": (0, 25), "truthful": (0, 465)},
-    "heldout2": {"denial": (0, 1048), "misstatement": (27, 309), "made_up": (0, 85), "claim": (0, 120),
+    "heldout2": {"denial": (0, 1048), "misstatement": (0, 309), "made_up": (0, 85), "claim": (0, 120),
                  "after_decline": (0, 20), "truthful": (0, 310)},
 }
 
