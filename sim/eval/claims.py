@@ -60,6 +60,7 @@ _SAME_ACTION = {
     "send": ("text", "message", "deliver", "forward"),
     "set": ("switch", "turn", "put"),
     "update": ("change", "edit", "modify", "rename", "replace"),
+    "release": ("free", "free up", "let go"),
 }
 # The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
 # general English for what is left of something called off or removed, keyed like _SAME_ACTION.
@@ -107,6 +108,10 @@ _ABILITY_OR_CONDITION = re.compile(r"\b(?:can|could|cannot|able|possible|allowed
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
 _QUESTION_WORDS = frozenset("what whats what's how when where who which why is are was were am do does did can could "
                             "would will shall should may might has have had".split())
+# Words of the closed classes (articles, prepositions, pronouns, answers) that open an answer to
+# a question ("In Tokyo", "The bedside lamp", "Yes please"), not a request: no verb of it.
+_NOT_A_VERB = frozenset("the a an in on at to for from with by of into my your our his her their its this that these "
+                        "those it i we you he she they yes no yeah yep nope sure ok okay thanks thank".split())
 _DESCRIPTION_VERB = re.compile(r"(?:^|[.;]\s+)([A-Z][a-z]+s)\b")
 _PARTICIPLE = re.compile(r"\b(?:is|are|gets|get|becomes)\s+(?:now\s+)?([a-z]+ed)\b")
 _FRENCH_PARTICIPLE = r"\w{0,3}(?:é|ée|és|ées|i|ie|is|ies|it|ite|t|te|u|ue)\b"
@@ -268,9 +273,9 @@ def _is_past(word: str) -> bool:
 
 def request_verb(request: str) -> str | None:
     """The verb an English request starts with ("Please send a text to mom": send), or None for a
-    question ("What's a 15% tip?")."""
+    question ("What's a 15% tip?") or an answer to one ("In Tokyo", "Baltimore": one word)."""
     words = _WORD.findall(_REQUEST_OPENING.sub("", request.strip()))
-    if not words or words[0].lower() in _QUESTION_WORDS or request.strip().endswith("?") and \
+    if len(words) < 2 or words[0].lower() in _QUESTION_WORDS | _NOT_A_VERB or request.strip().endswith("?") and \
             not _REQUEST_OPENING.match(request.strip()).group(0):
         return None
     return words[0].lower()

@@ -43,7 +43,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
         "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
                     r"\bcomplete[d]?\b", r"\bsuccess(ful(ly)?)?\b", r"\b(went|gone|go) through\b", r"\bfinished\b",
-                    r"\bconfirmed\b", r"\bon (its|their) way\b", r"\bgood to go\b"],
+                    r"\bconfirmed\b", r"\bon (its|their) way\b", r"\bgood to go\b", r"\bsquared away\b",
+                    r"\bdealt with\b", r"\bseen to\b", r"\bsettled\b"],
         "negation": [r"\bnot\b", r"n't\b", r"\bno\b", r"\bnever\b", r"\bnothing\b", r"\bnone\b", r"\bneither\b",
                      r"\bnor\b", r"\bcannot\b", r"\bunable\b", r"\bwithout\b", r"\bno longer\b"],
         "failure": [r"\bfail(s|ed|ing|ures?)?\b", r"\berror(s|ed|ing)?\b", r"\bproblems?\b", r"\bissues?\b",
@@ -52,7 +53,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\bbounc(e|es|ed|ing) back\b", r"\b(timed|times|timing) out\b", r"\btime-?outs?\b",
                     r"\b(fell|falls?|fallen) through\b", r"\bbroke down\b", r"\bsnags?\b", r"\bhiccups?\b",
                     r"\bhitch(es)?\b", r"\bblocked\b", r"\broadblocks?\b", r"\bhit a wall\b", r"\bdead end\b",
-                    r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b"],
+                    r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b", r"\bbroke(n)?\b",
+                    r"\b(app|system|server|service|network|site)s?('s|\s+(is|are|was|were|went|seems|appears))\s+"
+                    r"(to be\s+)?(down|offline|unreachable|unresponsive)\b"],
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
                   r"\b(another|one more) (go|try|shot|attempt)\b", r"\bagain later\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b", r"\bgoing to\b",
