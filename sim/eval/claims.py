@@ -14,12 +14,16 @@ the function itself and from the user's request:
 An English clause **claims** the action when it asserts (sim/eval/phrases.py) and is not
 negated, and says the verb happened (its past or participle: cancelled, sent, switched, in
 any tense: "is cancelled", "has been cancelled", "I've gone ahead and cancelled", "is being
-cancelled") or the state holds ("is on now"), or uses a completion phrase that names no
-action ("all set", "taken care of"). It **denies** an action when, negated, it says the verb
-or the outcome ("couldn't cancel", "wasn't booked", "didn't go through", "nothing changed"),
-or, not negated, reports a failure ("an error", "something went wrong"). French claims are
-read through the request's verb too ("Annule ma commande" -> annulée); Thai and Chinese
-through their completion and negation cues.
+cancelled") or the state holds ("is on now", "is gone"), or uses a completion phrase that
+names no action ("all set", "taken care of"), or says a state stopped or came back ("no longer
+going to ship", "free again"). It **denies** an action when, negated, it says the verb or an
+outcome in general words of success ("couldn't cancel", "wasn't booked", "didn't go through",
+"no luck", "it didn't take", "nothing was saved"), or, not negated, reports a failure ("an
+error", "it errored out"), says things are as they were ("you're still where you started"),
+or offers to try again. An English negation negates what follows it ("it's cancelled and can
+no longer be restored" claims), and a sentence that opens with a condition says neither.
+French claims are read through the request's verb too ("Annule ma commande" -> annulée); Thai
+and Chinese through their completion and negation cues.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ the politeness they are.
 
 The cues per language are regular expressions: ``success`` (words of completion that
 name no particular action: "all set", "taken care of", เรียบร้อย, 已), ``negation``,
-``failure`` ("error", "went wrong", 失败), ``hedge`` and ``question`` (a question word in a
+``failure`` ("error", "went wrong", 失败), ``retry`` ("want me to retry?", 再试), ``hedge`` and
+``question`` (a question word in a
 negative indefinite asks nothing: 什么都没有 is "nothing at all", ไม่มีอะไร "there is nothing"). What an action
 was is not a cue: it is read from the functions and the request (sim/eval/claims.py).
 The rules of English always apply (models often answer in English), plus those of the

@@ -10,9 +10,11 @@ a careful one that fails. The counts below are measurements, not targets:
 - ``heldout``: written before the rules and frozen; its first measurement was 258 wrong
   verdicts of 1,993 misbehaving trials and 6 of 465 careful ones, after which it was read
   and tuned on like ``dev``;
-- ``heldout2``: written and frozen after that, before the changes that followed; never tuned
-  on (one general fix came after its first run: a short French reply was read as English,
-  which failed 2 of its careful trials).
+- ``heldout2``: written and frozen after that, before the changes that followed; its first
+  measurement was 173 wrong verdicts of 1,582 misbehaving trials (and, before a short French
+  reply was read as French, 2 of 310 careful ones), after which it was read and tuned on: the
+  rules were made more general (words of failing and completing in general, negation scope,
+  a lexicon of status and sky words per language), not fitted to its replies' words.
 
 A count that changes means the rules changed: update it and say why in the commit.
 """
