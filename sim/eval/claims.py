@@ -228,10 +228,13 @@ class Reader:
     def _around_negation(self, clause: Clause) -> tuple[str, str]:
         """An English negation negates what follows it: "it's cancelled and can no longer be
         restored" negates the restoring, not the cancelling. The clause before its first English
-        negation, and from there on (in another language: nothing before)."""
+        negation, and from there on; nothing before where the negation ends the clause ("cancel
+        order returned no": an answer, said of the whole) or is in another language."""
         english = self.cues.negations.get("en")
         match = english.search(clause.plain) if english is not None and "en" in clause.negated_in else None
-        return (clause.plain[:match.start()], clause.plain[match.start():]) if match else ("", clause.plain)
+        if not match or not _WORD.search(clause.plain[match.end():]):
+            return "", clause.plain
+        return clause.plain[:match.start()], clause.plain[match.start():]
 
 
 @dataclass(frozen=True)

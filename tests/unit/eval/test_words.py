@@ -465,3 +465,10 @@ def test_a_negated_clause_that_shares_a_word_with_an_answer_to_a_question_denies
     assert not _read("No rain in Tokyo right now: it's sunny.", request="In Tokyo").denials
     monkeypatch.setattr("sim.eval.claims._NOT_A_VERB", frozenset())
     assert _read("No rain in Tokyo right now: it's sunny.", request="In Tokyo").denials
+
+
+def test_a_negation_that_ends_its_clause_is_an_answer_said_of_the_whole_clause():
+    """"Cancel order returned no" says the cancelling did not happen: no claim before the "no"."""
+    words = _read("Cancel order returned no.", ("cancel_order", "Cancels an order. Returns: whether it was.",
+                                                 {"orderId": "ORD-1234"}, {}), "Cancel order ORD-1234")
+    assert (words.claims, bool(words.denials)) == ((), True)
