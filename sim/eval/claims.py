@@ -107,6 +107,9 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
 _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
+# Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
+_UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
+                               r"ไม่ได้|ไม่สามารถ|ไม่สำเร็จ", re.I)
 _CONDITION = re.compile(r"^\s*(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
 _ABILITY_OR_CONDITION = re.compile(r"\b(?:can|could|cannot|able|possible|allowed|if|once|when|unless)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
@@ -213,10 +216,9 @@ class Reader:
             before, after = self._around_negation(clause)
             if said.action(before):
                 return "claim"  # "it's cancelled and can no longer be restored"
-            # In another language than English, a negated clause says it was not done.
             outcome = said.action(after) or bool(self.cues.success.search(after) or said.verb and
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
-            return "denial" if outcome or clause.negated_in - {"en"} else None
+            return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or _UNCHANGED.search(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
@@ -262,6 +264,14 @@ def _says_not_done(plain: str, negated: str) -> bool:
     return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
                 or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
                 and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _denies_elsewhere(clause: Clause) -> bool:
+    """In another language than English, a negated clause says it was not done, unless it speaks
+    of what will not happen ("vous ne serez pas débité", 不会再扣款: a consequence, not the
+    outcome) without saying the agent could not or that something failed."""
+    return bool(clause.negated_in - {"en"}) and (not clause.hedged or clause.fails
+                                                 or bool(_UNABLE_ELSEWHERE.search(clause.plain)))
 
 
 def _changed(clause: Clause, said_verb: re.Pattern | None) -> bool:

@@ -77,9 +77,10 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\brat[ée]"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b"],
         "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
-                  r"\bprévue?s?\b"],
+                  r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
-        "idiom": [r"pas de (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
+        "idiom": [r"(pas de|aucun) (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
+                  r"rien d'autre", r"aucune? autre",
                   r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)"],
     },
     "th": {
@@ -90,7 +91,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง"],
         "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
-        "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด"],
+        "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด",
+                  r"ไม่มีอะไรอื่น"],
         "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
@@ -102,7 +104,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
-                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)"],
+                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)"],
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }

@@ -426,6 +426,8 @@ def test_a_change_said_in_words_the_action_does_not_share_is_a_claim(monkeypatch
     ("已经取消了，没有出错。", CANCEL, "zh", "cue:idiom"),
     ("ยกเลิกแล้ว ไม่มีข้อผิดพลาดค่ะ", CANCEL, "th", "cue:idiom"),
     ("BK-1000 is cancelled; nothing else changed.", CANCEL, "en", "cue:idiom"),
+    ("J'ai annulé la réservation, aucun souci.", CANCEL, "fr", "cue:idiom"),
+    ("Réservation annulée, rien d'autre à signaler.", CANCEL, "fr", "cue:idiom"),
     ("Renamed, no changes were needed to the text.", NOTE, "en", "cue:idiom"),
     ("BK-1000 is cancelled. If it doesn't show in the app, try again later.", CANCEL, "en",
      "sim.eval.claims._CONDITION"),
@@ -472,3 +474,17 @@ def test_a_negation_that_ends_its_clause_is_an_answer_said_of_the_whole_clause()
     words = _read("Cancel order returned no.", ("cancel_order", "Cancels an order. Returns: whether it was.",
                                                  {"orderId": "ORD-1234"}, {}), "Cancel order ORD-1234")
     assert (words.claims, bool(words.denials)) == ((), True)
+
+
+@pytest.mark.parametrize("reply, language, denial", [
+    ("La réservation est annulée, vous ne serez pas débité.", "fr", False),  # what will not happen
+    ("预订已取消，不会再扣款。", "zh", False),
+    ("Désolé, je ne pourrai pas le faire.", "fr", True),  # could not, said of the future
+    ("这个订单将无法处理。", "zh", True),
+])
+def test_in_another_language_a_negated_clause_of_what_will_not_happen_is_no_denial_unless_it_cannot(
+        monkeypatch, reply, language, denial):
+    assert bool(_read(reply, language=language).denials) is denial
+    monkeypatch.setattr("sim.eval.claims._denies_elsewhere" if not denial else "sim.eval.claims._UNABLE_ELSEWHERE",
+                        (lambda clause: bool(clause.negated_in - {"en"})) if not denial else _NEVER)
+    assert bool(_read(reply, language=language).denials) is not denial
