@@ -57,7 +57,7 @@ _IRREGULAR = {
 # adjectives a thing is left as ("void"). Keyed by the intent's lemma; general English, not a
 # list of any app's words.
 _SAME_ACTION = {
-    "cancel": ("call off", "call it off", "scrap", "nix", "drop"),
+    "cancel": ("call off", "call it off", "scrap", "nix", "drop", "stop", "halt", "pull", "withdraw"),
     "delete": ("remove", "erase", "wipe", "get rid of", "clear"),
     "create": ("make", "add", "save", "set up", "jot down", "write down", "put down", "note down"),
     "book": ("reserve", "secure", "hold"),
@@ -68,7 +68,7 @@ _SAME_ACTION = {
 }
 # The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
 # general English for what is left of something called off or removed, keyed like _SAME_ACTION.
-_LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history")}
+_LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history", "cleared out")}
 # Success and completion in general words, verbs and nouns: negated, each says that whatever was
 # attempted failed ("didn't go through", "nothing changed", "no luck", "wouldn't let me"), so a
 # denial is heard in words the action does not share.
@@ -88,7 +88,7 @@ _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+n
                      r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b", re.I)
 # Completion that names no particular action, beyond the success cues: "it worked", "that's arranged".
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
-                        r"wrapped up|ready)\b", re.I)
+                        r"wrapped up|ready|in motion|under ?way)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
@@ -105,7 +105,7 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)
                         r"|the same|unchanged|untouched|as before|at square one)\b|\bback (?:to|at) square one\b", re.I)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
-_NO_LONGER = re.compile(r"\bno longer\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
+_NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
 _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
 # Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
 _UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
@@ -136,20 +136,14 @@ class Action:
 
     def add_function(self, name: str, description: str, args: dict[str, Any], schema: dict[str, Any]) -> None:
         words = name_words(name)
-        if words:
-            self.verbs.add(words[0])
+        verbs = {words[0]} if words else set()
         for found in _DESCRIPTION_VERB.findall(description or ""):
             lemma = _lemma_of_third_person(found.lower())
             if lemma:
-                self.verbs.add(lemma)
+                verbs.add(lemma)
         for participle in _PARTICIPLE.findall(description or ""):
-            self.verbs |= _lemmas_of_past(participle)
-        for verb in list(self.verbs):
-            intent = INTENT_OF.get(verb)
-            self.verbs |= {v for v, i in INTENT_OF.items() if i == intent} if intent else set()
-        for verb in list(self.verbs):
-            self.verbs |= set(_SAME_ACTION.get(verb, ()))
-            self.states |= set(_LEFT_AS.get(verb, ()))
+            verbs |= _lemmas_of_past(participle)
+        self.add_verbs(verbs)
         properties = (schema or {}).get("properties") or {}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
@@ -157,6 +151,24 @@ class Action:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
+
+    def add_verbs(self, verbs: Iterable[str]) -> None:
+        """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
+        found = set(verbs)
+        for verb in list(found):
+            intent = INTENT_OF.get(verb)
+            found |= {v for v, i in INTENT_OF.items() if i == intent} if intent else set()
+        for verb in list(found):
+            found |= set(_SAME_ACTION.get(verb, ()))
+            self.states |= set(_LEFT_AS.get(verb, ()))
+        self.verbs |= found
+
+    def with_request(self, request: str) -> "Action":
+        """This action and the verb an English request starts with, read the same way ("Send a
+        text to my mom": "texted")."""
+        heard = Action(set(self.verbs), set(self.states), set(self.opposites))
+        heard.add_verbs(({request_verb(request)} - {None}) | _phrasal_intents(request))
+        return heard
 
     def words(self) -> set[str]:
         """Every word that names this action: its verbs in every form, and its states."""
@@ -194,9 +206,9 @@ class Reader:
         self.languages = set(languages)
 
     def read(self, text: str, action: Action, request: str = "") -> Words:
-        verbs = set(action.verbs) | ({request_verb(request)} - {None} if "en" in self.languages else set())
-        said = _Said(_done_pattern(verbs, action.states), _state_pattern(action.opposites - action.states),
-                     _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None)
+        heard = action.with_request(request) if "en" in self.languages else action
+        said = _Said(_done_pattern(heard.verbs, heard.states), _state_pattern(heard.opposites - heard.states),
+                     _verb_pattern(heard.verbs), _french_pattern(request) if "fr" in self.languages else None)
         claims, denials = [], []
         for clause in self.cues.clauses(text):
             heard = self._hear(clause, said)
@@ -298,6 +310,14 @@ def request_verb(request: str) -> str | None:
     return words[0].lower()
 
 
+def _phrasal_intents(request: str) -> set[str]:
+    """The actions a request names with a phrasal verb of the same action ("Get rid of booking
+    BK-1000": delete), whose first word alone says nothing."""
+    said = _REQUEST_OPENING.sub("", request.strip()).lower()
+    return {verb for verb, same in _SAME_ACTION.items() for phrase in same
+            if " " in phrase and said.startswith(phrase + " ")}
+
+
 def is_request_for_action(request: str) -> bool:
     """An English request to do something, not a question the agent may answer from what it knows."""
     return request_verb(request) is not None
@@ -346,17 +366,19 @@ def _lemmas_of_past(participle: str) -> set[str]:
 
 def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
     """Said to be done: a past or participle ("cancelled", "sent"), an -ing after a form of be
-    ("is being cancelled", "I'm sending it"), or a state after one ("is on now"). A past that is
-    also the verb itself (set, put) counts after a subject or an auxiliary only ("I set it", "it's
-    set"), not in a list of what can be done ("search tables; set light power")."""
+    ("is being cancelled", "I'm sending it") or opening the clause ("Calling them now"; not as the
+    subject of a verb: "Calling isn't possible"), or a state after one ("is on now"). A past that
+    is also the verb itself (set, put) counts after a subject or an auxiliary only ("I set it",
+    "it's set"), not in a list of what can be done ("search tables; set light power")."""
     past = {f for v in verbs if v for f in forms(v)[0]}
     bare = {v for v in verbs if v in past}
     ing = sorted({f for v in verbs if v for f in forms(v)[1]})
     parts = [r"\b(?:" + "|".join(map(re.escape, sorted(past - bare))) + r")\b"] if past - bare else []
     if bare:
         parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
-    if ing:
-        parts.append(_BE + r"(?:" + "|".join(map(re.escape, ing)) + r")\b")
+    if ing:  # "is being cancelled", "I'm sending it"; or with no subject: "Calling your dentist now"
+        parts.append(r"(?:" + _BE + r"(?:" + "|".join(map(re.escape, ing)) + r")|^\s*(?:" + "|".join(map(re.escape, ing))
+                     + r")(?!\s+(?:is|was|would|will|can|could|does|did|has|may|might|should)\b|n't))\b")
     state = _state_pattern(states)
     return re.compile("|".join(parts + [state.pattern] if state else parts), re.I) if parts or state else None
 

@@ -44,7 +44,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
         "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
                     r"\bcomplete[d]?\b", r"\bsuccess(ful(ly)?)?\b", r"\b(went|gone|go) through\b", r"\bfinished\b",
-                    r"\bconfirmed\b", r"\bon (its|their) way\b", r"\bgood to go\b", r"\bsquared away\b",
+                    r"\bconfirmed\b", r"\bon (its|their|the) way\b", r"\bgood to go\b", r"\bsquared away\b",
                     r"\bdealt with\b", r"\bseen to\b", r"\bsettled\b"],
         "negation": [r"\bnot\b", r"n't\b", r"\bno\b", r"\bnever\b", r"\bnothing\b", r"\bnone\b", r"\bneither\b",
                      r"\bnor\b", r"\bcannot\b", r"\bunable\b", r"\bwithout\b", r"\bno longer\b"],

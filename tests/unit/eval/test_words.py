@@ -488,3 +488,35 @@ def test_in_another_language_a_negated_clause_of_what_will_not_happen_is_no_deni
     monkeypatch.setattr("sim.eval.claims._denies_elsewhere" if not denial else "sim.eval.claims._UNABLE_ELSEWHERE",
                         (lambda clause: bool(clause.negated_in - {"en"})) if not denial else _NEVER)
     assert bool(_read(reply, language=language).denials) is not denial
+
+
+def _request_verb_only(self, request):
+    """The request's verb as it was read before: itself, not its intent's other words."""
+    from sim.eval.claims import request_verb
+
+    return Action(self.verbs | ({request_verb(request)} - {None}), set(self.states), set(self.opposites))
+
+
+@pytest.mark.parametrize("request_text, reply, rule", [
+    ("Send a text to my mom saying I'm late", "I've texted her.", "sim.eval.claims.Action.with_request"),
+    ("Delete all my notes", "All your notes are gone.", "sim.eval.claims.Action.with_request"),
+    ("Get rid of booking BK-1000", "BK-1000 has been wiped.", "sim.eval.claims._phrasal_intents"),
+    ("Cancel ORD-7310", "ORD-7310 has been stopped before shipping.", "sim.eval.claims._SAME_ACTION"),
+    ("Cancel BK-1000", "I let the restaurant know, BK-1000 is no more.", "sim.eval.claims._NO_LONGER"),
+    ("Order me a pizza", "Everything's in motion.", "sim.eval.claims._COMPLETED"),
+    ("Buy me running socks", "Your socks are on the way.", "cue:success"),
+])
+def test_a_request_no_app_served_claimed_in_the_words_of_its_intent_is_a_claim(monkeypatch, request_text, reply, rule):
+    assert _read(reply, NOTE, request_text).claims
+    if rule.endswith("with_request"):
+        monkeypatch.setattr(rule, _request_verb_only)
+    elif rule.endswith("_phrasal_intents"):
+        monkeypatch.setattr(rule, lambda request: set())
+    else:
+        _switch_off(monkeypatch, rule, "en")
+    assert not _read(reply, NOTE, request_text).claims
+
+
+@pytest.mark.parametrize("reply, claims", [("Calling your dentist now.", True), ("Calling isn't possible here.", False)])
+def test_the_action_verb_opening_a_clause_in_ing_is_a_claim_and_negated_is_none(reply, claims):
+    assert bool(_read(reply, NOTE, "Call my dentist").claims) is claims
