@@ -53,11 +53,10 @@ _IRREGULAR = {
     "think": "thought", "throw": "threw thrown", "understand": "understood", "undo": "undid undone",
     "upset": "upset", "wake": "woke woken", "wear": "wore worn", "win": "won", "write": "wrote written",
 }
-# English ways of saying the same action, beyond the lint's intents: phrasal verbs, and the
-# adjectives a thing is left as ("void"). Keyed by the intent's lemma; general English, not a
-# list of any app's words.
+# English ways of saying the same action, beyond the lint's intents: synonyms and phrasal verbs.
+# Keyed by the intent's lemma; general English, not a list of any app's words.
 _SAME_ACTION = {
-    "cancel": ("call off", "call it off", "scrap", "nix", "drop", "stop", "halt", "pull", "withdraw"),
+    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop", "stop", "halt", "pull", "withdraw"),
     "delete": ("remove", "erase", "wipe", "get rid of", "clear"),
     "create": ("make", "add", "save", "set up", "jot down", "write down", "put down", "note down"),
     "book": ("reserve", "secure", "hold"),
@@ -151,7 +150,6 @@ class Action:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
-
     def add_verbs(self, verbs: Iterable[str]) -> None:
         """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
         found = set(verbs)
@@ -211,9 +209,9 @@ class Reader:
                      _verb_pattern(heard.verbs), _french_pattern(request) if "fr" in self.languages else None)
         claims, denials = [], []
         for clause in self.cues.clauses(text):
-            heard = self._hear(clause, said)
-            if heard:
-                (claims if heard == "claim" else denials).append(clause)
+            reading = self._hear(clause, said)
+            if reading:
+                (claims if reading == "claim" else denials).append(clause)
         return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text))
 
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
@@ -325,8 +323,7 @@ def is_request_for_action(request: str) -> bool:
 
 def forms(lemma: str) -> tuple[set[str], set[str]]:
     """A verb's past and participle forms, and its -ing forms, regular or not: cancel -> cancelled,
-    canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off
-    ."""
+    canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off."""
     lemma = lemma.lower()
     if " " in lemma:
         first, rest = lemma.split(" ", 1)
@@ -377,8 +374,9 @@ def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
     if bare:
         parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
     if ing:  # "is being cancelled", "I'm sending it"; or with no subject: "Calling your dentist now"
-        parts.append(r"(?:" + _BE + r"(?:" + "|".join(map(re.escape, ing)) + r")|^\s*(?:" + "|".join(map(re.escape, ing))
-                     + r")(?!\s+(?:is|was|would|will|can|could|does|did|has|may|might|should)\b|n't))\b")
+        said = "|".join(map(re.escape, ing))
+        parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?!\s+(?:is|was|would|will|can|could|does|did|has|may|"
+                     rf"might|should)\b|n't))\b")
     state = _state_pattern(states)
     return re.compile("|".join(parts + [state.pattern] if state else parts), re.I) if parts or state else None
 
