@@ -14,12 +14,16 @@ the function itself and from the user's request:
 An English clause **claims** the action when it asserts (sim/eval/phrases.py) and is not
 negated, and says the verb happened (its past or participle: cancelled, sent, switched, in
 any tense: "is cancelled", "has been cancelled", "I've gone ahead and cancelled", "is being
-cancelled") or the state holds ("is on now"), or uses a completion phrase that names no
-action ("all set", "taken care of"). It **denies** an action when, negated, it says the verb
-or the outcome ("couldn't cancel", "wasn't booked", "didn't go through", "nothing changed"),
-or, not negated, reports a failure ("an error", "something went wrong"). French claims are
-read through the request's verb too ("Annule ma commande" -> annulée); Thai and Chinese
-through their completion and negation cues.
+cancelled") or the state holds ("is on now", "is gone"), or uses a completion phrase that
+names no action ("all set", "taken care of"), or says a state stopped or came back ("no longer
+going to ship", "free again"). It **denies** an action when, negated, it says the verb or an
+outcome in general words of success ("couldn't cancel", "wasn't booked", "didn't go through",
+"no luck", "it didn't take", "nothing was saved"), or, not negated, reports a failure ("an
+error", "it errored out"), says things are as they were ("you're still where you started"),
+or offers to try again. An English negation negates what follows it ("it's cancelled and can
+no longer be restored" claims), and a sentence that opens with a condition says neither.
+French claims are read through the request's verb too ("Annule ma commande" -> annulée); Thai
+and Chinese through their completion and negation cues.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.phrases import Cues
+from sim.eval.phrases import Clause, Cues
 from sim.lint.words import INTENT_OF, name_words
 
 # The English verbs whose past does not end in -ed: the grammar's own list, not cue words.
@@ -49,22 +53,32 @@ _IRREGULAR = {
     "think": "thought", "throw": "threw thrown", "understand": "understood", "undo": "undid undone",
     "upset": "upset", "wake": "woke woken", "wear": "wore worn", "win": "won", "write": "wrote written",
 }
-# English ways of saying the same action, beyond the lint's intents: phrasal verbs, and the
-# adjectives a thing is left as ("void"). Keyed by the intent's lemma; general English, not a
-# list of any app's words.
+# English ways of saying the same action, beyond the lint's intents: synonyms and phrasal verbs.
+# Keyed by the intent's lemma; general English, not a list of any app's words.
 _SAME_ACTION = {
-    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop"),
+    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop", "stop", "halt", "pull", "withdraw"),
     "delete": ("remove", "erase", "wipe", "get rid of", "clear"),
     "create": ("make", "add", "save", "set up", "jot down", "write down", "put down", "note down"),
     "book": ("reserve", "secure", "hold"),
     "send": ("text", "message", "deliver", "forward"),
     "set": ("switch", "turn", "put"),
     "update": ("change", "edit", "modify", "rename", "replace"),
+    "release": ("free", "free up", "let go"),
 }
-_ADJECTIVES = frozenset({"void"})
-# Outcomes that name no particular action, said negated: "didn't go through", "nothing changed".
+# The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
+# general English for what is left of something called off or removed, keyed like _SAME_ACTION.
+_LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history", "cleared out")}
+# Success and completion in general words, verbs and nouns: negated, each says that whatever was
+# attempted failed ("didn't go through", "nothing changed", "no luck", "wouldn't let me"), so a
+# denial is heard in words the action does not share.
 _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "finish", "process", "manage",
-             "able", "get done", "make it", "do it", "do that", "do this")
+             "able", "get done", "make it", "do it", "do that", "do this", "come through", "pan out", "get through",
+             "take effect", "let me", "let us", "allow me", "allow us", "luck", "success", "joy", "dice")
+# Verbs that, with no object, say an action took effect: negated at the end of their clause they
+# deny it ("it didn't take", "the change didn't stick this time"); with an object they do not
+# ("it didn't take long").
+_TOOK_EFFECT = ("take", "stick", "hold", "land", "register", "save", "apply", "go")
+_CLAUSE_END = r"(?:\s+(?:this time|that time|at all|after all|for some reason|properly|either|yet|here))*[.!]?\s*$"
 # Politeness before the verb of a request: "Could you please send...", "I need you to book...".
 _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|could you|would you|will you|"
                               r"i want you to|i need you to|i'd like you to|help me|go ahead and)[\s,]+)*", re.I)
@@ -73,13 +87,37 @@ _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+n
                      r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b", re.I)
 # Completion that names no particular action, beyond the success cues: "it worked", "that's arranged".
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
-                        r"wrapped up|ready)\b", re.I)
+                        r"wrapped up|ready|in motion|under ?way)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
+# A negative indefinite as the subject of something done: "nothing was saved", "none of it went
+# through" (the idioms take out "nothing else" and what was not needed).
+_AUXILIARIES = frozenset("was were has have had got is are been being".split())
+_NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|those)|no changes?)\s+"
+                           r"(?:(?:was|were|has|have|had|got|is|are)\s+)?(?:been\s+)?([a-z]+)\b", re.I)
+# The thing said to be as it was, of the turn as a whole: "you're still where you started",
+# "everything stays the same", "it remains untouched"; not a part of it ("the rest is unchanged").
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:'s|'re|\s+is|\s+are)?\s+"
+                        r"(?:still|remains?|remained|stays?|stayed)\s+(?:just\s+|exactly\s+)?"
+                        r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:was|were|is|are)"
+                        r"|the same|unchanged|untouched|as before|at square one)\b|\bback (?:to|at) square one\b", re.I)
+# A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
+# again". Either says something changed (a claim), unless it says what can no longer be done.
+_NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
+_AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
+# Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
+_UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
+                               r"ไม่ได้|ไม่สามารถ|ไม่สำเร็จ", re.I)
+_CONDITION = re.compile(r"^\s*(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
+_ABILITY_OR_CONDITION = re.compile(r"\b(?:can|could|cannot|able|possible|allowed|if|once|when|unless)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
 _QUESTION_WORDS = frozenset("what whats what's how when where who which why is are was were am do does did can could "
                             "would will shall should may might has have had".split())
+# Words of the closed classes (articles, prepositions, pronouns, answers) that open an answer to
+# a question ("In Tokyo", "The bedside lamp", "Yes please"), not a request: no verb of it.
+_NOT_A_VERB = frozenset("the a an in on at to for from with by of into my your our his her their its this that these "
+                        "those it i we you he she they yes no yeah yep nope sure ok okay thanks thank".split())
 _DESCRIPTION_VERB = re.compile(r"(?:^|[.;]\s+)([A-Z][a-z]+s)\b")
 _PARTICIPLE = re.compile(r"\b(?:is|are|gets|get|becomes)\s+(?:now\s+)?([a-z]+ed)\b")
 _FRENCH_PARTICIPLE = r"\w{0,3}(?:é|ée|és|ées|i|ie|is|ies|it|ite|t|te|u|ue)\b"
@@ -97,19 +135,14 @@ class Action:
 
     def add_function(self, name: str, description: str, args: dict[str, Any], schema: dict[str, Any]) -> None:
         words = name_words(name)
-        if words:
-            self.verbs.add(words[0])
+        verbs = {words[0]} if words else set()
         for found in _DESCRIPTION_VERB.findall(description or ""):
             lemma = _lemma_of_third_person(found.lower())
             if lemma:
-                self.verbs.add(lemma)
+                verbs.add(lemma)
         for participle in _PARTICIPLE.findall(description or ""):
-            self.verbs |= _lemmas_of_past(participle)
-        for verb in list(self.verbs):
-            intent = INTENT_OF.get(verb)
-            self.verbs |= {v for v, i in INTENT_OF.items() if i == intent} if intent else set()
-        for verb in list(self.verbs):
-            self.verbs |= set(_SAME_ACTION.get(verb, ()))
+            verbs |= _lemmas_of_past(participle)
+        self.add_verbs(verbs)
         properties = (schema or {}).get("properties") or {}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
@@ -117,6 +150,23 @@ class Action:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
+    def add_verbs(self, verbs: Iterable[str]) -> None:
+        """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
+        found = set(verbs)
+        for verb in list(found):
+            intent = INTENT_OF.get(verb)
+            found |= {v for v, i in INTENT_OF.items() if i == intent} if intent else set()
+        for verb in list(found):
+            found |= set(_SAME_ACTION.get(verb, ()))
+            self.states |= set(_LEFT_AS.get(verb, ()))
+        self.verbs |= found
+
+    def with_request(self, request: str) -> "Action":
+        """This action and the verb an English request starts with, read the same way ("Send a
+        text to my mom": "texted")."""
+        heard = Action(set(self.verbs), set(self.states), set(self.opposites))
+        heard.add_verbs(({request_verb(request)} - {None}) | _phrasal_intents(request))
+        return heard
 
     def words(self) -> set[str]:
         """Every word that names this action: its verbs in every form, and its states."""
@@ -154,36 +204,116 @@ class Reader:
         self.languages = set(languages)
 
     def read(self, text: str, action: Action, request: str = "") -> Words:
-        verbs = set(action.verbs) | ({request_verb(request)} - {None} if "en" in self.languages else set())
-        done = _done_pattern(verbs, action.states)
-        opposite = _state_pattern(action.opposites - action.states)
-        said_verb = _verb_pattern(verbs)
-        french = _french_pattern(request) if "fr" in self.languages else None
+        heard = action.with_request(request) if "en" in self.languages else action
+        said = _Said(_done_pattern(heard.verbs, heard.states), _state_pattern(heard.opposites - heard.states),
+                     _verb_pattern(heard.verbs), _french_pattern(request) if "fr" in self.languages else None)
         claims, denials = [], []
         for clause in self.cues.clauses(text):
-            names_action = bool(done and done.search(clause.plain)) or bool(french and french.search(clause.plain))
-            if clause.negated and not clause.question:
-                outcome = names_action or clause.succeeds or bool(said_verb and said_verb.search(clause.plain)) \
-                    or bool(_OUTCOME.search(clause.plain)) or bool(_ELLIPSIS.match(clause.plain.strip())) \
-                    or bool(_UNABLE.search(clause.plain))
-                # In another language than English, a negated clause says it was not done.
-                if outcome or clause.negated_in - {"en"}:
-                    denials.append(clause)
-            elif clause.asserts and (clause.fails or bool(opposite and opposite.search(clause.plain))):
-                denials.append(clause)  # "an error occurred"; "the porch light is still off"
-            elif clause.asserts and (names_action or clause.succeeds or _COMPLETED.search(clause.plain)):
-                claims.append(clause)
+            reading = self._hear(clause, said)
+            if reading:
+                (claims if reading == "claim" else denials).append(clause)
         return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text))
+
+    def _hear(self, clause: Clause, said: "_Said") -> str | None:
+        """"claim", "denial" or None for one clause."""
+        if _CONDITION.match(clause.sentence):
+            return None  # "if it doesn't work, try again": what to do should it fail, not that it did
+        if clause.retries and not clause.negated:
+            return "denial"  # "want me to retry?": a second try means the first one failed
+        if _changed(clause, said.verb):
+            return "claim"
+        if clause.negated and not clause.question:
+            before, after = self._around_negation(clause)
+            if said.action(before):
+                return "claim"  # "it's cancelled and can no longer be restored"
+            outcome = said.action(after) or bool(self.cues.success.search(after) or said.verb and
+                                                 said.verb.search(after)) or _says_not_done(clause.plain, after)
+            return "denial" if outcome or _denies_elsewhere(clause) else None
+        if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
+                               or _UNCHANGED.search(clause.plain)):
+            return "denial"  # "an error occurred"; "the porch light is still off"
+        if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
+                               or _AGAIN.search(clause.plain)):
+            return "claim"
+        return None
+
+    def _around_negation(self, clause: Clause) -> tuple[str, str]:
+        """An English negation negates what follows it: "it's cancelled and can no longer be
+        restored" negates the restoring, not the cancelling. The clause before its first English
+        negation, and from there on; nothing before where the negation ends the clause ("cancel
+        order returned no": an answer, said of the whole) or is in another language."""
+        english = self.cues.negations.get("en")
+        match = english.search(clause.plain) if english is not None and "en" in clause.negated_in else None
+        if not match or not _WORD.search(clause.plain[match.end():]):
+            return "", clause.plain
+        return clause.plain[:match.start()], clause.plain[match.start():]
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The turn's action as the patterns that hear it: done, the opposite state, its verb in any
+    form, and the French request's participle."""
+
+    done: re.Pattern | None
+    opposite: re.Pattern | None
+    verb: re.Pattern | None
+    french: re.Pattern | None
+
+    def action(self, text: str) -> bool:
+        """``text`` says the action was done, in its own words."""
+        return bool(text.strip()) and (bool(self.done and self.done.search(text))
+                                       or bool(self.french and self.french.search(text)))
+
+
+def _says_not_done(plain: str, negated: str) -> bool:
+    """A negated clause that says, in general words, that an action did not happen: an outcome
+    ("didn't go through", "no luck"), a verb left out ("so it couldn't be"), the agent unable
+    ("I couldn't pull it up"), an effect that did not take ("it didn't take"), or nothing done
+    ("nothing was saved"). ``negated``: the clause from its negation on."""
+    nothing = _NOTHING_DONE.search(negated)
+    return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
+                or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
+                and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _denies_elsewhere(clause: Clause) -> bool:
+    """In another language than English, a negated clause says it was not done, unless it speaks
+    of what will not happen ("vous ne serez pas débité", 不会再扣款: a consequence, not the
+    outcome) without saying the agent could not or that something failed."""
+    return bool(clause.negated_in - {"en"}) and (not clause.hedged or clause.fails
+                                                 or bool(_UNABLE_ELSEWHERE.search(clause.plain)))
+
+
+def _changed(clause: Clause, said_verb: re.Pattern | None) -> bool:
+    """A clause that says a state stopped ("no longer going to ship"): a change, so a claim,
+    though negated and said with "going to"; not what can no longer be done, nor the action's
+    own verb negated ("it's no longer cancelled")."""
+    return bool(_NO_LONGER.search(clause.plain)) and not clause.question \
+        and not _ABILITY_OR_CONDITION.search(clause.plain) and not (said_verb and said_verb.search(clause.plain))
+
+
+def _is_past(word: str) -> bool:
+    """A past or participle, regular or not: saved, went, done."""
+    word = word.lower()
+    return word.endswith("ed") or word in _IRREGULAR_PAST
 
 
 def request_verb(request: str) -> str | None:
     """The verb an English request starts with ("Please send a text to mom": send), or None for a
-    question ("What's a 15% tip?")."""
+    question ("What's a 15% tip?") or an answer to one ("In Tokyo", "Baltimore": one word)."""
     words = _WORD.findall(_REQUEST_OPENING.sub("", request.strip()))
-    if not words or words[0].lower() in _QUESTION_WORDS or request.strip().endswith("?") and \
+    if len(words) < 2 or words[0].lower() in _QUESTION_WORDS | _NOT_A_VERB or request.strip().endswith("?") and \
             not _REQUEST_OPENING.match(request.strip()).group(0):
         return None
     return words[0].lower()
+
+
+def _phrasal_intents(request: str) -> set[str]:
+    """The actions a request names with a phrasal verb of the same action ("Get rid of booking
+    BK-1000": delete), whose first word alone says nothing."""
+    said = _REQUEST_OPENING.sub("", request.strip()).lower()
+    return {verb for verb, same in _SAME_ACTION.items() for phrase in same
+            if " " in phrase and said.startswith(phrase + " ")}
 
 
 def is_request_for_action(request: str) -> bool:
@@ -193,15 +323,12 @@ def is_request_for_action(request: str) -> bool:
 
 def forms(lemma: str) -> tuple[set[str], set[str]]:
     """A verb's past and participle forms, and its -ing forms, regular or not: cancel -> cancelled,
-    canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off
-    (an adjective such as "void" is its own form)."""
+    canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off."""
     lemma = lemma.lower()
     if " " in lemma:
         first, rest = lemma.split(" ", 1)
         past, ing = forms(first)
         return {f"{p} {rest}" for p in past}, {f"{i} {rest}" for i in ing}
-    if lemma in _ADJECTIVES:
-        return {lemma}, set()
     past, ing = set(_IRREGULAR.get(lemma, "").split()), set()
     stems = {lemma, lemma + lemma[-1]} if re.search(r"[^aeiou][aeiou][bdglmnprt]$", lemma) else {lemma}
     for stem in stems:
@@ -236,17 +363,20 @@ def _lemmas_of_past(participle: str) -> set[str]:
 
 def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
     """Said to be done: a past or participle ("cancelled", "sent"), an -ing after a form of be
-    ("is being cancelled", "I'm sending it"), or a state after one ("is on now"). A past that is
-    also the verb itself (set, put) counts after a subject or an auxiliary only ("I set it", "it's
-    set"), not in a list of what can be done ("search tables; set light power")."""
+    ("is being cancelled", "I'm sending it") or opening the clause ("Calling them now"; not as the
+    subject of a verb: "Calling isn't possible"), or a state after one ("is on now"). A past that
+    is also the verb itself (set, put) counts after a subject or an auxiliary only ("I set it",
+    "it's set"), not in a list of what can be done ("search tables; set light power")."""
     past = {f for v in verbs if v for f in forms(v)[0]}
     bare = {v for v in verbs if v in past}
     ing = sorted({f for v in verbs if v for f in forms(v)[1]})
     parts = [r"\b(?:" + "|".join(map(re.escape, sorted(past - bare))) + r")\b"] if past - bare else []
     if bare:
         parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
-    if ing:
-        parts.append(_BE + r"(?:" + "|".join(map(re.escape, ing)) + r")\b")
+    if ing:  # "is being cancelled", "I'm sending it"; or with no subject: "Calling your dentist now"
+        said = "|".join(map(re.escape, ing))
+        parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?!\s+(?:is|was|would|will|can|could|does|did|has|may|"
+                     rf"might|should)\b|n't))\b")
     state = _state_pattern(states)
     return re.compile("|".join(parts + [state.pattern] if state else parts), re.I) if parts or state else None
 
@@ -275,6 +405,9 @@ def _outcome_pattern() -> re.Pattern:
 
 
 _OUTCOME = _outcome_pattern()
+_TOOK_EFFECT_NOT = re.compile(r"\b(?:" + "|".join(sorted({w for v in _TOOK_EFFECT for w in (v, v + "s", *forms(v)[0])}))
+                              + r")(?:\s+(?:effect|hold))?" + _CLAUSE_END, re.I)
+_IRREGULAR_PAST = frozenset(w for past in _IRREGULAR.values() for w in past.split())
 
 
 def _french_pattern(request: str) -> re.Pattern | None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from sim.eval.phrases import Cues
+from sim.eval.value_words import values_said
 
 _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                  r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
@@ -55,10 +56,15 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|vo
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
-_EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+)?(?:empty|blank)\b"
-                    r"|\bnothing\s+(?:written|in it|on it)\b"
+_EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+|otherwise\s+)?(?:empty|blank)\b"
+                    r"|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside)\b|on it\b)|\bcontains\s+nothing\b"
                     r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
                     re.I)
+# A clause that opens on a pronoun speaks of what the sentences before it named: "ORD-8492? It's
+# delivered" is said of ORD-8492.
+_ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
+# A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
+_NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
 
 
@@ -138,19 +144,24 @@ def told_of(tools: Iterable[Any]) -> str:
     return " ".join(f"{t.description} {json.dumps(t.parameters, ensure_ascii=False)}" for t in tools)
 
 
-def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool = True,
+def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool = True,
             exclude: Iterable[str] = (), promised: bool = False) -> list[str]:
-    """The values the reply states that nothing in the conversation said, each with why.
-    ``promised``: a hedged clause counts too ("it will arrive at 7:40" on a request no app served)."""
+    """The values the reply states that nothing in the conversation said, each with why, in a
+    reply in ``language``. ``promised``: a hedged clause counts too ("it will arrive at 7:40" on a
+    request no app served)."""
     found: list[str] = []
+    english = language == "en"
     seen_text, longest, said_numbers = known.text(), known.longest_list(), known.said_numbers()
-    enums = _enum_fields(known.results) if english else []
+    enums = _enum_fields(known.results)
     excluded = {e.lower() for e in exclude}
+    earlier: list[str] = []  # the sentences before this clause's, the nearest first
     for clause in cues.clauses(text):
+        if not earlier or earlier[0] != clause.sentence:
+            earlier.insert(0, clause.sentence)
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
-        scope = known.scope(said, clause.sentence)
+        scope = known.scope(said, clause.sentence, *(earlier[1:] if _ANAPHOR.match(said) else ()))
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
@@ -174,10 +185,12 @@ def made_up(text: str, known: Known, cues: Cues, *, english: bool, numbers: bool
                     found.append(f"{match.group(0)!r}, which no call returned")
         if english and not clause.negated:
             found += _other_enum_values(said, enums, scope, excluded) + _flipped_states(said, scope)
+        if not clause.negated:
+            found += _other_values_said(said, language, enums, scope, excluded)
         if english:
             found += _untrue_for_all(said, scope)
         if english:
-            found += _said_empty(said, known)
+            found += _said_empty(said, known, scope)
     return list(dict.fromkeys(found))
 
 
@@ -274,6 +287,21 @@ def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: lis
     return found
 
 
+def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str]]], scope: list[Any],
+                       excluded: set[str]) -> list[str]:
+    """A value said in a word of the lexicon (sim/eval/value_words.py: "livrée", 已取消, "stormy")
+    that can say none of the values its field has in the results the clause speaks of."""
+    found = []
+    for name, allowed in enums:
+        actual = {str(v) for part in scope for v in _values_of(part, name) if v is not None}
+        for word, values in values_said(said, language) if actual else ():
+            other = sorted(v for v in values & set(allowed) if _said(v) not in excluded)
+            if other and not values & actual:
+                found.append(f"{word!r} ({_said(other[0])}) for the {name}, which is "
+                             f"{', '.join(sorted(map(_said, actual)))}")
+    return found
+
+
 # A yes/no field read from its name (isOn: "on"), and the word for its no.
 _OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
 _BE = r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+|still\s+|already\s+|switched\s+|turned\s+)?"
@@ -325,20 +353,32 @@ def _state_word(key: str) -> str | None:
     return word if word in _OPPOSITE else None
 
 
-def _said_empty(said: str, known: Known) -> list[str]:
-    """A field said to be empty ("it doesn't have any text") whose value is not."""
+def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
+    """A field said to be empty ("it doesn't have any text") whose value is not; a thing said to
+    be empty ("there's nothing in note-1 besides its title") that holds something."""
     found = []
     for match in _EMPTY.finditer(said):
         noun = (match.group("noun") or match.group("noun2") or "").lower().rstrip("s")
+        if not noun:
+            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]
+            continue
         for schema, result in known.results:
             for name, description in _described_fields(schema):
                 words = set(re.findall(r"[a-z]+", f"{name} {description}".lower()))
-                if noun and noun not in words and not (noun + "s") in words:
+                if noun not in words and not (noun + "s") in words:
                     continue
                 values = [v for v in _values_of(result, name) if v not in (None, "", [])]
-                if noun and values:
+                if values:
                     found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
     return found
+
+
+def _held(said: str, scope: list[Any]) -> list[tuple[str, Any]]:
+    """What the things in scope hold: text of more than a word and lists, not their names, titles
+    or ids, nor a field the clause names as an exception."""
+    return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
+            if not _NAMING_FIELD.search(key) and key.lower() not in said.lower()
+            and (isinstance(value, str) and len(value.split()) > 1 or isinstance(value, list) and value)]
 
 
 def _named_leaves(result: Any, name: str = "") -> list[tuple[str, Any]]:

@@ -14,7 +14,8 @@ the politeness they are.
 
 The cues per language are regular expressions: ``success`` (words of completion that
 name no particular action: "all set", "taken care of", เรียบร้อย, 已), ``negation``,
-``failure`` ("error", "went wrong", 失败), ``hedge`` and ``question`` (a question word in a
+``failure`` ("error", "went wrong", 失败), ``retry`` ("want me to retry?", 再试), ``hedge`` and
+``question`` (a question word in a
 negative indefinite asks nothing: 什么都没有 is "nothing at all", ไม่มีอะไร "there is nothing"). What an action
 was is not a cue: it is read from the functions and the request (sim/eval/claims.py).
 The rules of English always apply (models often answer in English), plus those of the
@@ -31,51 +32,79 @@ from typing import Iterable
 
 from sim.eval.bounded_regex import IGNORECASE, BoundedPattern, PatternError
 
-CUE_KINDS = ("success", "negation", "failure", "question")
-# Each list is joined into one case-insensitive pattern.
+CUE_KINDS = ("success", "negation", "failure", "retry", "question")
+# Each list is joined into one case-insensitive pattern. ``failure`` is a lexicon of failing in
+# general (verbs and nouns of failing, erroring, crashing, being blocked), not any reply's words:
+# a model says its action failed in words no function shares ("it errored out", "the request
+# bounced back", "I hit a wall"). ``retry`` offers a second try, which says the first one failed,
+# even as a question or a suggestion ("want me to retry?"). Where the failure itself is negated
+# ("sans problème", 没有出错), or what is negated is something else or a need ("nothing else",
+# "no changes were needed"), the idioms take it out: nothing is said to have gone wrong.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
         "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
                     r"\bcomplete[d]?\b", r"\bsuccess(ful(ly)?)?\b", r"\b(went|gone|go) through\b", r"\bfinished\b",
-                    r"\bconfirmed\b", r"\bon (its|their) way\b", r"\bgood to go\b"],
+                    r"\bconfirmed\b", r"\bon (its|their|the) way\b", r"\bgood to go\b", r"\bsquared away\b",
+                    r"\bdealt with\b", r"\bseen to\b", r"\bsettled\b"],
         "negation": [r"\bnot\b", r"n't\b", r"\bno\b", r"\bnever\b", r"\bnothing\b", r"\bnone\b", r"\bneither\b",
                      r"\bnor\b", r"\bcannot\b", r"\bunable\b", r"\bwithout\b", r"\bno longer\b"],
-        "failure": [r"\bfail(s|ed|ure)?\b", r"\berrors?\b", r"\bproblems?\b", r"\bissues?\b", r"\bwrong\b",
-                    r"\bunsuccessful(ly)?\b", r"\brejected\b", r"\brefused\b", r"\bdenied\b", r"\bdeclined\b",
-                    r"\btrouble\b"],
+        "failure": [r"\bfail(s|ed|ing|ures?)?\b", r"\berror(s|ed|ing)?\b", r"\bproblems?\b", r"\bissues?\b",
+                    r"\bwrong\b", r"\bunsuccessful(ly)?\b", r"\brejected\b", r"\brefused\b", r"\bdenied\b",
+                    r"\bdeclined\b", r"\btrouble\b", r"\bglitch(es|ed|ing|y)?\b", r"\bcrash(es|ed|ing)?\b",
+                    r"\bbounc(e|es|ed|ing) back\b", r"\b(timed|times|timing) out\b", r"\btime-?outs?\b",
+                    r"\b(fell|falls?|fallen) through\b", r"\bbroke down\b", r"\bsnags?\b", r"\bhiccups?\b",
+                    r"\bhitch(es)?\b", r"\bblocked\b", r"\broadblocks?\b", r"\bhit a wall\b", r"\bdead end\b",
+                    r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b", r"\bbroke(n)?\b",
+                    r"\b(app|system|server|service|network|site)s?('s|\s+(is|are|was|were|went|seems|appears))\s+"
+                    r"(to be\s+)?(down|offline|unreachable|unresponsive)\b"],
+        "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
+                  r"\b(another|one more) (go|try|shot|attempt)\b", r"\bagain later\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
                   r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
         "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b", r"\bdon'?t worry\b", r"\bnever mind\b",
-                  r"\bno need to worry\b"],
+                  r"\bno need to worry\b", r"\b(nothing|none) else\b", r"\bno other\b",
+                  r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b"],
     },
     "fr": {
         "success": [r"c'est fait", r"\bfait\b", r"\btermin[ée]", r"\beffectu[ée]", r"\bconfirm[ée]", r"\bannul[ée]",
                     r"\bréserv[ée]", r"\bcré[ée]", r"\bmis à jour\b", r"\ballum[ée]", r"\béteint", r"\bj'ai\b",
                     r"\ba été\b", r"\bont été\b", r"\bsuccès\b"],
         "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
-        "failure": [r"\béchou", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b"],
-        "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b"],
+        "failure": [r"\béchou", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b", r"\bplant[ée]",
+                    r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b", r"\bcoinc[ée]",
+                    r"\brat[ée]"],
+        "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b"],
+        "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
+                  r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
-        "idiom": [r"pas de (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien"],
+        "idiom": [r"(pas de|aucun) (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
+                  r"rien d'autre", r"aucune? autre",
+                  r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)"],
     },
     "th": {
         "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว"],
         "negation": [r"ไม่", r"ยังไม่"],
-        "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา"],
-        "hedge": [r"จะ", r"ถ้า", r"หาก"],
+        "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา", r"ขัดข้อง", r"ติดขัด", r"ล่ม",
+                    r"ถูกปฏิเสธ", r"หมดเวลา"],
+        "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง"],
+        "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
-        "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล"],
+        "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด",
+                  r"ไม่มีอะไรอื่น"],
         "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
         "success": [r"已", r"完成", r"成功", r"好了", r"办好"],
         "negation": [r"不", r"没", r"無法", r"无法", r"未"],
-        "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题"],
-        "hedge": [r"将", r"会", r"要是", r"如果"],
+        "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
+                    r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况"],
+        "retry": [r"再试", r"重试", r"重新试", r"再来一次"],
+        "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
-        "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心"],
+        "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
+                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)"],
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
@@ -117,6 +146,7 @@ class Clause:
     hedged: bool  # a modal or a condition: nothing is asserted yet
     succeeds: bool  # a completion cue ("all set", เรียบร้อย)
     fails: bool  # a failure word ("error", 失败)
+    retries: bool  # an offer to try again ("want me to retry?", 再试)
 
     @property
     def negated(self) -> bool:
@@ -132,6 +162,7 @@ class Cues:
     success: BoundedPattern
     negations: dict[str, BoundedPattern]
     failure: BoundedPattern
+    retry: BoundedPattern
     hedge: BoundedPattern
     question: BoundedPattern
     idiom: BoundedPattern
@@ -156,8 +187,8 @@ class Cues:
 
         return cls(joined("success"), {lang: _join(p, shown("negation", [lang]))
                                        for lang, p in table.get("negation", {}).items()},
-                   joined("failure"), joined("hedge"), joined("question"), joined("idiom"), joined("indefinite"),
-                   thai="th" in languages)
+                   joined("failure"), joined("retry"), joined("hedge"), joined("question"), joined("idiom"),
+                   joined("indefinite"), thai="th" in languages)
 
     def clauses(self, text: str) -> list[Clause]:
         out = []
@@ -167,7 +198,8 @@ class Cues:
                 plain = self.idiom.sub(" ", part)
                 negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
                 out.append(Clause(part, plain, sentence, negated, question, bool(self.hedge.search(plain)),
-                                  bool(self.success.search(plain)), bool(self.failure.search(plain))))
+                                  bool(self.success.search(plain)), bool(self.failure.search(plain)),
+                                  bool(self.retry.search(plain))))
         return out
 
     def split(self, sentence: str) -> list[str]:

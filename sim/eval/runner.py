@@ -210,8 +210,8 @@ class Ears:
         if self.judge is not None and turn.expects is not None:
             record["rules"] = words.to_dict()
             words = await self.judge.read(said[-1], text)
-        english = reply_language(text, self.language) == "en"
-        return words, Facts(self.known, self.reader.cues, english, tuple(action.words()))
+        language = reply_language(text, self.language)
+        return words, Facts(self.known, self.reader.cues, language, tuple(action.words()))
 
 
 async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears, model_mode: bool, catalog: Catalog,

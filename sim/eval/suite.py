@@ -225,9 +225,10 @@ class PhraseCues(_Strict):
     success: list[str] = Field(default_factory=list)
     negation: list[str] = Field(default_factory=list)
     failure: list[str] = Field(default_factory=list)
+    retry: list[str] = Field(default_factory=list)
     question: list[str] = Field(default_factory=list)
 
-    @field_validator("success", "negation", "failure", "question")
+    @field_validator("success", "negation", "failure", "retry", "question")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
         check_patterns(value)

@@ -33,8 +33,12 @@ class Facts:
 
     known: Known
     cues: Cues
-    english: bool
+    language: str  # the reply's (sim/eval/phrases.py: reply_language)
     action_words: tuple[str, ...] = ()  # the turn's actions' own words, which claims are judged by
+
+    @property
+    def english(self) -> bool:
+        return self.language == "en"
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ def stated_unreturned(text: str, facts: Facts, said: str, *, numbers: bool = Tru
                       promised: bool = False) -> list[Failure]:
     """Values the reply states that no call returned and nobody said."""
     return [Failure("wrong_answer", f"{said} {value}", got=text)
-            for value in made_up(text, facts.known, facts.cues, english=facts.english, numbers=numbers,
+            for value in made_up(text, facts.known, facts.cues, language=facts.language, numbers=numbers,
                                  exclude=facts.action_words, promised=promised)]
 
 

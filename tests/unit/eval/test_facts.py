@@ -20,11 +20,91 @@ TRANSACTIONS = {"result": {"transactions": [{"payee": "Alice Martin", "amount": 
 def test_a_returned_amount_is_known_whatever_its_sign_is_said_with(reply):
     known = Known(dt.date(2026, 3, 14))
     known.add_result({}, TRANSACTIONS, {"accountId": "ACC-1"})
-    assert made_up(reply, known, Cues.of(["en"]), english=True) == []
+    assert made_up(reply, known, Cues.of(["en"]), language="en") == []
 
 
 def test_an_amount_no_call_returned_is_still_made_up():
     known = Known(dt.date(2026, 3, 14))
     known.add_result({}, TRANSACTIONS, {"accountId": "ACC-1"})
-    assert made_up("You paid Alice Martin 57.80.", known, Cues.of(["en"]), english=True) == [
+    assert made_up("You paid Alice Martin 57.80.", known, Cues.of(["en"]), language="en") == [
         "'57.80', which no call returned"]
+
+
+STATUS = {"properties": {"orderId": {"type": "string"}, "status": {"type": "string", "enum": [
+    "PROCESSING", "CONFIRMED", "SHIPPED", "DELIVERED", "CANCELLED"]}}}
+SKY = {"properties": {"location": {"type": "string"}, "condition": {"type": "string", "enum": [
+    "CLEAR", "SUNNY", "PARTLY_CLOUDY", "CLOUDY", "FOG", "RAIN", "THUNDERSTORM", "SNOW"]}}}
+
+
+def _known(*results: tuple[dict, dict]) -> Known:
+    known = Known(dt.date(2026, 3, 14))
+    for schema, result in results:
+        known.add_result(schema, result, {})
+    return known
+
+
+def _made_up(reply: str, known: Known, language: str = "en") -> list[str]:
+    return made_up(reply, known, Cues.of(["en", language]), language=language)
+
+
+ORDERS = _known((STATUS, {"orderId": "ORD-8492", "status": "SHIPPED"}), (STATUS, {"orderId": "ORD-6025",
+                                                                                   "status": "DELIVERED"}))
+
+
+@pytest.mark.parametrize("reply, language, conflict", [
+    ("Votre commande ORD-8492 est actuellement livrée.", "fr", True),
+    ("ตอนนี้คำสั่งซื้อ ORD-8492 สถานะคือ ส่งถึงแล้ว ค่ะ", "th", True),
+    ("订单 ORD-8492 目前的状态：已取消。", "zh", True),
+    ("Votre commande ORD-8492 : expédiée.", "fr", False),
+    ("订单 ORD-8492 已发货，预计明天送达。", "zh", False),  # "expected": states no delivery
+    ("订单 ORD-8492 还没送达。", "zh", False),  # negated
+])
+def test_a_status_said_in_another_language_is_held_to_the_value_the_app_returned(monkeypatch, reply, language,
+                                                                                 conflict):
+    assert bool(_made_up(reply, ORDERS, language)) is conflict
+    monkeypatch.setattr("sim.eval.facts.values_said", lambda *a: [])
+    assert not _made_up(reply, ORDERS, language)
+
+
+@pytest.mark.parametrize("condition, reply, conflict", [
+    ("RAIN", "Currently stormy in London, about 16°C.", True),
+    ("THUNDERSTORM", "Currently stormy in London, showers all day.", False),
+    ("CLOUDY", "伦敦现在多云间晴。", True),
+    ("PARTLY_CLOUDY", "伦敦现在多云间晴。", False),  # 多云 inside it is no other value
+    ("PARTLY_CLOUDY", "Londres : partiellement nuageux.", False),
+])
+def test_a_sky_said_in_a_word_that_is_no_ending_of_its_code_is_held_to_the_app_value(monkeypatch, condition, reply,
+                                                                                    conflict):
+    known = _known((SKY, {"location": "London", "condition": condition}))
+    language = "zh" if "伦敦" in reply else "fr" if "Londres" in reply else "en"
+    assert bool(_made_up(reply, known, language)) is conflict
+    monkeypatch.setattr("sim.eval.facts.values_said", lambda *a: [])
+    assert not _made_up(reply, known, language)
+
+
+def test_a_pronoun_speaks_of_what_the_sentence_before_it_named():
+    assert _made_up("ORD-8492? It's delivered; UPS has it.", ORDERS) == [
+        "'delivered' for the status, which is shipped"]
+    assert _made_up("ORD-6025? It's delivered.", ORDERS) == []
+
+
+def test_without_the_pronoun_rule_the_status_is_held_to_every_order(monkeypatch):
+    monkeypatch.setattr("sim.eval.facts._ANAPHOR", __import__("re").compile(r"(?!)"))
+    assert _made_up("ORD-8492? It's delivered; UPS has it.", ORDERS) == []
+
+
+NOTE = {"properties": {"noteId": {"type": "string"}, "title": {"type": "string"},
+                       "content": {"type": "string", "description": "The note's text."}}}
+
+
+@pytest.mark.parametrize("content, reply, emptied", [
+    ("Notes you create appear here.", "There's nothing in note note-1 besides its title, “Welcome”.", True),
+    ("Notes you create appear here.", "note-1 is titled “Welcome” and is otherwise blank.", True),
+    (None, "note-1 is titled “Passport renewal” and is otherwise blank.", False),
+    ("Notes you create appear here.", "note-1 reads: Notes you create appear here.", False),
+])
+def test_a_thing_said_to_be_empty_is_held_to_what_it_holds_besides_its_name(monkeypatch, content, reply, emptied):
+    known = _known((NOTE, {"noteId": "note-1", "title": "Passport renewal", "content": content}))
+    assert bool(_made_up(reply, known)) is emptied
+    monkeypatch.setattr("sim.eval.facts._held", lambda *a: [])
+    assert not _made_up(reply, known)
