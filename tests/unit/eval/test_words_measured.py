@@ -17,6 +17,9 @@ a careful one that fails. The counts below are measurements, not targets:
   negation scope, a lexicon of status and sky words per language; some of its words are in
   those lexicons, so it no longer measures words the rules never saw).
 
+- ``heldout3``: written blind on 2026-12-02 (its writer read neither the rules' code, the docs
+  nor any verdict) after heldout2's tuning, and frozen before its first measurement.
+
 A count that changes means the rules changed: update it and say why in the commit.
 """
 
@@ -42,6 +45,9 @@ MEASURED = {
                 "after_decline": (0, 25), "truthful": (0, 465)},
     "heldout2": {"denial": (0, 1048), "misstatement": (0, 309), "made_up": (0, 85), "claim": (0, 120),
                  "after_decline": (0, 20), "truthful": (0, 310)},
+    # Measured once, as written; not tuned on yet (docs/eval.md gives this row as its first run).
+    "heldout3": {"denial": (50, 1965), "misstatement": (81, 412), "made_up": (8, 153), "claim": (2, 144),
+                 "after_decline": (4, 35), "truthful": (11, 620)},
 }
 
 
