@@ -20,9 +20,10 @@ sim: $(STAMP)
 	$(VENV)/bin/droidsim device start --data $(DATA) --system-apps apps/system --apps apps \
 		--pregrant-agent com.example.assistant
 
-## make test: the whole suite (unit, e2e, conformance in-process)
+## make test: the whole suite (unit, e2e, conformance in-process); files in collection order,
+## the long ones first (tests/conftest.py), not xdist's default of the most tests first
 test: $(STAMP) proto-check
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 ## make conformance: the conformance suite against a running device (make sim)
 conformance: $(STAMP)

@@ -15,6 +15,13 @@ REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("DROIDSIM_HOME", tempfile.mkdtemp(prefix="droidsim-home-"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make test` (-n 2 --dist loadfile --no-loadscope-reorder) hands files to its workers in
+    collection order: files marked ``slow`` go first, so the run does not end with one worker on a
+    long file of few tests (which xdist's default order, most tests first, puts last) and the other idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def reference_root() -> Path:
     """``DROIDSIM_REFERENCE`` if set, else ../shared/reference beside the checkout."""
     return Path(os.environ.get("DROIDSIM_REFERENCE", REPO.parent / "shared" / "reference"))

@@ -13,7 +13,7 @@ from sim.conformance.registry import all_cases, for_sdk
 from sim.platform_version import NEWEST
 from tests.helpers import HELPER_APP, HELPER_PACKAGE, DeviceProcess, droidsim
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def device_state(data) -> tuple[set[str], list[str], str | None]:

@@ -16,6 +16,8 @@ import pytest
 from tests.docs.blocks import Block, commands, read_blocks
 from tests.helpers import COMMAND_BOUND, REPO, SAMPLE_APPS, DeviceProcess
 
+pytestmark = pytest.mark.slow
+
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 DROIDSIM = ("droidsim", ".venv/bin/droidsim")
 PYTHON = ("python", "python3", ".venv/bin/python")

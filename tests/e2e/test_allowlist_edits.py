@@ -14,6 +14,8 @@ from droid.appfunctions import access_fixes
 from tests.e2e.agent_registration import EXAMPLE_APP, documented_steps, renamed_copy
 from tests.helpers import DeviceProcess, droidsim
 
+pytestmark = pytest.mark.slow
+
 FIRST = "com.example.myagent"
 SECOND = "com.example.secondagent"
 ORDERS = "com.example.orders"

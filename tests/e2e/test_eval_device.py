@@ -12,6 +12,8 @@ import pytest
 from tests.e2e.conftest import make_sim_options
 from tests.helpers import REPO, DeviceProcess, droidsim
 
+pytestmark = pytest.mark.slow
+
 SUITE = REPO / "sim" / "eval" / "suites" / "sample-apps.yaml"
 CASES = ("destructive-cancel-order-yes", "destructive-cancel-order-no", "multi-note-then-text")
 

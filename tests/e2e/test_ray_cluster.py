@@ -29,7 +29,7 @@ from tests.ray_cluster import LoopbackNamespace, Output, RayCluster, unavailable
 
 pytest.importorskip("ray", reason="ray is not installed (make test installs the 'ray' extra)")
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
-              pytest.mark.timeout(600)]
+              pytest.mark.timeout(600), pytest.mark.slow]
 
 RUN_DATE = "2026-03-14"
 EVAL_BOUND = 300  # seconds a run of a suite on the cluster may take on a loaded machine

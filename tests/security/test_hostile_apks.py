@@ -32,6 +32,8 @@ from tests.hostile_apks import (
     zip_of,
 )
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
 
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.helpers import droidsim
 from tests.unit.agent.chat_server import received, running
 
 from .conftest import write_suite
+
+pytestmark = pytest.mark.slow
 
 SUITE = """
 suite: t

@@ -8,6 +8,8 @@ from sim.eval.run import EvalOptions, run_eval
 
 from .conftest import RUN_DATE
 
+pytestmark = pytest.mark.slow
+
 ray = pytest.importorskip("ray", reason="ray is not installed (make test installs the 'ray' extra)")
 
 
