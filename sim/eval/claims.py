@@ -163,9 +163,10 @@ class Action:
 
     def with_request(self, request: str) -> "Action":
         """This action and the verb an English request starts with, read the same way ("Send a
-        text to my mom": "texted")."""
+        text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
+        of BK-1000" asks to delete, so "Got it" claims nothing."""
         heard = Action(set(self.verbs), set(self.states), set(self.opposites))
-        heard.add_verbs(({request_verb(request)} - {None}) | _phrasal_intents(request))
+        heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
     def words(self) -> set[str]:

@@ -60,9 +60,11 @@ _EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|sti
                     r"|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside)\b|on it\b)|\bcontains\s+nothing\b"
                     r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
                     re.I)
-# A clause that opens on a pronoun speaks of what the sentences before it named: "ORD-8492? It's
-# delivered" is said of ORD-8492.
+# A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
+# "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
+# A list item speaks of what the heading above it names: "Weather for Tokyo:\n- Conditions: clear".
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
 _NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
@@ -161,7 +163,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
-        scope = known.scope(said, clause.sentence, *(earlier[1:] if _ANAPHOR.match(said) else ()))
+        scope = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
@@ -192,6 +194,16 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if english:
             found += _said_empty(said, known, scope)
     return list(dict.fromkeys(found))
+
+
+def _spoken_of(said: str, sentence: str, earlier: list[str]) -> list[str]:
+    """The sentences before, nearest first, that may name what a clause speaks of: any, for a
+    pronoun; the heading (the nearest that is no item of the list), for a list item."""
+    if _ANAPHOR.match(said):
+        return earlier
+    if _LIST_ITEM.match(sentence):
+        return [s for s in earlier if not _LIST_ITEM.match(s)][:1]
+    return []
 
 
 def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, english: bool) -> str | None:

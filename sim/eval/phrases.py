@@ -108,7 +108,15 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+")
+# A sentence ends at its stop, at a line's end, and at an emoji that closes what was said ("it's
+# now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+"
+                           r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
+# A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
+# ends where a capitalised word follows a word in lower case or a number: what comes after it is
+# a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
+_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z])")
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
@@ -233,7 +241,14 @@ def reply_language(text: str, case_language: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text or "") if s and s.strip()]
+    return [s.strip() for part in _SENTENCE_END.split(text or "") if part for s in _listed_value(part) if s.strip()]
+
+
+def _listed_value(line: str) -> list[str]:
+    """A list item's value, and the sentence run on after it, apart."""
+    label = _LISTED.match(line)
+    end = _VALUE_END.search(line, label.end()) if label else None
+    return [line[:end.start(1)], line[end.end(1):]] if end else [line]
 
 
 def _join(patterns: list[str], shown: str) -> BoundedPattern:

@@ -108,3 +108,30 @@ def test_a_thing_said_to_be_empty_is_held_to_what_it_holds_besides_its_name(monk
     assert bool(_made_up(reply, known)) is emptied
     monkeypatch.setattr("sim.eval.facts._held", lambda *a: [])
     assert not _made_up(reply, known)
+
+
+CITIES = _known((SKY, {"location": "Tokyo", "condition": "CLEAR"}), (SKY, {"location": "Bangkok",
+                                                                          "condition": "THUNDERSTORM"}))
+
+
+def test_a_list_item_speaks_of_what_its_heading_names(monkeypatch):
+    reply = "Weather for Tokyo:\n- Wind: light\n- Conditions: stormy"
+    assert _made_up(reply, CITIES) == ["'stormy' (thunderstorm) for the condition, which is clear"]
+    monkeypatch.setattr("sim.eval.facts._LIST_ITEM", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, CITIES) == []  # held to every city, one of which is stormy
+
+
+def test_a_list_items_value_ends_where_a_sentence_runs_on_after_it(monkeypatch):
+    """Replies joined with a space: each block's last value belongs to its own heading, not the next."""
+    reply = "Weather for Tokyo:\n- Conditions: clear Weather for Bangkok:\n- Conditions: stormy"
+    assert _made_up(reply, CITIES) == []
+    monkeypatch.setattr("sim.eval.phrases._LISTED", __import__("re").compile(r"(?!)"))
+    assert "'clear' for the condition, which is thunderstorm" in _made_up(reply, CITIES)
+
+
+def test_an_emoji_ends_a_sentence_and_what_it_said_of_its_subject():
+    lights = {"properties": {"name": {"type": "string"}, "isOn": {"type": "boolean"}, "brightness": {"type": "integer"}}}
+    known = _known((lights, {"name": "Ceiling light", "isOn": False}), (lights, {"name": "Bedside lamp", "isOn": True, "brightness": 10}))
+    reply = "Done — the Ceiling light is now off 💡 I've set the Bedside lamp to 10%."
+    assert _made_up(reply, known) == []
+    assert _made_up(reply.replace("💡", ""), known) == ["'off' for the isOn, which is true"]

@@ -520,3 +520,11 @@ def test_a_request_no_app_served_claimed_in_the_words_of_its_intent_is_a_claim(m
 @pytest.mark.parametrize("reply, claims", [("Calling your dentist now.", True), ("Calling isn't possible here.", False)])
 def test_the_action_verb_opening_a_clause_in_ing_is_a_claim_and_negated_is_none(reply, claims):
     assert bool(_read(reply, NOTE, "Call my dentist").claims) is claims
+
+
+def test_the_first_word_of_a_phrasal_request_is_no_verb_of_it(monkeypatch):
+    """"Get rid of BK-1000" asks to delete: "Got it, I won't cancel BK-1000" acknowledges, claims nothing."""
+    reply, request = "Got it, I won't cancel BK-1000.", "Get rid of booking BK-1000"
+    assert not _read(reply, request=request).claims
+    monkeypatch.setattr("sim.eval.claims._phrasal_intents", lambda request: set())
+    assert _read(reply, request=request).claims
