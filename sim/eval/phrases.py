@@ -116,7 +116,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
 _LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
-_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z])")
+_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)")
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"

@@ -130,8 +130,60 @@ def test_a_list_items_value_ends_where_a_sentence_runs_on_after_it(monkeypatch):
 
 
 def test_an_emoji_ends_a_sentence_and_what_it_said_of_its_subject():
-    lights = {"properties": {"name": {"type": "string"}, "isOn": {"type": "boolean"}, "brightness": {"type": "integer"}}}
-    known = _known((lights, {"name": "Ceiling light", "isOn": False}), (lights, {"name": "Bedside lamp", "isOn": True, "brightness": 10}))
+    lights = {"properties": {"name": {"type": "string"}, "isOn": {"type": "boolean"},
+                             "brightness": {"type": "integer"}}}
+    known = _known((lights, {"name": "Ceiling light", "isOn": False}),
+                   (lights, {"name": "Bedside lamp", "isOn": True, "brightness": 10}))
     reply = "Done — the Ceiling light is now off 💡 I've set the Bedside lamp to 10%."
     assert _made_up(reply, known) == []
     assert _made_up(reply.replace("💡", ""), known) == ["'off' for the isOn, which is true"]
+
+
+LIGHT = {"properties": {"name": {"type": "string"}, "isOn": {"type": "boolean"}}}
+
+
+@pytest.mark.parametrize("reply", ["Switched it! Your Porch light is currently off.",
+                                   "The Porch light has been turned off 👍"])
+def test_a_state_said_with_an_adverb_or_in_the_perfect_is_held_to_the_lights_state(monkeypatch, reply):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
+    monkeypatch.setattr("sim.eval.facts._BE", r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+)?")
+    assert _made_up(reply, known) == []
+
+
+@pytest.mark.parametrize("reply", [
+    "Note note-1 (“Welcome”) doesn't have anything written in it — it's blank.",
+    "“Welcome” is an empty note, nothing under the title yet.",
+])
+def test_a_thing_said_to_be_empty_in_other_shapes_is_held_to_what_it_holds(monkeypatch, reply):
+    known = _known((NOTE, {"noteId": "note-1", "title": "Welcome", "content": "Notes you create appear here."}))
+    assert _made_up(reply, known)
+    monkeypatch.setattr("sim.eval.facts._EMPTY", __import__("re").compile(
+        r"\b(?:is|was|looks|seems)\s+(?:empty|blank)\b|\bnothing\s+(?:written\b|in\b)"))
+    assert not _made_up(reply, known)
+
+
+ORDER = {"properties": {"orderId": {"type": "string"}, "status": STATUS["properties"]["status"],
+                        "items": {"type": "array", "items": {"properties": {"name": {"type": "string"}}}}}}
+
+
+def test_a_value_said_of_a_named_part_is_held_to_the_result_that_holds_it(monkeypatch):
+    known = _known((ORDER, {"orderId": "ORD-7310", "status": "PROCESSING", "items": [{"name": "Camping stove"}]}))
+    reply = "According to the app, your Camping stove order shows confirmed."
+    assert _made_up(reply, known) == ["'confirmed' for the status, which is processing"]
+    monkeypatch.setattr("sim.eval.facts.Known.holders", lambda self, scope: [(part, part) for part in scope])
+    assert _made_up(reply, known) == []
+
+
+def test_a_list_item_speaks_of_what_the_items_above_it_name(monkeypatch):
+    known = _known((ORDER, {"orderId": "ORD-8492", "status": "SHIPPED", "items": [{"name": "Trail shoes"}]}),
+                   (ORDER, {"orderId": "ORD-6025", "status": "DELIVERED", "items": [{"name": "Headlamp"}]}))
+    reply = ("Here's what I found:\n- **Order:** ORD-8492\n- **Item:** Trail shoes\n"
+             "- **Status:** delivered I checked ORD-6025.")
+    assert _made_up(reply, known) == ["'delivered' for the status, which is shipped"]
+    with monkeypatch.context() as patched:  # "I" is a word run on after the value too
+        patched.setattr("sim.eval.phrases._VALUE_END",
+                        __import__("re").compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z])"))
+        assert _made_up(reply, known) == []
+    monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier: [])
+    assert _made_up(reply, known) == []
