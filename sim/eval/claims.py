@@ -97,11 +97,14 @@ _AUXILIARIES = frozenset("was were has have had got is are been being".split())
 _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|those)|no changes?)\s+"
                            r"(?:(?:was|were|has|have|had|got|is|are)\s+)?(?:been\s+)?([a-z]+)\b", re.I)
 # The thing said to be as it was, of the turn as a whole: "you're still where you started",
-# "everything stays the same", "it remains untouched"; not a part of it ("the rest is unchanged").
-_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:'s|'re|\s+is|\s+are)?\s+"
-                        r"(?:still|remains?|remained|stays?|stayed)\s+(?:just\s+|exactly\s+)?"
-                        r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:was|were|is|are)"
-                        r"|the same|unchanged|untouched|as before|at square one)\b|\bback (?:to|at) square one\b", re.I)
+# "everything stays the same", "it remains untouched", "things are just as they were"; not a
+# part of it ("the rest is unchanged").
+_AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:(?:'s|'re|\s+is|\s+are)?\s+"
+                        r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
+                        r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
+                        r"|the same|at square one)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
+                        r")\b|\bback (?:to|at) square one\b", re.I)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)

@@ -34,7 +34,8 @@ from sim.eval.bounded_regex import IGNORECASE, BoundedPattern, PatternError
 
 CUE_KINDS = ("success", "negation", "failure", "retry", "question")
 # Each list is joined into one case-insensitive pattern. ``failure`` is a lexicon of failing in
-# general (verbs and nouns of failing, erroring, crashing, being blocked), not any reply's words:
+# general (verbs and nouns of failing, erroring, crashing, being blocked, losing the connection,
+# being rolled back), not any reply's words:
 # a model says its action failed in words no function shares ("it errored out", "the request
 # bounced back", "I hit a wall"). ``retry`` offers a second try, which says the first one failed,
 # even as a question or a suggestion ("want me to retry?"). Where the failure itself is negated
@@ -55,6 +56,10 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b(fell|falls?|fallen) through\b", r"\bbroke down\b", r"\bsnags?\b", r"\bhiccups?\b",
                     r"\bhitch(es)?\b", r"\bblocked\b", r"\broadblocks?\b", r"\bhit a wall\b", r"\bdead end\b",
                     r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b", r"\bbroke(n)?\b",
+                    r"\b(rolled|rolls|rolling) back\b", r"\brollback\b", r"\breverted\b",
+                    r"\b(connection|network|signal|line)\s+(dropped|dropped out|was lost|got lost|cut out|went down)"
+                    r"\b",
+                    r"\blost (the )?(connection|signal|network)\b", r"\bdisconnected\b",
                     r"\b(app|system|server|service|network|site)s?('s|\s+(is|are|was|were|went|seems|appears))\s+"
                     r"(to be\s+)?(down|offline|unreachable|unresponsive)\b"],
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
@@ -74,7 +79,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
         "failure": [r"\béchou", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b", r"\bplant[ée]",
                     r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b", r"\bcoinc[ée]",
-                    r"\brat[ée]"],
+                    r"\brat[ée]", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
+                    r"\bdéconnect"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b"],
         "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
                   r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
@@ -87,7 +93,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว"],
         "negation": [r"ไม่", r"ยังไม่"],
         "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา", r"ขัดข้อง", r"ติดขัด", r"ล่ม",
-                    r"ถูกปฏิเสธ", r"หมดเวลา"],
+                    r"ถูกปฏิเสธ", r"หมดเวลา", r"(เน็ต|สัญญาณ|การเชื่อมต่อ)\S*หลุด", r"ขาดการเชื่อมต่อ"],
         "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง"],
         "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
@@ -99,7 +105,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "success": [r"已", r"完成", r"成功", r"好了", r"办好"],
         "negation": [r"不", r"没", r"無法", r"无法", r"未"],
         "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
-                    r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况"],
+                    r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况", r"(网络|连接|信号)\S{0,4}断", r"掉线", r"回滚"],
         "retry": [r"再试", r"重试", r"重新试", r"再来一次"],
         "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
