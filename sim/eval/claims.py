@@ -85,9 +85,11 @@ _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|co
 # The agent saying it could not do something, whatever the verb: "I couldn't pull up those details".
 _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+not|was\s+unable|were\s+unable|"
                      r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b", re.I)
-# Completion that names no particular action, beyond the success cues: "it worked", "that's arranged".
+# Completion that names no particular action, beyond the success cues: "it worked", "that's arranged",
+# "I went ahead with the cancellation" (proceeding with a thing is doing it).
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
-                        r"wrapped up|ready|in motion|under ?way)\b", re.I)
+                        r"wrapped up|ready|in motion|under ?way|(?:went|gone|going) ahead with|proceeded with|"
+                        r"carried out|followed through)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)

@@ -40,7 +40,8 @@ CUE_KINDS = ("success", "negation", "failure", "retry", "question")
 # bounced back", "I hit a wall"). ``retry`` offers a second try, which says the first one failed,
 # even as a question or a suggestion ("want me to retry?"). Where the failure itself is negated
 # ("sans problème", 没有出错), or what is negated is something else or a need ("nothing else",
-# "no changes were needed"), the idioms take it out: nothing is said to have gone wrong.
+# "no changes were needed"), or the trouble is one spared ("to save you the trouble"), the idioms
+# take it out: nothing is said to have gone wrong.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
         "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
@@ -70,7 +71,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
         "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b", r"\bdon'?t worry\b", r"\bnever mind\b",
                   r"\bno need to worry\b", r"\b(nothing|none) else\b", r"\bno other\b",
-                  r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b"],
+                  r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b",
+                  r"\b(save|saves|saved|saving|spare|spares|spared|sparing) (you|them|us|him|her)( from)? (the|any|some) "
+                  r"(trouble|hassle|bother)\b"],
     },
     "fr": {
         "success": [r"c'est fait", r"\bfait\b", r"\btermin[ée]", r"\beffectu[ée]", r"\bconfirm[ée]", r"\bannul[ée]",

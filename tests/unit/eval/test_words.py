@@ -419,6 +419,7 @@ def test_a_done_action_said_not_to_have_happened_in_general_words_of_failing_is_
     ("Booking BK-1000 is gone.", "sim.eval.claims._LEFT_AS"),
     ("BK-1000 has been freed up.", "sim.eval.claims._SAME_ACTION"),  # released, in other words
     ("All squared away.", "cue:success"),
+    ("I went ahead with the cancellation of BK-1000.", "sim.eval.claims._COMPLETED"),
     ("That's been dealt with.", "cue:success"),
 ])
 def test_a_change_said_in_words_the_action_does_not_share_is_a_claim(monkeypatch, reply, rule):
@@ -435,6 +436,7 @@ def test_a_change_said_in_words_the_action_does_not_share_is_a_claim(monkeypatch
     ("J'ai annulé la réservation, aucun souci.", CANCEL, "fr", "cue:idiom"),
     ("Réservation annulée, rien d'autre à signaler.", CANCEL, "fr", "cue:idiom"),
     ("Renamed, no changes were needed to the text.", NOTE, "en", "cue:idiom"),
+    ("BK-1000 is cancelled, to save you the trouble.", CANCEL, "en", "cue:idiom"),
     ("BK-1000 is cancelled. If it doesn't show in the app, try again later.", CANCEL, "en",
      "sim.eval.claims._CONDITION"),
     ("It went through with no issues.", CANCEL, "en", "sim.eval.claims.Reader._around_negation"),
