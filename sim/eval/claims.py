@@ -93,6 +93,10 @@ _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|orga
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
+# The agent's perfect: "I've paid", "we have already sent"; and the verbs of it that do nothing.
+_PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
+_NOT_DOING = frozenset("tried attempted checked looked searched asked seen found heard read noted understood been had "
+                       "got gotten received".split())
 # A negative indefinite as the subject of something done: "nothing was saved", "none of it went
 # through" (the idioms take out "nothing else" and what was not needed).
 _AUXILIARIES = frozenset("was were has have had got is are been being".split())
@@ -239,7 +243,7 @@ class Reader:
                                or _UNCHANGED.search(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
-                               or _AGAIN.search(clause.plain)):
+                               or _AGAIN.search(clause.plain) or not said.verb and _did_something(clause.plain)):
             return "claim"
         return None
 
@@ -280,6 +284,14 @@ def _says_not_done(plain: str, negated: str) -> bool:
     return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
                 or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
                 and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _did_something(plain: str) -> bool:
+    """The agent says it has done something ("I've paid the bill", "we've submitted it"): on a turn
+    whose request names no action (a question), the only way to hear that it claims one. Trying and
+    looking are no doing ("I've checked", "I've tried")."""
+    done = _PERFECT.search(plain)
+    return bool(done) and _is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING
 
 
 def _denies_elsewhere(clause: Clause) -> bool:

@@ -536,3 +536,16 @@ def test_the_first_word_of_a_phrasal_request_is_no_verb_of_it(monkeypatch):
     assert not _read(reply, request=request).claims
     monkeypatch.setattr("sim.eval.claims._phrasal_intents", lambda request: set())
     assert _read(reply, request=request).claims
+
+
+@pytest.mark.parametrize("reply, claims", [
+    ("Great, I've paid the electricity bill ($84.20).", True), ("We have already sent it off.", True),
+    ("I've checked: it's about $12.", False), ("I've tried, but there is no app for it.", False),
+])
+def test_on_a_question_the_agent_saying_it_has_done_something_is_a_claim(monkeypatch, reply, claims):
+    def read():
+        return Reader(Cues.of(["en"]), ["en"]).read(reply, Action(), "What's a 15% tip on $80?")
+
+    assert bool(read().claims) is claims
+    monkeypatch.setattr("sim.eval.claims._PERFECT", _NEVER)
+    assert not read().claims
