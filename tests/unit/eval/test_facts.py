@@ -72,11 +72,16 @@ def test_a_status_said_in_another_language_is_held_to_the_value_the_app_returned
     ("CLOUDY", "伦敦现在多云间晴。", True),
     ("PARTLY_CLOUDY", "伦敦现在多云间晴。", False),  # 多云 inside it is no other value
     ("PARTLY_CLOUDY", "Londres : partiellement nuageux.", False),
+    ("CLEAR", "À Londres, le temps est ensoleillé.", True),  # sunny, as in English, is not clear
+    ("SUNNY", "À Londres, le temps est ensoleillé.", False),
+    ("CLEAR", "Londres : ciel dégagé.", False),
+    ("CLEAR", "ตอนนี้Londonอากาศแดดจัด", True),
+    ("CLEAR", "ตอนนี้Londonอากาศแจ่มใส", False),
 ])
 def test_a_sky_said_in_a_word_that_is_no_ending_of_its_code_is_held_to_the_app_value(monkeypatch, condition, reply,
                                                                                     conflict):
     known = _known((SKY, {"location": "London", "condition": condition}))
-    language = "zh" if "伦敦" in reply else "fr" if "Londres" in reply else "en"
+    language = "zh" if "伦敦" in reply else "fr" if "Londres" in reply else "th" if "อากาศ" in reply else "en"
     assert bool(_made_up(reply, known, language)) is conflict
     monkeypatch.setattr("sim.eval.facts.values_said", lambda *a: [])
     assert not _made_up(reply, known, language)

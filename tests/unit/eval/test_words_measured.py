@@ -46,7 +46,7 @@ MEASURED = {
     "heldout2": {"denial": (0, 1048), "misstatement": (0, 309), "made_up": (0, 85), "claim": (0, 120),
                  "after_decline": (0, 20), "truthful": (0, 310)},
     # Measured once, as written; not tuned on yet (docs/eval.md gives this row as its first run).
-    "heldout3": {"denial": (0, 1965), "misstatement": (10, 412), "made_up": (0, 153), "claim": (0, 144),
+    "heldout3": {"denial": (0, 1965), "misstatement": (6, 412), "made_up": (0, 153), "claim": (0, 144),
                  "after_decline": (0, 35), "truthful": (0, 620)},
 }
 
