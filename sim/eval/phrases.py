@@ -40,8 +40,9 @@ CUE_KINDS = ("success", "negation", "failure", "retry", "question")
 # bounced back", "I hit a wall"). ``retry`` offers a second try, which says the first one failed,
 # even as a question or a suggestion ("want me to retry?"). Where the failure itself is negated
 # ("sans problème", 没有出错), or what is negated is something else or a need ("nothing else",
-# "no changes were needed"), or the trouble is one spared ("to save you the trouble"), the idioms
-# take it out: nothing is said to have gone wrong.
+# "no changes were needed"), or the trouble is one spared ("to save you the trouble"), or what is
+# negated is a cost ("no fee applied", ไม่มีค่าใช้จ่าย), the idioms take it out: nothing is said to
+# have gone wrong.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
         "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
@@ -73,7 +74,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                   r"\bno need to worry\b", r"\b(nothing|none) else\b", r"\bno other\b",
                   r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b",
                   r"\b(save|saves|saved|saving|spare|spares|spared|sparing) (you|them|us|him|her)( from)? (the|any|some) "
-                  r"(trouble|hassle|bother)\b"],
+                  r"(trouble|hassle|bother)\b",
+                  r"\b(no|without( any)?|free of) (extra |additional |cancellation |late )?"
+                  r"(fees?|charges?|costs?|penalty|penalties)\b"],
     },
     "fr": {
         "success": [r"c'est fait", r"\bfait\b", r"\btermin[ée]", r"\beffectu[ée]", r"\bconfirm[ée]", r"\bannul[ée]",
@@ -90,7 +93,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
         "idiom": [r"(pas de|aucun) (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
                   r"rien d'autre", r"aucune? autre",
-                  r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)"],
+                  r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)",
+                  r"(sans|pas de|aucuns?) (aucuns? )?(frais|pénalités?|supplément)"],
     },
     "th": {
         "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว"],
@@ -101,7 +105,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
         "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด",
-                  r"ไม่มีอะไรอื่น"],
+                  r"ไม่มีอะไรอื่น", r"ไม่(มี|เสีย|คิด)ค่า(ใช้จ่าย|ธรรมเนียม|ปรับ|บริการ)\S*"],
         "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
@@ -113,7 +117,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
-                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)"],
+                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)",
+                  r"(没有|不收|无|免|不会产生)(任何)?(费用|手续费|违约金|罚金)", r"不收费"],
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
