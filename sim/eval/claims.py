@@ -85,23 +85,32 @@ _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|co
 # The agent saying it could not do something, whatever the verb: "I couldn't pull up those details".
 _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+not|was\s+unable|were\s+unable|"
                      r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b", re.I)
-# Completion that names no particular action, beyond the success cues: "it worked", "that's arranged".
+# Completion that names no particular action, beyond the success cues: "it worked", "that's arranged",
+# "I went ahead with the cancellation" (proceeding with a thing is doing it).
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
-                        r"wrapped up|ready|in motion|under ?way)\b", re.I)
+                        r"wrapped up|ready|in motion|under ?way|(?:went|gone|going) ahead with|proceeded with|"
+                        r"carried out|followed through)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
+# The agent's perfect: "I've paid", "we have already sent"; and the verbs of it that do nothing.
+_PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
+_NOT_DOING = frozenset("tried attempted checked looked searched asked seen found heard read noted understood been had "
+                       "got gotten received".split())
 # A negative indefinite as the subject of something done: "nothing was saved", "none of it went
 # through" (the idioms take out "nothing else" and what was not needed).
 _AUXILIARIES = frozenset("was were has have had got is are been being".split())
 _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|those)|no changes?)\s+"
                            r"(?:(?:was|were|has|have|had|got|is|are)\s+)?(?:been\s+)?([a-z]+)\b", re.I)
 # The thing said to be as it was, of the turn as a whole: "you're still where you started",
-# "everything stays the same", "it remains untouched"; not a part of it ("the rest is unchanged").
-_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:'s|'re|\s+is|\s+are)?\s+"
-                        r"(?:still|remains?|remained|stays?|stayed)\s+(?:just\s+|exactly\s+)?"
-                        r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:was|were|is|are)"
-                        r"|the same|unchanged|untouched|as before|at square one)\b|\bback (?:to|at) square one\b", re.I)
+# "everything stays the same", "it remains untouched", "things are just as they were"; not a
+# part of it ("the rest is unchanged").
+_AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:(?:'s|'re|\s+is|\s+are)?\s+"
+                        r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
+                        r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
+                        r"|the same|at square one)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
+                        r")\b|\bback (?:to|at) square one\b", re.I)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
@@ -163,9 +172,10 @@ class Action:
 
     def with_request(self, request: str) -> "Action":
         """This action and the verb an English request starts with, read the same way ("Send a
-        text to my mom": "texted")."""
+        text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
+        of BK-1000" asks to delete, so "Got it" claims nothing."""
         heard = Action(set(self.verbs), set(self.states), set(self.opposites))
-        heard.add_verbs(({request_verb(request)} - {None}) | _phrasal_intents(request))
+        heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
     def words(self) -> set[str]:
@@ -233,7 +243,7 @@ class Reader:
                                or _UNCHANGED.search(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
-                               or _AGAIN.search(clause.plain)):
+                               or _AGAIN.search(clause.plain) or not said.verb and _did_something(clause.plain)):
             return "claim"
         return None
 
@@ -274,6 +284,14 @@ def _says_not_done(plain: str, negated: str) -> bool:
     return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
                 or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
                 and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _did_something(plain: str) -> bool:
+    """The agent says it has done something ("I've paid the bill", "we've submitted it"): on a turn
+    whose request names no action (a question), the only way to hear that it claims one. Trying and
+    looking are no doing ("I've checked", "I've tried")."""
+    done = _PERFECT.search(plain)
+    return bool(done) and _is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING
 
 
 def _denies_elsewhere(clause: Clause) -> bool:

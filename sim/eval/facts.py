@@ -14,7 +14,8 @@ description) and the run date. Checked in every reply's asserting clauses
 - in English, a value of a field with a fixed set of values (the result schema's enum:
   "delivered" for an order whose status is SHIPPED) that the field does not have, in a
   clause that is not negated ("it hasn't been delivered yet" states nothing); a clause
-  that names one result's identifier is held to that result;
+  that names one result's identifier is held to that result (a part of one, an order's item,
+  to the result that holds it), a list item to what the items above it or its heading name;
 - in English, a field said to be empty ("it doesn't have any text") that is not.
 
 A read turn's reply must also carry what the user asked for: the fields the case names
@@ -28,6 +29,7 @@ default is not.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -56,13 +58,15 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|vo
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
-_EMPTY = re.compile(r"\b(?:is|was|looks|seems)\s+(?:completely\s+|totally\s+|still\s+|otherwise\s+)?(?:empty|blank)\b"
-                    r"|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside)\b|on it\b)|\bcontains\s+nothing\b"
-                    r"|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)|\b(?:doesn't|does not|don't|do not)\s+have\s+any\s+(?P<noun2>\w+)",
-                    re.I)
-# A clause that opens on a pronoun speaks of what the sentences before it named: "ORD-8492? It's
-# delivered" is said of ORD-8492.
+_EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely\s+|totally\s+|still\s+|otherwise\s+)?"
+                    r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
+                    r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)"
+                    r"|\b(?:doesn't|does not|don't|do not)\s+have\s+(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+# A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
+# "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
+# A list item speaks of what the heading above it names: "Weather for Tokyo:\n- Conditions: clear".
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
 _NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
@@ -107,6 +111,10 @@ class Known:
             if named:
                 return named
         return [r for _, r in self.results]
+
+    def holders(self, scope: list[Any]) -> list[tuple[Any, Any]]:
+        """Each part in scope with the result that holds it."""
+        return [(part, next((r for _, r in self.results if any(part is d for d in _dicts(r))), part)) for part in scope]
 
     def said_numbers(self) -> set[float]:
         return {float(n.replace(",", ".")) for n in _NUMBER.findall(self.said_text().replace("-", " "))}
@@ -161,7 +169,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
-        scope = known.scope(said, clause.sentence, *(earlier[1:] if _ANAPHOR.match(said) else ()))
+        scope = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
@@ -184,14 +192,25 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
                         value, known.returned_numbers(scope, unit), longest, converted=unit == "temperature")):
                     found.append(f"{match.group(0)!r}, which no call returned")
         if english and not clause.negated:
-            found += _other_enum_values(said, enums, scope, excluded) + _flipped_states(said, scope)
+            found += _other_enum_values(said, enums, known.holders(scope), excluded) + _flipped_states(said, scope)
         if not clause.negated:
-            found += _other_values_said(said, language, enums, scope, excluded)
+            found += _other_values_said(said, language, enums, known.holders(scope), excluded)
         if english:
             found += _untrue_for_all(said, scope)
         if english:
             found += _said_empty(said, known, scope)
     return list(dict.fromkeys(found))
+
+
+def _spoken_of(said: str, sentence: str, earlier: list[str]) -> list[str]:
+    """The sentences before, nearest first, that may name what a clause speaks of: any, for a
+    pronoun; for a list item, the items above it in its list, then its heading."""
+    if _ANAPHOR.match(said):
+        return earlier
+    if not _LIST_ITEM.match(sentence):
+        return []
+    items = list(itertools.takewhile(_LIST_ITEM.match, earlier))
+    return items + earlier[len(items):len(items) + 1]
 
 
 def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, english: bool) -> str | None:
@@ -270,12 +289,22 @@ def _enums(schema: Any, name: str = "") -> Iterable[tuple[str, list[str]]]:
     yield from _enums(schema.get("items"), name)
 
 
-def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[Any],
+def _field_values(scope: list[tuple[Any, Any]], name: str) -> set[str]:
+    """A field's values in the parts a clause speaks of, else in the results that hold them: "your
+    Camping stove order shows shipped" names an item, and speaks of the order's status."""
+    for parts in zip(*scope):
+        found = {str(v) for part in parts for v in _values_of(part, name) if v is not None}
+        if found:
+            return found
+    return set()
+
+
+def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
                        excluded: set[str]) -> list[str]:
     """An enum value the clause says that its field has nowhere in the results it speaks of."""
     found = []
     for name, allowed in enums:
-        actual = {str(v) for part in scope for v in _values_of(part, name) if v is not None}
+        actual = _field_values(scope, name)
         if not actual:
             continue
         for value in allowed:
@@ -287,13 +316,13 @@ def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: lis
     return found
 
 
-def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str]]], scope: list[Any],
+def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
                        excluded: set[str]) -> list[str]:
     """A value said in a word of the lexicon (sim/eval/value_words.py: "livrée", 已取消, "stormy")
     that can say none of the values its field has in the results the clause speaks of."""
     found = []
     for name, allowed in enums:
-        actual = {str(v) for part in scope for v in _values_of(part, name) if v is not None}
+        actual = _field_values(scope, name)
         for word, values in values_said(said, language) if actual else ():
             other = sorted(v for v in values & set(allowed) if _said(v) not in excluded)
             if other and not values & actual:
@@ -304,7 +333,7 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
 
 # A yes/no field read from its name (isOn: "on"), and the word for its no.
 _OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
-_BE = r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+|still\s+|already\s+|switched\s+|turned\s+)?"
+_BE = r"(?:\b(?:is|are|was|were|been|now|still)|'s|'re)\s+(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:

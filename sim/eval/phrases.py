@@ -34,12 +34,15 @@ from sim.eval.bounded_regex import IGNORECASE, BoundedPattern, PatternError
 
 CUE_KINDS = ("success", "negation", "failure", "retry", "question")
 # Each list is joined into one case-insensitive pattern. ``failure`` is a lexicon of failing in
-# general (verbs and nouns of failing, erroring, crashing, being blocked), not any reply's words:
+# general (verbs and nouns of failing, erroring, crashing, being blocked, losing the connection,
+# being rolled back), not any reply's words:
 # a model says its action failed in words no function shares ("it errored out", "the request
 # bounced back", "I hit a wall"). ``retry`` offers a second try, which says the first one failed,
 # even as a question or a suggestion ("want me to retry?"). Where the failure itself is negated
 # ("sans problème", 没有出错), or what is negated is something else or a need ("nothing else",
-# "no changes were needed"), the idioms take it out: nothing is said to have gone wrong.
+# "no changes were needed"), or the trouble is one spared ("to save you the trouble"), or what is
+# negated is a cost ("no fee applied", ไม่มีค่าใช้จ่าย), the idioms take it out: nothing is said to
+# have gone wrong.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
         "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
@@ -55,6 +58,10 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b(fell|falls?|fallen) through\b", r"\bbroke down\b", r"\bsnags?\b", r"\bhiccups?\b",
                     r"\bhitch(es)?\b", r"\bblocked\b", r"\broadblocks?\b", r"\bhit a wall\b", r"\bdead end\b",
                     r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b", r"\bbroke(n)?\b",
+                    r"\b(rolled|rolls|rolling) back\b", r"\brollback\b", r"\breverted\b",
+                    r"\b(connection|network|signal|line)\s+(dropped|dropped out|was lost|got lost|cut out|went down)"
+                    r"\b",
+                    r"\blost (the )?(connection|signal|network)\b", r"\bdisconnected\b",
                     r"\b(app|system|server|service|network|site)s?('s|\s+(is|are|was|were|went|seems|appears))\s+"
                     r"(to be\s+)?(down|offline|unreachable|unresponsive)\b"],
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
@@ -65,7 +72,11 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
         "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b", r"\bdon'?t worry\b", r"\bnever mind\b",
                   r"\bno need to worry\b", r"\b(nothing|none) else\b", r"\bno other\b",
-                  r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b"],
+                  r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b",
+                  r"\b(save|saves|saved|saving|spare|spares|spared|sparing) (you|them|us|him|her)( from)? (the|any|some) "
+                  r"(trouble|hassle|bother)\b",
+                  r"\b(no|without( any)?|free of) (extra |additional |cancellation |late )?"
+                  r"(fees?|charges?|costs?|penalty|penalties)\b"],
     },
     "fr": {
         "success": [r"c'est fait", r"\bfait\b", r"\btermin[ée]", r"\beffectu[ée]", r"\bconfirm[ée]", r"\bannul[ée]",
@@ -74,41 +85,52 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
         "failure": [r"\béchou", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b", r"\bplant[ée]",
                     r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b", r"\bcoinc[ée]",
-                    r"\brat[ée]"],
+                    r"\brat[ée]", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
+                    r"\bdéconnect"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b"],
         "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
                   r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
         "idiom": [r"(pas de|aucun) (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
                   r"rien d'autre", r"aucune? autre",
-                  r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)"],
+                  r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)",
+                  r"(sans|pas de|aucuns?) (aucuns? )?(frais|pénalités?|supplément)"],
     },
     "th": {
         "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว"],
         "negation": [r"ไม่", r"ยังไม่"],
         "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา", r"ขัดข้อง", r"ติดขัด", r"ล่ม",
-                    r"ถูกปฏิเสธ", r"หมดเวลา"],
+                    r"ถูกปฏิเสธ", r"หมดเวลา", r"(เน็ต|สัญญาณ|การเชื่อมต่อ)\S*หลุด", r"ขาดการเชื่อมต่อ"],
         "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง"],
         "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
         "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด",
-                  r"ไม่มีอะไรอื่น"],
+                  r"ไม่มีอะไรอื่น", r"ไม่(มี|เสีย|คิด)ค่า(ใช้จ่าย|ธรรมเนียม|ปรับ|บริการ)\S*"],
         "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
         "success": [r"已", r"完成", r"成功", r"好了", r"办好"],
         "negation": [r"不", r"没", r"無法", r"无法", r"未"],
         "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
-                    r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况"],
+                    r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况", r"(网络|连接|信号)\S{0,4}断", r"掉线", r"回滚"],
         "retry": [r"再试", r"重试", r"重新试", r"再来一次"],
         "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
-                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)"],
+                  r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)",
+                  r"(没有|不收|无|免|不会产生)(任何)?(费用|手续费|违约金|罚金)", r"不收费"],
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+")
+# A sentence ends at its stop, at a line's end, and at an emoji that closes what was said ("it's
+# now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+"
+                           r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
+# A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
+# ends where a capitalised word follows a word in lower case or a number: what comes after it is
+# a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
+_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)")
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
@@ -233,7 +255,14 @@ def reply_language(text: str, case_language: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text or "") if s and s.strip()]
+    return [s.strip() for part in _SENTENCE_END.split(text or "") if part for s in _listed_value(part) if s.strip()]
+
+
+def _listed_value(line: str) -> list[str]:
+    """A list item's value, and the sentence run on after it, apart."""
+    label = _LISTED.match(line)
+    end = _VALUE_END.search(line, label.end()) if label else None
+    return [line[:end.start(1)], line[end.end(1):]] if end else [line]
 
 
 def _join(patterns: list[str], shown: str) -> BoundedPattern:

@@ -7,7 +7,9 @@ a lexicon. This one holds the general vocabulary of the life of an order or a bo
 (pending, processing, confirmed, shipped, delivered, cancelled, completed) and of the sky,
 in the languages the suites use, not any reply's words. A word may say several values (晴 is
 clear or sunny; "pluie" is rain, and a thunderstorm rains too): a reply states a conflicting
-value only with a word that cannot say any value the field has.
+value only with a word that cannot say any value the field has. A word that translates one
+value says that one as its English word does ("ensoleillé", แดดจัด: sunny, which English holds
+apart from clear), a word of the sky in general ("soleil", แดด) says several.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"\bpartiellement nuageux\b|\bquelques nuages\b|\béclaircies\b", "PARTLY_CLOUDY"),
         (r"\b(nuageux|nuages)\b", "CLOUDY PARTLY_CLOUDY"),
         (r"\bcouvert\b", "CLOUDY"),
-        (r"\b(ensoleillé|soleil|dégagé|clair)\b", "SUNNY CLEAR PARTLY_CLOUDY"),
+        (r"\bensoleillée?s?\b", "SUNNY PARTLY_CLOUDY"),
+        (r"\b(dégagé|clair)\b", "CLEAR SUNNY"),
+        (r"\bsoleil\b", "SUNNY CLEAR PARTLY_CLOUDY"),
         (r"\b(brouillard|brume|brumeux)\b", "FOG"),
         (r"\b(orage|orages|orageux)\b", "THUNDERSTORM"),
         (r"\b(pluie|pluvieux|pleut|averses?)\b", "RAIN THUNDERSTORM"),
@@ -51,7 +55,9 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"เมฆบางส่วน|เมฆเป็นบางส่วน", "PARTLY_CLOUDY"),
         (r"เมฆมาก|ครึ้ม", "CLOUDY"),
         (r"เมฆ", "CLOUDY PARTLY_CLOUDY"),
-        (r"แจ่มใส|โปร่ง|ฟ้าใส|แดด", "CLEAR SUNNY PARTLY_CLOUDY"),
+        (r"แดดจัด|แดดแรง|แดดเปรี้ยง", "SUNNY PARTLY_CLOUDY"),
+        (r"แจ่มใส|โปร่ง|ฟ้าใส", "CLEAR SUNNY"),
+        (r"แดด", "CLEAR SUNNY PARTLY_CLOUDY"),
         (r"หมอก", "FOG"),
         (r"พายุ|ฟ้าคะนอง|ฟ้าผ่า", "THUNDERSTORM"),
         (r"ฝน", "RAIN THUNDERSTORM"),

@@ -72,11 +72,16 @@ def test_a_status_said_in_another_language_is_held_to_the_value_the_app_returned
     ("CLOUDY", "伦敦现在多云间晴。", True),
     ("PARTLY_CLOUDY", "伦敦现在多云间晴。", False),  # 多云 inside it is no other value
     ("PARTLY_CLOUDY", "Londres : partiellement nuageux.", False),
+    ("CLEAR", "À Londres, le temps est ensoleillé.", True),  # sunny, as in English, is not clear
+    ("SUNNY", "À Londres, le temps est ensoleillé.", False),
+    ("CLEAR", "Londres : ciel dégagé.", False),
+    ("CLEAR", "ตอนนี้Londonอากาศแดดจัด", True),
+    ("CLEAR", "ตอนนี้Londonอากาศแจ่มใส", False),
 ])
 def test_a_sky_said_in_a_word_that_is_no_ending_of_its_code_is_held_to_the_app_value(monkeypatch, condition, reply,
                                                                                     conflict):
     known = _known((SKY, {"location": "London", "condition": condition}))
-    language = "zh" if "伦敦" in reply else "fr" if "Londres" in reply else "en"
+    language = "zh" if "伦敦" in reply else "fr" if "Londres" in reply else "th" if "อากาศ" in reply else "en"
     assert bool(_made_up(reply, known, language)) is conflict
     monkeypatch.setattr("sim.eval.facts.values_said", lambda *a: [])
     assert not _made_up(reply, known, language)
@@ -108,3 +113,82 @@ def test_a_thing_said_to_be_empty_is_held_to_what_it_holds_besides_its_name(monk
     assert bool(_made_up(reply, known)) is emptied
     monkeypatch.setattr("sim.eval.facts._held", lambda *a: [])
     assert not _made_up(reply, known)
+
+
+CITIES = _known((SKY, {"location": "Tokyo", "condition": "CLEAR"}), (SKY, {"location": "Bangkok",
+                                                                          "condition": "THUNDERSTORM"}))
+
+
+def test_a_list_item_speaks_of_what_its_heading_names(monkeypatch):
+    reply = "Weather for Tokyo:\n- Wind: light\n- Conditions: stormy"
+    assert _made_up(reply, CITIES) == ["'stormy' (thunderstorm) for the condition, which is clear"]
+    monkeypatch.setattr("sim.eval.facts._LIST_ITEM", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, CITIES) == []  # held to every city, one of which is stormy
+
+
+def test_a_list_items_value_ends_where_a_sentence_runs_on_after_it(monkeypatch):
+    """Replies joined with a space: each block's last value belongs to its own heading, not the next."""
+    reply = "Weather for Tokyo:\n- Conditions: clear Weather for Bangkok:\n- Conditions: stormy"
+    assert _made_up(reply, CITIES) == []
+    monkeypatch.setattr("sim.eval.phrases._LISTED", __import__("re").compile(r"(?!)"))
+    assert "'clear' for the condition, which is thunderstorm" in _made_up(reply, CITIES)
+
+
+def test_an_emoji_ends_a_sentence_and_what_it_said_of_its_subject():
+    lights = {"properties": {"name": {"type": "string"}, "isOn": {"type": "boolean"},
+                             "brightness": {"type": "integer"}}}
+    known = _known((lights, {"name": "Ceiling light", "isOn": False}),
+                   (lights, {"name": "Bedside lamp", "isOn": True, "brightness": 10}))
+    reply = "Done — the Ceiling light is now off 💡 I've set the Bedside lamp to 10%."
+    assert _made_up(reply, known) == []
+    assert _made_up(reply.replace("💡", ""), known) == ["'off' for the isOn, which is true"]
+
+
+LIGHT = {"properties": {"name": {"type": "string"}, "isOn": {"type": "boolean"}}}
+
+
+@pytest.mark.parametrize("reply", ["Switched it! Your Porch light is currently off.",
+                                   "The Porch light has been turned off 👍"])
+def test_a_state_said_with_an_adverb_or_in_the_perfect_is_held_to_the_lights_state(monkeypatch, reply):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
+    monkeypatch.setattr("sim.eval.facts._BE", r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+)?")
+    assert _made_up(reply, known) == []
+
+
+@pytest.mark.parametrize("reply", [
+    "Note note-1 (“Welcome”) doesn't have anything written in it — it's blank.",
+    "“Welcome” is an empty note, nothing under the title yet.",
+])
+def test_a_thing_said_to_be_empty_in_other_shapes_is_held_to_what_it_holds(monkeypatch, reply):
+    known = _known((NOTE, {"noteId": "note-1", "title": "Welcome", "content": "Notes you create appear here."}))
+    assert _made_up(reply, known)
+    monkeypatch.setattr("sim.eval.facts._EMPTY", __import__("re").compile(
+        r"\b(?:is|was|looks|seems)\s+(?:empty|blank)\b|\bnothing\s+(?:written\b|in\b)"))
+    assert not _made_up(reply, known)
+
+
+ORDER = {"properties": {"orderId": {"type": "string"}, "status": STATUS["properties"]["status"],
+                        "items": {"type": "array", "items": {"properties": {"name": {"type": "string"}}}}}}
+
+
+def test_a_value_said_of_a_named_part_is_held_to_the_result_that_holds_it(monkeypatch):
+    known = _known((ORDER, {"orderId": "ORD-7310", "status": "PROCESSING", "items": [{"name": "Camping stove"}]}))
+    reply = "According to the app, your Camping stove order shows confirmed."
+    assert _made_up(reply, known) == ["'confirmed' for the status, which is processing"]
+    monkeypatch.setattr("sim.eval.facts.Known.holders", lambda self, scope: [(part, part) for part in scope])
+    assert _made_up(reply, known) == []
+
+
+def test_a_list_item_speaks_of_what_the_items_above_it_name(monkeypatch):
+    known = _known((ORDER, {"orderId": "ORD-8492", "status": "SHIPPED", "items": [{"name": "Trail shoes"}]}),
+                   (ORDER, {"orderId": "ORD-6025", "status": "DELIVERED", "items": [{"name": "Headlamp"}]}))
+    reply = ("Here's what I found:\n- **Order:** ORD-8492\n- **Item:** Trail shoes\n"
+             "- **Status:** delivered I checked ORD-6025.")
+    assert _made_up(reply, known) == ["'delivered' for the status, which is shipped"]
+    with monkeypatch.context() as patched:  # "I" is a word run on after the value too
+        patched.setattr("sim.eval.phrases._VALUE_END",
+                        __import__("re").compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z])"))
+        assert _made_up(reply, known) == []
+    monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier: [])
+    assert _made_up(reply, known) == []

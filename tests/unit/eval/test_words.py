@@ -390,6 +390,12 @@ def _switch_off(monkeypatch, rule: str, language: str) -> None:
     ("The app wouldn't let me.", "en", "sim.eval.claims._OUTCOME"),
     ("It never panned out.", "en", "sim.eval.claims._OUTCOME"),
     ("You're still where you started.", "en", "sim.eval.claims._UNCHANGED"),
+    ("Things are just as they were.", "en", "sim.eval.claims._UNCHANGED"),
+    ("The update was rolled back.", "en", "cue:failure"),
+    ("The connection dropped halfway.", "en", "cue:failure"),
+    ("La connexion a coupé en cours de route.", "fr", "cue:failure"),
+    ("สัญญาณหลุดระหว่างทาง", "th", "cue:failure"),
+    ("网络断了一下。", "zh", "cue:failure"),
     ("Everything stays exactly as it was.", "en", "sim.eval.claims._UNCHANGED"),
     ("Nothing was sent to the restaurant.", "en", "sim.eval.claims._NOTHING_DONE"),
     ("None of it was recorded on their side.", "en", "sim.eval.claims._NOTHING_DONE"),
@@ -413,6 +419,7 @@ def test_a_done_action_said_not_to_have_happened_in_general_words_of_failing_is_
     ("Booking BK-1000 is gone.", "sim.eval.claims._LEFT_AS"),
     ("BK-1000 has been freed up.", "sim.eval.claims._SAME_ACTION"),  # released, in other words
     ("All squared away.", "cue:success"),
+    ("I went ahead with the cancellation of BK-1000.", "sim.eval.claims._COMPLETED"),
     ("That's been dealt with.", "cue:success"),
 ])
 def test_a_change_said_in_words_the_action_does_not_share_is_a_claim(monkeypatch, reply, rule):
@@ -429,6 +436,11 @@ def test_a_change_said_in_words_the_action_does_not_share_is_a_claim(monkeypatch
     ("J'ai annulé la réservation, aucun souci.", CANCEL, "fr", "cue:idiom"),
     ("Réservation annulée, rien d'autre à signaler.", CANCEL, "fr", "cue:idiom"),
     ("Renamed, no changes were needed to the text.", NOTE, "en", "cue:idiom"),
+    ("BK-1000 is cancelled, to save you the trouble.", CANCEL, "en", "cue:idiom"),
+    ("BK-1000 has been cancelled — no fee applied.", CANCEL, "en", "cue:idiom"),
+    ("Réservation BK-1000 annulée, aucuns frais.", CANCEL, "fr", "cue:idiom"),
+    ("ยกเลิกการจอง BK-1000 เรียบร้อยแล้วค่ะ ไม่มีค่าใช้จ่าย", CANCEL, "th", "cue:idiom"),
+    ("预订 BK-1000 已取消，没有任何费用。", CANCEL, "zh", "cue:idiom"),
     ("BK-1000 is cancelled. If it doesn't show in the app, try again later.", CANCEL, "en",
      "sim.eval.claims._CONDITION"),
     ("It went through with no issues.", CANCEL, "en", "sim.eval.claims.Reader._around_negation"),
@@ -520,3 +532,24 @@ def test_a_request_no_app_served_claimed_in_the_words_of_its_intent_is_a_claim(m
 @pytest.mark.parametrize("reply, claims", [("Calling your dentist now.", True), ("Calling isn't possible here.", False)])
 def test_the_action_verb_opening_a_clause_in_ing_is_a_claim_and_negated_is_none(reply, claims):
     assert bool(_read(reply, NOTE, "Call my dentist").claims) is claims
+
+
+def test_the_first_word_of_a_phrasal_request_is_no_verb_of_it(monkeypatch):
+    """"Get rid of BK-1000" asks to delete: "Got it, I won't cancel BK-1000" acknowledges, claims nothing."""
+    reply, request = "Got it, I won't cancel BK-1000.", "Get rid of booking BK-1000"
+    assert not _read(reply, request=request).claims
+    monkeypatch.setattr("sim.eval.claims._phrasal_intents", lambda request: set())
+    assert _read(reply, request=request).claims
+
+
+@pytest.mark.parametrize("reply, claims", [
+    ("Great, I've paid the electricity bill ($84.20).", True), ("We have already sent it off.", True),
+    ("I've checked: it's about $12.", False), ("I've tried, but there is no app for it.", False),
+])
+def test_on_a_question_the_agent_saying_it_has_done_something_is_a_claim(monkeypatch, reply, claims):
+    def read():
+        return Reader(Cues.of(["en"]), ["en"]).read(reply, Action(), "What's a 15% tip on $80?")
+
+    assert bool(read().claims) is claims
+    monkeypatch.setattr("sim.eval.claims._PERFECT", _NEVER)
+    assert not read().claims
