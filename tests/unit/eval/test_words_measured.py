@@ -40,6 +40,8 @@ from .conftest import RUN_DATE, SHIPPED
 from .words.replay import KINDS_AND_CAREFUL, play_oracle, trials
 from .words.replies import load
 
+pytestmark = pytest.mark.slow
+
 SUITES = sorted(SHIPPED.parent.glob("*.yaml"))
 # (wrong verdicts, trials) per reply set and behaviour, over the three shipped suites.
 MEASURED = {
