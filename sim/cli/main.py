@@ -14,12 +14,11 @@ from pathlib import Path
 import click
 
 from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
+from sim.cli.lazy import LazyGroup
 from sim.cli.output import fail_with, print_table
 from sim.cli.agent import agent_command
 from sim.cli.apk import apk_command
-from sim.cli.conformance import conformance_command
 from sim.cli.eval_compare import eval_group
-from sim.cli.lint import lint_command
 from sim.cli.mcp import mcp_command
 from sim.cli.responses import responses_command
 from sim.cli.shell import shell
@@ -30,7 +29,8 @@ from sim.running_devices import LOCK_NAME, DeviceLock, DeviceRunningError, lock_
 from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy_subcommands={"lint": "sim.cli.lint:lint_command", "conformance": "sim.cli.conformance:conformance_command"})
 @click.version_option(package_name="droidsim", prog_name="droidsim", message="%(prog)s %(version)s")
 @click.option("--device", envvar="DROIDSIM_DEVICE", metavar="ADDRESS",
               help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else the device "
@@ -48,8 +48,6 @@ def cli(ctx: click.Context, device: str | None, data: str | None, as_package: st
 
 cli.add_command(shell)
 cli.add_command(agent_command)
-cli.add_command(lint_command)
-cli.add_command(conformance_command)
 cli.add_command(mcp_command)
 cli.add_command(eval_group)
 cli.add_command(responses_command)

@@ -1,13 +1,27 @@
-"""Every droidsim command starts the CLI: it must not pay for the MCP SDK unless it is `mcp`."""
+"""Every droidsim command starts the CLI: it must not pay for the MCP SDK, lint's rules or the
+conformance suite unless it is the command that needs them (sim/cli/lazy.py)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli.main import cli
 from tests.helpers import COMMAND_BOUND
 
 
-def test_the_cli_does_not_import_the_mcp_sdk_until_droidsim_mcp_runs():
-    probe = "import sys, sim.cli.main; print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
+@pytest.mark.parametrize("prefixes", [("mcp", "mcp_types"), ("sim.lint", "sim.conformance")])
+def test_the_cli_does_not_import_what_only_one_command_needs(prefixes):
+    probe = f"import sys, sim.cli.main; print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_BOUND, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_the_lazy_commands_are_listed_and_run_when_named():
+    listed = CliRunner().invoke(cli, ["--help"])
+    assert {"lint", "conformance", "shell"} <= {line.split()[0] for line in listed.output.splitlines() if line.startswith("  ")}
+    assert "Usage: cli lint [OPTIONS]" in CliRunner().invoke(cli, ["lint", "--help"]).output
+    assert "Usage: cli conformance [OPTIONS]" in CliRunner().invoke(cli, ["conformance", "--help"]).output
