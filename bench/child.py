@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sim.processes import reap
+
 READY_TIMEOUT = 60.0
 # Children run ``python -m bench...`` from the checkout, wherever the bench was started from.
 REPO = Path(__file__).resolve().parents[1]
@@ -65,11 +67,7 @@ class ChildProcess:
                 self.process.stdin.close()
             except OSError:
                 pass
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        reap(self.process, timeout)
         if self.process.stdout is not None:
             self.process.stdout.close()
         self._log.close()

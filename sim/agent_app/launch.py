@@ -26,6 +26,7 @@ from typing import Any
 
 from droid.content.device_address import DeviceAddress
 from sim.agent_app.tool_client import ToolClient
+from sim.processes import reap
 from sim.server.app_socket import published_address
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 from sim.zygote.specialize import is_named_account
@@ -135,8 +136,4 @@ class ToolServerProcess:
 
     def close(self) -> None:
         self.client.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        reap(self.process, timeout=10)

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from sim.mcp.http_auth import TOKEN_ANNOUNCEMENT
+from sim.processes import reap
 
 
 def bridge_command(device: Path | str, agent: str, *options: str) -> list[str]:
@@ -53,11 +54,7 @@ class HttpBridgeProcess:
 
     def stop(self) -> None:
         self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        reap(self.process, timeout=30)
         self._drain.join(10)
 
     def __enter__(self) -> "HttpBridgeProcess":

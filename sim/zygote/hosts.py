@@ -29,6 +29,7 @@ from droid.appfunctions.requests import ExecuteAppFunctionRequest
 from droid.binder import wire
 from droid.os.cancellation import CancellationSignal
 from droidsim.v1 import app_function_service_pb2 as app_pb2
+from sim.processes import reap
 from sim.zygote.child_start import START_FOLDER, python_command
 from sim.zygote.pending_call import PendingCall
 from sim.zygote.reply_channel import ReplyChannel
@@ -337,11 +338,7 @@ class ProcessAppHost:
         """Close the socket (the app's loop ends), reap the process, then end whatever it started."""
         if self.alive:
             self._channel.close()
-            try:
-                self.process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            reap(self.process, timeout=2)
         self.kill_children()
 
     def kill_children(self) -> None:
