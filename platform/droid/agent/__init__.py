@@ -6,128 +6,35 @@ the loop calls AppFunctions on the device, and ``await session.send(prompt)`` re
 the run as one ``AgentResponse``. See docs/agent.md.
 """
 
-from droid.agent.agent import DEFAULT_MAX_TURNS, Agent, AgentBuilder
-from droid.agent.appfunction_tools import AppFunctionAgentTool, AppFunctionAgentTools
-from droid.agent.chunks import AgentChunk
-from droid.agent.connection import connect_as
-from droid.agent.confirmation import (
-    CANCELLED_BY_USER,
-    DESTRUCTIVE_VERBS,
-    DestructivePolicy,
-    HitlConfirmationTool,
-    cancelled_by_user,
-    default_is_destructive,
-    require_confirmation,
-)
-from droid.agent.errors import (
-    AgentError,
-    ContextLengthExceededError,
-    ModelError,
-    ToolsNotSupportedError,
-    error_map,
-    is_error_map,
-)
-from droid.agent.events import (
-    AgentEvent,
-    FunctionCall,
-    FunctionResponse,
-    Interrupted,
-    MaxTurnsReached,
-    ReasoningMessage,
-    TextMessage,
-    ToolRequestsReturned,
-)
-from droid.agent.interrupts import (
-    Interrupt,
-    InterruptRequest,
-    InterruptResponse,
-    InterruptRestart,
-    InterruptTool,
-    ToolContext,
-    current_tool_context,
-    define_interrupt,
-)
-from droid.agent.messages import Message, ToolDeclaration, ToolRequest, ToolResponse
-from droid.agent.models import (
-    Model,
-    ModelRequest,
-    ModelResponse,
-    OfflineModel,
-    OpenAICompatibleModel,
-    ReasoningDelta,
-    ScriptedModel,
-    TextDelta,
-    model_from_spec,
-    tool_call,
-)
-from droid.agent.response import AgentResponse, EventStream
-from droid.agent.runner import AgentRunner
-from droid.agent.schema import parameters_schema
-from droid.agent.session import AgentSession
-from droid.agent.store import FileSessionStore, InMemorySessionStore, SessionStore
-from droid.agent.function_tool import FunctionTool, function_tool
-from droid.agent.tools import AgentTool
+from __future__ import annotations
 
-__all__ = [
-    "Agent",
-    "AgentBuilder",
-    "AgentChunk",
-    "AgentError",
-    "AgentEvent",
-    "AgentResponse",
-    "AgentRunner",
-    "AgentSession",
-    "AgentTool",
-    "AppFunctionAgentTool",
-    "AppFunctionAgentTools",
-    "CANCELLED_BY_USER",
-    "ContextLengthExceededError",
-    "DEFAULT_MAX_TURNS",
-    "DESTRUCTIVE_VERBS",
-    "DestructivePolicy",
-    "EventStream",
-    "FileSessionStore",
-    "FunctionCall",
-    "FunctionResponse",
-    "FunctionTool",
-    "HitlConfirmationTool",
-    "InMemorySessionStore",
-    "Interrupt",
-    "InterruptRequest",
-    "InterruptResponse",
-    "InterruptRestart",
-    "InterruptTool",
-    "Interrupted",
-    "MaxTurnsReached",
-    "Message",
-    "Model",
-    "ModelError",
-    "ModelRequest",
-    "ModelResponse",
-    "OfflineModel",
-    "OpenAICompatibleModel",
-    "ReasoningDelta",
-    "ReasoningMessage",
-    "ScriptedModel",
-    "SessionStore",
-    "TextDelta",
-    "TextMessage",
-    "ToolContext",
-    "ToolDeclaration",
-    "ToolRequest",
-    "ToolRequestsReturned",
-    "ToolResponse",
-    "ToolsNotSupportedError",
-    "cancelled_by_user",
-    "connect_as",
-    "current_tool_context",
-    "default_is_destructive",
-    "define_interrupt",
-    "error_map",
-    "function_tool",
-    "is_error_map",
-    "model_from_spec",
-    "parameters_schema",
-    "require_confirmation",
-    "tool_call",
-]
+from droid.lazy_exports import lazy_exports
+
+# Each public name and its module, imported on first use: a caller that needs one part
+# (lint and the device read droid.agent.confirmation) does not load the model clients and
+# their HTTP stack too.
+_EXPORTS = {
+    "agent": ("DEFAULT_MAX_TURNS", "Agent", "AgentBuilder"),
+    "appfunction_tools": ("AppFunctionAgentTool", "AppFunctionAgentTools"),
+    "chunks": ("AgentChunk",),
+    "connection": ("connect_as",),
+    "confirmation": ("CANCELLED_BY_USER", "DESTRUCTIVE_VERBS", "DestructivePolicy", "HitlConfirmationTool",
+                     "cancelled_by_user", "default_is_destructive", "require_confirmation"),
+    "errors": ("AgentError", "ContextLengthExceededError", "ModelError", "ToolsNotSupportedError", "error_map",
+               "is_error_map"),
+    "events": ("AgentEvent", "FunctionCall", "FunctionResponse", "Interrupted", "MaxTurnsReached", "ReasoningMessage",
+               "TextMessage", "ToolRequestsReturned"),
+    "interrupts": ("Interrupt", "InterruptRequest", "InterruptResponse", "InterruptRestart", "InterruptTool",
+                   "ToolContext", "current_tool_context", "define_interrupt"),
+    "messages": ("Message", "ToolDeclaration", "ToolRequest", "ToolResponse"),
+    "models": ("Model", "ModelRequest", "ModelResponse", "OfflineModel", "OpenAICompatibleModel", "ReasoningDelta",
+               "ScriptedModel", "TextDelta", "model_from_spec", "tool_call"),
+    "response": ("AgentResponse", "EventStream"),
+    "runner": ("AgentRunner",),
+    "schema": ("parameters_schema",),
+    "session": ("AgentSession",),
+    "store": ("FileSessionStore", "InMemorySessionStore", "SessionStore"),
+    "function_tool": ("FunctionTool", "function_tool"),
+    "tools": ("AgentTool",),
+}
+__all__, __getattr__ = lazy_exports(__name__, _EXPORTS)

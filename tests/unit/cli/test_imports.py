@@ -1,5 +1,6 @@
 """Every droidsim command starts the CLI: it must not pay for the MCP SDK, lint's rules or the
-conformance suite unless it is the command that needs them (sim/cli/lazy.py)."""
+conformance suite unless it is the command that needs them (sim/cli/lazy.py); and what reads one
+part of the agent runtime does not load its model clients (platform/droid/lazy_exports.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,16 @@ from tests.helpers import COMMAND_BOUND
 @pytest.mark.parametrize("prefixes", [("mcp", "mcp_types"), ("sim.lint", "sim.conformance")])
 def test_the_cli_does_not_import_what_only_one_command_needs(prefixes):
     probe = f"import sys, sim.cli.main; print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_BOUND, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+# The device lints every app it boots with; a pytest session and an agent app's tool server run
+# scripted models: none of them talks to a model server or parses dates.
+@pytest.mark.parametrize("module", ["sim.lint.checks.actions", "sim.testing.agent", "sim.agent_app.tool_server"])
+def test_a_part_of_the_agent_runtime_loads_without_the_model_clients(module):
+    backends = ("httpx2", "droid.agent.models.offline", "droid.agent.models.openai_compat")
+    probe = f"import sys, {module}; print(sorted(m for m in {backends!r} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_BOUND, check=True)
     assert result.stdout.strip() == "[]"
 
