@@ -5,7 +5,8 @@ Importing an app runs its code, which must never happen inside system_server: a 
 gone when it ends (its process group killed), so nothing one app's import-time code does can
 reach a later install: a child forked, per verification, from the verifier's zygote
 (sim/pm/verifier_zygote.py), a clean process started at the device's first install that never
-runs app code itself. On a device run as root the child runs under a uid of its own from
+runs app code itself (and, once the device is shut down, handed to the next device booted in
+the same process if it never forked a spare decoder). On a device run as root the child runs under a uid of its own from
 Android's isolated range (99000-99999), which owns nothing of the device's, and every process
 of that uid is killed afterwards, however it detached (the range is this device's own:
 sim/zygote/os_user.py). Without root it confines itself with Landlock, read-only.
@@ -23,6 +24,7 @@ it still decodes in the verifier's child, bounded: an APK is hostile input where
 
 from __future__ import annotations
 
+import atexit
 import base64
 import itertools
 import json
@@ -60,6 +62,58 @@ ZYGOTE_FAILED = "the code verifier stopped before it answered"
 SPARES = 2
 
 
+class _IdleZygotes:
+    """Zygotes of closed verifiers in this process that never forked a spare decoder. Such a
+    zygote is as clean as a new one: it never runs app code, and each verification's processes
+    are gone before it answers. So the next device booted in this process (eval's devices, a
+    test suite's) takes it instead of starting an interpreter and importing the declaration
+    layer again; one is kept per way of running (as the device's user, or dropping to isolated uids)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: dict[bool, tuple[subprocess.Popen, socket.socket]] = {}
+        atexit.register(self.end_all)  # each would end at its stdin's end anyway; this is at once
+
+    def put(self, shares_device_uid: bool, zygote: subprocess.Popen, channel: socket.socket) -> None:
+        with self._lock:
+            replaced = self._idle.pop(shares_device_uid, None)
+            self._idle[shares_device_uid] = (zygote, channel)
+        if replaced is not None:
+            _end(*replaced)
+
+    def take(self, shares_device_uid: bool) -> tuple[subprocess.Popen, socket.socket] | None:
+        with self._lock:
+            taken = self._idle.pop(shares_device_uid, None)
+        if taken is not None and taken[0].poll() is not None:  # it died while idle
+            _end(*taken)
+            return None
+        return taken
+
+    def end_all(self) -> None:
+        with self._lock:
+            idle, self._idle = list(self._idle.values()), {}
+        for zygote, channel in idle:
+            _end(zygote, channel)
+
+
+def _end(zygote: subprocess.Popen, channel: socket.socket | None) -> None:
+    if channel is not None:
+        channel.close()
+    zygote.kill()
+    zygote.wait()
+    for stream in (zygote.stdin, zygote.stdout):
+        if stream is not None:
+            stream.close()
+
+
+_IDLE = _IdleZygotes()
+
+
+def end_idle_zygotes() -> None:
+    """Ends the zygotes waiting in this process for a next device."""
+    _IDLE.end_all()
+
+
 @dataclass(frozen=True)
 class DeclaredCode:
     """What a service's code declares: its ids (None: it routes at run time and cannot say)
@@ -88,6 +142,7 @@ class CodeVerifier:
         self._lock = threading.Lock()
         self._zygote: subprocess.Popen | None = None
         self._spares_channel: socket.socket | None = None
+        self._forked_spares = False  # the zygote's spares (and their uids) are this device's: not reused
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
         with self._lock:
@@ -104,7 +159,7 @@ class CodeVerifier:
             self._started_zygote()
             spare = self._spares.take(self._spares_channel, self._ask_spare, self._timeout + ZYGOTE_GRACE)
             if spare is None:  # the zygote failed: the next install starts a new one
-                self.close()
+                self._discard()
                 return _decoded_from({"error": ZYGOTE_FAILED})
             deadline = time.monotonic() + self._timeout
             try:
@@ -126,6 +181,7 @@ class CodeVerifier:
     def _ask_spare(self) -> bool:
         """Ask the zygote for a spare under a uid of its own; False if it could not be asked."""
         uid = self._next_uid()
+        self._forked_spares = True
         if not self._send({"kind": SPARE, "uid": uid}):
             return False
         self._spares.asked(uid)
@@ -154,7 +210,7 @@ class CodeVerifier:
             except OSError:
                 pass
         if not line:  # the zygote itself failed: the next install starts a new one
-            self.close()
+            self._discard()
             return {"error": ZYGOTE_FAILED}
         return json.loads(line)
 
@@ -164,38 +220,58 @@ class CodeVerifier:
             zygote.stdin.write(json.dumps(request) + "\n")
             zygote.stdin.flush()
         except OSError:
-            self.close()
+            self._discard()
             return False
         return True
 
     def _started_zygote(self) -> subprocess.Popen:
         if self._zygote is None or self._zygote.poll() is not None:
-            self.close()
+            self._discard()
+            idle = _IDLE.take(self._shares_device_uid)
+            if idle is not None:
+                self._zygote, self._spares_channel = idle
+                return self._zygote
             # Datagrams: each spare handed over is one message with its descriptors.
             self._spares_channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             with theirs:
                 self._zygote = subprocess.Popen(
                     python_command("sim.pm.verifier_zygote", "--spares-fd", str(theirs.fileno()),
-                                   shares_device_uid=self._uids is None),
+                                   shares_device_uid=self._shares_device_uid),
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
                     env=start_environment({}), cwd=START_FOLDER, text=True, start_new_session=True,
                 )
         return self._zygote
 
+    @property
+    def _shares_device_uid(self) -> bool:
+        return self._uids is None
+
     def close(self) -> None:
-        """Ends the zygote (a verification's own processes are gone when it answers)."""
+        """Lets the zygote go: to the next device's verifier in this process while it is idle
+        and clean, else ended."""
+        idle = self._lock.acquire(blocking=False)  # not in the middle of a request
+        try:
+            zygote, channel = self._zygote, self._spares_channel
+            if idle and zygote is not None and zygote.poll() is None and not self._forked_spares:
+                self._zygote = self._spares_channel = None
+                _IDLE.put(self._shares_device_uid, zygote, channel)
+            else:
+                self._discard()
+        finally:
+            if idle:
+                self._lock.release()
+
+    def _discard(self) -> None:
+        """Ends the zygote and its spares (a verification's own processes are gone when it
+        answers): it failed, or is no longer clean."""
         zygote, self._zygote = self._zygote, None
         channel, self._spares_channel = self._spares_channel, None
         self._spares.clear()
-        if channel is not None:
+        self._forked_spares = False
+        if zygote is not None:
+            _end(zygote, channel)
+        elif channel is not None:
             channel.close()
-        if zygote is None:
-            return
-        zygote.kill()
-        zygote.wait()
-        for stream in (zygote.stdin, zygote.stdout):
-            if stream is not None:
-                stream.close()
 
 
 class InProcessCodeVerifier:

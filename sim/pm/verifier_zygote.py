@@ -1,8 +1,8 @@
 """The code verifier's zygote: one clean process that forks a fresh child per verification.
 
-Started once per device, at its first install (``python -I -m sim.pm.verifier_zygote``, in
-``/`` with ``HOME=/``: sim/zygote/child_start.py); it
-preloads the declaration layer, as Android's zygote preloads the framework, and never imports
+Started at a device's first install (``python -I -m sim.pm.verifier_zygote``, in ``/`` with
+``HOME=/``: sim/zygote/child_start.py), or taken over clean from a device shut down before it in
+the same process (sim/pm/code_verifier.py); it preloads the declaration layer, as Android's zygote preloads the framework, and never imports
 app code itself. Each request (a JSON line on stdin: ``{"app_dir", "service", "uid",
 "timeout"}``) is answered by a child forked from that clean state: the child closes everything
 of the zygote's, leaves its session, drops to the request's isolated uid (or confines itself

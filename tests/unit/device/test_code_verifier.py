@@ -1,10 +1,13 @@
 """The install-time code verifier: a fresh child of one clean zygote per verification, so
 nothing an app's import-time code does reaches a later one, and a child that hangs or dies
-is refused while the next install is verified as usual (sim/pm/verifier_zygote.py)."""
+is refused while the next install is verified as usual (sim/pm/verifier_zygote.py). A device
+shut down hands its zygote, clean, to the next device booted in the same process."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,9 +15,18 @@ import pytest
 from droid.os import IllegalArgumentException
 from sim.conformance.expect import eventually
 from sim.device import Device
-from sim.pm.code_verifier import CodeVerifier
-from tests.helpers import (EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, HUNG_AFTER, app_whose_import_runs,
+from sim.pm.code_verifier import CodeVerifier, end_idle_zygotes
+from tests.helpers import (COMMAND_BOUND, EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, HUNG_AFTER, REPO, app_whose_import_runs,
                            verifier_zygotes)
+
+
+@pytest.fixture(autouse=True)
+def no_idle_zygote():
+    """Each test counts the zygotes of its own devices: none left waiting by an earlier test."""
+    end_idle_zygotes()
+    yield
+    end_idle_zygotes()
+
 
 @pytest.fixture
 def device(tmp_path):
@@ -80,9 +92,33 @@ def test_a_zygote_that_died_is_started_again_at_the_next_install(device, tmp_pat
     assert restarted != zygote
 
 
-def test_shutdown_ends_the_zygote(tmp_path):
+def test_shutdown_hands_the_zygote_to_the_next_device_which_verifies_as_usual(tmp_path):
+    with Device(tmp_path / "first", isolated_apps=False) as first:
+        first.install(HELPER_APP)
+        [zygote] = verifier_zygotes()
+    assert verifier_zygotes() == [zygote]  # waiting for the next device
+    with Device(tmp_path / "second", isolated_apps=False) as second:
+        second.install(app_whose_import_runs(tmp_path, "after", ""))
+        assert second.registry.get("com.example.after") is not None
+        with pytest.raises(IllegalArgumentException, match="INSTALL_FAILED_BAD_CODE"):
+            second.install(app_whose_import_runs(tmp_path, "suicide", "import os; os._exit(3)"))
+        assert verifier_zygotes() == [zygote]
+
+
+def test_a_zygote_that_forked_spare_decoders_ends_with_its_device(tmp_path):
     device = Device(tmp_path / "data", isolated_apps=False)
-    device.install(HELPER_APP)
+    device.install(REPO / "tests" / "apks" / "shop.apk")
     assert len(verifier_zygotes()) == 1
     device.shutdown()
     assert verifier_zygotes() == []
+
+
+def test_a_zygote_left_waiting_ends_with_its_process(tmp_path):
+    script = ("import sys\nfrom pathlib import Path\nfrom sim.device import Device\nfrom tests.helpers import "
+              "HELPER_APP, verifier_zygotes\nwith Device(Path(sys.argv[1]), isolated_apps=False) as device:\n"
+              "    device.install(HELPER_APP)\nprint(*verifier_zygotes())\n")
+    result = subprocess.run([sys.executable, "-c", script, str(tmp_path / "data")], capture_output=True, text=True,
+                            cwd=REPO, timeout=COMMAND_BOUND, check=True)
+    [zygote] = map(int, result.stdout.split())
+    eventually("the waiting zygote to end with its process", lambda: not Path(f"/proc/{zygote}").exists(), EVENT_BOUND,
+               lambda: f"pid {zygote} still runs")
