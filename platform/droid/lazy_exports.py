@@ -10,8 +10,9 @@ import importlib
 from typing import Any, Callable
 
 
-def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]) -> tuple[list[str], Callable[[str], Any]]:
-    """``__all__`` and ``__getattr__`` for ``package``, from {module (relative): its names}."""
+def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]) -> tuple[list[str], Callable[[str], Any],
+                                                                             Callable[[], list[str]]]:
+    """The lazy names, ``__getattr__`` and ``__dir__`` for ``package``, from {module (relative): its names}."""
     module_of = {name: module for module, names in exports.items() for name in names}
 
     def __getattr__(name: str) -> Any:
@@ -22,4 +23,7 @@ def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]) -> tuple[lis
         setattr(importlib.import_module(package), name, value)  # later reads skip this
         return value
 
-    return sorted(module_of), __getattr__
+    def __dir__() -> list[str]:
+        return sorted({*vars(importlib.import_module(package)), *module_of})
+
+    return sorted(module_of), __getattr__, __dir__

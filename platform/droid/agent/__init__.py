@@ -37,4 +37,4 @@ _EXPORTS = {
     "function_tool": ("FunctionTool", "function_tool"),
     "tools": ("AgentTool",),
 }
-__all__, __getattr__ = lazy_exports(__name__, _EXPORTS)
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -6,7 +6,7 @@ lazily (PEP 562) because importing it costs most of a device's boot and the devi
 ``from droid.appfunctions import app_function`` still works, and imports it on first use.
 """
 
-from importlib import import_module
+from droid.lazy_exports import lazy_exports
 
 from droid.appfunctions.data import PROPERTY_RETURN_VALUE, AppFunctionData
 from droid.appfunctions.exceptions import *  # noqa: F401,F403 - the exception family is public API
@@ -35,38 +35,35 @@ from droid.appfunctions import exceptions as _exceptions
 
 # The declaration layer (the Jetpack analogue, docs/declaring-functions.md): name -> its module.
 _LAZY_EXPORTS = {
-    **dict.fromkeys(
-        (
-            "PATTERN_ADVANCED_GLOB",
-            "PATTERN_LITERAL",
-            "PATTERN_PREFIX",
-            "PATTERN_SIMPLE_GLOB",
-            "PATTERN_SUFFIX",
-            "Float32",
-            "Instant",
-            "Instruction",
-            "Int32",
-            "IntValueConstraint",
-            "PatternMatcher",
-            "SerialName",
-            "StringValueConstraint",
-            "UriValueConstraint",
-            "app_function",
-            "app_function_access_level",
-            "app_function_instruction",
-            "app_function_schema_capability",
-            "app_function_schema_definition",
-            "app_function_serializable",
-            "deprecated",
-        ),
-        "droid.appfunctions.declarations",
+    "declarations": (
+        "PATTERN_ADVANCED_GLOB",
+        "PATTERN_LITERAL",
+        "PATTERN_PREFIX",
+        "PATTERN_SIMPLE_GLOB",
+        "PATTERN_SUFFIX",
+        "Float32",
+        "Instant",
+        "Instruction",
+        "Int32",
+        "IntValueConstraint",
+        "PatternMatcher",
+        "SerialName",
+        "StringValueConstraint",
+        "UriValueConstraint",
+        "app_function",
+        "app_function_access_level",
+        "app_function_instruction",
+        "app_function_schema_capability",
+        "app_function_schema_definition",
+        "app_function_serializable",
+        "deprecated",
     ),
-    "AppFunctionServiceEntryPoint": "droid.appfunctions.entry_point",
-    "AppLoadError": "droid.appfunctions.loader",
-    "load_app_service_class": "droid.appfunctions.loader",
-    "SetField": "droid.appfunctions.schema.types",
-    "AppFunctionCompileError": "droid.appfunctions.typeref",
+    "entry_point": ("AppFunctionServiceEntryPoint",),
+    "loader": ("AppLoadError", "load_app_service_class"),
+    "schema.types": ("SetField",),
+    "typeref": ("AppFunctionCompileError",),
 }
+_lazy_names, __getattr__, __dir__ = lazy_exports(__name__, _LAZY_EXPORTS)
 
 # What the package exports: the platform layer above (not the helpers its modules import, such
 # as typing's) and the declaration layer; ``from droid.appfunctions import *`` imports the latter.
@@ -95,19 +92,6 @@ __all__ = sorted(
             for name, value in vars(_exceptions).items()
             if not name.startswith("_") and getattr(value, "__module__", None) == _exceptions.__name__
         ),
-        *_LAZY_EXPORTS,
+        *_lazy_names,
     ]
 )
-
-
-def __getattr__(name: str):
-    module = _LAZY_EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # later look-ups skip this hook
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_EXPORTS})

@@ -38,6 +38,6 @@ def model_from_spec(
 # The backends load when used: a scripted run (tests, an agent app's tool server) needs neither
 # the offline model's date parser nor the HTTP client.
 _BACKENDS = {"offline": ("OfflineModel",), "openai_compat": ("OpenAICompatibleModel",)}
-_lazy, __getattr__ = lazy_exports(__name__, _BACKENDS)
+_lazy, __getattr__, __dir__ = lazy_exports(__name__, _BACKENDS)
 __all__ = sorted(["Model", "ModelChunk", "ModelRequest", "ModelResponse", "ReasoningDelta", "ScriptedModel", "TextDelta",
                   "model_from_spec", "tool_call", *_lazy])
