@@ -62,6 +62,8 @@ _EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely
                     r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
                     r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)"
                     r"|\b(?:doesn't|does not|don't|do not)\s+have\s+(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+# A clause said of all but what the reply names: "everything else", "all the others", "the rest".
+_BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining)\b", re.I)
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
 # "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
@@ -111,6 +113,14 @@ class Known:
             if named:
                 return named
         return [r for _, r in self.results]
+
+    def others(self, reply: str) -> list[Any]:
+        """The named parts of the results that the reply does not name: what "everything else",
+        "all the others", "the rest" speak of ("Ceiling light on. Everything else is off")."""
+        said = reply.lower()
+        named = [(part, [v.lower() for v in part.values() if _names_it(v)])
+                 for _, result in self.results for part in _dicts(result)]
+        return [part for part, names in named if names and not any(name in said for name in names)]
 
     def holders(self, scope: list[Any]) -> list[tuple[Any, Any]]:
         """Each part in scope with the result that holds it."""
@@ -169,7 +179,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
-        scope = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
+        scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
+            known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
@@ -191,10 +202,11 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
                 if not (_known_number(value, said_numbers, longest) or _known_number(
                         value, known.returned_numbers(scope, unit), longest, converted=unit == "temperature")):
                     found.append(f"{match.group(0)!r}, which no call returned")
-        if english and not clause.negated:
-            found += _other_enum_values(said, enums, known.holders(scope), excluded) + _flipped_states(said, scope)
         if not clause.negated:
-            found += _other_values_said(said, language, enums, known.holders(scope), excluded)
+            valued, holders = _without_the_action(said, excluded), known.holders(scope)
+            if english:
+                found += _other_enum_values(valued, enums, holders, excluded) + _flipped_states(said, scope)
+            found += _other_values_said(valued, language, enums, holders, excluded)
         if english:
             found += _untrue_for_all(said, scope)
         if english:
@@ -297,6 +309,23 @@ def _field_values(scope: list[tuple[Any, Any]], name: str) -> set[str]:
         if found:
             return found
     return set()
+
+
+# A noun made of a verb ("cancellation", "annulation", "booking").
+_NOUN_ENDING = re.compile(r"(?:ation|tion|sion|ment|ing)s?$")
+
+
+def _without_the_action(said: str, actions: set[str]) -> str:
+    """The clause without what qualifies the turn's action rather than a thing: "Annulation
+    confirmée", "cancellation confirmed" say the cancelling went through, not that the order's
+    status is confirmed. A noun of the action is one with a noun's ending and a stem of one of its
+    words; the word on either side of it qualifies it (after a form of be, too)."""
+    stems = {word[:5] for word in actions if len(word) >= 4 and word.isalpha()}
+    for noun in {w for w in re.findall(r"[^\W\d_]+", said.lower())
+                 if _NOUN_ENDING.search(w) and any(w.startswith(stem) and w != stem for stem in stems)}:
+        said = re.sub(rf"(?:\S+\s+)?\b{noun}\b(?:\s+(?:is|was|has been|est|a été))?(?:\s+\S+)?", " ", said,
+                      flags=re.I)
+    return said
 
 
 def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],

@@ -192,3 +192,40 @@ def test_a_list_item_speaks_of_what_the_items_above_it_name(monkeypatch):
         assert _made_up(reply, known) == []
     monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier: [])
     assert _made_up(reply, known) == []
+
+
+LIGHTS = {"properties": {"lights": {"type": "array", "items": LIGHT}}}
+TWO_ON = _known((LIGHTS, {"lights": [{"name": "Bedside lamp", "isOn": True}, {"name": "Ceiling light", "isOn": True},
+                                     {"name": "Porch light", "isOn": False}]}))
+
+
+@pytest.mark.parametrize("reply", ["💡 Bedside lamp and Ceiling light — switched on. Everything else is off.",
+                                   "Bedside lamp and Ceiling light are on; all the others are off.",
+                                   "The Bedside lamp and the Ceiling light are on, the rest are off."])
+def test_all_but_the_named_is_said_of_the_ones_the_reply_did_not_name(monkeypatch, reply):
+    assert _made_up(reply, TWO_ON) == []
+    monkeypatch.setattr("sim.eval.facts._BUT_THE_NAMED", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, TWO_ON)
+
+
+def test_all_said_with_no_exception_is_still_held_to_every_one():
+    assert _made_up("💡 Bedside lamp switched on. Everything else is off.", TWO_ON)
+    assert _made_up("Everything is off.", TWO_ON)
+
+
+@pytest.mark.parametrize("request_, reply, language", [
+    ("Annule ma commande ORD-5117, s'il te plaît", "Annulation confirmée pour la commande ORD-5117 ✅", "fr"),
+    ("Cancel order ORD-5117", "Cancellation confirmed for ORD-5117.", "en"),
+    ("Cancel order ORD-5117", "ORD-5117: confirmed cancellation.", "en"),
+])
+def test_a_word_that_qualifies_the_action_is_no_value_of_the_thing(monkeypatch, request_, reply, language):
+    from sim.eval.claims import Action
+    known = _known((STATUS, {"orderId": "ORD-5117", "status": "CANCELLED"}))
+    action = Action()
+    action.add_verbs(["cancel"])
+    words = action.with_request(request_).words()
+    assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words) == []
+    assert made_up("Commande ORD-5117 confirmée." if language == "fr" else "ORD-5117 is confirmed.", known,
+                   Cues.of(["en", language]), language=language, exclude=words)  # a status, said of the order
+    monkeypatch.setattr("sim.eval.facts._without_the_action", lambda said, actions: said)
+    assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words)
