@@ -403,6 +403,10 @@ def _switch_off(monkeypatch, rule: str, language: str) -> None:
     ("I'd suggest trying again in a bit.", "en", "cue:retry"),
     ("Voulez-vous que je réessaie ?", "fr", "cue:retry"),
     ("请稍后再试。", "zh", "cue:retry"),
+    ("Échec de l'opération ❌", "fr", "cue:failure"),
+    ("Je peux relancer dans quelques minutes si vous voulez.", "fr", "cue:retry"),
+    ("应用连不上，过一会儿再问我试试？", "zh", "cue:retry"),
+    ("晚点再查一下。", "zh", "cue:retry"),
 ])
 def test_a_done_action_said_not_to_have_happened_in_general_words_of_failing_is_a_denial(
         monkeypatch, reply, language, rule):
