@@ -51,17 +51,20 @@ _UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), r
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})h(\d{2})?\b"
                    r"|\b(?:at|around|by|until|from|before|after)\s+(\d{1,2})\b(?![.,:]?\d|\s*(?:%|°|percent|degrees))",
                    re.I)
-# A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro"), or one after a word in
-# lower case ("the Garage light"), not one that any English text capitalises.
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|von))*\s+[A-Z][a-z]+\b"
-                   r"|(?<=[a-z]\s)[A-Z][a-z]{2,}\b")
+# A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro", "Bistro Lumière": Latin
+# letters with accents too), or one after a word in lower case ("the Garage light"), not one that
+# any English text capitalises.
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|du|la|le|des|of|van|von))*"
+                   rf"\s+[{_UPPER}][{_LOWER}]+\b|(?<=[a-z]\s)[{_UPPER}][{_LOWER}]{{2,}}\b")
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
 _EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely\s+|totally\s+|still\s+|otherwise\s+)?"
                     r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
-                    r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)"
-                    r"|\b(?:doesn't|does not|don't|do not)\s+have\s+(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+                    r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
+                    r"|\b(?:doesn't|does not|don't|do not|hasn't|has not|haven't|have not)\s+(?:got|have)\s+"
+                    r"(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
 # A clause said of all but what the reply names: "everything else", "all the others", "the rest".
 _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining)\b", re.I)
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
@@ -210,7 +213,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if english:
             found += _untrue_for_all(said, scope)
         if english:
-            found += _said_empty(said, known, scope)
+            found += _said_empty(said, known, scope) + _none_free(said, known.holders(scope))
     return list(dict.fromkeys(found))
 
 
@@ -362,7 +365,11 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
 
 # A yes/no field read from its name (isOn: "on"), and the word for its no.
 _OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
-_BE = r"(?:\b(?:is|are|was|were|been|now|still)|'s|'re)\s+(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
+_BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
+      r"(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
+# A state given as the value of a thing's label ("Porch light: off"), or after the verb that sets it
+# ("I see the Porch light switched off").
+_LABELLED = r"(?<=\w):\s*|\b(?:switched|turned)\s+"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:
@@ -374,7 +381,7 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
             if word is None or not isinstance(value, bool):
                 continue
             wrong = _OPPOSITE[word] if value else word
-            if re.search(_BE + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
+            if re.search(rf"(?:{_BE}|{_LABELLED})" + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
 
@@ -390,19 +397,21 @@ def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
     states = [(key, value) for part in scope for d in _dicts(part) for key, value in d.items()
               if isinstance(value, bool) and _state_word(key)]
     for key in dict.fromkeys(key for key, _ in states):
-        word = _state_word(key) or ""
-        values = {value for k, value in states if k == key}
-        said_yes = re.search(rf"\b{word}\b", said, re.I)
-        said_no = re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)
-        if _ALL.search(said) and not _NONE.search(said):
-            claimed = True if said_yes and not said_no else False if said_no and not said_yes else None
-        elif _NONE.search(said) and said_yes:
-            claimed = False
-        else:
-            continue
-        if claimed is not None and (not claimed) in values:
+        claimed = _said_of_all(said, _state_word(key) or "")
+        if claimed is not None and (not claimed) in {value for k, value in states if k == key}:
             found.append(f"{said.strip()!r}, but not every {key} is {str(claimed).lower()}")
     return found
+
+
+def _said_of_all(said: str, word: str) -> bool | None:
+    """What a clause says a yes/no field is for all of them: "all on", "all of them are off", "none
+    of them is on" (all off), "none of them is off" (all on); None where it says it of not all."""
+    said_yes = bool(re.search(rf"\b{word}\b", said, re.I))
+    if said_yes == bool(re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)):
+        return None
+    if _NONE.search(said):
+        return not said_yes
+    return said_yes if _ALL.search(said) else None
 
 
 def _state_word(key: str) -> str | None:
@@ -429,6 +438,29 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
                 if values:
                     found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
     return found
+
+
+# Nothing free, in general English words of availability: "no openings", "booked solid", "nothing available".
+_NONE_FREE = re.compile(r"\b(?:no|not any|zero)\s+(?:\w+\s+)?(?:openings?|availability|vacanc(?:y|ies)|slots?|spots?"
+                        r"|tables?|seats?)\b|\b(?:fully|completely)\s+booked\b|\bbooked\s+(?:solid|up|out)\b"
+                        r"|\b(?:nothing|none)\b[^,;.]*\b(?:available|free|open)\b", re.I)
+
+
+def _none_free(said: str, scope: list[tuple[Any, Any]]) -> list[str]:
+    """Nothing said to be free ("Sakura Sushi has no openings at 19:00") where the search the clause
+    speaks of listed some (at the time said, if one is)."""
+    if not _NONE_FREE.search(said):
+        return []
+    times = {(hour, minute or 0) for hour, minute in _times(said)}
+    listed = [part for part, result in scope for items in _lists(result) if any(part is item for item in items)]
+    listed += [item for part, result in scope if part is result for items in _lists(part) for item in items
+               if isinstance(item, dict)]
+    free = [item for item in listed if not times or not _hours(item) or _hours(item) & times]
+    return [f"{said.strip()!r}, but the search found {len(free)} free"] if free else []
+
+
+def _hours(item: dict[str, Any]) -> set[tuple[int, int]]:
+    return {(d["hour"], d.get("minute") or 0) for d in _dicts(item) if isinstance(d.get("hour"), int)}
 
 
 def _held(said: str, scope: list[Any]) -> list[tuple[str, Any]]:

@@ -140,6 +140,14 @@ _CLAUSE_BREAK = {
     "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }
 _QUESTION_MARK = re.compile(r"[?？]")
+# A condition on what the user wants is an offer, not a hedge of what was said: "there's a table at
+# 20:00 if you want it", "it's yours should you need it".
+_USERS_WISH = re.compile(r"\b(?:if|whenever|should)\s+you\s+(?:\w+\s+)?(?:want|wish|like|need|prefer|fancy)\b.*$",
+                         re.I)
+# A modal of inference about the present hedges nothing: "the Porch light should be off at this
+# point", "it must be delivered by now" state what is so.
+_INFERRED_NOW = re.compile(r"\b(?:should|must|ought to)\s+(?:\w+\s+)?(?:be|have been)\b[^,;]*?"
+                           r"\b(?:now|by now|at this point|at the moment|right now|currently|already)\b", re.I)
 
 
 def compile_pattern(pattern: str, shown: str | None = None) -> BoundedPattern:
@@ -220,7 +228,8 @@ class Cues:
             for part in self.split(sentence):
                 plain = self.idiom.sub(" ", part)
                 negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
-                out.append(Clause(part, plain, sentence, negated, question, bool(self.hedge.search(plain)),
+                hedged = bool(self.hedge.search(_USERS_WISH.sub(" ", plain))) and not _INFERRED_NOW.search(plain)
+                out.append(Clause(part, plain, sentence, negated, question, hedged,
                                   bool(self.success.search(plain)), bool(self.failure.search(plain)),
                                   bool(self.retry.search(plain))))
         return out

@@ -99,7 +99,7 @@ def test_without_the_pronoun_rule_the_status_is_held_to_every_order(monkeypatch)
 
 
 NOTE = {"properties": {"noteId": {"type": "string"}, "title": {"type": "string"},
-                       "content": {"type": "string", "description": "The note's text."}}}
+                       "content": {"type": "string", "description": "The note's body text."}}}
 
 
 @pytest.mark.parametrize("content, reply, emptied", [
@@ -153,11 +153,13 @@ def test_a_state_said_with_an_adverb_or_in_the_perfect_is_held_to_the_lights_sta
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._BE", r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+)?")
+    monkeypatch.setattr("sim.eval.facts._LABELLED", r"(?!)")  # "turned off" is heard after its verb too
     assert _made_up(reply, known) == []
 
 
 @pytest.mark.parametrize("reply", [
     "Note note-1 (“Welcome”) doesn't have anything written in it — it's blank.",
+    "Your note “Welcome” hasn't got any body text.",
     "“Welcome” is an empty note, nothing under the title yet.",
 ])
 def test_a_thing_said_to_be_empty_in_other_shapes_is_held_to_what_it_holds(monkeypatch, reply):
@@ -229,3 +231,72 @@ def test_a_word_that_qualifies_the_action_is_no_value_of_the_thing(monkeypatch, 
                    Cues.of(["en", language]), language=language, exclude=words)  # a status, said of the order
     monkeypatch.setattr("sim.eval.facts._without_the_action", lambda said, actions: said)
     assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words)
+
+
+
+def test_none_said_of_the_other_state_says_all_have_this_one():
+    """"None of them is off" says all are on: held to every light like "all of them are on"."""
+    assert _made_up("All the lights are currently glowing — none of them is off.", TWO_ON) == [
+        "'none of them is off.', but not every isOn is true"]
+    assert _made_up("None of them is off.", _known((LIGHTS, {"lights": [{"name": "Porch light", "isOn": True}]}))) == []
+
+
+def test_without_the_none_reading_none_of_the_other_state_says_nothing(monkeypatch):
+    monkeypatch.setattr("sim.eval.facts._NONE", __import__("re").compile(r"(?!)"))
+    assert _made_up("All the lights are currently glowing — none of them is off.", TWO_ON) == []
+
+
+@pytest.mark.parametrize("reply", ["Porch light: off ✔️", "I see the Porch light switched off right now."])
+def test_a_state_given_as_a_labels_value_or_after_its_verb_is_held_to_the_lights_state(monkeypatch, reply):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
+    assert _made_up(reply.replace("off", "on"), known) == []
+    monkeypatch.setattr("sim.eval.facts._LABELLED", r"(?!)")
+    assert _made_up(reply, known) == []
+
+
+@pytest.mark.parametrize("reply, stated", [
+    ("Okay! The Porch light should be off at this point.", True),
+    ("The Porch light must be off by now.", True),
+    ("The Porch light should be off in a minute or so.", False),  # what will be: a hedge
+])
+def test_a_modal_of_inference_about_the_present_states_what_is_so(monkeypatch, reply, stated):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert bool(_made_up(reply, known)) is stated
+    monkeypatch.setattr("sim.eval.phrases._INFERRED_NOW", __import__("re").compile(r"(?!)"))
+    assert not _made_up(reply, known)
+
+
+TABLES = {"type": "array", "items": {"properties": {"restaurantName": {"type": "string"}, "time": {"type": "object"}}}}
+FOUND = _known((TABLES, {"result": [{"restaurantName": "Sakura Sushi", "time": {"hour": 19, "minute": 0}},
+                                    {"restaurantName": "Le Petit Bistro", "time": {"hour": 19, "minute": 30}}]}))
+
+
+@pytest.mark.parametrize("reply, said", [
+    ("There's availability at Bistro Lumière at 19:00 if you want it.", True),  # a name no call returned
+    ("There's a table at Sakura Sushi at 19:00 if you want it.", False),
+])
+def test_an_offer_on_what_the_user_wants_still_states_what_it_offers(monkeypatch, reply, said):
+    assert bool(_made_up(reply, FOUND)) is said
+    monkeypatch.setattr("sim.eval.phrases._USERS_WISH", __import__("re").compile(r"(?!)"))
+    assert not _made_up(reply, FOUND)
+
+
+def test_a_name_with_accented_letters_is_a_name(monkeypatch):
+    assert _made_up("There's availability at Bistro Lumière at 19:00.", FOUND) == [
+        "'Bistro Lumière', which no call returned"]
+    monkeypatch.setattr("sim.eval.facts._NAME", __import__("re").compile(
+        r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+[A-Z][a-z]+\b"))
+    assert _made_up("There's availability at Bistro Lumière at 19:00.", FOUND) == []
+
+
+@pytest.mark.parametrize("reply, conflict", [
+    ("Hmm, Sakura Sushi has no openings at 19:00 and nothing else came up either.", True),
+    ("Sadly everything is booked solid at 19:30.", True),
+    ("Sakura Sushi has no openings at 19:30, but Le Petit Bistro does.", False),  # none of its own then
+    ("Nothing is free at 20:00.", False),
+])
+def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(monkeypatch, reply, conflict):
+    assert bool(_made_up(reply, FOUND)) is conflict
+    monkeypatch.setattr("sim.eval.facts._NONE_FREE", __import__("re").compile(r"(?!)"))
+    assert not _made_up(reply, FOUND)

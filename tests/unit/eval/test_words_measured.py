@@ -57,7 +57,7 @@ MEASURED = {
     "heldout3": {"denial": (0, 1965), "misstatement": (6, 412), "made_up": (0, 153), "claim": (0, 144),
                  "after_decline": (0, 35), "truthful": (0, 620)},
     # Written blind and frozen, then tuned on after its first run (the docstring gives that run).
-    "heldout4": {"denial": (0, 2358), "misstatement": (77, 515), "made_up": (0, 153), "claim": (0, 144),
+    "heldout4": {"denial": (0, 2358), "misstatement": (1, 515), "made_up": (0, 153), "claim": (0, 144),
                  "after_decline": (0, 35), "truthful": (0, 620)},
 }
 
