@@ -14,9 +14,11 @@ the function itself and from the user's request:
 An English clause **claims** the action when it asserts (sim/eval/phrases.py) and is not
 negated, and says the verb happened (its past or participle: cancelled, sent, switched, in
 any tense: "is cancelled", "has been cancelled", "I've gone ahead and cancelled", "is being
-cancelled") or the state holds ("is on now", "is gone"), or uses a completion phrase that
-names no action ("all set", "taken care of"), or says a state stopped or came back ("no longer
-going to ship", "free again"). It **denies** an action when, negated, it says the verb or an
+cancelled") or the state holds ("is on now", "is gone"), or that the action's noun was carried
+out ("the cancellation has been processed"), or uses a completion phrase that names no action
+("all set", "taken care of"), or says a state stopped or came back ("no longer going to ship",
+"free again"); where no function of the turn acts, the agent saying it did anything ("I
+messaged your landlord") claims too. It **denies** an action when, negated, it says the verb or an
 outcome in general words of success ("couldn't cancel", "wasn't booked", "didn't go through",
 "no luck", "it didn't take", "nothing was saved"), or, not negated, reports a failure ("an
 error", "it errored out"), says things are as they were ("you're still where you started"),

@@ -16,7 +16,10 @@ description) and the run date. Checked in every reply's asserting clauses
   clause that is not negated ("it hasn't been delivered yet" states nothing); a clause
   that names one result's identifier is held to that result (a part of one, an order's item,
   to the result that holds it), a list item to what the items above it or its heading name;
-- in English, a field said to be empty ("it doesn't have any text") that is not.
+- in English, a field said to be empty ("it doesn't have any text") that is not, and nothing
+  said to be free ("no openings at 19:00") where the search found some then;
+- a clause said of "everything else", "the others", "the rest" is held to what the reply did not
+  name, and a word that qualifies the action's noun ("Annulation confirmée") is no value.
 
 A read turn's reply must also carry what the user asked for: the fields the case names
 (``tell: [status]``), else at least one value of each expected call's answer that the

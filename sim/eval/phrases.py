@@ -8,7 +8,9 @@ between phrases). Each clause is read on its own, so a negation counts only in t
 it negates: in "No problem, I've cancelled it!" the "No" is its own clause and the second
 clause claims. A clause **asserts** unless its sentence is a question or it is hedged (a
 modal such as "will", "could", "should", or a condition such as "if", "once", "when" at
-its start): "I'll cancel it" and "once it's cancelled" claim nothing yet. Idioms whose
+its start): "I'll cancel it" and "once it's cancelled" claim nothing yet; a modal of inference
+about the present ("it should be off at this point") and a condition on what the user wants
+("there's a table at 20:00 if you want it") hedge nothing. Idioms whose
 negation negates nothing ("no worries", "don't worry", 不客气, ไม่เป็นไร) are read as
 the politeness they are.
 
