@@ -370,23 +370,28 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
 _OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
 _BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
       r"(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
-# A state given as the value of a thing's label ("Porch light: off"), or after the verb that sets it
-# ("I see the Porch light switched off").
-_LABELLED = r"(?<=\w):\s*|\b(?:switched|turned)\s+"
+# A state said after the verb that sets it: "I see the Porch light switched off".
+_SET = r"\b(?:switched|turned)\s+"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:
     """A yes/no field said the other way round: "the Pendant is on" while its isOn is false."""
     found = []
     for part in scope:
+        said_as = "|".join([_BE, _SET, *_labels(part)])
         for key, value in (part.items() if isinstance(part, dict) else ()):
             word = _state_word(key)
             if word is None or not isinstance(value, bool):
                 continue
             wrong = _OPPOSITE[word] if value else word
-            if re.search(rf"(?:{_BE}|{_LABELLED})" + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
+            if re.search(rf"(?:{said_as})" + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
+
+
+def _labels(part: Any) -> list[str]:
+    """A thing's names as a label whose value follows: "Porch light: off"."""
+    return [re.escape(v) + r"\s*:\s*" for v in part.values() if _names_it(v)] if isinstance(part, dict) else []
 
 
 _ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)

@@ -144,8 +144,8 @@ _CLAUSE_BREAK = {
 _QUESTION_MARK = re.compile(r"[?？]")
 # A condition on what the user wants is an offer, not a hedge of what was said: "there's a table at
 # 20:00 if you want it", "it's yours should you need it".
-_USERS_WISH = re.compile(r"\b(?:if|whenever|should)\s+you\s+(?:\w+\s+)?(?:want|wish|like|need|prefer|fancy)\b.*$",
-                         re.I)
+_USERS_WISH = re.compile(r"(?<=\S)\s+(?:if|whenever|should)\s+you\s+(?:\w+\s+)?"
+                         r"(?:want|wish|like|need|prefer|fancy)\b.*$", re.I)
 # A modal of inference about the present hedges nothing: "the Porch light should be off at this
 # point", "it must be delivered by now" state what is so.
 _INFERRED_NOW = re.compile(r"\b(?:should|must|ought to)\s+(?:\w+\s+)?(?:be|have been)\b[^,;]*?"

@@ -153,7 +153,7 @@ def test_a_state_said_with_an_adverb_or_in_the_perfect_is_held_to_the_lights_sta
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._BE", r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+)?")
-    monkeypatch.setattr("sim.eval.facts._LABELLED", r"(?!)")  # "turned off" is heard after its verb too
+    monkeypatch.setattr("sim.eval.facts._SET", r"(?!)")  # "turned off" is heard after its verb too
     assert _made_up(reply, known) == []
 
 
@@ -251,8 +251,14 @@ def test_a_state_given_as_a_labels_value_or_after_its_verb_is_held_to_the_lights
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
     assert _made_up(reply.replace("off", "on"), known) == []
-    monkeypatch.setattr("sim.eval.facts._LABELLED", r"(?!)")
+    monkeypatch.setattr("sim.eval.facts._SET", r"(?!)")
+    monkeypatch.setattr("sim.eval.facts._labels", lambda part: [])
     assert _made_up(reply, known) == []
+
+
+def test_a_state_after_a_colon_is_said_of_the_thing_the_label_names():
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up("Porch light: on. Reminder: off to the shops at noon.", known) == []
 
 
 @pytest.mark.parametrize("reply, stated", [
