@@ -216,7 +216,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if english:
             found += _untrue_for_all(said, scope)
         if english:
-            found += _said_empty(said, known, scope) + _none_free(said, known.holders(scope))
+            found += _said_empty(said, known, scope) + _none_free(said, known, scope)
     return list(dict.fromkeys(found))
 
 
@@ -454,20 +454,23 @@ _NONE_FREE = re.compile(r"\b(?:no|not any|zero)\s+(?:\w+\s+)?(?:openings?|availa
                         r"|\b(?:nothing|none)\b[^,;.]*\b(?:available|free|open)\b", re.I)
 
 
-def _none_free(said: str, scope: list[tuple[Any, Any]]) -> list[str]:
+def _none_free(said: str, known: Known, scope: list[Any]) -> list[str]:
     """Nothing said to be free ("Sakura Sushi has no openings at 19:00") where the search the clause
-    speaks of listed some (at the time said, if one is)."""
+    speaks of listed some at the time said (else at the time the search asked for: "no free tables
+    at that time" is true of a search that found only others near it)."""
     if not _NONE_FREE.search(said):
         return []
-    times = {(hour, minute or 0) for hour, minute in _times(said)}
-    listed = [part for part, result in scope for items in _lists(result) if any(part is item for item in items)]
-    listed += [item for part, result in scope if part is result for items in _lists(part) for item in items
+    times = {(hour, minute or 0) for hour, minute in _times(said)} or \
+        {hour for args in known.args for hour in _hours(json.loads(args))}
+    holders = known.holders(scope)
+    listed = [part for part, result in holders for items in _lists(result) if any(part is item for item in items)]
+    listed += [item for part, result in holders if part is result for items in _lists(part) for item in items
                if isinstance(item, dict)]
     free = [item for item in listed if not times or not _hours(item) or _hours(item) & times]
     return [f"{said.strip()!r}, but the search found {len(free)} free"] if free else []
 
 
-def _hours(item: dict[str, Any]) -> set[tuple[int, int]]:
+def _hours(item: Any) -> set[tuple[int, int]]:
     return {(d["hour"], d.get("minute") or 0) for d in _dicts(item) if isinstance(d.get("hour"), int)}
 
 

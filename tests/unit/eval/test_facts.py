@@ -274,8 +274,17 @@ def test_a_modal_of_inference_about_the_present_states_what_is_so(monkeypatch, r
 
 
 TABLES = {"type": "array", "items": {"properties": {"restaurantName": {"type": "string"}, "time": {"type": "object"}}}}
-FOUND = _known((TABLES, {"result": [{"restaurantName": "Sakura Sushi", "time": {"hour": 19, "minute": 0}},
-                                    {"restaurantName": "Le Petit Bistro", "time": {"hour": 19, "minute": 30}}]}))
+FOUND = Known(dt.date(2026, 3, 14))
+FOUND.add_result(TABLES, {"result": [{"restaurantName": "Sakura Sushi", "time": {"hour": 19, "minute": 0}},
+                                     {"restaurantName": "Le Petit Bistro", "time": {"hour": 19, "minute": 30}}]},
+                 {"time": {"hour": 19, "minute": 0}, "partySize": 2})
+
+
+def test_no_free_table_at_the_time_asked_for_is_true_of_a_search_that_found_others_near_it():
+    near = Known(dt.date(2026, 3, 14))
+    near.add_result(TABLES, {"result": [{"restaurantName": "Sakura Sushi", "time": {"hour": 19, "minute": 30}}]},
+                    {"time": {"hour": 19, "minute": 0}})
+    assert _made_up("There are no free tables at that time. Sakura Sushi has one at 19:30.", near) == []
 
 
 @pytest.mark.parametrize("reply, said", [
@@ -301,6 +310,7 @@ def test_a_name_with_accented_letters_is_a_name(monkeypatch):
     ("Sadly everything is booked solid at 19:30.", True),
     ("Sakura Sushi has no openings at 19:30, but Le Petit Bistro does.", False),  # none of its own then
     ("Nothing is free at 20:00.", False),
+    ("There are no free tables at that time.", True),  # the search asked for 19:00, and found one then
 ])
 def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(monkeypatch, reply, conflict):
     assert bool(_made_up(reply, FOUND)) is conflict
