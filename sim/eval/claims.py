@@ -95,16 +95,16 @@ _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+n
 # "I went ahead with the cancellation" (proceeding with a thing is doing it).
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
                         r"wrapped up|ready|in motion|under ?way|(?:went|gone|going) ahead with|proceeded with|"
-                        r"carried out|followed through|a wrap|in order(?!\s+to\b)|accomplished|locked in)\b", re.I)
+                        r"carried out|followed through|a wrap|accomplished)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
 # The agent's past or perfect: "I messaged", "I've paid", "we have already sent"; and the verbs of
-# it that do nothing (trying, looking, perceiving, thinking, wanting).
+# it that do nothing (trying, looking, perceiving, thinking, wanting, telling the user: "as I said").
 _PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
 _NOT_DOING = frozenset("tried attempted checked looked searched asked seen saw found heard read noted understood been "
                        "had got gotten received noticed thought wanted wondered hoped guessed assumed figured meant "
-                       "felt".split())
+                       "felt said mentioned explained suggested recommended pointed warned".split())
 # A negative indefinite as the subject of something done: "nothing was saved", "none of it went
 # through" (the idioms take out "nothing else" and what was not needed).
 _AUXILIARIES = frozenset("was were has have had got is are been being".split())
