@@ -68,8 +68,10 @@ _EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely
                     r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
                     r"|\b(?:doesn't|does not|don't|do not|hasn't|has not|haven't|have not)\s+(?:got|have)\s+"
                     r"(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
-# A clause said of all but what the reply names: "everything else", "all the others", "the rest".
-_BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining)\b", re.I)
+# A clause said of all but what the reply names: "everything else", "all the others", "the rest",
+# "le reste", "les autres", 其他的, ที่เหลือ.
+_BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le reste|les autres|l'autre)\b"
+                            r"|其他|其余|别的|ที่เหลือ|อื่นๆ", re.I)
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
 # "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)

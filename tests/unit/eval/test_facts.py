@@ -210,6 +210,14 @@ def test_all_but_the_named_is_said_of_the_ones_the_reply_did_not_name(monkeypatc
     assert _made_up(reply, TWO_ON)
 
 
+@pytest.mark.parametrize("reply, language", [("ORD-8492 est expédiée, le reste est livré.", "fr"),
+                                             ("ORD-8492 已发货，其他的已送达。", "zh")])
+def test_the_rest_in_other_languages_is_said_of_what_the_reply_did_not_name(monkeypatch, reply, language):
+    assert _made_up(reply, ORDERS, language) == []
+    monkeypatch.setattr("sim.eval.facts._BUT_THE_NAMED", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, ORDERS, language)
+
+
 def test_all_said_with_no_exception_is_still_held_to_every_one():
     assert _made_up("💡 Bedside lamp switched on. Everything else is off.", TWO_ON)
     assert _made_up("Everything is off.", TWO_ON)
