@@ -463,7 +463,7 @@ def _none_free(said: str, known: Known, scope: list[Any]) -> list[str]:
     if not _NONE_FREE.search(said):
         return []
     times = {(hour, minute or 0) for hour, minute in _times(said)} or \
-        {hour for args in known.args for hour in _hours(json.loads(args))}
+        {time for args in known.args for time in _hours(json.loads(args))}
     holders = known.holders(scope)
     listed = [part for part, result in holders for items in _lists(result) if any(part is item for item in items)]
     listed += [item for part, result in holders if part is result for items in _lists(part) for item in items
