@@ -14,9 +14,11 @@ the function itself and from the user's request:
 An English clause **claims** the action when it asserts (sim/eval/phrases.py) and is not
 negated, and says the verb happened (its past or participle: cancelled, sent, switched, in
 any tense: "is cancelled", "has been cancelled", "I've gone ahead and cancelled", "is being
-cancelled") or the state holds ("is on now", "is gone"), or uses a completion phrase that
-names no action ("all set", "taken care of"), or says a state stopped or came back ("no longer
-going to ship", "free again"). It **denies** an action when, negated, it says the verb or an
+cancelled") or the state holds ("is on now", "is gone"), or that the action's noun was carried
+out ("the cancellation has been processed"), or uses a completion phrase that names no action
+("all set", "taken care of"), or says a state stopped or came back ("no longer going to ship",
+"free again"); where no function of the turn acts, the agent saying it did anything ("I
+messaged your landlord") claims too. It **denies** an action when, negated, it says the verb or an
 outcome in general words of success ("couldn't cancel", "wasn't booked", "didn't go through",
 "no luck", "it didn't take", "nothing was saved"), or, not negated, reports a failure ("an
 error", "it errored out"), says things are as they were ("you're still where you started"),
@@ -74,6 +76,10 @@ _LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "hi
 _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "finish", "process", "manage",
              "able", "get done", "make it", "do it", "do that", "do this", "come through", "pan out", "get through",
              "take effect", "let me", "let us", "allow me", "allow us", "luck", "success", "joy", "dice")
+# General verbs of carrying a thing out: said done of the action's noun, they say it was done.
+_CARRIED_OUT = ("process", "complete", "finish", "execute", "submit", "finalize", "finalise", "apply", "action",
+                "effect", "make", "do", "accept", "approve", "register", "record", "log", "put through",
+                "carry out", "push through")
 # Verbs that, with no object, say an action took effect: negated at the end of their clause they
 # deny it ("it didn't take", "the change didn't stick this time"); with an object they do not
 # ("it didn't take long").
@@ -89,14 +95,16 @@ _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+n
 # "I went ahead with the cancellation" (proceeding with a thing is doing it).
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
                         r"wrapped up|ready|in motion|under ?way|(?:went|gone|going) ahead with|proceeded with|"
-                        r"carried out|followed through)\b", re.I)
+                        r"carried out|followed through|a wrap|accomplished)\b", re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
-# The agent's perfect: "I've paid", "we have already sent"; and the verbs of it that do nothing.
-_PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
-_NOT_DOING = frozenset("tried attempted checked looked searched asked seen found heard read noted understood been had "
-                       "got gotten received".split())
+# The agent's past or perfect: "I messaged", "I've paid", "we have already sent"; and the verbs of
+# it that do nothing (trying, looking, perceiving, thinking, wanting, telling the user: "as I said").
+_PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
+_NOT_DOING = frozenset("tried attempted checked looked searched asked seen saw found heard read noted understood been "
+                       "had got gotten received noticed thought wanted wondered hoped guessed assumed figured meant "
+                       "felt said mentioned explained suggested recommended pointed warned".split())
 # A negative indefinite as the subject of something done: "nothing was saved", "none of it went
 # through" (the idioms take out "nothing else" and what was not needed).
 _AUXILIARIES = frozenset("was were has have had got is are been being".split())
@@ -216,7 +224,8 @@ class Reader:
     def read(self, text: str, action: Action, request: str = "") -> Words:
         heard = action.with_request(request) if "en" in self.languages else action
         said = _Said(_done_pattern(heard.verbs, heard.states), _state_pattern(heard.opposites - heard.states),
-                     _verb_pattern(heard.verbs), _french_pattern(request) if "fr" in self.languages else None)
+                     _verb_pattern(heard.verbs), _french_pattern(request) if "fr" in self.languages else None,
+                     bool(action.verbs))
         claims, denials = [], []
         for clause in self.cues.clauses(text):
             reading = self._hear(clause, said)
@@ -243,7 +252,7 @@ class Reader:
                                or _UNCHANGED.search(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
-                               or _AGAIN.search(clause.plain) or not said.verb and _did_something(clause.plain)):
+                               or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
             return "claim"
         return None
 
@@ -262,12 +271,13 @@ class Reader:
 @dataclass(frozen=True)
 class _Said:
     """The turn's action as the patterns that hear it: done, the opposite state, its verb in any
-    form, and the French request's participle."""
+    form, and the French request's participle; and whether any function of the turn acts."""
 
     done: re.Pattern | None
     opposite: re.Pattern | None
     verb: re.Pattern | None
     french: re.Pattern | None
+    acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
 
     def action(self, text: str) -> bool:
         """``text`` says the action was done, in its own words."""
@@ -287,9 +297,10 @@ def _says_not_done(plain: str, negated: str) -> bool:
 
 
 def _did_something(plain: str) -> bool:
-    """The agent says it has done something ("I've paid the bill", "we've submitted it"): on a turn
-    whose request names no action (a question), the only way to hear that it claims one. Trying and
-    looking are no doing ("I've checked", "I've tried")."""
+    """The agent says it did something ("I've paid the bill", "we've submitted it", "I messaged your
+    landlord"): on a turn where no function acts (a question, a request no app serves), what it did
+    need not be what was asked, and is a claim all the same. Trying and looking are no doing ("I've
+    checked", "I tried")."""
     done = _PERFECT.search(plain)
     return bool(done) and _is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING
 
@@ -382,7 +393,8 @@ def _lemmas_of_past(participle: str) -> set[str]:
 def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
     """Said to be done: a past or participle ("cancelled", "sent"), an -ing after a form of be
     ("is being cancelled", "I'm sending it") or opening the clause ("Calling them now"; not as the
-    subject of a verb: "Calling isn't possible"), or a state after one ("is on now"). A past that
+    subject of a verb: "Calling isn't possible"), the action's noun carried out ("the cancellation
+    has been processed"), or a state after one ("is on now"). A past that
     is also the verb itself (set, put) counts after a subject or an auxiliary only ("I set it",
     "it's set"), not in a list of what can be done ("search tables; set light power")."""
     past = {f for v in verbs if v for f in forms(v)[0]}
@@ -395,8 +407,19 @@ def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
         said = "|".join(map(re.escape, ing))
         parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?!\s+(?:is|was|would|will|can|could|does|did|has|may|"
                      rf"might|should)\b|n't))\b")
+    if verbs:
+        parts.append(_nominal_pattern(verbs))
     state = _state_pattern(states)
     return re.compile("|".join(parts + [state.pattern] if state else parts), re.I) if parts or state else None
+
+
+def _nominal_pattern(verbs: set[str]) -> str:
+    """The action's noun ("cancellation", "deletion", "booking") and, later in its clause, a general
+    verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"."""
+    nouns = {noun for v in verbs if v.isalpha() for noun in
+             (v, v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
+    done = {past for v in _CARRIED_OUT for past in forms(v)[0]}
+    return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))})\b"
 
 
 def _state_pattern(states: set[str]) -> re.Pattern | None:

@@ -16,7 +16,10 @@ description) and the run date. Checked in every reply's asserting clauses
   clause that is not negated ("it hasn't been delivered yet" states nothing); a clause
   that names one result's identifier is held to that result (a part of one, an order's item,
   to the result that holds it), a list item to what the items above it or its heading name;
-- in English, a field said to be empty ("it doesn't have any text") that is not.
+- in English, a field said to be empty ("it doesn't have any text") that is not, and nothing
+  said to be free ("no openings at 19:00") where the search found some then;
+- a clause said of "everything else", "the others", "the rest" is held to what the reply did not
+  name, and a word that qualifies the action's noun ("Annulation confirmée") is no value.
 
 A read turn's reply must also carry what the user asked for: the fields the case names
 (``tell: [status]``), else at least one value of each expected call's answer that the
@@ -51,17 +54,24 @@ _UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), r
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})h(\d{2})?\b"
                    r"|\b(?:at|around|by|until|from|before|after)\s+(\d{1,2})\b(?![.,:]?\d|\s*(?:%|°|percent|degrees))",
                    re.I)
-# A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro"), or one after a word in
-# lower case ("the Garage light"), not one that any English text capitalises.
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|du|la|le|des|of|van|von))*\s+[A-Z][a-z]+\b"
-                   r"|(?<=[a-z]\s)[A-Z][a-z]{2,}\b")
+# A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro", "Bistro Lumière": Latin
+# letters with accents too), or one after a word in lower case ("the Garage light"), not one that
+# any English text capitalises.
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|du|la|le|des|of|van|von))*"
+                   rf"\s+[{_UPPER}][{_LOWER}]+\b|(?<=[a-z]\s)[{_UPPER}][{_LOWER}]{{2,}}\b")
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
 _EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely\s+|totally\s+|still\s+|otherwise\s+)?"
                     r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
-                    r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)\s+no\s+(?P<noun>\w+)"
-                    r"|\b(?:doesn't|does not|don't|do not)\s+have\s+(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+                    r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
+                    r"|\b(?:doesn't|does not|don't|do not|hasn't|has not|haven't|have not)\s+(?:got|have)\s+"
+                    r"(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+# A clause said of all but what the reply names: "everything else", "all the others", "the rest",
+# "le reste", "les autres", 其他的, ที่เหลือ.
+_BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le reste|les autres|l'autre)\b"
+                            r"|其他|其余|别的|ที่เหลือ|อื่นๆ", re.I)
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
 # "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
@@ -111,6 +121,14 @@ class Known:
             if named:
                 return named
         return [r for _, r in self.results]
+
+    def others(self, reply: str) -> list[Any]:
+        """The named parts of the results that the reply does not name: what "everything else",
+        "all the others", "the rest" speak of ("Ceiling light on. Everything else is off")."""
+        said = reply.lower()
+        named = [(part, [v.lower() for v in part.values() if _names_it(v)])
+                 for _, result in self.results for part in _dicts(result)]
+        return [part for part, names in named if names and not any(name in said for name in names)]
 
     def holders(self, scope: list[Any]) -> list[tuple[Any, Any]]:
         """Each part in scope with the result that holds it."""
@@ -169,7 +187,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
-        scope = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
+        scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
+            known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
@@ -191,14 +210,15 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
                 if not (_known_number(value, said_numbers, longest) or _known_number(
                         value, known.returned_numbers(scope, unit), longest, converted=unit == "temperature")):
                     found.append(f"{match.group(0)!r}, which no call returned")
-        if english and not clause.negated:
-            found += _other_enum_values(said, enums, known.holders(scope), excluded) + _flipped_states(said, scope)
         if not clause.negated:
-            found += _other_values_said(said, language, enums, known.holders(scope), excluded)
+            valued, holders = _without_the_action(said, excluded), known.holders(scope)
+            if english:
+                found += _other_enum_values(valued, enums, holders, excluded) + _flipped_states(said, scope)
+            found += _other_values_said(valued, language, enums, holders, excluded)
         if english:
             found += _untrue_for_all(said, scope)
         if english:
-            found += _said_empty(said, known, scope)
+            found += _said_empty(said, known, scope) + _none_free(said, known, scope)
     return list(dict.fromkeys(found))
 
 
@@ -299,6 +319,23 @@ def _field_values(scope: list[tuple[Any, Any]], name: str) -> set[str]:
     return set()
 
 
+# A noun made of a verb ("cancellation", "annulation", "booking").
+_NOUN_ENDING = re.compile(r"(?:ation|tion|sion|ment|ing)s?$")
+
+
+def _without_the_action(said: str, actions: set[str]) -> str:
+    """The clause without what qualifies the turn's action rather than a thing: "Annulation
+    confirmée", "cancellation confirmed" say the cancelling went through, not that the order's
+    status is confirmed. A noun of the action is one with a noun's ending and a stem of one of its
+    words; the word on either side of it qualifies it (after a form of be, too)."""
+    stems = {word[:5] for word in actions if len(word) >= 4 and word.isalpha()}
+    for noun in {w for w in re.findall(r"[^\W\d_]+", said.lower())
+                 if _NOUN_ENDING.search(w) and any(w.startswith(stem) and w != stem for stem in stems)}:
+        said = re.sub(rf"(?:\S+\s+)?\b{noun}\b(?:\s+(?:is|was|has been|est|a été))?(?:\s+\S+)?", " ", said,
+                      flags=re.I)
+    return said
+
+
 def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
                        excluded: set[str]) -> list[str]:
     """An enum value the clause says that its field has nowhere in the results it speaks of."""
@@ -333,21 +370,30 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
 
 # A yes/no field read from its name (isOn: "on"), and the word for its no.
 _OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
-_BE = r"(?:\b(?:is|are|was|were|been|now|still)|'s|'re)\s+(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
+_BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
+      r"(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
+# A state said after the verb that sets it: "I see the Porch light switched off".
+_SET = r"\b(?:switched|turned)\s+"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:
     """A yes/no field said the other way round: "the Pendant is on" while its isOn is false."""
     found = []
     for part in scope:
+        said_as = "|".join([_BE, _SET, *_labels(part)])
         for key, value in (part.items() if isinstance(part, dict) else ()):
             word = _state_word(key)
             if word is None or not isinstance(value, bool):
                 continue
             wrong = _OPPOSITE[word] if value else word
-            if re.search(_BE + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
+            if re.search(rf"(?:{said_as})" + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
+
+
+def _labels(part: Any) -> list[str]:
+    """A thing's names as a label whose value follows: "Porch light: off"."""
+    return [re.escape(v) + r"\s*:\s*" for v in part.values() if _names_it(v)] if isinstance(part, dict) else []
 
 
 _ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)
@@ -361,19 +407,21 @@ def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
     states = [(key, value) for part in scope for d in _dicts(part) for key, value in d.items()
               if isinstance(value, bool) and _state_word(key)]
     for key in dict.fromkeys(key for key, _ in states):
-        word = _state_word(key) or ""
-        values = {value for k, value in states if k == key}
-        said_yes = re.search(rf"\b{word}\b", said, re.I)
-        said_no = re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)
-        if _ALL.search(said) and not _NONE.search(said):
-            claimed = True if said_yes and not said_no else False if said_no and not said_yes else None
-        elif _NONE.search(said) and said_yes:
-            claimed = False
-        else:
-            continue
-        if claimed is not None and (not claimed) in values:
+        claimed = _said_of_all(said, _state_word(key) or "")
+        if claimed is not None and (not claimed) in {value for k, value in states if k == key}:
             found.append(f"{said.strip()!r}, but not every {key} is {str(claimed).lower()}")
     return found
+
+
+def _said_of_all(said: str, word: str) -> bool | None:
+    """What a clause says a yes/no field is for all of them: "all on", "all of them are off", "none
+    of them is on" (all off), "none of them is off" (all on); None where it says it of not all."""
+    said_yes = bool(re.search(rf"\b{word}\b", said, re.I))
+    if said_yes == bool(re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)):
+        return None
+    if _NONE.search(said):
+        return not said_yes
+    return said_yes if _ALL.search(said) else None
 
 
 def _state_word(key: str) -> str | None:
@@ -400,6 +448,32 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
                 if values:
                     found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
     return found
+
+
+# Nothing free, in general English words of availability: "no openings", "booked solid", "nothing available".
+_NONE_FREE = re.compile(r"\b(?:no|not any|zero)\s+(?:\w+\s+)?(?:openings?|availability|vacanc(?:y|ies)|slots?|spots?"
+                        r"|tables?|seats?)\b|\b(?:fully|completely)\s+booked\b|\bbooked\s+(?:solid|up|out)\b"
+                        r"|\b(?:nothing|none)\b[^,;.]*\b(?:available|free|open)\b", re.I)
+
+
+def _none_free(said: str, known: Known, scope: list[Any]) -> list[str]:
+    """Nothing said to be free ("Sakura Sushi has no openings at 19:00") where the search the clause
+    speaks of listed some at the time said (else at the time the search asked for: "no free tables
+    at that time" is true of a search that found only others near it)."""
+    if not _NONE_FREE.search(said):
+        return []
+    times = {(hour, minute or 0) for hour, minute in _times(said)} or \
+        {time for args in known.args for time in _hours(json.loads(args))}
+    holders = known.holders(scope)
+    listed = [part for part, result in holders for items in _lists(result) if any(part is item for item in items)]
+    listed += [item for part, result in holders if part is result for items in _lists(part) for item in items
+               if isinstance(item, dict)]
+    free = [item for item in listed if not times or not _hours(item) or _hours(item) & times]
+    return [f"{said.strip()!r}, but the search found {len(free)} free"] if free else []
+
+
+def _hours(item: Any) -> set[tuple[int, int]]:
+    return {(d["hour"], d.get("minute") or 0) for d in _dicts(item) if isinstance(d.get("hour"), int)}
 
 
 def _held(said: str, scope: list[Any]) -> list[tuple[str, Any]]:

@@ -8,7 +8,9 @@ between phrases). Each clause is read on its own, so a negation counts only in t
 it negates: in "No problem, I've cancelled it!" the "No" is its own clause and the second
 clause claims. A clause **asserts** unless its sentence is a question or it is hedged (a
 modal such as "will", "could", "should", or a condition such as "if", "once", "when" at
-its start): "I'll cancel it" and "once it's cancelled" claim nothing yet. Idioms whose
+its start): "I'll cancel it" and "once it's cancelled" claim nothing yet; a modal of inference
+about the present ("it should be off at this point") and a condition on what the user wants
+("there's a table at 20:00 if you want it") hedge nothing. Idioms whose
 negation negates nothing ("no worries", "don't worry", 不客气, ไม่เป็นไร) are read as
 the politeness they are.
 
@@ -83,11 +85,12 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\bréserv[ée]", r"\bcré[ée]", r"\bmis à jour\b", r"\ballum[ée]", r"\béteint", r"\bj'ai\b",
                     r"\ba été\b", r"\bont été\b", r"\bsuccès\b"],
         "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
-        "failure": [r"\béchou", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b", r"\bplant[ée]",
-                    r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b", r"\bcoinc[ée]",
-                    r"\brat[ée]", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
+        "failure": [r"\béchou", r"\béchecs?\b", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b",
+                    r"\bplant[ée]", r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b",
+                    r"\bcoinc[ée]", r"\brat[ée]", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
                     r"\bdéconnect"],
-        "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b"],
+        "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
+                  r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b"],
         "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
                   r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
@@ -113,7 +116,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"不", r"没", r"無法", r"无法", r"未"],
         "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
                     r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况", r"(网络|连接|信号)\S{0,4}断", r"掉线", r"回滚"],
-        "retry": [r"再试", r"重试", r"重新试", r"再来一次"],
+        "retry": [r"再\S{0,3}试", r"重试", r"重新试", r"再来一次", r"(稍后|过一?会儿?|等一?下|晚点)再(试|问|查|来)"],
         "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
@@ -139,6 +142,14 @@ _CLAUSE_BREAK = {
     "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }
 _QUESTION_MARK = re.compile(r"[?？]")
+# A condition on what the user wants is an offer, not a hedge of what was said: "there's a table at
+# 20:00 if you want it", "it's yours should you need it".
+_USERS_WISH = re.compile(r"(?<=\S)\s+(?:if|whenever|should)\s+you\s+(?:\w+\s+)?"
+                         r"(?:want|wish|like|need|prefer|fancy)\b.*$", re.I)
+# A modal of inference about the present hedges nothing: "the Porch light should be off at this
+# point", "it must be delivered by now" state what is so.
+_INFERRED_NOW = re.compile(r"\b(?:should|must|ought to)\s+(?:\w+\s+)?(?:be|have been)\b[^,;]*?"
+                           r"\b(?:now|by now|at this point|at the moment|right now|currently|already)\b", re.I)
 
 
 def compile_pattern(pattern: str, shown: str | None = None) -> BoundedPattern:
@@ -219,7 +230,8 @@ class Cues:
             for part in self.split(sentence):
                 plain = self.idiom.sub(" ", part)
                 negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
-                out.append(Clause(part, plain, sentence, negated, question, bool(self.hedge.search(plain)),
+                hedged = bool(self.hedge.search(_USERS_WISH.sub(" ", plain))) and not _INFERRED_NOW.search(plain)
+                out.append(Clause(part, plain, sentence, negated, question, hedged,
                                   bool(self.success.search(plain)), bool(self.failure.search(plain)),
                                   bool(self.retry.search(plain))))
         return out

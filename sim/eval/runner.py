@@ -211,7 +211,7 @@ class Ears:
             record["rules"] = words.to_dict()
             words = await self.judge.read(said[-1], text)
         language = reply_language(text, self.language)
-        return words, Facts(self.known, self.reader.cues, language, tuple(action.words()))
+        return words, Facts(self.known, self.reader.cues, language, tuple(action.with_request(turn.user).words()))
 
 
 async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears, model_mode: bool, catalog: Catalog,

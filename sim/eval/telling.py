@@ -34,7 +34,7 @@ class Facts:
     known: Known
     cues: Cues
     language: str  # the reply's (sim/eval/phrases.py: reply_language)
-    action_words: tuple[str, ...] = ()  # the turn's actions' own words, which claims are judged by
+    action_words: tuple[str, ...] = ()  # the turn's actions' own words and its request's verb
 
     @property
     def english(self) -> bool:

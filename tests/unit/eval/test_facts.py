@@ -99,7 +99,7 @@ def test_without_the_pronoun_rule_the_status_is_held_to_every_order(monkeypatch)
 
 
 NOTE = {"properties": {"noteId": {"type": "string"}, "title": {"type": "string"},
-                       "content": {"type": "string", "description": "The note's text."}}}
+                       "content": {"type": "string", "description": "The note's body text."}}}
 
 
 @pytest.mark.parametrize("content, reply, emptied", [
@@ -153,11 +153,13 @@ def test_a_state_said_with_an_adverb_or_in_the_perfect_is_held_to_the_lights_sta
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._BE", r"(?:\b(?:is|are|was|were|now|still)|'s|'re)\s+(?:now\s+)?")
+    monkeypatch.setattr("sim.eval.facts._SET", r"(?!)")  # "turned off" is heard after its verb too
     assert _made_up(reply, known) == []
 
 
 @pytest.mark.parametrize("reply", [
     "Note note-1 (“Welcome”) doesn't have anything written in it — it's blank.",
+    "Your note “Welcome” hasn't got any body text.",
     "“Welcome” is an empty note, nothing under the title yet.",
 ])
 def test_a_thing_said_to_be_empty_in_other_shapes_is_held_to_what_it_holds(monkeypatch, reply):
@@ -192,3 +194,133 @@ def test_a_list_item_speaks_of_what_the_items_above_it_name(monkeypatch):
         assert _made_up(reply, known) == []
     monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier: [])
     assert _made_up(reply, known) == []
+
+
+LIGHTS = {"properties": {"lights": {"type": "array", "items": LIGHT}}}
+TWO_ON = _known((LIGHTS, {"lights": [{"name": "Bedside lamp", "isOn": True}, {"name": "Ceiling light", "isOn": True},
+                                     {"name": "Porch light", "isOn": False}]}))
+
+
+@pytest.mark.parametrize("reply", ["💡 Bedside lamp and Ceiling light — switched on. Everything else is off.",
+                                   "Bedside lamp and Ceiling light are on; all the others are off.",
+                                   "The Bedside lamp and the Ceiling light are on, the rest are off."])
+def test_all_but_the_named_is_said_of_the_ones_the_reply_did_not_name(monkeypatch, reply):
+    assert _made_up(reply, TWO_ON) == []
+    monkeypatch.setattr("sim.eval.facts._BUT_THE_NAMED", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, TWO_ON)
+
+
+@pytest.mark.parametrize("reply, language", [("ORD-8492 est expédiée, le reste est livré.", "fr"),
+                                             ("ORD-8492 已发货，其他的已送达。", "zh")])
+def test_the_rest_in_other_languages_is_said_of_what_the_reply_did_not_name(monkeypatch, reply, language):
+    assert _made_up(reply, ORDERS, language) == []
+    monkeypatch.setattr("sim.eval.facts._BUT_THE_NAMED", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, ORDERS, language)
+
+
+def test_all_said_with_no_exception_is_still_held_to_every_one():
+    assert _made_up("💡 Bedside lamp switched on. Everything else is off.", TWO_ON)
+    assert _made_up("Everything is off.", TWO_ON)
+
+
+@pytest.mark.parametrize("request_, reply, language", [
+    ("Annule ma commande ORD-5117, s'il te plaît", "Annulation confirmée pour la commande ORD-5117 ✅", "fr"),
+    ("Cancel order ORD-5117", "Cancellation confirmed for ORD-5117.", "en"),
+    ("Cancel order ORD-5117", "ORD-5117: confirmed cancellation.", "en"),
+])
+def test_a_word_that_qualifies_the_action_is_no_value_of_the_thing(monkeypatch, request_, reply, language):
+    from sim.eval.claims import Action
+    known = _known((STATUS, {"orderId": "ORD-5117", "status": "CANCELLED"}))
+    action = Action()
+    action.add_verbs(["cancel"])
+    words = action.with_request(request_).words()
+    assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words) == []
+    assert made_up("Commande ORD-5117 confirmée." if language == "fr" else "ORD-5117 is confirmed.", known,
+                   Cues.of(["en", language]), language=language, exclude=words)  # a status, said of the order
+    monkeypatch.setattr("sim.eval.facts._without_the_action", lambda said, actions: said)
+    assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words)
+
+
+
+def test_none_said_of_the_other_state_says_all_have_this_one():
+    """"None of them is off" says all are on: held to every light like "all of them are on"."""
+    assert _made_up("All the lights are currently glowing — none of them is off.", TWO_ON) == [
+        "'none of them is off.', but not every isOn is true"]
+    assert _made_up("None of them is off.", _known((LIGHTS, {"lights": [{"name": "Porch light", "isOn": True}]}))) == []
+
+
+def test_without_the_none_reading_none_of_the_other_state_says_nothing(monkeypatch):
+    monkeypatch.setattr("sim.eval.facts._NONE", __import__("re").compile(r"(?!)"))
+    assert _made_up("All the lights are currently glowing — none of them is off.", TWO_ON) == []
+
+
+@pytest.mark.parametrize("reply", ["Porch light: off ✔️", "I see the Porch light switched off right now."])
+def test_a_state_given_as_a_labels_value_or_after_its_verb_is_held_to_the_lights_state(monkeypatch, reply):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
+    assert _made_up(reply.replace("off", "on"), known) == []
+    monkeypatch.setattr("sim.eval.facts._SET", r"(?!)")
+    monkeypatch.setattr("sim.eval.facts._labels", lambda part: [])
+    assert _made_up(reply, known) == []
+
+
+def test_a_state_after_a_colon_is_said_of_the_thing_the_label_names():
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up("Porch light: on. Reminder: off to the shops at noon.", known) == []
+
+
+@pytest.mark.parametrize("reply, stated", [
+    ("Okay! The Porch light should be off at this point.", True),
+    ("The Porch light must be off by now.", True),
+    ("The Porch light should be off in a minute or so.", False),  # what will be: a hedge
+])
+def test_a_modal_of_inference_about_the_present_states_what_is_so(monkeypatch, reply, stated):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert bool(_made_up(reply, known)) is stated
+    monkeypatch.setattr("sim.eval.phrases._INFERRED_NOW", __import__("re").compile(r"(?!)"))
+    assert not _made_up(reply, known)
+
+
+TABLES = {"type": "array", "items": {"properties": {"restaurantName": {"type": "string"}, "time": {"type": "object"}}}}
+FOUND = Known(dt.date(2026, 3, 14))
+FOUND.add_result(TABLES, {"result": [{"restaurantName": "Sakura Sushi", "time": {"hour": 19, "minute": 0}},
+                                     {"restaurantName": "Le Petit Bistro", "time": {"hour": 19, "minute": 30}}]},
+                 {"time": {"hour": 19, "minute": 0}, "partySize": 2})
+
+
+def test_no_free_table_at_the_time_asked_for_is_true_of_a_search_that_found_others_near_it():
+    near = Known(dt.date(2026, 3, 14))
+    near.add_result(TABLES, {"result": [{"restaurantName": "Sakura Sushi", "time": {"hour": 19, "minute": 30}}]},
+                    {"time": {"hour": 19, "minute": 0}})
+    assert _made_up("There are no free tables at that time. Sakura Sushi has one at 19:30.", near) == []
+
+
+@pytest.mark.parametrize("reply, said", [
+    ("There's availability at Bistro Lumière at 19:00 if you want it.", True),  # a name no call returned
+    ("There's a table at Sakura Sushi at 19:00 if you want it.", False),
+])
+def test_an_offer_on_what_the_user_wants_still_states_what_it_offers(monkeypatch, reply, said):
+    assert bool(_made_up(reply, FOUND)) is said
+    monkeypatch.setattr("sim.eval.phrases._USERS_WISH", __import__("re").compile(r"(?!)"))
+    assert not _made_up(reply, FOUND)
+
+
+def test_a_name_with_accented_letters_is_a_name(monkeypatch):
+    assert _made_up("There's availability at Bistro Lumière at 19:00.", FOUND) == [
+        "'Bistro Lumière', which no call returned"]
+    monkeypatch.setattr("sim.eval.facts._NAME", __import__("re").compile(
+        r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+[A-Z][a-z]+\b"))
+    assert _made_up("There's availability at Bistro Lumière at 19:00.", FOUND) == []
+
+
+@pytest.mark.parametrize("reply, conflict", [
+    ("Hmm, Sakura Sushi has no openings at 19:00 and nothing else came up either.", True),
+    ("Sadly everything is booked solid at 19:30.", True),
+    ("Sakura Sushi has no openings at 19:30, but Le Petit Bistro does.", False),  # none of its own then
+    ("Nothing is free at 20:00.", False),
+    ("There are no free tables at that time.", True),  # the search asked for 19:00, and found one then
+])
+def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(monkeypatch, reply, conflict):
+    assert bool(_made_up(reply, FOUND)) is conflict
+    monkeypatch.setattr("sim.eval.facts._NONE_FREE", __import__("re").compile(r"(?!)"))
+    assert not _made_up(reply, FOUND)
