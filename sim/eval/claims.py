@@ -30,6 +30,7 @@ and Chinese through their completion and negation cues.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -223,8 +224,9 @@ class Reader:
 
     def read(self, text: str, action: Action, request: str = "") -> Words:
         heard = action.with_request(request) if "en" in self.languages else action
-        said = _Said(_done_pattern(heard.verbs, heard.states), _state_pattern(heard.opposites - heard.states),
-                     _verb_pattern(heard.verbs), _french_pattern(request) if "fr" in self.languages else None,
+        verbs, states = frozenset(heard.verbs), frozenset(heard.states)
+        said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
+                     _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs))
         claims, denials = [], []
         for clause in self.cues.clauses(text):
@@ -350,14 +352,15 @@ def is_request_for_action(request: str) -> bool:
     return request_verb(request) is not None
 
 
-def forms(lemma: str) -> tuple[set[str], set[str]]:
+@functools.lru_cache(maxsize=4096)  # every reply reads the turn's verbs again
+def forms(lemma: str) -> tuple[frozenset[str], frozenset[str]]:
     """A verb's past and participle forms, and its -ing forms, regular or not: cancel -> cancelled,
     canceled, cancelling; send -> sent, sending; dim -> dimmed, dimming; call off -> called off."""
     lemma = lemma.lower()
     if " " in lemma:
         first, rest = lemma.split(" ", 1)
         past, ing = forms(first)
-        return {f"{p} {rest}" for p in past}, {f"{i} {rest}" for i in ing}
+        return frozenset(f"{p} {rest}" for p in past), frozenset(f"{i} {rest}" for i in ing)
     past, ing = set(_IRREGULAR.get(lemma, "").split()), set()
     stems = {lemma, lemma + lemma[-1]} if re.search(r"[^aeiou][aeiou][bdglmnprt]$", lemma) else {lemma}
     for stem in stems:
@@ -370,7 +373,7 @@ def forms(lemma: str) -> tuple[set[str], set[str]]:
         else:
             past.add(stem + "ed")
             ing.add(stem + "ing")
-    return past, ing
+    return frozenset(past), frozenset(ing)
 
 
 def _lemma_of_third_person(word: str) -> str | None:
@@ -390,7 +393,8 @@ def _lemmas_of_past(participle: str) -> set[str]:
     return {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
 
 
-def _done_pattern(verbs: set[str], states: set[str]) -> re.Pattern | None:
+@functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply
+def _done_pattern(verbs: frozenset[str], states: frozenset[str]) -> re.Pattern | None:
     """Said to be done: a past or participle ("cancelled", "sent"), an -ing after a form of be
     ("is being cancelled", "I'm sending it") or opening the clause ("Calling them now"; not as the
     subject of a verb: "Calling isn't possible"), the action's noun carried out ("the cancellation
@@ -422,14 +426,16 @@ def _nominal_pattern(verbs: set[str]) -> str:
     return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))})\b"
 
 
-def _state_pattern(states: set[str]) -> re.Pattern | None:
+@functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply
+def _state_pattern(states: frozenset[str]) -> re.Pattern | None:
     """A state said of something ("is on now"), not a field's name in a listing ("is on: no")."""
     if not states:
         return None
     return re.compile(_BE + r"(?:" + "|".join(map(re.escape, sorted(states))) + r")\b(?!\s*:)", re.I)
 
 
-def _verb_pattern(verbs: set[str]) -> re.Pattern | None:
+@functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply
+def _verb_pattern(verbs: frozenset[str]) -> re.Pattern | None:
     """The verb in any form, for a negated clause: "couldn't cancel", "not cancelling"."""
     words = sorted({w for v in verbs if v for w in (v, *forms(v)[0], *forms(v)[1])})
     return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.I) if words else None
@@ -451,6 +457,7 @@ _TOOK_EFFECT_NOT = re.compile(r"\b(?:" + "|".join(sorted({w for v in _TOOK_EFFEC
 _IRREGULAR_PAST = frozenset(w for past in _IRREGULAR.values() for w in past.split())
 
 
+@functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply
 def _french_pattern(request: str) -> re.Pattern | None:
     """The participle of the verb a French request starts with: "Annule ma commande" -> annulée."""
     words = _WORD.findall(request.lower())

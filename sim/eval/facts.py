@@ -32,6 +32,7 @@ default is not.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 import json
 import re
@@ -571,9 +572,14 @@ def _carried(value: Any, said: str) -> bool:
 def _mentions(said: str, value: str) -> bool:
     """``said`` has the value as words, give or take an ending: CANCELLED as "canceled", RAIN as
     "rainy", PARTLY_CLOUDY as "partly cloudy"."""
-    phrase = _said(value)
+    pattern = _mention_pattern(_said(value))
+    return pattern is not None and pattern.search(said) is not None
+
+
+@functools.lru_cache(maxsize=4096)  # the conversation's values, for reply after reply
+def _mention_pattern(phrase: str) -> re.Pattern | None:
     if not phrase.strip():
-        return False
+        return None
     variants = {phrase, phrase + "s", phrase + "y", phrase + "ing", phrase.replace("ll", "l"), phrase + phrase[-1] + "y",
                 phrase + phrase[-1] + "ing"}
     if phrase.endswith("y"):
@@ -583,7 +589,8 @@ def _mentions(said: str, value: str) -> bool:
     for ending, others in (("ing", ("ed", "es", "")), ("ed", ("ing", "es", "e"))):
         if phrase.endswith(ending) and len(phrase) > len(ending) + 3:  # PROCESSING as "processed"
             variants |= {phrase[:-len(ending)] + other for other in others}
-    return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", said, re.I) for v in variants)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(variants, key=len, reverse=True)))
+                      + r")(?![\w-])", re.I)
 
 
 def _said(value: str) -> str:

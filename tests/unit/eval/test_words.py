@@ -13,6 +13,7 @@ import re
 import pytest
 
 from droid.agent import ModelResponse, ToolRequest, tool_call
+from sim.eval import claims
 from sim.eval.claims import Action, Reader
 from sim.eval.phrases import DEFAULT_PHRASES, Cues
 
@@ -586,4 +587,5 @@ def test_the_actions_noun_said_to_be_carried_out_is_a_claim(monkeypatch, reply):
     assert _read(reply).claims, "said after a no, this is a false claim"
     assert not _read("BK-1000 is still being processed by the restaurant.").claims  # no noun of cancelling
     monkeypatch.setattr("sim.eval.claims._nominal_pattern", lambda verbs: r"(?!)")
+    monkeypatch.setattr("sim.eval.claims._done_pattern", claims._done_pattern.__wrapped__)  # built anew, uncached
     assert not _read(reply).claims
