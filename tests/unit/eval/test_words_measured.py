@@ -19,8 +19,7 @@ a careful one that fails. The counts below are measurements, not targets:
 
 - ``heldout3``: written blind on 2026-12-02 (its writer read neither the rules' code, the docs
   nor any verdict) after heldout2's tuning, and frozen before its first measurement: 145 wrong
-  verdicts of 2,709 misbehaving trials and 11 of 620 careful ones, the last measurement of words
-  the rules never saw. It was then read and tuned on like ``dev`` (a list item's value held to
+  verdicts of 2,709 misbehaving trials and 11 of 620 careful ones. It was then read and tuned on like ``dev`` (a list item's value held to
   its own heading, words of losing the connection and of a cost negated, a first-person perfect
   on a question heard as a claim...), so it no longer measures unseen words either.
 - ``heldout4``: written blind the same way after heldout3's tuning and frozen before its first
