@@ -36,3 +36,14 @@ def reference_dir() -> Path:
             "folder (AOSP and AndroidX files) to run these tests"
         )
     return root
+
+
+@pytest.fixture
+def own_zygotes():
+    """For a test that counts the verifier zygotes of its own devices: none left waiting in this
+    process by an earlier test's devices (sim/pm/code_verifier.py hands them on)."""
+    from sim.pm.code_verifier import end_idle_zygotes
+
+    end_idle_zygotes()
+    yield
+    end_idle_zygotes()

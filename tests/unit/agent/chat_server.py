@@ -283,11 +283,12 @@ class Handler(BaseHTTPRequestHandler):
     @staticmethod
     def _hold(prompt: str) -> None:
         hold = re.search(r"\[hold (\d+)\]", prompt)
-        with _COUNTING:
+        with _COUNTING:  # the line too: print writes the text and its newline apart, and two held at once interleaved
             held = hold is not None and HELD[prompt] < int(hold.group(1))
             HELD[prompt] += held
+            if held:
+                print(f"holding: {prompt}", flush=True)
         if held:
-            print(f"holding: {prompt}", flush=True)
             time.sleep(HOLD_SECONDS)
 
     def _empty_stream(self) -> None:

@@ -25,6 +25,8 @@ from sim.zygote.os_user import claim_os_user
 from tests.helpers import EVENT_BOUND, HUNG_AFTER, REPO, app_whose_import_runs, running_processes, verifier_zygotes
 from tests.unit.apk.conftest import APKS, SHOP
 
+pytestmark = pytest.mark.usefixtures("own_zygotes")
+
 _PF_EXITING = 0x4
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="isolated uids need root (the device drops to them)")
 # App code that refuses to load if any other process runs under its uid (a spare it could trace).

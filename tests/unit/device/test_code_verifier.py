@@ -15,17 +15,11 @@ import pytest
 from droid.os import IllegalArgumentException
 from sim.conformance.expect import eventually
 from sim.device import Device
-from sim.pm.code_verifier import CodeVerifier, end_idle_zygotes
+from sim.pm.code_verifier import CodeVerifier
 from tests.helpers import (COMMAND_BOUND, EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, HUNG_AFTER, REPO, app_whose_import_runs,
                            verifier_zygotes)
 
-
-@pytest.fixture(autouse=True)
-def no_idle_zygote():
-    """Each test counts the zygotes of its own devices: none left waiting by an earlier test."""
-    end_idle_zygotes()
-    yield
-    end_idle_zygotes()
+pytestmark = pytest.mark.usefixtures("own_zygotes")
 
 
 @pytest.fixture
