@@ -11,9 +11,7 @@ $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	@# --no-compile: modules compile when first imported, not all of every dependency's (Ray's
-	@# thousands) up front, which was 30 of the install's 50 s.
-	$(PY) -m pip install --quiet --no-compile -e '.[test,ray]'
+	$(PY) -m pip install --quiet -e '.[test,ray]'
 	@touch $(STAMP)
 
 ## make sim: boot the device with the sample apps under apps/ and, as its system image, the
