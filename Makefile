@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DATA ?= .droidsim/device
 
-.PHONY: sim test bench soak conformance proto proto-check lint clean
+.PHONY: sim test bench soak conformance proto proto-check lint clean bytecode
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -22,8 +22,15 @@ sim: $(STAMP)
 
 ## make test: the whole suite (unit, e2e, conformance in-process); files in collection order,
 ## the long ones first (tests/conftest.py), not xdist's default of the most tests first
-test: $(STAMP) proto-check
+test: $(STAMP) proto-check bytecode
 	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
+
+## make bytecode: this checkout's own modules compiled (only what changed), so that the suite's
+## thousands of device, app and CLI processes load them instead of compiling them each time where
+## the environment turns the bytecode cache off (PYTHONDONTWRITEBYTECODE, as these machines do:
+## a process still reads the cache)
+bytecode: $(STAMP)
+	$(PY) -m compileall -q -j 0 platform sim tests bench
 
 ## make conformance: the conformance suite against a running device (make sim)
 conformance: $(STAMP)
