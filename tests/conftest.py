@@ -39,11 +39,15 @@ def reference_dir() -> Path:
 
 
 @pytest.fixture
-def own_zygotes():
+def own_zygotes(monkeypatch):
     """For a test that counts the verifier zygotes of its own devices: none left waiting in this
-    process by an earlier test's devices (sim/pm/code_verifier.py hands them on)."""
+    process by an earlier test's devices (sim/pm/code_verifier.py hands them on), and no code
+    remembered as verified by them (sim/pm/verified_code.py), so that each install verifies."""
+    from sim.pm import code_verifier
     from sim.pm.code_verifier import end_idle_zygotes
+    from sim.pm.verified_code import VerifiedCode
 
+    monkeypatch.setattr(code_verifier, "_VERIFIED", VerifiedCode())
     end_idle_zygotes()
     yield
     end_idle_zygotes()

@@ -6,10 +6,11 @@ gone when it ends (its process group killed), so nothing one app's import-time c
 reach a later install: a child forked, per verification, from the verifier's zygote
 (sim/pm/verifier_zygote.py), a clean process started at the device's first install that never
 runs app code itself (and, once the device is shut down, handed to the next device booted in
-the same process if it never forked a spare decoder). On a device run as root the child runs under a uid of its own from
-Android's isolated range (99000-99999), which owns nothing of the device's, and every process
-of that uid is killed afterwards, however it detached (the range is this device's own:
-sim/zygote/os_user.py). Without root it confines itself with Landlock, read-only.
+the same process if it never forked a spare decoder). Code verified once in this process is
+not run again: its answer is remembered by the bytes of its files (sim/pm/verified_code.py).
+On a device run as root the child runs under a uid of its own from Android's isolated range
+(99000-99999), which owns nothing of the device's, and every process of that uid is killed
+afterwards, however it detached (the range is this device's own: sim/zygote/os_user.py). Without root it confines itself with Landlock, read-only.
 
 What it answers is the metadata the compiler would write for the service's declarations
 (``droidsim appfunctions generate``), so install can compare the whole signature of each
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING, Callable
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
 from sim.apk.errors import ApkError
 from sim.pm.spare_channel import SparePool
+from sim.pm.verified_code import VerifiedCode
 from sim.pm.verifier_child import (
     DECODE_CPU_SECONDS,
     KILLED_OR_SLOW,
@@ -107,6 +109,7 @@ def _end(zygote: subprocess.Popen, channel: socket.socket | None) -> None:
 
 
 _IDLE = _IdleZygotes()
+_VERIFIED = VerifiedCode()
 
 
 def end_idle_zygotes() -> None:
@@ -145,10 +148,13 @@ class CodeVerifier:
         self._forked_spares = False  # the zygote's spares (and their uids) are this device's: not reused
 
     def declared_code(self, app_dir: Path, service_name: str) -> DeclaredCode:
+        return _declared_from(_VERIFIED.answer(app_dir, service_name, lambda: self._verify(app_dir, service_name)))
+
+    def _verify(self, app_dir: Path, service_name: str) -> dict:
         with self._lock:
             request = {"app_dir": str(app_dir), "service": service_name, "uid": self._next_uid(),
                        "timeout": self._timeout}
-            return _declared_from(self._ask(request))
+            return self._ask(request)
 
     def decode_apk(self, data: bytes, apk_name: str, sdk: int,
                    while_decoding: Callable[[], None] = lambda: None) -> DecodedApk:

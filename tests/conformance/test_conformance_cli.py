@@ -33,7 +33,8 @@ def device_state(data) -> tuple[set[str], list[str], str | None]:
 @pytest.mark.timeout(400)
 def test_conformance_against_a_running_device(tmp_path):
     data = tmp_path / "data"
-    device = DeviceProcess(data)
+    # The cancellation cases wait out the device's cancellation timeout (5 s by default) twice.
+    device = DeviceProcess(data, extra=("--cancellation-timeout", "1"))
     try:
         assert droidsim("install", str(HELPER_APP), data=data).returncode == 0  # there before the run
         before = device_state(data)

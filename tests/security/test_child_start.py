@@ -136,7 +136,7 @@ def test_code_another_user_plants_in_the_devices_tmpdir_or_folder_never_runs_in_
         mode, open_folder, marker, shared_folder, monkeypatch):
     with device_in(mode, open_folder, monkeypatch) as device:
         update = copy_app(HELPER_APP, open_folder / "update")
-        (update / "CHANGES.txt").write_text("a new version\n")
+        (update / "CHANGES.txt").write_text(f"a new version, built in {open_folder}\n")  # bytes never verified
         before = device.registry.get(HELPER_PACKAGE).source_hash
         # An update: the verifier's zygote starts and forks a child that imports the new code.
         device.install(update)

@@ -60,7 +60,8 @@ Policy, read from the last message:
 - ``[reasoning-only]`` -> ``reasoning`` and ``content: null``;
 - ``[truncate]`` -> a few words and ``finish_reason: length``;
 - ``[stall]`` -> one chunk, then silence for STALL_SECONDS;
-- ``[fail N]`` (or "fail") -> HTTP N (500); "bad json" -> a call whose arguments are not JSON;
+- ``[fail N]`` (or "fail") -> HTTP N (500), with ``retry-after-ms: 20`` as OpenAI's API sends it, so
+  that the OpenAI SDK's retries do not wait its own backoff (0.5 s, doubling); "bad json" -> a call whose arguments are not JSON;
 - an order mentioned and tools offered -> ``fetch_order_details`` with the order id;
 - otherwise "Hello from the test server."
 
@@ -227,11 +228,13 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # quiet
         pass
 
-    def _json(self, status: int, data) -> None:
+    def _json(self, status: int, data, headers: dict[str, str] | None = None) -> None:
         payload = json.dumps(data).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(payload)
 
@@ -256,7 +259,8 @@ class Handler(BaseHTTPRequestHandler):
         failure = re.search(r"\[fail (\d{3})\]", prompt)
         if failure or "fail" in prompt.split():
             status = int(failure.group(1)) if failure else 500
-            self._json(status, {"error": {"message": "the test server was asked to fail", "type": "server_error"}})
+            self._json(status, {"error": {"message": "the test server was asked to fail", "type": "server_error"}},
+                       {"retry-after-ms": "20"})
             return
         if any(m.get("content") is None and not m.get("tool_calls") for m in messages):
             self._json(400, {"error": {"message": "Invalid value for 'content': expected a string, got null.",

@@ -1,7 +1,8 @@
 """The install-time code verifier: a fresh child of one clean zygote per verification, so
 nothing an app's import-time code does reaches a later one, and a child that hangs or dies
 is refused while the next install is verified as usual (sim/pm/verifier_zygote.py). A device
-shut down hands its zygote, clean, to the next device booted in the same process."""
+shut down hands its zygote, clean, to the next device booted in the same process, and code
+verified once is not run again while its bytes stay the same."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from droid.os import IllegalArgumentException
 from sim.conformance.expect import eventually
 from sim.device import Device
 from sim.pm.code_verifier import CodeVerifier
+from sim.pm.verified_code import code_digest
 from tests.helpers import (COMMAND_BOUND, EVENT_BOUND, HELPER_APP, HELPER_PACKAGE, HUNG_AFTER, REPO, app_whose_import_runs,
                            verifier_zygotes)
 
@@ -116,3 +118,38 @@ def test_a_zygote_left_waiting_ends_with_its_process(tmp_path):
     [zygote] = map(int, result.stdout.split())
     eventually("the waiting zygote to end with its process", lambda: not Path(f"/proc/{zygote}").exists(), EVENT_BOUND,
                lambda: f"pid {zygote} still runs")
+
+
+def test_code_verified_once_in_a_process_is_not_run_again_until_a_byte_of_it_changes(tmp_path, monkeypatch):
+    asked = []
+    ask = CodeVerifier._ask
+    monkeypatch.setattr(CodeVerifier, "_ask", lambda self, request: asked.append(request) or ask(self, request))
+    app = app_whose_import_runs(tmp_path, "same", "")
+    with Device(tmp_path / "first", isolated_apps=False) as first:
+        first.install(app)
+    with Device(tmp_path / "second", isolated_apps=False) as second:
+        second.install(app)  # the same bytes, staged by another device: what they declare is known
+        assert len(asked) == 1
+        service = app / "testutils.py"
+        service.write_text(service.read_text() + "\n# an update\n")
+        second.install(app)
+        assert len(asked) == 2
+        broken = app_whose_import_runs(tmp_path, "broken", "raise RuntimeError('not today')")
+        for _ in range(2):  # a failure is not remembered: on a loaded machine it may be a timeout
+            with pytest.raises(IllegalArgumentException, match="INSTALL_FAILED_BAD_CODE: .*RuntimeError: not today"):
+                second.install(broken)
+        assert len(asked) == 4
+
+
+def test_the_codes_digest_holds_every_files_name_and_bytes(tmp_path):
+    (tmp_path / "app" / "pkg").mkdir(parents=True)
+    (tmp_path / "app" / "pkg" / "service.py").write_text("x = 1\n")
+    before = code_digest(tmp_path / "app")
+    (tmp_path / "app" / "pkg" / "service.py").rename(tmp_path / "app" / "pkg" / "other.py")
+    renamed = code_digest(tmp_path / "app")
+    (tmp_path / "app" / "pkg" / "other.py").write_text("x = 2\n")
+    changed = code_digest(tmp_path / "app")
+    (tmp_path / "app" / "pkg" / "other.py").unlink()
+    (tmp_path / "app" / "pkg" / "other.py").symlink_to("service.py")
+    linked = code_digest(tmp_path / "app")
+    assert len({before, renamed, changed, linked}) == 4
