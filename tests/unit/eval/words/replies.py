@@ -20,6 +20,7 @@ is not used on it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import string
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ SKY = {
 POWER = {"en": ("on", "off"), "fr": ("allumée", "éteinte"), "th": ("เปิด", "ปิด"), "zh": ("开着", "关着")}
 
 
+@functools.cache  # read once: each behaviour of each suite plays the same set
 def load(name: str) -> dict[str, Any]:
     return yaml.safe_load((HERE / f"{name}.yaml").read_text(encoding="utf-8"))
 
