@@ -30,6 +30,7 @@ and Chinese through their completion and negation cues.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -40,21 +41,39 @@ from sim.lint.words import INTENT_OF, name_words
 
 # The English verbs whose past does not end in -ed: the grammar's own list, not cue words.
 _IRREGULAR = {
-    "be": "was were been", "begin": "began begun", "bring": "brought", "build": "built", "buy": "bought",
-    "catch": "caught", "choose": "chose chosen", "come": "came come", "cut": "cut", "do": "did done",
-    "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "feed": "fed", "find": "found",
-    "forget": "forgot forgotten", "freeze": "froze frozen", "get": "got gotten", "give": "gave given",
-    "go": "went gone", "grow": "grew grown", "hang": "hung", "have": "had", "hear": "heard", "hide": "hid hidden",
-    "hold": "held", "keep": "kept", "know": "knew known", "lay": "laid", "lead": "led", "leave": "left",
-    "lend": "lent", "let": "let", "light": "lit lighted", "lose": "lost", "make": "made", "mean": "meant",
-    "meet": "met", "pay": "paid", "put": "put", "quit": "quit", "read": "read", "ride": "rode ridden",
-    "ring": "rang rung", "rise": "rose risen", "run": "ran run", "say": "said", "see": "saw seen", "seek": "sought",
-    "sell": "sold", "send": "sent", "set": "set", "shake": "shook shaken", "shoot": "shot", "show": "showed shown",
-    "shut": "shut", "sing": "sang sung", "sit": "sat", "sleep": "slept", "speak": "spoke spoken", "spend": "spent",
-    "split": "split", "stand": "stood", "steal": "stole stolen", "stick": "stuck", "strike": "struck",
-    "swing": "swung", "take": "took taken", "teach": "taught", "tear": "tore torn", "tell": "told",
-    "think": "thought", "throw": "threw thrown", "understand": "understood", "undo": "undid undone",
-    "upset": "upset", "wake": "woke woken", "wear": "wore worn", "win": "won", "write": "wrote written",
+    "arise": "arose arisen", "awake": "awoke awoken", "be": "was were been", "bear": "bore borne",
+    "beat": "beat beaten", "become": "became become", "begin": "began begun", "bend": "bent",
+    "bind": "bound", "bite": "bit bitten", "bleed": "bled", "blow": "blew blown",
+    "break": "broke broken", "breed": "bred", "bring": "brought", "build": "built",
+    "buy": "bought", "catch": "caught", "choose": "chose chosen", "cling": "clung",
+    "come": "came come", "creep": "crept", "cut": "cut", "deal": "dealt", "dig": "dug",
+    "dive": "dove", "do": "did done", "draw": "drew drawn", "dream": "dreamt", "drive": "drove driven",
+    "eat": "ate eaten", "fall": "fell fallen", "feed": "fed", "feel": "felt", "fight": "fought", "find": "found",
+    "flee": "fled", "fling": "flung", "fly": "flew flown", "forbid": "forbade forbidden",
+    "foresee": "foresaw foreseen", "forget": "forgot forgotten", "forgive": "forgave forgiven",
+    "freeze": "froze frozen", "get": "got gotten", "give": "gave given", "go": "went gone", "grind": "ground",
+    "grow": "grew grown", "hang": "hung", "have": "had", "hear": "heard", "hide": "hid hidden",
+    "hold": "held", "keep": "kept", "kneel": "knelt", "know": "knew known", "lay": "laid",
+    "lead": "led", "leap": "leapt", "learn": "learnt", "leave": "left", "lend": "lent", "let": "let",
+    "light": "lit lighted", "lose": "lost", "make": "made", "mean": "meant", "meet": "met",
+    "mislay": "mislaid", "mistake": "mistook mistaken", "overcome": "overcame overcome", "overdo": "overdid overdone",
+    "override": "overrode overridden", "overtake": "overtook overtaken", "overwrite": "overwrote overwritten",
+    "pay": "paid", "prove": "proven", "put": "put", "quit": "quit", "read": "read", "rebuild": "rebuilt",
+    "redo": "redid redone", "resend": "resent", "rethink": "rethought", "rewrite": "rewrote rewritten",
+    "ride": "rode ridden", "ring": "rang rung", "rise": "rose risen", "run": "ran run", "say": "said",
+    "see": "saw seen", "seek": "sought", "sell": "sold", "send": "sent", "set": "set", "shake": "shook shaken",
+    "shine": "shone", "shoot": "shot", "show": "showed shown", "shrink": "shrank shrunk",
+    "shut": "shut", "sing": "sang sung", "sink": "sank sunk", "sit": "sat", "sleep": "slept", "slide": "slid",
+    "sow": "sown", "speak": "spoke spoken", "spell": "spelt", "spend": "spent", "spill": "spilt",
+    "spin": "spun", "split": "split", "spoil": "spoilt", "stand": "stood",
+    "steal": "stole stolen", "stick": "stuck", "sting": "stung", "stink": "stank stunk", "stride": "strode stridden",
+    "strike": "struck", "string": "strung", "strive": "strove striven", "swear": "swore sworn", "sweep": "swept",
+    "swell": "swollen", "swim": "swam swum", "swing": "swung", "take": "took taken", "teach": "taught",
+    "tear": "tore torn", "tell": "told", "think": "thought", "throw": "threw thrown", "tread": "trod trodden",
+    "undergo": "underwent undergone", "understand": "understood", "undertake": "undertook undertaken",
+    "undo": "undid undone", "unwind": "unwound", "uphold": "upheld", "upset": "upset", "wake": "woke woken",
+    "wear": "wore worn", "weave": "wove woven", "weep": "wept", "win": "won", "wind": "wound",
+    "withdraw": "withdrew withdrawn", "withhold": "withheld", "wring": "wrung", "write": "wrote written",
 }
 # English ways of saying the same action, beyond the lint's intents: synonyms and phrasal verbs.
 # Keyed by the intent's lemma; general English, not a list of any app's words.
@@ -123,6 +142,7 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
+_CHANGE = re.compile(r"\b(?:chang\w*|unchanged|untouched|modif\w*|alter\w*|touch\w*|edit\w*)\b", re.I)
 _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
 # Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
 _UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
@@ -206,6 +226,7 @@ class Words:
     denials: tuple[str, ...]
     asks: bool
     by: str = "rules"
+    unchanged: tuple[str, ...] = ()  # the denials that say only that nothing was changed: true of a lookup
 
     @property
     def admits_failure(self) -> bool:
@@ -228,12 +249,15 @@ class Reader:
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs))
-        claims, denials = [], []
+        claims, denials, unchanged = [], [], []
         for clause in self.cues.clauses(text):
             reading = self._hear(clause, said)
             if reading:
                 (claims if reading == "claim" else denials).append(clause)
-        return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text))
+            if reading == "denial" and not self._hear(_without_change(clause), said):
+                unchanged.append(clause)
+        return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text),
+                     unchanged=tuple(c.text for c in unchanged))
 
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
         """"claim", "denial" or None for one clause."""
@@ -296,6 +320,12 @@ def _says_not_done(plain: str, negated: str) -> bool:
     return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
                 or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
                 and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _without_change(clause: Clause) -> Clause:
+    """The clause without its words of changing ("I haven't changed anything", "it's untouched"):
+    a denial that is none without them says only that nothing changed."""
+    return dataclasses.replace(clause, plain=_CHANGE.sub(" ", _UNCHANGED.sub(" ", clause.plain)))
 
 
 def _did_something(plain: str) -> bool:

@@ -78,6 +78,16 @@ _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le r
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
 # A list item speaks of what the heading above it names: "Weather for Tokyo:\n- Conditions: clear".
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+# Text a reply gives as what a thing says, whose words must be the thing's own: a quotation of a
+# few words, a quoted block ("> ..."), or the lines under a heading that quotes a title or says
+# what follows is its text ("Here's “Welcome”:", "It reads:").
+_QUOTATION = re.compile(r"[“\"«「]\s*([^\W\d_][^”\"»」\n{}\[\]]{11,})[”\"»」]")  # words, not JSON
+_QUOTED_LINE = re.compile(r"^\s*>\s?(.+)$", re.M)
+_TEXT_HEADING = re.compile(r"(?:[“\"«「][^”\"»」\n]+[”\"»」]|\b(?:says?|reads?|contains?|contents?|text|written)\b)"
+                           r"[^\n:]*:\s*$", re.I)
+_TEXT_WORD = re.compile(r"[^\W\d_]{4,}")
+# A line whose label is a state: "- On: Pendant and Porch light", "Off: Bedside lamp".
+_STATE_LABEL = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?([A-Za-z]+)\s*:\s*(.+)$")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
 _NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
@@ -109,19 +119,20 @@ class Known:
     def scope(self, *texts: str) -> list[Any]:
         """The parts of the results a statement is about: those it names by one of their words
         (an order's id, a light's or a city's name), trying the clause, then its sentence; else all."""
-        for text in texts:
-            said, named, seen = text.lower(), [], set()
-            for _, result in reversed(self.results):  # the newest word on a thing is the one that holds
-                found = set()
-                for part in _dicts(result):
-                    names = {v.lower() for v in part.values() if _names_it(v) and v.lower() in said}
-                    if names - seen:
-                        named.append(part)
-                    found |= names
-                seen |= found
-            if named:
-                return named
-        return [r for _, r in self.results]
+        return next((named for named in map(self.named, texts) if named), [r for _, r in self.results])
+
+    def named(self, text: str) -> list[Any]:
+        """The parts of the results a text names, the newest word on each (the one that holds)."""
+        said, named, seen = text.lower(), [], set()
+        for _, result in reversed(self.results):
+            found = set()
+            for part in _dicts(result):
+                names = {v.lower() for v in part.values() if _names_it(v) and v.lower() in said}
+                if names - seen:
+                    named.append(part)
+                found |= names
+            seen |= found
+        return named
 
     def others(self, reply: str) -> list[Any]:
         """The named parts of the results that the reply does not name: what "everything else",
@@ -179,6 +190,10 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     found: list[str] = []
     english = language == "en"
     seen_text, longest, said_numbers = known.text(), known.longest_list(), known.said_numbers()
+    # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
+    # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
+    text = _QUOTATION.sub(lambda m: "“…”" if len(m.group(1).split()) >= 4 and m.group(1).strip().lower() in seen_text
+                          else m.group(0), text)
     enums = _enum_fields(known.results)
     excluded = {e.lower() for e in exclude}
     earlier: list[str] = []  # the sentences before this clause's, the nearest first
@@ -220,7 +235,58 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
             found += _untrue_for_all(said, scope)
         if english:
             found += _said_empty(said, known, scope) + _none_free(said, known, scope)
+        found += _text_not_returned([m.group(1) for m in _QUOTATION.finditer(clause.text)], seen_text)
+    found += _text_not_returned(_QUOTED_LINE.findall(text) + _under_text_headings(text), seen_text)
+    if english:
+        found += _states_as_labels(text, known)
     return list(dict.fromkeys(found))
+
+
+def _states_as_labels(text: str, known: Known) -> list[str]:
+    """A state as the label of a line, the things that have it after it ("- On: Pendant and Porch
+    light"): each thing the line names is said to have it."""
+    found = []
+    for line in text.splitlines():
+        label = _STATE_LABEL.match(line)
+        if not label:
+            continue
+        for part in known.named(label.group(2)):
+            for key, value in (part.items() if isinstance(part, dict) else ()):
+                word = _state_word(key)
+                if word is not None and isinstance(value, bool) and \
+                        re.fullmatch(_said_as(_OPPOSITE[word] if value else word), label.group(1), re.I):
+                    found.append(f"{label.group(1)!r} for the {key} of {_names_of(part)}, which is {str(value).lower()}")
+    return found
+
+
+def _names_of(part: dict[str, Any]) -> str:
+    return next((v for v in part.values() if _names_it(v)), "it")
+
+
+def _under_text_headings(text: str) -> list[str]:
+    """The lines under a heading that says a text follows ("Here's “Welcome”:"), to a blank line
+    after them."""
+    lines, found, under = text.splitlines(), [], False
+    for line in lines:
+        if _TEXT_HEADING.search(line):
+            under = True
+        elif under and line.strip():
+            found.append(_LIST_ITEM.sub("", line))
+        elif under and found:
+            under = False
+    return found
+
+
+def _text_not_returned(passages: list[str], seen_text: str) -> list[str]:
+    """Passages given as a thing's text, most of whose words nothing in the conversation said
+    (a word counts as said where one said shares its first five letters: "conditions", "condition")."""
+    seen = {word[:5] for word in _TEXT_WORD.findall(seen_text)}
+    found = []
+    for passage in passages:
+        words = [word.lower()[:5] for word in _TEXT_WORD.findall(passage)]
+        if words and sum(word in seen for word in words) * 2 < len(words):
+            found.append(f"{passage.strip()!r}, a text no call returned")
+    return found
 
 
 def _spoken_of(said: str, sentence: str, earlier: list[str]) -> list[str]:
@@ -320,6 +386,9 @@ def _field_values(scope: list[tuple[Any, Any]], name: str) -> set[str]:
     return set()
 
 
+# A demonstrative of what was just said, and a word after it at the clause's end: "c'est confirmé",
+# "that's confirmed", "this is all done".
+_FACT_HOLDS = re.compile(r"\b(?:c'est|c’est|cela est|that's|that is|this is)\s+(?:\w+\s+)?\w+\W*$", re.I)
 # A noun made of a verb ("cancellation", "annulation", "booking").
 _NOUN_ENDING = re.compile(r"(?:ation|tion|sion|ment|ing)s?$")
 
@@ -329,6 +398,8 @@ def _without_the_action(said: str, actions: set[str]) -> str:
     confirmée", "cancellation confirmed" say the cancelling went through, not that the order's
     status is confirmed. A noun of the action is one with a noun's ending and a stem of one of its
     words; the word on either side of it qualifies it (after a form of be, too)."""
+    if actions:  # "c'est confirmé", "that's confirmed": the statement before holds, no thing's value
+        said = _FACT_HOLDS.sub(" ", said)
     stems = {word[:5] for word in actions if len(word) >= 4 and word.isalpha()}
     for noun in {w for w in re.findall(r"[^\W\d_]+", said.lower())
                  if _NOUN_ENDING.search(w) and any(w.startswith(stem) and w != stem for stem in stems)}:
@@ -371,25 +442,38 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
 
 # A yes/no field read from its name (isOn: "on"), and the word for its no.
 _OPPOSITE = {"on": "off", "open": "closed", "available": "unavailable", "enabled": "disabled", "active": "inactive"}
+# Other words English says a state in: a light that is on is lit, one that is off is dark.
+_ALSO_SAID = {"on": ("lit",), "off": ("dark",)}
 _BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
       r"(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
-# A state said after the verb that sets it: "I see the Porch light switched off".
-_SET = r"\b(?:switched|turned)\s+"
+# A state said after a verb that changes it, keeps it or shows it, its object between: "switched
+# off", "went off", "I got the Porch light off", "left it on", "showing as off", "Switched off:
+# Porch light".
+_SET = r"\b(?:switched|turned|flipped|went|gone|goes|got|gotten|left|kept|keeps|stays|stayed|remains|remained|" \
+       r"(?:showing|shows|shown|listed|marked|appears|reads)\s+as)\s+"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:
     """A yes/no field said the other way round: "the Pendant is on" while its isOn is false."""
     found = []
     for part in scope:
-        said_as = "|".join([_BE, _SET, *_labels(part)])
+        names = [re.escape(v) for v in part.values() if _names_it(v)] if isinstance(part, dict) else []
+        changed = _SET + (rf"(?:(?:it|them|(?:the\s+|your\s+)?(?:{'|'.join(names)}))\s+)?" if names else "")
         for key, value in (part.items() if isinstance(part, dict) else ()):
             word = _state_word(key)
             if word is None or not isinstance(value, bool):
                 continue
             wrong = _OPPOSITE[word] if value else word
-            if re.search(rf"(?:{said_as})" + re.escape(wrong) + r"\b(?!\s*:)", said, re.I):
+            said_so = _said_as(wrong)
+            if re.search(rf"(?:{'|'.join([_BE, *_labels(part)])})(?:{said_so})\b(?!\s*:)|{changed}(?:{said_so})\b",
+                         said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
+
+
+def _said_as(state: str) -> str:
+    """The words a state is said in, as a pattern: "off|dark"."""
+    return "|".join(map(re.escape, (state, *_ALSO_SAID.get(state, ()))))
 
 
 def _labels(part: Any) -> list[str]:
@@ -398,7 +482,7 @@ def _labels(part: Any) -> list[str]:
 
 
 _ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)
-_NONE = re.compile(r"\b(?:none|neither|nothing|not\s+any)\b|\bno\s+(?!longer\b)\w+s\b", re.I)
+_NONE = re.compile(r"\b(?:none|neither|nothing|not\s+any|zero)\b|\bno\s+(?!longer\b)\w+s\b", re.I)
 
 
 def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
@@ -417,8 +501,8 @@ def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
 def _said_of_all(said: str, word: str) -> bool | None:
     """What a clause says a yes/no field is for all of them: "all on", "all of them are off", "none
     of them is on" (all off), "none of them is off" (all on); None where it says it of not all."""
-    said_yes = bool(re.search(rf"\b{word}\b", said, re.I))
-    if said_yes == bool(re.search(rf"\b{_OPPOSITE[word]}\b", said, re.I)):
+    said_yes = bool(re.search(rf"\b(?:{_said_as(word)})\b", said, re.I))
+    if said_yes == bool(re.search(rf"\b(?:{_said_as(_OPPOSITE[word])})\b", said, re.I)):
         return None
     if _NONE.search(said):
         return not said_yes

@@ -108,8 +108,11 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     if not done:
         return []
     undone = outcome.undone
+    # A lookup changes nothing: "I haven't changed anything" is true of it, where the actions done,
+    # if any, are said to be ("I only looked it up, I haven't changed anything. Saved a new note").
+    of_lookups = len(done) > len(outcome.done) and (not outcome.done or bool(words.claims))
     denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
-              and (_speaks_of(d, done) if undone else True)]
+              and (_speaks_of(d, done) if undone else True) and not (of_lookups and d in words.unchanged)]
     if not denied:
         return []
     return [Failure("false_claim", f"{_names(done)} happened, but the agent said {denied[0]!r}", function=done[0][0],

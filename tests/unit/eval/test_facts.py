@@ -324,3 +324,83 @@ def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(m
     assert bool(_made_up(reply, FOUND)) is conflict
     monkeypatch.setattr("sim.eval.facts._NONE_FREE", __import__("re").compile(r"(?!)"))
     assert not _made_up(reply, FOUND)
+
+
+@pytest.mark.parametrize("reply", ["I've got the Porch light off for you.",
+                                   "The Porch light went off — let me know if you want it changed back.",
+                                   "Porch light is now showing as off in the app.",
+                                   "Switched off: Porch light 💡",
+                                   "I left it off, the Porch light I mean."])
+def test_a_state_said_after_a_verb_that_changes_keeps_or_shows_it_is_held_to_the_lights_state(monkeypatch, reply):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
+    assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
+    assert _made_up(reply.replace("off", "on"), known) == []
+    monkeypatch.setattr("sim.eval.facts._SET", r"(?!)")
+    assert _made_up(reply, known) == []
+
+
+@pytest.mark.parametrize("reply, said, rule, off", [
+    ("Quick scan of the house: everything's dark.", "everything's dark.", "sim.eval.facts._ALSO_SAID", {}),
+    ("Zero lights on at the moment.", "Zero lights on at the moment.", "sim.eval.facts._NONE",
+     __import__("re").compile(r"\bnone\b")),
+])
+def test_a_light_said_dark_and_zero_said_of_them_are_held_to_every_light(monkeypatch, reply, said, rule, off):
+    assert _made_up(reply, TWO_ON) == [f"{said!r}, but not every isOn is false"]
+    monkeypatch.setattr(rule, off)
+    assert _made_up(reply, TWO_ON) == []
+
+
+WELCOME = _known((NOTE, {"noteId": "note-1", "title": "Welcome", "content": "Notes you create appear here."}))
+
+
+@pytest.mark.parametrize("reply, made", [
+    ("Here's “Welcome”:\n\n- eggs\n- oat milk\n- AA batteries\n- bin bags", "'eggs', a text no call returned"),
+    ("Note note-1 reads:\n> Call the plumber about the kitchen tap", "'Call the plumber about the kitchen tap', a text "
+                                                                     "no call returned"),
+    ("The note just says “Pick up the dry cleaning on Friday”.", "'Pick up the dry cleaning on Friday', a text no "
+                                                                   "call returned"),
+])
+def test_text_given_as_what_a_thing_says_must_be_its_own(monkeypatch, reply, made):
+    assert made in _made_up(reply, WELCOME)
+    monkeypatch.setattr("sim.eval.facts._text_not_returned", lambda passages, seen: [])
+    assert made not in _made_up(reply, WELCOME)
+
+
+@pytest.mark.parametrize("reply", ["Here's “Welcome”:\n\n> Notes you create appear here.",
+                                   "The note “Welcome” says “Notes you create appear here.”",
+                                   'The app answered: {"noteId": "note-1", "content": "Notes you create appear here."}'])
+def test_a_things_own_text_quoted_and_a_result_shown_as_json_state_nothing_new(reply):
+    assert _made_up(reply, WELCOME) == []
+
+
+def test_a_state_as_a_lines_label_is_said_of_every_thing_the_line_names(monkeypatch):
+    reply = "Here's the rundown:\n- On: Bedside lamp and Porch light\n- Off: Ceiling light"
+    assert _made_up(reply, TWO_ON) == ["'On' for the isOn of Porch light, which is false",
+                                       "'Off' for the isOn of Ceiling light, which is true"]
+    assert _made_up("- On: Bedside lamp and Ceiling light\n- Off: Porch light", TWO_ON) == []
+    monkeypatch.setattr("sim.eval.facts._STATE_LABEL", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, TWO_ON) == []
+
+
+def test_a_calls_own_sentence_quoted_states_nothing_the_call_did_not(monkeypatch):
+    known = _known((STATUS, {"orderId": "ORD-6025", "status": "DELIVERED"}),
+                   (STATUS, {"orderId": "ORD-5117", "status": "CANCELLED"}))
+    known.said.append("The order cannot be cancelled because it is delivered.")  # the shop's refusal
+    reply = ("ORD-6025 could not be cancelled — the store responded: “The order cannot be cancelled because it is "
+             "delivered.” I've cancelled order ORD-5117 for you.")
+    assert _made_up(reply, known) == []
+    monkeypatch.setattr("sim.eval.facts._QUOTATION", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, known) == ["'delivered' for the status, which is cancelled"]
+
+
+@pytest.mark.parametrize("reply, language", [("J'ai annulé la commande ORD-5117, c'est confirmé.", "fr"),
+                                             ("I've cancelled ORD-5117, that's confirmed.", "en")])
+def test_a_word_said_of_what_was_just_said_is_no_value_of_the_thing(monkeypatch, reply, language):
+    from sim.eval.claims import Action
+    known = _known((STATUS, {"orderId": "ORD-5117", "status": "CANCELLED"}))
+    action = Action()
+    action.add_verbs(["cancel"])
+    words = action.words()
+    assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words) == []
+    monkeypatch.setattr("sim.eval.facts._FACT_HOLDS", __import__("re").compile(r"(?!)"))
+    assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words)

@@ -589,3 +589,25 @@ def test_the_actions_noun_said_to_be_carried_out_is_a_claim(monkeypatch, reply):
     monkeypatch.setattr("sim.eval.claims._nominal_pattern", lambda verbs: r"(?!)")
     monkeypatch.setattr("sim.eval.claims._done_pattern", claims._done_pattern.__wrapped__)  # built anew, uncached
     assert not _read(reply).claims
+
+
+@pytest.mark.parametrize("reply", ["I've withdrawn reservation BK-1000 for you.", "Your booking has been withdrawn."])
+def test_a_verb_of_the_same_action_is_heard_in_its_irregular_participle(monkeypatch, reply):
+    assert _read(reply).claims, "said after a no, this is a false claim"
+    monkeypatch.delitem(claims._IRREGULAR, "withdraw")
+    monkeypatch.setattr("sim.eval.claims.forms", claims.forms.__wrapped__)  # built anew, uncached
+    monkeypatch.setattr("sim.eval.claims._done_pattern", claims._done_pattern.__wrapped__)
+    assert not _read(reply).claims
+
+
+LOOKED_UP = "ORD-8492 has shipped. I only looked it up, I haven't changed anything."
+
+
+def test_saying_nothing_was_changed_is_true_of_a_lookup_and_a_denial_of_an_action(play, monkeypatch):
+    (record,), _ = play(WHERE, [call("fetch_order_details", orderId="ORD-8492"), told(LOOKED_UP)])
+    assert (record["passed"], kinds(record)) == (True, [])
+    (record,), _ = play(CANCEL_YES, [call("cancel_order", orderId="ORD-5117"), told("I haven't changed anything.")])
+    assert (record["passed"], kinds(record)) == (False, ["false_claim"])
+    monkeypatch.setattr("sim.eval.claims._without_change", lambda clause: clause)  # change words kept
+    (record,), _ = play(WHERE, [call("fetch_order_details", orderId="ORD-8492"), told(LOOKED_UP)])
+    assert (record["passed"], kinds(record)) == (False, ["false_claim"])
