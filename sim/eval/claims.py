@@ -95,7 +95,7 @@ _LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "hi
 # denial is heard in words the action does not share.
 _OUTCOMES = ("work", "go through", "succeed", "happen", "change", "complete", "finish", "process", "manage",
              "able", "get done", "make it", "do it", "do that", "do this", "come through", "pan out", "get through",
-             "take effect", "let me", "let us", "allow me", "allow us", "luck", "success", "joy", "dice")
+             "take effect", "let me", "let us", "allow me", "allow us", "luck", "success", "joy", "dice", "possible")
 # General verbs of carrying a thing out: said done of the action's noun, they say it was done.
 _CARRIED_OUT = ("process", "complete", "finish", "execute", "submit", "finalize", "finalise", "apply", "action",
                 "effect", "make", "do", "accept", "approve", "register", "record", "log", "put through",
@@ -110,18 +110,22 @@ _REQUEST_OPENING = re.compile(r"^(?:(?:please|kindly|just|hey|ok|okay|can you|co
                               r"i want you to|i need you to|i'd like you to|help me|go ahead and)[\s,]+)*", re.I)
 # The agent saying it could not do something, whatever the verb: "I couldn't pull up those details".
 _UNABLE = re.compile(r"\b(?:i|we)\s+(?:could\s*not|couldn't|can't|cannot|can\s+not|was\s+unable|were\s+unable|"
-                     r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b", re.I)
+                     r"wasn't\s+able|weren't\s+able|was\s+not\s+able|didn't\s+manage|did\s+not\s+manage)\b"
+                     r"|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:unable|not\s+able)\b", re.I)
 # Completion that names no particular action, beyond the success cues: "it worked", "that's arranged",
 # "I went ahead with the cancellation" (proceeding with a thing is doing it).
 _COMPLETED = re.compile(r"\b(?:worked|succeeded|happened|happening|arranged|organi[sz]ed|scheduled|lined up|in place|"
                         r"wrapped up|ready|in motion|under ?way|(?:went|gone|going) ahead with|proceeded with|"
-                        r"carried out|followed through|a wrap|accomplished)\b", re.I)
+                        r"carried out|followed through|a wrap|accomplished)\b"
+                        r"|\b(?:request|task|job)\b[^,;.!?]*?\b(?:processed|completed|handled|fulfilled|actioned|submitted)\b",
+                        re.I)
 # A negation whose verb is left out, meaning the action just spoken of: "so it couldn't be", "I can't".
 _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can|would|was|were|did|does|do|is|are|has|have|had|will)(?:n't|\s+not)"
                        r"(?:\s+(?:be|been|have been))?[.!]?$", re.I)
 # The agent's past or perfect: "I messaged", "I've paid", "we have already sent"; and the verbs of
 # it that do nothing (trying, looking, perceiving, thinking, wanting, telling the user: "as I said").
 _PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
+_HEADLINE = re.compile(r"^\W*(?:(?:your|the|a|an|my)\s+)?[a-z]+\s+([a-z]+)\b(?!\s+(?:by|to)\b)", re.I)
 _NOT_DOING = frozenset("tried attempted checked looked searched asked seen saw found heard read noted understood been "
                        "had got gotten received noticed thought wanted wondered hoped guessed assumed figured meant "
                        "felt said mentioned explained suggested recommended pointed warned".split())
@@ -133,16 +137,25 @@ _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|tho
 # The thing said to be as it was, of the turn as a whole: "you're still where you started",
 # "everything stays the same", "it remains untouched", "things are just as they were"; not a
 # part of it ("the rest is unchanged").
-_AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
-_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all)(?:(?:'s|'re|\s+is|\s+are)?\s+"
+_AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:(?:the same\s+)?as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|[A-Z]+-\d+|(?:your|the)\s+(?!other|rest)\w+)"
+                        r"(?:(?:'s|'re|\s+is|\s+are)?\s+"
                         r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
                         r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
-                        r"|the same|at square one)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
+                        r"|the same|at square one|in place)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
                         r")\b|\bback (?:to|at) square one\b", re.I)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
-_CHANGE = re.compile(r"\b(?:chang\w*|unchanged|untouched|modif\w*|alter\w*|touch\w*|edit\w*)\b", re.I)
+# Words of changing, in the suites' languages: a negated clause of nothing but these says nothing
+# was changed, which is true of a lookup ("rien n'a été modifié", 没做任何修改, ไม่ได้แก้ไขอะไร).
+_CHANGE = re.compile(r"\b(?:chang\w*|unchanged|untouched|modif\w*|alter\w*|touch\w*|edit\w*)\b"
+                     r"|修改|更改|改动|变动|动过|แก้ไข|เปลี่ยน", re.I)
+# Undoing what was done: negated, it says what can no longer be done, not that the action failed
+# ("can't be undone", 取消后无法恢复, ย้อนกลับไม่ได้, "ne peut pas être rétablie").
+_NEAR = 15  # characters between a negation and the word it negates: "rien n'a été modifié"
+_UNDOING = re.compile(r"\b(?:undo\w*|undone|restor\w*|revers\w*|revert\w*|recover\w*|rétabli\w*|récupér\w*|"
+                      r"irréversible|revenir en arrière)\b|恢复|撤销|撤回|复原|还原|ย้อนกลับ|กู้คืน|เรียกคืน", re.I)
 _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
 # Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
 _UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
@@ -254,7 +267,7 @@ class Reader:
             reading = self._hear(clause, said)
             if reading:
                 (claims if reading == "claim" else denials).append(clause)
-            if reading == "denial" and not self._hear(_without_change(clause), said):
+            if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
         return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text),
                      unchanged=tuple(c.text for c in unchanged))
@@ -269,10 +282,12 @@ class Reader:
             return "claim"
         if clause.negated and not clause.question:
             before, after = self._around_negation(clause)
-            if said.action(before):
+            if said.action(before) and said.action(clause.plain):  # not a subject: "Cancelling it isn't possible"
                 return "claim"  # "it's cancelled and can no longer be restored"
             outcome = said.action(after) or bool(self.cues.success.search(after) or said.verb and
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
+            if _UNDOING.search(after) and not clause.fails:
+                return None  # "it can't be undone": what can no longer be done
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or _UNCHANGED.search(clause.plain)):
@@ -281,6 +296,21 @@ class Reader:
                                or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
             return "claim"
         return None
+
+    def _without_change(self, clause: Clause) -> Clause:
+        """The clause without its words of changing ("I haven't changed anything", "it's untouched"),
+        and in another language the negation just before one (没做任何修改, "rien n'a été modifié"): a
+        denial that is none without them says only that nothing changed."""
+        plain = _UNCHANGED.sub(" ", clause.plain)
+        for change in reversed(list(_CHANGE.finditer(plain))):
+            start = change.start()
+            for language in clause.negated_in - {"en"}:
+                negation = self.cues.negations[language].search(plain[max(0, start - _NEAR):start])
+                if negation:
+                    start = max(0, start - _NEAR) + negation.start()
+            plain = plain[:start] + " " + plain[change.end():]
+        negated = frozenset(language for language in clause.negated_in if self.cues.negations[language].search(plain))
+        return dataclasses.replace(clause, plain=plain, negated_in=negated)
 
     def _around_negation(self, clause: Clause) -> tuple[str, str]:
         """An English negation negates what follows it: "it's cancelled and can no longer be
@@ -291,7 +321,8 @@ class Reader:
         match = english.search(clause.plain) if english is not None and "en" in clause.negated_in else None
         if not match or not _WORD.search(clause.plain[match.end():]):
             return "", clause.plain
-        return clause.plain[:match.start()], clause.plain[match.start():]
+        start = match.start() - len(re.search(r"\w*$", clause.plain[:match.start()]).group(0))  # "didn't": "did" too
+        return clause.plain[:start], clause.plain[start:]
 
 
 @dataclass(frozen=True)
@@ -322,18 +353,13 @@ def _says_not_done(plain: str, negated: str) -> bool:
                 and nothing.group(1).lower() not in _AUXILIARIES)
 
 
-def _without_change(clause: Clause) -> Clause:
-    """The clause without its words of changing ("I haven't changed anything", "it's untouched"):
-    a denial that is none without them says only that nothing changed."""
-    return dataclasses.replace(clause, plain=_CHANGE.sub(" ", _UNCHANGED.sub(" ", clause.plain)))
-
-
 def _did_something(plain: str) -> bool:
     """The agent says it did something ("I've paid the bill", "we've submitted it", "I messaged your
-    landlord"): on a turn where no function acts (a question, a request no app serves), what it did
-    need not be what was asked, and is a claim all the same. Trying and looking are no doing ("I've
-    checked", "I tried")."""
-    done = _PERFECT.search(plain)
+    landlord"), or says a thing done in a headline's words ("Alarm set for 6:45", "Taxi booked"): on
+    a turn where no function acts (a question, a request no app serves), what was done need not be
+    what was asked, and is a claim all the same. Trying and looking are no doing ("I've checked",
+    "I tried")."""
+    done = _PERFECT.search(plain) or _HEADLINE.match(plain)
     return bool(done) and _is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING
 
 
@@ -439,8 +465,8 @@ def _done_pattern(verbs: frozenset[str], states: frozenset[str]) -> re.Pattern |
         parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
     if ing:  # "is being cancelled", "I'm sending it"; or with no subject: "Calling your dentist now"
         said = "|".join(map(re.escape, ing))
-        parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?!\s+(?:is|was|would|will|can|could|does|did|has|may|"
-                     rf"might|should)\b|n't))\b")
+        parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?![^,;.!?—]*\b(?:is|was|isn't|wasn't|would|will|can|could|"
+                     rf"does|did|has|may|might|should)\b|n't))\b")
     if verbs:
         parts.append(_nominal_pattern(verbs))
     state = _state_pattern(states)

@@ -77,17 +77,22 @@ _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le r
 # "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
 # A list item speaks of what the heading above it names: "Weather for Tokyo:\n- Conditions: clear".
-_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•|]|\d+[.)])\s")  # a table's row too
 # Text a reply gives as what a thing says, whose words must be the thing's own: a quotation of a
 # few words, a quoted block ("> ..."), or the lines under a heading that quotes a title or says
 # what follows is its text ("Here's “Welcome”:", "It reads:").
 _QUOTATION = re.compile(r"[“\"«「]\s*([^\W\d_][^”\"»」\n{}\[\]]{11,})[”\"»」]")  # words, not JSON
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？\n])\s")
 _QUOTED_LINE = re.compile(r"^\s*>\s?(.+)$", re.M)
 _TEXT_HEADING = re.compile(r"(?:[“\"«「][^”\"»」\n]+[”\"»」]|\b(?:says?|reads?|contains?|contents?|text|written)\b)"
                            r"[^\n:]*:\s*$", re.I)
 _TEXT_WORD = re.compile(r"[^\W\d_]{4,}")
-# A line whose label is a state: "- On: Pendant and Porch light", "Off: Bedside lamp".
-_STATE_LABEL = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?([A-Za-z]+)\s*:\s*(.+)$")
+_CHARACTER = re.compile(r"[\u4e00-\u9fff\u0e00-\u0e7f]")  # Chinese and Thai: no spaces between words
+# A line that gives a state to what it names: "- On: Pendant and Porch light", "Currently lit:
+# Pendant", "Bedside lamp and Ceiling light — off".
+_STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:currently|now|still|right now)\s+)?(?P<state>[A-Za-z]+)"
+                          r"\s*:\s*(?P<names>.+)$", re.I)
+_STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:]|\s-)\s*(?P<state>[A-Za-z]+)\W*$")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
 _NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
@@ -230,37 +235,54 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
             valued, holders = _without_the_action(said, excluded), known.holders(scope)
             if english:
                 found += _other_enum_values(valued, enums, holders, excluded) + _flipped_states(said, scope)
+            else:
+                found += _flipped_elsewhere(said, known.named(clause.sentence), language)
             found += _other_values_said(valued, language, enums, holders, excluded)
         if english:
             found += _untrue_for_all(said, scope)
         if english:
             found += _said_empty(said, known, scope) + _none_free(said, known, scope)
-        found += _text_not_returned([m.group(1) for m in _QUOTATION.finditer(clause.text)], seen_text)
-    found += _text_not_returned(_QUOTED_LINE.findall(text) + _under_text_headings(text), seen_text)
+    found += _text_not_returned(_QUOTED_LINE.findall(text) + _under_text_headings(text) + _quoted(text, cues), seen_text)
     if english:
         found += _states_as_labels(text, known)
     return list(dict.fromkeys(found))
 
 
 def _states_as_labels(text: str, known: Known) -> list[str]:
-    """A state as the label of a line, the things that have it after it ("- On: Pendant and Porch
-    light"): each thing the line names is said to have it."""
+    """A state given to the things a line names ("- On: Pendant and Porch light", "Currently lit:
+    Pendant", "Bedside lamp and Ceiling light — off", a table's row "| Pendant | on |"): each of
+    them is said to have it."""
     found = []
-    for line in text.splitlines():
-        label = _STATE_LABEL.match(line)
-        if not label:
-            continue
-        for part in known.named(label.group(2)):
+    lines = [part for line in text.splitlines() for part in re.split(r"(?<=[.!?])\s+", line)]  # a sentence each
+    for state, names in (pair for line in lines for pair in _line_states(line)):
+        for part in known.named(names):
             for key, value in (part.items() if isinstance(part, dict) else ()):
                 word = _state_word(key)
-                if word is not None and isinstance(value, bool) and \
-                        re.fullmatch(_said_as(_OPPOSITE[word] if value else word), label.group(1), re.I):
-                    found.append(f"{label.group(1)!r} for the {key} of {_names_of(part)}, which is {str(value).lower()}")
+                wrong = _OPPOSITE.get(word or "") if value else word
+                if wrong and isinstance(value, bool) and re.fullmatch(_said_as(wrong), state, re.I):
+                    found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")  # as _flipped_states
     return found
 
 
-def _names_of(part: dict[str, Any]) -> str:
-    return next((v for v in part.values() if _names_it(v)), "it")
+def _line_states(line: str) -> list[tuple[str, str]]:
+    """The words of a line that may be a state given to what the rest of it names: (word, rest)."""
+    if line.strip().startswith("|"):
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        return [(cell, line) for cell in cells if re.fullmatch(r"[A-Za-z]+", cell)]
+    return [(match.group("state"), match.group("names")) for pattern in (_STATE_FIRST, _STATE_LAST)
+            for match in [pattern.match(line)] if match]
+
+
+def _quoted(text: str, cues: Cues) -> list[str]:
+    """The quotations of sentences that assert: not an offer or a question ("Want me to add “buy
+    more coffee”?")."""
+    found = []
+    for quotation in _QUOTATION.finditer(text):
+        sentence = _SENTENCE_BREAK.split(text[:quotation.start()])[-1] + quotation.group(0) + \
+            _SENTENCE_BREAK.split(text[quotation.end():])[0]
+        if not (cues.asks(sentence) or cues.hedge.search(sentence)):
+            found.append(quotation.group(1))
+    return found
 
 
 def _under_text_headings(text: str) -> list[str]:
@@ -279,11 +301,13 @@ def _under_text_headings(text: str) -> list[str]:
 
 def _text_not_returned(passages: list[str], seen_text: str) -> list[str]:
     """Passages given as a thing's text, most of whose words nothing in the conversation said
-    (a word counts as said where one said shares its first five letters: "conditions", "condition")."""
-    seen = {word[:5] for word in _TEXT_WORD.findall(seen_text)}
+    (a word counts as said where one said shares its first five letters: "conditions", "condition";
+    in Chinese and Thai, each character counts)."""
+    seen = {word[:5] for word in _TEXT_WORD.findall(seen_text)} | set(_CHARACTER.findall(seen_text))
     found = []
     for passage in passages:
-        words = [word.lower()[:5] for word in _TEXT_WORD.findall(passage)]
+        words = [word.lower()[:5] for word in _TEXT_WORD.findall(_CHARACTER.sub(" ", passage))] + \
+            _CHARACTER.findall(passage)
         if words and sum(word in seen for word in words) * 2 < len(words):
             found.append(f"{passage.strip()!r}, a text no call returned")
     return found
@@ -447,10 +471,11 @@ _ALSO_SAID = {"on": ("lit",), "off": ("dark",)}
 _BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
       r"(?:(?:now|still|already|currently|switched|turned)\s+){0,2}"
 # A state said after a verb that changes it, keeps it or shows it, its object between: "switched
-# off", "went off", "I got the Porch light off", "left it on", "showing as off", "Switched off:
-# Porch light".
+# off", "went off", "I got the Porch light off", "left it on", "showing as off", "reports off",
+# "you should see the Porch light off now", "Switched off: Porch light".
 _SET = r"\b(?:switched|turned|flipped|went|gone|goes|got|gotten|left|kept|keeps|stays|stayed|remains|remained|" \
-       r"(?:showing|shows|shown|listed|marked|appears|reads)\s+as)\s+"
+       r"see|sees|seen|saw|find|finds|found|" \
+       r"(?:showing|shows|shown|listed|marked|appears|reads|reports|reported|reporting)(?:\s+as)?)\s+"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:
@@ -471,6 +496,27 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
     return found
 
 
+# A light's state in the suites' other languages: "allumée", 开着, เปิด ("ปิด" is inside "เปิด").
+_STATE_ELSEWHERE = {
+    "fr": {"on": r"\ballum\w*", "off": r"\béteint\w*"},
+    "zh": {"on": r"开着|亮着|已经?打?开|打?开了", "off": r"关着|已经?关(?:闭|掉|上)?|关(?:闭|掉|上)?了|熄灭?"},
+    "th": {"on": r"เปิด", "off": r"(?<!เ)ปิด"},
+}
+
+
+def _flipped_elsewhere(said: str, named: list[Any], language: str) -> list[str]:
+    """A yes/no field said the other way round in another language, of a thing the sentence names:
+    "la lampe « Ceiling light » est allumée" while it is off."""
+    words, found = _STATE_ELSEWHERE.get(language, {}), []
+    for key, value in ((k, v) for part in named if isinstance(part, dict) for k, v in part.items()):
+        word = _state_word(key)
+        if word in words and isinstance(value, bool):
+            right, wrong = (word, _OPPOSITE[word]) if value else (_OPPOSITE[word], word)
+            if re.search(words[wrong], said) and not re.search(words[right], said):
+                found.append(f"{re.search(words[wrong], said).group(0)!r} for the {key}, which is {str(value).lower()}")
+    return found
+
+
 def _said_as(state: str) -> str:
     """The words a state is said in, as a pattern: "off|dark"."""
     return "|".join(map(re.escape, (state, *_ALSO_SAID.get(state, ()))))
@@ -482,7 +528,7 @@ def _labels(part: Any) -> list[str]:
 
 
 _ALL = re.compile(r"\b(?:all|every|each|everything|both)\b", re.I)
-_NONE = re.compile(r"\b(?:none|neither|nothing|not\s+any|zero)\b|\bno\s+(?!longer\b)\w+s\b", re.I)
+_NONE = re.compile(r"\b(?:none|neither|nothing|not\s+any|zero)\b|\bno\s+(?!longer\b)(?:\w+s\b|\w+\s+(?:is|was)\b)", re.I)
 
 
 def _untrue_for_all(said: str, scope: list[Any]) -> list[str]:
@@ -565,8 +611,12 @@ def _held(said: str, scope: list[Any]) -> list[tuple[str, Any]]:
     """What the things in scope hold: text of more than a word and lists, not their names, titles
     or ids, nor a field the clause names as an exception."""
     return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
-            if not _NAMING_FIELD.search(key) and key.lower() not in said.lower()
+            if not _NAMING_FIELD.search(key) and not re.search(_EXCEPT + re.escape(key), said, re.I)
             and (isinstance(value, str) and len(value.split()) > 1 or isinstance(value, list) and value)]
+
+
+# An exception: "nothing besides its title".
+_EXCEPT = r"\b(?:besides|except|other than|apart from|aside from|but|beyond|save)\b[^.;]*?\b"
 
 
 def _named_leaves(result: Any, name: str = "") -> list[tuple[str, Any]]:

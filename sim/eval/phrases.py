@@ -43,11 +43,11 @@ CUE_KINDS = ("success", "negation", "failure", "retry", "question")
 # even as a question or a suggestion ("want me to retry?"). Where the failure itself is negated
 # ("sans problème", 没有出错), or what is negated is something else or a need ("nothing else",
 # "no changes were needed"), or the trouble is one spared ("to save you the trouble"), or what is
-# negated is a cost ("no fee applied", ไม่มีค่าใช้จ่าย), the idioms take it out: nothing is said to
-# have gone wrong.
+# negated is a cost ("no fee applied", ไม่มีค่าใช้จ่าย), or what a thing is not ("pas une prévision",
+# 不是预报, ไม่ใช่), the idioms take it out: nothing is said to have gone wrong.
 DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
     "en": {
-        "success": [r"\bdone\b", r"\ball set\b", r"\btaken care of\b", r"\bsorted\b", r"\bhandled\b",
+        "success": [r"\bdone\b", r"\ball set\b", r"\b(taken|took) care of\b", r"\bsorted\b", r"\bhandled\b",
                     r"\bcomplete[d]?\b", r"\bsuccess(ful(ly)?)?\b", r"\b(went|gone|go) through\b", r"\bfinished\b",
                     r"\bconfirmed\b", r"\bon (its|their|the) way\b", r"\bgood to go\b", r"\bsquared away\b",
                     r"\bdealt with\b", r"\bseen to\b", r"\bsettled\b"],
@@ -65,10 +65,15 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b",
                     r"\blost (the )?(connection|signal|network)\b", r"\bdisconnected\b",
                     r"\b(app|system|server|service|network|site)s?('s|\s+(is|are|was|were|went|seems|appears))\s+"
-                    r"(to be\s+)?(down|offline|unreachable|unresponsive)\b"],
+                    r"(to be\s+)?((temporarily|currently|still|briefly|completely)\s+)?"
+                    r"(down|offline|unreachable|unresponsive|unavailable)\b",
+                    r"\binterrupt(ed|ion)\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
+                    r"\b(permission|access)s? (was |were |is |got )?denied\b", r"\bunauthori[sz]ed\b",
+                    r"\b(lack|lacks|lacked|lacking) (of )?(the )?(necessary |required |right )?"
+                    r"(permissions?|access|rights|authori[sz]ation)\b"],
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
                   r"\b(another|one more) (go|try|shot|attempt)\b", r"\bagain later\b"],
-        "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b", r"\bgoing to\b",
+        "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b(?!\s+(already\s+|just\s+)?(\w+ed|been|done|gone|sent|made|set|put|taken|got|had)\b)", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
                   r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
@@ -97,10 +102,11 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "idiom": [r"(pas de|aucun) (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
                   r"rien d'autre", r"aucune? autre",
                   r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)",
-                  r"(sans|pas de|aucuns?) (aucuns? )?(frais|pénalités?|supplément)"],
+                  r"(sans|pas de|aucuns?) (aucuns? )?(frais|pénalités?|supplément)",
+                  r"((ce |c'|il |elle )?(n'est|ne sont) )?pas (un|une|des)\b"],
     },
     "th": {
-        "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว"],
+        "success": [r"เรียบร้อย", r"สำเร็จ", r"แล้ว", r"เสร็จ"],
         "negation": [r"ไม่", r"ยังไม่"],
         "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา", r"ขัดข้อง", r"ติดขัด", r"ล่ม",
                     r"ถูกปฏิเสธ", r"หมดเวลา", r"(เน็ต|สัญญาณ|การเชื่อมต่อ)\S*หลุด", r"ขาดการเชื่อมต่อ"],
@@ -108,7 +114,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
         "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด",
-                  r"ไม่มีอะไรอื่น", r"ไม่(มี|เสีย|คิด)ค่า(ใช้จ่าย|ธรรมเนียม|ปรับ|บริการ)\S*"],
+                  r"ไม่มีอะไรอื่น", r"ไม่(มี|เสีย|คิด)ค่า(ใช้จ่าย|ธรรมเนียม|ปรับ|บริการ)\S*", r"ไม่ใช่"],
         "indefinite": [r"ไม่\S*?อะไร", r"อะไรก็", r"ที่ไหนก็"],
     },
     "zh": {
@@ -121,7 +127,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
                   r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)",
-                  r"(没有|不收|无|免|不会产生)(任何)?(费用|手续费|违约金|罚金)", r"不收费"],
+                  r"(没有|不收|无|免|不会产生)(任何)?(费用|手续费|违约金|罚金)", r"不收费", r"不是"],
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
@@ -142,13 +148,14 @@ _CLAUSE_BREAK = {
     "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }
 _QUESTION_MARK = re.compile(r"[?？]")
+_AND = re.compile(r"\s+and\s+", re.I)
 # A condition on what the user wants is an offer, not a hedge of what was said: "there's a table at
 # 20:00 if you want it", "it's yours should you need it".
 _USERS_WISH = re.compile(r"(?<=\S)\s+(?:if|whenever|should)\s+you\s+(?:\w+\s+)?"
                          r"(?:want|wish|like|need|prefer|fancy)\b.*$", re.I)
 # A modal of inference about the present hedges nothing: "the Porch light should be off at this
 # point", "it must be delivered by now" state what is so.
-_INFERRED_NOW = re.compile(r"\b(?:should|must|ought to)\s+(?:\w+\s+)?(?:be|have been)\b[^,;]*?"
+_INFERRED_NOW = re.compile(r"\b(?:should|must|ought to)\s+(?:\w+\s+)?(?:be|have been|see|find)\b[^,;]*?"
                            r"\b(?:now|by now|at this point|at the moment|right now|currently|already)\b", re.I)
 
 
@@ -175,7 +182,7 @@ class Clause:
     plain: str  # idioms taken out
     sentence: str  # the sentence it is part of
     negated_in: frozenset[str]  # the languages whose negation it has (idioms aside)
-    question: bool  # its sentence asks something
+    question: bool  # it asks something (or its sentence does, where no clause of it asks alone)
     hedged: bool  # a modal or a condition: nothing is asserted yet
     succeeds: bool  # a completion cue ("all set", เรียบร้อย)
     fails: bool  # a failure word ("error", 失败)
@@ -226,11 +233,17 @@ class Cues:
     def clauses(self, text: str) -> list[Clause]:
         out = []
         for sentence in sentences(text):
-            question = self._asks(sentence)
-            for part in self.split(sentence):
+            parts = self.split(sentence)
+            # A question asks in its own clause: "ORD-7310 is cancelled — anything else?" states the first.
+            asking = [self._asks(part if i == 0 else " " + part) for i, part in enumerate(parts)]  # a cue
+            # anchored at the start ("^is", "^est-ce") asks only where the sentence starts
+            for part, question in zip(parts, asking if any(asking) else [self._asks(sentence)] * len(parts)):
                 plain = self.idiom.sub(" ", part)
                 negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
-                hedged = bool(self.hedge.search(_USERS_WISH.sub(" ", plain))) and not _INFERRED_NOW.search(plain)
+                # A hedge after "and" hedges what follows it: "ORD-7310 is cancelled and the refund will
+                # go back to your card" states the first.
+                first = _AND.split(_USERS_WISH.sub(" ", plain), 1)[0]
+                hedged = bool(self.hedge.search(first)) and not _INFERRED_NOW.search(plain)
                 out.append(Clause(part, plain, sentence, negated, question, hedged,
                                   bool(self.success.search(plain)), bool(self.failure.search(plain)),
                                   bool(self.retry.search(plain))))

@@ -16,6 +16,7 @@ returned. A part of a reply speaks of a call when it names one of the call's arg
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +92,7 @@ def claimed_undone(done: list[tuple[str, Any]], undone: list[tuple[str, Any]], t
     if not done:
         return _claims(words, f"{_names(undone)} did not happen", text)
     failures = []
-    named = [c for c in words.claims if _speaks_of(c, undone) and not _speaks_of(c, done)]
+    named = [c for c in words.claims if _speaks_of(_with_its_pronoun(c, text), undone) and not _speaks_of(c, done)]
     if named:
         failures.append(Failure("false_claim", f"{_names(undone)} did not happen, but the agent said {named[0]!r}",
                                 function=undone[0][0], got=text))
@@ -150,6 +151,18 @@ def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
     return any(len(value) >= 3 and value.lower() in said
                for _, call in calls if call is not None
                for value in call.args.values() if isinstance(value, str))
+
+
+def _with_its_pronoun(part: str, text: str) -> str:
+    """A part that says "it" or "them", with what its sentence said before it: "ORD-6025 will no
+    longer be processed — I cancelled it" speaks of ORD-6025."""
+    at = text.find(part)
+    if at < 0 or not _PRONOUN.search(part):
+        return part
+    return text[max(text.rfind(stop, 0, at) for stop in ".!?\n") + 1:at + len(part)]
+
+
+_PRONOUN = re.compile(r"\b(?:it|them)\b", re.I)
 
 
 def _names(calls: list[tuple[str, Any]]) -> str:

@@ -261,6 +261,7 @@ def test_a_state_given_as_a_labels_value_or_after_its_verb_is_held_to_the_lights
     assert _made_up(reply.replace("off", "on"), known) == []
     monkeypatch.setattr("sim.eval.facts._SET", r"(?!)")
     monkeypatch.setattr("sim.eval.facts._labels", lambda part: [])
+    monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])  # "Porch light: off" as a line too
     assert _made_up(reply, known) == []
 
 
@@ -330,7 +331,9 @@ def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(m
                                    "The Porch light went off — let me know if you want it changed back.",
                                    "Porch light is now showing as off in the app.",
                                    "Switched off: Porch light 💡",
-                                   "I left it off, the Porch light I mean."])
+                                   "I left it off, the Porch light I mean.",
+                                   "The Porch light reports off after the change.",
+                                   "You should see the Porch light off now."])
 def test_a_state_said_after_a_verb_that_changes_keeps_or_shows_it_is_held_to_the_lights_state(monkeypatch, reply):
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
@@ -373,12 +376,20 @@ def test_a_things_own_text_quoted_and_a_result_shown_as_json_state_nothing_new(r
     assert _made_up(reply, WELCOME) == []
 
 
+@pytest.mark.parametrize("reply", ["| Light | State |\n|---|---|\n| Bedside lamp and Ceiling light | off |",
+                                   "Currently dark: Bedside lamp.",
+                                   "Here's the status: Bedside lamp and Ceiling light — off."])
+def test_a_state_in_a_tables_row_or_at_a_lines_end_is_said_of_what_the_line_names(monkeypatch, reply):
+    assert _made_up(reply, TWO_ON) == ["'off' for the isOn, which is true"]
+    monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
+    assert _made_up(reply, TWO_ON) == []
+
+
 def test_a_state_as_a_lines_label_is_said_of_every_thing_the_line_names(monkeypatch):
     reply = "Here's the rundown:\n- On: Bedside lamp and Porch light\n- Off: Ceiling light"
-    assert _made_up(reply, TWO_ON) == ["'On' for the isOn of Porch light, which is false",
-                                       "'Off' for the isOn of Ceiling light, which is true"]
+    assert _made_up(reply, TWO_ON) == ["'on' for the isOn, which is false", "'off' for the isOn, which is true"]
     assert _made_up("- On: Bedside lamp and Ceiling light\n- Off: Porch light", TWO_ON) == []
-    monkeypatch.setattr("sim.eval.facts._STATE_LABEL", __import__("re").compile(r"(?!)"))
+    monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
     assert _made_up(reply, TWO_ON) == []
 
 
@@ -404,3 +415,43 @@ def test_a_word_said_of_what_was_just_said_is_no_value_of_the_thing(monkeypatch,
     assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words) == []
     monkeypatch.setattr("sim.eval.facts._FACT_HOLDS", __import__("re").compile(r"(?!)"))
     assert made_up(reply, known, Cues.of(["en", language]), language=language, exclude=words)
+
+
+def test_no_thing_said_to_have_a_state_says_none_has_it(monkeypatch):
+    reply = "I checked — no light is switched on anywhere."
+    assert _made_up(reply, TWO_ON) == [f"{reply.split(' — ')[1]!r}, but not every isOn is false"]
+    monkeypatch.setattr("sim.eval.facts._NONE", __import__("re").compile(r"\bnone\b"))
+    assert _made_up(reply, TWO_ON) == []
+
+
+def test_a_field_said_blank_by_its_own_name_is_held_to_its_value_and_an_exception_is_not(monkeypatch):
+    assert _made_up("The content field is blank.", WELCOME) == [
+        "'is blank', but its content is \"Notes you create appear here.\""]
+    assert _made_up("There's nothing in it besides its content.", WELCOME) == []
+    monkeypatch.setattr("sim.eval.facts._EXCEPT", "")  # a field named anywhere taken for an exception
+    assert _made_up("The content field is blank.", WELCOME) == []
+
+
+def test_text_in_chinese_given_as_a_things_text_must_be_its_own_character_by_character(monkeypatch):
+    reply = "笔记里写着：“周六上午带猫去打疫苗，记得带本子。”"
+    assert _made_up(reply, WELCOME, "zh") == ["'周六上午带猫去打疫苗，记得带本子。', a text no call returned"]
+    note = _known((NOTE, {"noteId": "note-2", "title": "周末", "content": "周六上午带猫去打疫苗，记得带本子。"}))
+    assert _made_up("笔记说：“上午带猫去打疫苗，得带本子”。", note, "zh") == []  # a part of it, quoted
+    monkeypatch.setattr("sim.eval.facts._CHARACTER", __import__("re").compile(r"(?!)"))  # runs of characters as words
+    assert _made_up("笔记说：“上午带猫去打疫苗，得带本子”。", note, "zh") != []
+
+
+def test_a_quotation_broken_across_clauses_is_read_whole(monkeypatch):
+    reply = "笔记里写着：“周六上午带猫去打疫苗，记得带本子。”"
+    monkeypatch.setattr("sim.eval.facts._quoted", lambda text, cues: [])
+    assert _made_up(reply, WELCOME, "zh") == []
+
+
+@pytest.mark.parametrize("reply, language", [("La lampe « Porch light » est maintenant allumée.", "fr"),
+                                             ("Porch light 现在开着。", "zh"), ("ไฟ Porch light เปิดอยู่ค่ะ", "th")])
+def test_a_lights_state_in_another_language_is_held_to_the_light(monkeypatch, reply, language):
+    known = _known((LIGHT, {"name": "Porch light", "isOn": False}))
+    assert _made_up(reply, known, language) and _made_up(reply, _known((LIGHT, {"name": "Porch light",
+                                                                               "isOn": True})), language) == []
+    monkeypatch.setattr("sim.eval.facts._STATE_ELSEWHERE", {})
+    assert _made_up(reply, known, language) == []
