@@ -78,7 +78,8 @@ _IRREGULAR = {
 # English ways of saying the same action, beyond the lint's intents: synonyms and phrasal verbs.
 # Keyed by the intent's lemma; general English, not a list of any app's words.
 _SAME_ACTION = {
-    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop", "stop", "halt", "pull", "withdraw"),
+    "cancel": ("call off", "call it off", "scrap", "nix", "void", "drop", "stop", "halt", "pull", "withdraw",
+               "take off", "cross off", "strike off"),
     "delete": ("remove", "erase", "wipe", "get rid of", "clear"),
     "create": ("make", "add", "save", "set up", "jot down", "write down", "put down", "note down"),
     "book": ("reserve", "secure", "hold"),
@@ -125,7 +126,12 @@ _ELLIPSIS = re.compile(r"^(?:(?:so|and|but|then|yet)\s+)?(?:\w+\s+)?(?:could|can
 # The agent's past or perfect: "I messaged", "I've paid", "we have already sent"; and the verbs of
 # it that do nothing (trying, looking, perceiving, thinking, wanting, telling the user: "as I said").
 _PERFECT = re.compile(r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:just|already|now|also|since)\s+)?([a-z]+)\b", re.I)
-_HEADLINE = re.compile(r"^\W*(?:(?:your|the|a|an|my)\s+)?[a-z]+\s+([a-z]+)\b(?!\s+(?:by|to)\b)", re.I)
+# A headline of a thing done: "Alarm set for 6:45", "Sent the email to your manager".
+_HEADLINES = (re.compile(r"^\W*(?:(?:your|the|a|an|my)\s+)?[a-z]+\s+([a-z]+)\b(?!\s+(?:by|to)\b)", re.I),
+              re.compile(r"^\W*([a-z]+)\s+(?:the|a|an|your|you|it|them)\b", re.I))
+# The user's thing said to be done: "Your alarm is set for 5:50", "your taxi has been booked".
+_YOURS_DONE = re.compile(r"^\W*your\s+(?:\w+\s+){1,3}?(?:is|are|was|were|has been|have been|'s been|got)\s+"
+                         r"(?:now\s+|all\s+|just\s+|already\s+)?([a-z]+)\b", re.I)
 _NOT_DOING = frozenset("tried attempted checked looked searched asked seen saw found heard read noted understood been "
                        "had got gotten received noticed thought wanted wondered hoped guessed assumed figured meant "
                        "felt said mentioned explained suggested recommended pointed warned".split())
@@ -149,10 +155,12 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
 # Words of changing, in the suites' languages: a negated clause of nothing but these says nothing
 # was changed, which is true of a lookup ("rien n'a été modifié", 没做任何修改, ไม่ได้แก้ไขอะไร).
-_CHANGE = re.compile(r"\b(?:chang\w*|unchanged|untouched|modif\w*|alter\w*|touch\w*|edit\w*)\b"
+_CHANGE = re.compile(r"\b(?:(?:made|make|making|do|did|done)\s+(?:any\s+|no\s+)?)?"  # "made any changes"
+                     r"(?:chang\w*|unchanged|untouched|modif\w*|alter\w*|touch\w*|edit\w*)\b"
                      r"|修改|更改|改动|变动|动过|แก้ไข|เปลี่ยน", re.I)
 # Undoing what was done: negated, it says what can no longer be done, not that the action failed
 # ("can't be undone", 取消后无法恢复, ย้อนกลับไม่ได้, "ne peut pas être rétablie").
+_ONLY = re.compile(r"^(?:but\s+)?(?:only|just)\b", re.I)
 _NEAR = 15  # characters between a negation and the word it negates: "rien n'a été modifié"
 _UNDOING = re.compile(r"\b(?:undo\w*|undone|restor\w*|revers\w*|revert\w*|recover\w*|rétabli\w*|récupér\w*|"
                       r"irréversible|revenir en arrière)\b|恢复|撤销|撤回|复原|还原|ย้อนกลับ|กู้คืน|เรียกคืน", re.I)
@@ -263,8 +271,12 @@ class Reader:
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs))
         claims, denials, unchanged = [], [], []
-        for clause in self.cues.clauses(text):
+        clauses = self.cues.clauses(text)
+        for clause, after in zip(clauses, clauses[1:] + [None]):
             reading = self._hear(clause, said)
+            if reading == "denial" and after is not None and after.sentence == clause.sentence and \
+                    _ONLY.match(after.plain):
+                continue  # "I can't see a forecast, only the current reading": what there is, not a failure
             if reading:
                 (claims if reading == "claim" else denials).append(clause)
             if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
@@ -359,8 +371,8 @@ def _did_something(plain: str) -> bool:
     a turn where no function acts (a question, a request no app serves), what was done need not be
     what was asked, and is a claim all the same. Trying and looking are no doing ("I've checked",
     "I tried")."""
-    done = _PERFECT.search(plain) or _HEADLINE.match(plain)
-    return bool(done) and _is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING
+    said = [_PERFECT.search(plain), _YOURS_DONE.match(plain), *(headline.match(plain) for headline in _HEADLINES)]
+    return any(_is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING for done in said if done)
 
 
 def _denies_elsewhere(clause: Clause) -> bool:
@@ -389,7 +401,8 @@ def request_verb(request: str) -> str | None:
     """The verb an English request starts with ("Please send a text to mom": send), or None for a
     question ("What's a 15% tip?") or an answer to one ("In Tokyo", "Baltimore": one word)."""
     words = _WORD.findall(_REQUEST_OPENING.sub("", request.strip()))
-    if len(words) < 2 or words[0].lower() in _QUESTION_WORDS | _NOT_A_VERB or request.strip().endswith("?") and \
+    first = words[0].lower().split("'")[0] if words else ""  # "it's", "that's": the pronoun's
+    if len(words) < 2 or first in _QUESTION_WORDS | _NOT_A_VERB or request.strip().endswith("?") and \
             not _REQUEST_OPENING.match(request.strip()).group(0):
         return None
     return words[0].lower()
@@ -460,7 +473,9 @@ def _done_pattern(verbs: frozenset[str], states: frozenset[str]) -> re.Pattern |
     past = {f for v in verbs if v for f in forms(v)[0]}
     bare = {v for v in verbs if v in past}
     ing = sorted({f for v in verbs if v for f in forms(v)[1]})
-    parts = [r"\b(?:" + "|".join(map(re.escape, sorted(past - bare))) + r")\b"] if past - bare else []
+    # a phrasal verb's object may stand between its words: "took BK-1000 off"
+    parts = [r"\b(?:" + "|".join(re.escape(p).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+") for p in sorted(past - bare))
+             + r")\b"] if past - bare else []
     if bare:
         parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
     if ing:  # "is being cancelled", "I'm sending it"; or with no subject: "Calling your dentist now"

@@ -92,7 +92,7 @@ _CHARACTER = re.compile(r"[\u4e00-\u9fff\u0e00-\u0e7f]")  # Chinese and Thai: no
 # Pendant", "Bedside lamp and Ceiling light — off".
 _STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:currently|now|still|right now)\s+)?(?P<state>[A-Za-z]+)"
                           r"\s*:\s*(?P<names>.+)$", re.I)
-_STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:]|\s-)\s*(?P<state>[A-Za-z]+)\W*$")
+_STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:→]|\s-|->|=>)\s*(?P<state>[A-Za-z]+)\W*$")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
 _NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
@@ -202,14 +202,16 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     enums = _enum_fields(known.results)
     excluded = {e.lower() for e in exclude}
     earlier: list[str] = []  # the sentences before this clause's, the nearest first
-    for clause in cues.clauses(text):
+    clauses = cues.clauses(text)
+    after = {c.sentence: n.sentence for c, n in zip(clauses, clauses[1:]) if n.sentence != c.sentence}
+    for clause in clauses:
         if not earlier or earlier[0] != clause.sentence:
             earlier.insert(0, clause.sentence)
         if clause.question or clause.hedged and not promised:
             continue
         said = clause.plain
         scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
-            known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:]))
+            known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:], after.get(clause.sentence, "")))
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
                 found.append(f"{token!r}, which no call returned")
@@ -253,7 +255,9 @@ def _states_as_labels(text: str, known: Known) -> list[str]:
     Pendant", "Bedside lamp and Ceiling light — off", a table's row "| Pendant | on |"): each of
     them is said to have it."""
     found = []
-    lines = [part for line in text.splitlines() for part in re.split(r"(?<=[.!?])\s+", line)]  # a sentence each
+    # a sentence each, and each part of a list of them: "A → on, B → off"
+    lines = [part for line in text.splitlines() for sentence in re.split(r"(?<=[.!?])\s+", line)
+             for part in re.split(r"[,;]\s+", sentence)]
     for state, names in (pair for line in lines for pair in _line_states(line)):
         for part in known.named(names):
             for key, value in (part.items() if isinstance(part, dict) else ()):
@@ -313,11 +317,12 @@ def _text_not_returned(passages: list[str], seen_text: str) -> list[str]:
     return found
 
 
-def _spoken_of(said: str, sentence: str, earlier: list[str]) -> list[str]:
+def _spoken_of(said: str, sentence: str, earlier: list[str], following: str = "") -> list[str]:
     """The sentences before, nearest first, that may name what a clause speaks of: any, for a
-    pronoun; for a list item, the items above it in its list, then its heading."""
+    pronoun (after a parenthesis that follows it and says what it is: "It's shipped. (That's order
+    ORD-8492.)"); for a list item, the items above it in its list, then its heading."""
     if _ANAPHOR.match(said):
-        return earlier
+        return ([following] if following.lstrip().startswith("(") else []) + earlier
     if not _LIST_ITEM.match(sentence):
         return []
     items = list(itertools.takewhile(_LIST_ITEM.match, earlier))
@@ -473,7 +478,7 @@ _BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
 # A state said after a verb that changes it, keeps it or shows it, its object between: "switched
 # off", "went off", "I got the Porch light off", "left it on", "showing as off", "reports off",
 # "you should see the Porch light off now", "Switched off: Porch light".
-_SET = r"\b(?:switched|turned|flipped|went|gone|goes|got|gotten|left|kept|keeps|stays|stayed|remains|remained|" \
+_SET = r"\b(?:switched|turned|flipped|set|put|went|gone|goes|got|gotten|left|kept|keeps|stays|stayed|remains|remained|" \
        r"see|sees|seen|saw|find|finds|found|" \
        r"(?:showing|shows|shown|listed|marked|appears|reads|reports|reported|reporting)(?:\s+as)?)\s+"
 
@@ -483,7 +488,8 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
     found = []
     for part in scope:
         names = [re.escape(v) for v in part.values() if _names_it(v)] if isinstance(part, dict) else []
-        changed = _SET + (rf"(?:(?:it|them|(?:the\s+|your\s+)?(?:{'|'.join(names)}))\s+)?" if names else "")
+        changed = _SET + (rf"(?:(?:it|them|(?:the\s+|your\s+)?(?:{'|'.join(names)}))\s+)?" if names else "") + \
+            r"(?:to\s+)?"  # "I've set Porch light to off"
         for key, value in (part.items() if isinstance(part, dict) else ()):
             word = _state_word(key)
             if word is None or not isinstance(value, bool):
@@ -584,6 +590,7 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
 # Nothing free, in general English words of availability: "no openings", "booked solid", "nothing available".
 _NONE_FREE = re.compile(r"\b(?:no|not any|zero)\s+(?:\w+\s+)?(?:openings?|availability|vacanc(?:y|ies)|slots?|spots?"
                         r"|tables?|seats?)\b|\b(?:fully|completely)\s+booked\b|\bbooked\s+(?:solid|up|out)\b"
+                        r"|\b(?:doesn't|does not|don't|do not|didn't|did not)\s+have\s+anything\b|\bhas\s+nothing\b"
                         r"|\b(?:nothing|none)\b[^,;.]*\b(?:available|free|open)\b", re.I)
 
 

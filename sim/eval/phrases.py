@@ -64,20 +64,22 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b(connection|network|signal|line)\s+(dropped|dropped out|was lost|got lost|cut out|went down)"
                     r"\b",
                     r"\blost (the )?(connection|signal|network)\b", r"\bdisconnected\b",
-                    r"\b(app|system|server|service|network|site)s?('s|\s+(is|are|was|were|went|seems|appears))\s+"
+                    r"\b(app|system|server|service|network|site|phone|device|connection|internet|wi-?fi)s?"
+                    r"('s|\s+(is|are|was|were|went|seems|appears))\s+"
                     r"(to be\s+)?((temporarily|currently|still|briefly|completely)\s+)?"
                     r"(down|offline|unreachable|unresponsive|unavailable)\b",
-                    r"\binterrupt(ed|ion)\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
+                    r"\binterrupt(ed|ion)\b", r"\b(went|goes|going|got|gets|getting) nowhere\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
                     r"\b(permission|access)s? (was |were |is |got )?denied\b", r"\bunauthori[sz]ed\b",
                     r"\b(lack|lacks|lacked|lacking) (of )?(the )?(necessary |required |right )?"
                     r"(permissions?|access|rights|authori[sz]ation)\b"],
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
-                  r"\b(another|one more) (go|try|shot|attempt)\b", r"\bagain later\b"],
+                  r"\b(another|one more) (go|try|shot|attempt)\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b(?!\s+(already\s+|just\s+)?(\w+ed|been|done|gone|sent|made|set|put|taken|got|had)\b)", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
                   r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
-        "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b", r"\bdon'?t worry\b", r"\bnever mind\b",
+        "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b",
+                  r"\b(without|with no) (any )?(issues?|problems?|errors?|hiccups?|trouble|hitch(es)?)\b", r"\bdon'?t worry\b", r"\bnever mind\b",
                   r"\bno need to worry\b", r"\b(nothing|none) else\b", r"\bno other\b",
                   r"\b(no|nothing)\b[^,;.]*\b(needed|necessary|required)\b",
                   r"\b(save|saves|saved|saving|spare|spares|spared|sparing) (you|them|us|him|her)( from)? (the|any|some) "
@@ -131,15 +133,15 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
-# A sentence ends at its stop, at a line's end, and at an emoji that closes what was said ("it's
+# A sentence ends at its stop (a bracket or quote closing after it), at a line's end, and at an emoji that closes what was said ("it's
 # now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[。！？])|\n+"
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’»\"])\s+|(?<=[。！？])|\n+"
                            r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
 # A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
 _LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
-_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)")
+_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"

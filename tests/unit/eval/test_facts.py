@@ -192,7 +192,7 @@ def test_a_list_item_speaks_of_what_the_items_above_it_name(monkeypatch):
         patched.setattr("sim.eval.phrases._VALUE_END",
                         __import__("re").compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z])"))
         assert _made_up(reply, known) == []
-    monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier: [])
+    monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier, following="": [])
     assert _made_up(reply, known) == []
 
 
@@ -320,6 +320,7 @@ def test_a_name_with_accented_letters_is_a_name(monkeypatch):
     ("Sakura Sushi has no openings at 19:30, but Le Petit Bistro does.", False),  # none of its own then
     ("Nothing is free at 20:00.", False),
     ("There are no free tables at that time.", True),  # the search asked for 19:00, and found one then
+    ("Sakura Sushi doesn't have anything at 19:00; you might want to try another day.", True),
 ])
 def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(monkeypatch, reply, conflict):
     assert bool(_made_up(reply, FOUND)) is conflict
@@ -333,7 +334,8 @@ def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(m
                                    "Switched off: Porch light 💡",
                                    "I left it off, the Porch light I mean.",
                                    "The Porch light reports off after the change.",
-                                   "You should see the Porch light off now."])
+                                   "You should see the Porch light off now.",
+                                   "I've set Porch light to off for you 🙂"])
 def test_a_state_said_after_a_verb_that_changes_keeps_or_shows_it_is_held_to_the_lights_state(monkeypatch, reply):
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
@@ -378,7 +380,9 @@ def test_a_things_own_text_quoted_and_a_result_shown_as_json_state_nothing_new(r
 
 @pytest.mark.parametrize("reply", ["| Light | State |\n|---|---|\n| Bedside lamp and Ceiling light | off |",
                                    "Currently dark: Bedside lamp.",
-                                   "Here's the status: Bedside lamp and Ceiling light — off."])
+                                   "Here's the status: Bedside lamp and Ceiling light — off.",
+                                   "Bedside lamp and Ceiling light — off, like the rest of the house.",
+                                   "From the app: Porch light → off, Bedside lamp → off."])
 def test_a_state_in_a_tables_row_or_at_a_lines_end_is_said_of_what_the_line_names(monkeypatch, reply):
     assert _made_up(reply, TWO_ON) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
@@ -397,8 +401,7 @@ def test_a_calls_own_sentence_quoted_states_nothing_the_call_did_not(monkeypatch
     known = _known((STATUS, {"orderId": "ORD-6025", "status": "DELIVERED"}),
                    (STATUS, {"orderId": "ORD-5117", "status": "CANCELLED"}))
     known.said.append("The order cannot be cancelled because it is delivered.")  # the shop's refusal
-    reply = ("ORD-6025 could not be cancelled — the store responded: “The order cannot be cancelled because it is "
-             "delivered.” I've cancelled order ORD-5117 for you.")
+    reply = "ORD-5117 is cancelled; for the other one the shop said “The order cannot be cancelled because it is delivered.”"
     assert _made_up(reply, known) == []
     monkeypatch.setattr("sim.eval.facts._QUOTATION", __import__("re").compile(r"(?!)"))
     assert _made_up(reply, known) == ["'delivered' for the status, which is cancelled"]
@@ -455,3 +458,18 @@ def test_a_lights_state_in_another_language_is_held_to_the_light(monkeypatch, re
                                                                                "isOn": True})), language) == []
     monkeypatch.setattr("sim.eval.facts._STATE_ELSEWHERE", {})
     assert _made_up(reply, known, language) == []
+
+
+def test_a_pronoun_is_said_of_what_the_parenthesis_after_it_names(monkeypatch):
+    reply = "It's shipped. (That's order ORD-8492.) It's delivered. (That's order ORD-6025; ask if you meant another.)"
+    assert _made_up(reply, ORDERS) == []
+    monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier, following="": earlier)
+    assert _made_up(reply, ORDERS) != []
+
+
+def test_a_list_items_value_ends_at_a_bold_heading_run_on_after_it(monkeypatch):
+    reply = "**Order ORD-8492**\n- Status: shipped **Order ORD-6025**\n- Status: delivered"
+    assert _made_up(reply, ORDERS) == []
+    monkeypatch.setattr("sim.eval.phrases._VALUE_END", __import__("re").compile(
+        r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)"))  # a capital only
+    assert _made_up(reply, ORDERS) != []
