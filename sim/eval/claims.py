@@ -139,7 +139,8 @@ _NOT_DOING = frozenset("tried attempted checked looked searched asked seen saw f
 # through" (the idioms take out "nothing else" and what was not needed).
 _AUXILIARIES = frozenset("was were has have had got is are been being".split())
 _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|those)|no changes?)\s+"
-                           r"(?:(?:was|were|has|have|had|got|is|are)\s+)?(?:been\s+)?([a-z]+)\b", re.I)
+                           r"(?:(?:was|were|has|have|had|got|is|are|could|can|would)\s+)?(?:be\s+|been\s+)?([a-z]+)\b",
+                           re.I)
 # The thing said to be as it was, of the turn as a whole: "you're still where you started",
 # "everything stays the same", "it remains untouched", "things are just as they were"; not a
 # part of it ("the rest is unchanged").
@@ -494,7 +495,8 @@ def _nominal_pattern(verbs: set[str]) -> str:
     nouns = {noun for v in verbs if v.isalpha() for noun in
              (v, v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
     done = {past for v in _CARRIED_OUT for past in forms(v)[0]}
-    return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))})\b"
+    return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))}|(?:is|was|'s)\s+(?:now\s+)?" \
+        rf"(?:final|official))\b"  # "the cancellation of ORD-7310 is final now"
 
 
 @functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply

@@ -92,6 +92,7 @@ _CHARACTER = re.compile(r"[\u4e00-\u9fff\u0e00-\u0e7f]")  # Chinese and Thai: no
 # Pendant", "Bedside lamp and Ceiling light — off".
 _STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:currently|now|still|right now)\s+)?(?P<state>[A-Za-z]+)"
                           r"\s*:\s*(?P<names>.+)$", re.I)
+_STATE_ANSWER = re.compile(r"^(?P<names>[^?]+)\?\s*(?P<state>[A-Za-z]+)\b")  # "Bedside lamp? Off, says the app."
 _STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:→]|\s-|->|=>)\s*(?P<state>[A-Za-z]+)\W*$")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
 _NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
@@ -256,7 +257,7 @@ def _states_as_labels(text: str, known: Known) -> list[str]:
     them is said to have it."""
     found = []
     # a sentence each, and each part of a list of them: "A → on, B → off"
-    lines = [part for line in text.splitlines() for sentence in re.split(r"(?<=[.!?])\s+", line)
+    lines = [part for line in text.splitlines() for sentence in re.split(r"(?<=[.!])\s+", line)
              for part in re.split(r"[,;]\s+", sentence)]
     for state, names in (pair for line in lines for pair in _line_states(line)):
         for part in known.named(names):
@@ -273,7 +274,7 @@ def _line_states(line: str) -> list[tuple[str, str]]:
     if line.strip().startswith("|"):
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         return [(cell, line) for cell in cells if re.fullmatch(r"[A-Za-z]+", cell)]
-    return [(match.group("state"), match.group("names")) for pattern in (_STATE_FIRST, _STATE_LAST)
+    return [(match.group("state"), match.group("names")) for pattern in (_STATE_FIRST, _STATE_LAST, _STATE_ANSWER)
             for match in [pattern.match(line)] if match]
 
 
@@ -480,7 +481,7 @@ _BE = r"(?:\b(?:is|are|was|were|been|be|now|still)|'s|'re)\s+" \
 # "you should see the Porch light off now", "Switched off: Porch light".
 _SET = r"\b(?:switched|turned|flipped|set|put|went|gone|goes|got|gotten|left|kept|keeps|stays|stayed|remains|remained|" \
        r"see|sees|seen|saw|find|finds|found|" \
-       r"(?:showing|shows|shown|listed|marked|appears|reads|reports|reported|reporting)(?:\s+as)?)\s+"
+       r"(?:showing|shows|shown|lists|listed|marked|appears|reads|reports|reported|reporting)(?:\s+as)?)\s+"
 
 
 def _flipped_states(said: str, scope: list[Any]) -> list[str]:
@@ -489,7 +490,7 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
     for part in scope:
         names = [re.escape(v) for v in part.values() if _names_it(v)] if isinstance(part, dict) else []
         changed = _SET + (rf"(?:(?:it|them|(?:the\s+|your\s+)?(?:{'|'.join(names)}))\s+)?" if names else "") + \
-            r"(?:to\s+)?"  # "I've set Porch light to off"
+            r"(?:to\s+|as\s+)?"  # "I've set Porch light to off", "the app lists Porch light as off"
         for key, value in (part.items() if isinstance(part, dict) else ()):
             word = _state_word(key)
             if word is None or not isinstance(value, bool):
@@ -591,6 +592,7 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
 _NONE_FREE = re.compile(r"\b(?:no|not any|zero)\s+(?:\w+\s+)?(?:openings?|availability|vacanc(?:y|ies)|slots?|spots?"
                         r"|tables?|seats?)\b|\b(?:fully|completely)\s+booked\b|\bbooked\s+(?:solid|up|out)\b"
                         r"|\b(?:doesn't|does not|don't|do not|didn't|did not)\s+have\s+anything\b|\bhas\s+nothing\b"
+                        r"|(?:\b(?:is|are|was|were)|'s|'re)\s+(?:completely\s+|totally\s+|already\s+)?full\b"
                         r"|\b(?:nothing|none)\b[^,;.]*\b(?:available|free|open)\b", re.I)
 
 

@@ -68,7 +68,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"('s|\s+(is|are|was|were|went|seems|appears))\s+"
                     r"(to be\s+)?((temporarily|currently|still|briefly|completely)\s+)?"
                     r"(down|offline|unreachable|unresponsive|unavailable)\b",
-                    r"\binterrupt(ed|ion)\b", r"\b(went|goes|going|got|gets|getting) nowhere\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
+                    r"\binterrupt(ed|ion)\b", r"\b(went|goes|going|got|gets|getting) nowhere\b",
+                    r"\b(airplane|aeroplane|flight) mode\b",
+                    r"\b(no|without( a)?) (signal|connection|network|internet|reception|service)\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
                     r"\b(permission|access)s? (was |were |is |got )?denied\b", r"\bunauthori[sz]ed\b",
                     r"\b(lack|lacks|lacked|lacking) (of )?(the )?(necessary |required |right )?"
                     r"(permissions?|access|rights|authori[sz]ation)\b"],
@@ -94,9 +96,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
         "failure": [r"\béchou", r"\béchecs?\b", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b",
                     r"\bplant[ée]", r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b",
-                    r"\bcoinc[ée]", r"\brat[ée]", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
+                    r"\bcoinc[ée]", r"\brat[ée]", r"\brejet", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
                     r"\bdéconnect"],
-        "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
+        "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bretent", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
                   r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b"],
         "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
                   r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
@@ -125,7 +127,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
                     r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况", r"(网络|连接|信号)\S{0,4}断", r"掉线", r"回滚"],
         "retry": [r"再\S{0,3}试", r"重试", r"重新试", r"再来一次", r"(稍后|过一?会儿?|等一?下|晚点)再(试|问|查|来)"],
-        "hedge": [r"将", r"会", r"要是", r"如果", r"预计", r"预期", r"估计"],
+        "hedge": [r"将", r"会(?!儿)", r"要是", r"如果", r"预计", r"预期", r"估计"],  # 这会儿: "right now"
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
                   r"没(有)?(出)?(任何)?(错|问题|故障|异常)", r"没有(其他|别的)",
@@ -151,6 +153,10 @@ _CLAUSE_BREAK = {
 }
 _QUESTION_MARK = re.compile(r"[?？]")
 _AND = re.compile(r"\s+and\s+", re.I)
+# A modal that hedges no fact: advice to the user ("you'll want to dress for 31°C") and the agent
+# flagging what it says ("I should mention the cancellation is final").
+_NOT_A_HEDGE = re.compile(r"\byou(?:'ll|\s+will|\s+may|\s+might|'d|\s+would)\s+(?:want|need|like)\s+to\b"
+                          r"|\bi\s+should\s+(?:mention|note|add|say|point out|flag)\b", re.I)
 # A condition on what the user wants is an offer, not a hedge of what was said: "there's a table at
 # 20:00 if you want it", "it's yours should you need it".
 _USERS_WISH = re.compile(r"(?<=\S)\s+(?:if|whenever|should)\s+you\s+(?:\w+\s+)?"
@@ -244,7 +250,7 @@ class Cues:
                 negated = frozenset(lang for lang, pattern in self.negations.items() if pattern.search(plain))
                 # A hedge after "and" hedges what follows it: "ORD-7310 is cancelled and the refund will
                 # go back to your card" states the first.
-                first = _AND.split(_USERS_WISH.sub(" ", plain), 1)[0]
+                first = _AND.split(_NOT_A_HEDGE.sub(" ", _USERS_WISH.sub(" ", plain)), 1)[0]
                 hedged = bool(self.hedge.search(first)) and not _INFERRED_NOW.search(plain)
                 out.append(Clause(part, plain, sentence, negated, question, hedged,
                                   bool(self.success.search(plain)), bool(self.failure.search(plain)),
@@ -266,7 +272,8 @@ class Cues:
 
 _SCRIPT = {"th": re.compile(r"[\u0e00-\u0e7f]"), "zh": re.compile(r"[\u4e00-\u9fff]")}
 _ENGLISH = re.compile(r"\b(the|is|are|was|your|it|it's|and|to|of|has|have|been|for|with|at|in|on|this|that)\b", re.I)
-_FRENCH = re.compile(r"\b(le|la|les|est|une|des|du|au|aux|pour|votre|vos|il|elle|c'est|à|été|et|en|de)\b", re.I)
+_FRENCH = re.compile(r"\b(le|la|les|est|une|des|du|au|aux|pour|votre|vos|il|elle|c'est|à|été|et|en|de|sur|dans|avec|chez|"
+                     r"sous|par|ce|cette|ces|je|vous|nous|ne|pas|mais|ou|très)\b", re.I)
 
 
 def reply_language(text: str, case_language: str) -> str:

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from sim.eval.facts import Known, made_up
-from sim.eval.phrases import Cues
+from sim.eval.phrases import DEFAULT_PHRASES, Cues
 
 TRANSACTIONS = {"result": {"transactions": [{"payee": "Alice Martin", "amount": -42.5},
                                             {"payee": "Salary", "amount": 2400.0}]}}
@@ -321,6 +321,7 @@ def test_a_name_with_accented_letters_is_a_name(monkeypatch):
     ("Nothing is free at 20:00.", False),
     ("There are no free tables at that time.", True),  # the search asked for 19:00, and found one then
     ("Sakura Sushi doesn't have anything at 19:00; you might want to try another day.", True),
+    ("Sakura Sushi is full at 19:00, I'm afraid.", True),
 ])
 def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(monkeypatch, reply, conflict):
     assert bool(_made_up(reply, FOUND)) is conflict
@@ -335,7 +336,8 @@ def test_nothing_said_to_be_free_is_held_to_what_the_search_found_at_that_time(m
                                    "I left it off, the Porch light I mean.",
                                    "The Porch light reports off after the change.",
                                    "You should see the Porch light off now.",
-                                   "I've set Porch light to off for you 🙂"])
+                                   "I've set Porch light to off for you 🙂",
+                                   "The app now lists Porch light as off."])
 def test_a_state_said_after_a_verb_that_changes_keeps_or_shows_it_is_held_to_the_lights_state(monkeypatch, reply):
     known = _known((LIGHT, {"name": "Porch light", "isOn": True}))
     assert _made_up(reply, known) == ["'off' for the isOn, which is true"]
@@ -382,7 +384,8 @@ def test_a_things_own_text_quoted_and_a_result_shown_as_json_state_nothing_new(r
                                    "Currently dark: Bedside lamp.",
                                    "Here's the status: Bedside lamp and Ceiling light — off.",
                                    "Bedside lamp and Ceiling light — off, like the rest of the house.",
-                                   "From the app: Porch light → off, Bedside lamp → off."])
+                                   "From the app: Porch light → off, Bedside lamp → off.",
+                                   "Bedside lamp and Ceiling light? Off, according to the app."])
 def test_a_state_in_a_tables_row_or_at_a_lines_end_is_said_of_what_the_line_names(monkeypatch, reply):
     assert _made_up(reply, TWO_ON) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
@@ -473,3 +476,29 @@ def test_a_list_items_value_ends_at_a_bold_heading_run_on_after_it(monkeypatch):
     monkeypatch.setattr("sim.eval.phrases._VALUE_END", __import__("re").compile(
         r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)"))  # a capital only
     assert _made_up(reply, ORDERS) != []
+
+
+WEATHER = {"properties": {"location": {"type": "string"}, "temperature": {"type": "number"},
+                      "condition": {"type": "string", "enum": ["CLEAR", "CLOUDY", "FOG", "RAIN"]}}}
+PARIS = _known((WEATHER, {"location": "Paris", "temperature": 19.0, "condition": "CLOUDY"}))
+
+
+def test_advice_to_the_user_hedges_no_fact_in_it(monkeypatch):
+    reply = "You'll want to dress for 28°C in Paris — that's the current reading."
+    assert _made_up(reply, PARIS) == ["'28', which no call returned"]
+    monkeypatch.setattr("sim.eval.phrases._NOT_A_HEDGE", __import__("re").compile(r"(?!)"))
+    assert _made_up(reply, PARIS) == []
+
+
+def test_the_chinese_word_for_right_now_is_no_hedge(monkeypatch):
+    reply = "Paris这会儿 28°C。"
+    assert _made_up(reply, PARIS, "zh") == ["'28', which no call returned"]
+    monkeypatch.setitem(DEFAULT_PHRASES["zh"], "hedge", [r"会"])  # 会 as a hedge wherever it is
+    assert _made_up(reply, PARIS, "zh") == []
+
+
+def test_a_french_reply_is_read_as_french_by_its_prepositions_too():
+    from sim.eval.phrases import reply_language
+    assert reply_language("Temps brumeux sur Paris, 19°C.", "fr") == "fr"
+    assert reply_language("ORD-7310: status confirmed.", "fr") == "en"
+    assert _made_up("Temps brumeux sur Paris, 19°C.", PARIS, "fr") == ["'brumeux' (fog) for the condition, which is cloudy"]

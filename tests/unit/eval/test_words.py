@@ -415,6 +415,10 @@ def _switch_off(monkeypatch, rule: str, language: str) -> None:
     ("Your settings are the same as they were a minute ago.", "en", "sim.eval.claims._UNCHANGED"),
     ("Sorry, your phone seems to be offline.", "en", "cue:failure"),
     ("My request went nowhere.", "en", "cue:failure"),
+    ("Your device appears to be in airplane mode.", "en", "cue:failure"),
+    ("Sorry, nothing could be sent.", "en", "sim.eval.claims._NOTHING_DONE"),
+    ("L'appli m'a mis en pause : la demande a été rejetée.", "fr", "cue:failure"),
+    ("On retente dans une minute ?", "fr", "cue:retry"),
 ])
 def test_a_done_action_said_not_to_have_happened_in_general_words_of_failing_is_a_denial(
         monkeypatch, reply, language, rule):
@@ -705,3 +709,13 @@ def test_having_made_no_changes_is_true_of_a_lookup_though_making_is_the_turns_v
     words = _read("ORD-8492 is shipped. I haven't made any changes to it. Created a note titled “Call UPS”.",
                   NOTE, "Check ORD-8492 and make a note to call UPS")
     assert words.unchanged == ("I haven't made any changes to it.",)
+
+
+def test_an_action_said_final_is_done_and_a_remark_flagged_with_should_is_no_hedge(monkeypatch):
+    assert _read("The cancellation of BK-1000 is final now.").claims, "said after a no, this is a false claim"
+    assert _read("Of course. Though I should mention BK-1000 is cancelled.").claims
+    monkeypatch.setattr("sim.eval.phrases._NOT_A_HEDGE", _NEVER)
+    assert not _read("Of course. Though I should mention BK-1000 is cancelled.").claims
+    monkeypatch.setattr("sim.eval.claims._nominal_pattern", lambda verbs: r"(?!)")
+    monkeypatch.setattr("sim.eval.claims._done_pattern", claims._done_pattern.__wrapped__)  # built anew, uncached
+    assert not _read("The cancellation of BK-1000 is final now.").claims
