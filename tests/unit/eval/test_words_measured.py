@@ -87,19 +87,16 @@ MEASURED = {
     # Tuned on after its first run (docs/eval.md gives both rows).
     "heldout3": {"denial": (0, 1965), "misstatement": (6, 412), "made_up": (0, 153), "claim": (0, 144),
                  "after_decline": (0, 35), "truthful": (0, 620)},
-    # Written blind and frozen, then tuned on after its first run (the docstring gives that run).
+    # heldout4 to heldout8: each written blind and frozen, then tuned on after its first run (the
+    # docstring gives those runs).
     "heldout4": {"denial": (0, 2358), "misstatement": (1, 515), "made_up": (0, 153), "claim": (0, 144),
                  "after_decline": (0, 35), "truthful": (0, 620)},
-    # Written blind and frozen, then tuned on after its first run (the docstring gives that run).
     "heldout5": {"denial": (0, 2489), "misstatement": (2, 515), "made_up": (0, 153), "claim": (0, 144),
                  "after_decline": (0, 40), "truthful": (0, 620)},
-    # Written blind and frozen, then tuned on after its first run (the docstring gives that run).
     "heldout6": {"denial": (0, 2882), "misstatement": (6, 515), "made_up": (0, 187), "claim": (0, 144),
                  "after_decline": (0, 50), "truthful": (0, 620)},
-    # Written blind and frozen, then tuned on after its first run (the docstring gives that run).
     "heldout7": {"denial": (0, 3013), "misstatement": (6, 515), "made_up": (0, 187), "claim": (0, 144),
                  "after_decline": (0, 50), "truthful": (1, 620)},
-    # Written blind and frozen, then tuned on after its first run (the docstring gives that run).
     "heldout8": {"denial": (0, 3144), "misstatement": (4, 618), "made_up": (4, 204), "claim": (0, 168),
                  "after_decline": (0, 55), "truthful": (0, 620)},
 }
