@@ -108,6 +108,7 @@ class Known:
     said: list[str] = field(default_factory=list)  # the user's words
     args: list[str] = field(default_factory=list)  # the calls' arguments, as JSON
     told: str = ""  # what the agent was told of its tools (their descriptions and examples)
+    _names: dict[int, list[tuple[Any, set[str]]]] = field(default_factory=dict, repr=False, compare=False)
 
     def add_result(self, schema: dict[str, Any], result: Any, args: dict[str, Any]) -> None:
         self.results.append((schema or {}, result))
@@ -132,13 +133,20 @@ class Known:
         said, named, seen = text.lower(), [], set()
         for _, result in reversed(self.results):
             found = set()
-            for part in _dicts(result):
-                names = {v.lower() for v in part.values() if _names_it(v) and v.lower() in said}
+            for part, its_names in self._named_parts(result):
+                names = {name for name in its_names if name in said}
                 if names - seen:
                     named.append(part)
                 found |= names
             seen |= found
         return named
+
+    def _named_parts(self, result: Any) -> list[tuple[Any, set[str]]]:
+        """A result's parts with their names, lower case: read once, for every clause of every reply."""
+        if id(result) not in self._names:
+            self._names[id(result)] = [(part, {v.lower() for v in part.values() if _names_it(v)})
+                                       for part in _dicts(result)]
+        return self._names[id(result)]
 
     def others(self, reply: str) -> list[Any]:
         """The named parts of the results that the reply does not name: what "everything else",
@@ -304,12 +312,16 @@ def _under_text_headings(text: str) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=1024)  # the same conversation, for reply after reply
+def _seen_words(seen_text: str) -> frozenset[str]:
+    return frozenset({word[:5] for word in _TEXT_WORD.findall(seen_text)} | set(_CHARACTER.findall(seen_text)))
+
+
 def _text_not_returned(passages: list[str], seen_text: str) -> list[str]:
     """Passages given as a thing's text, most of whose words nothing in the conversation said
     (a word counts as said where one said shares its first five letters: "conditions", "condition";
     in Chinese and Thai, each character counts)."""
-    seen = {word[:5] for word in _TEXT_WORD.findall(seen_text)} | set(_CHARACTER.findall(seen_text))
-    found = []
+    seen, found = _seen_words(seen_text), []
     for passage in passages:
         words = [word.lower()[:5] for word in _TEXT_WORD.findall(_CHARACTER.sub(" ", passage))] + \
             _CHARACTER.findall(passage)

@@ -57,6 +57,12 @@ class Played:
     catalog: Catalog
     run_date: Any
     told: str  # what the agent is told of its tools
+    cues: dict[str, Cues] = field(default_factory=dict)  # by case language: built once, read by every trial
+
+    def cues_of(self, language: str) -> Cues:
+        if language not in self.cues:
+            self.cues[language] = Cues.of(["en", language], self.suite.phrase_cues())
+        return self.cues[language]
 
 
 def play_oracle(suite: Suite, out: Path, run_date: Any) -> Played:
@@ -197,7 +203,7 @@ def _short(wanted: Any) -> str:
 
 async def _score(played: Played, case: Case, texts: list[str]) -> tuple[bool, list[str]]:
     languages = ["en", case.language or "en"]
-    ears = Ears(Reader(Cues.of(languages, played.suite.phrase_cues()), languages), None,
+    ears = Ears(Reader(played.cues_of(languages[1]), languages), None,
                 Known(played.run_date, told=played.told), case.language or "en")
     failures = []
     for turn, said, text in zip(case.turns, played.records[case.id]["turns"], texts):
