@@ -62,6 +62,9 @@ Policy, read from the last message:
 - ``[stall]`` -> one chunk, then silence for STALL_SECONDS;
 - ``[fail N]`` (or "fail") -> HTTP N (500), with ``retry-after-ms: 20`` as OpenAI's API sends it, so
   that the OpenAI SDK's retries do not wait its own backoff (0.5 s, doubling); "bad json" -> a call whose arguments are not JSON;
+- ``[answers] ["a", "b", ...]`` (a JSON list) in a system or user message -> the n-th of them, n being
+  the number of assistant messages so far (the last one once they run out): a scripted party in a
+  conversation, such as a simulated user whose scenario carries the list, or a judge's verdict;
 - an order mentioned and tools offered -> ``fetch_order_details`` with the order id;
 - otherwise "Hello from the test server."
 
@@ -171,8 +174,23 @@ def directive_calls(prompt: str) -> list[dict] | None:
             for i, c in enumerate(json.loads(match.group(1)))]
 
 
+def scripted_answer(messages: list[dict]) -> str | None:
+    """The answer an ``[answers] [...]`` list in a system or user message gives at this point."""
+    for message in messages:
+        text = message.get("content") or "" if message.get("role") in ("system", "user") else ""
+        at = text.find("[answers]")
+        if at >= 0:
+            answers, _ = json.JSONDecoder().raw_decode(text[at + len("[answers]"):].lstrip())
+            said = sum(m.get("role") == "assistant" for m in messages)
+            return answers[min(said, len(answers) - 1)]
+    return None
+
+
 def decide(body: dict, flavor: "Flavor") -> tuple[str | None, list[dict]]:
     messages = body.get("messages", [])
+    answer = scripted_answer(messages)
+    if answer is not None:
+        return answer, []
     last = messages[-1] if messages else {}
     tools = [t["function"]["name"] for t in body.get("tools", [])] if flavor.sees_tools(body) else []
     if last.get("role") == "tool":
