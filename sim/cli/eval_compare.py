@@ -11,15 +11,8 @@ from pathlib import Path
 import click
 
 from sim.cli.eval import eval_command
-
-
-class _RunUnlessSubcommand(click.Group):
-    """``eval SUITE`` means ``eval run SUITE``; ``eval compare ...`` and ``eval --help`` are the group's."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
-            args = ["run", *args]
-        return super().parse_args(ctx, args)
+from sim.cli.eval_tau2 import tau2_group
+from sim.cli.run_by_default import RunUnlessSubcommand
 
 
 @click.command("compare")
@@ -50,6 +43,7 @@ def compare_command(runs: tuple[Path, ...], json_output: bool, html_path: Path |
     terminal(comparison, out)
 
 
-eval_group = _RunUnlessSubcommand("eval", help="Score an agent on SUITE (`eval SUITE ...`, the same as `eval run "
-                                  "SUITE ...`), or compare finished runs (`eval compare RUN_A RUN_B`).",
-                                  commands={"run": eval_command, "compare": compare_command})
+eval_group = RunUnlessSubcommand("eval", help="Score an agent on SUITE (`eval SUITE ...`, the same as `eval run "
+                                 "SUITE ...`), compare finished runs (`eval compare RUN_A RUN_B`), or run τ²-bench "
+                                 "(`eval tau2 --domain D --data DIR`).",
+                                 commands={"run": eval_command, "compare": compare_command, "tau2": tau2_group})

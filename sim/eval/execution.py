@@ -49,8 +49,11 @@ def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
     failures are retried on a freshly reset device; ``attempts`` says how many runs it took, and
     ``retried`` what each run before the last met."""
     retried: list[dict[str, str]] = []
+    # A benchmark's suite runs its own cases (sim/eval/tau2); a YAML suite's run on eval's runner.
+    run = getattr(suite, "run_case", None) or (lambda case, device, settings, trial: run_case(suite, case, device,
+                                                                                             settings, trial))
     for _ in range(INFRA_RETRIES + 1):
-        result = run_case(suite, work.case, _DEVICES.get(work.device), settings, work.trial)
+        result = run(work.case, _DEVICES.get(work.device), settings, work.trial)
         if result.infra_error is None:
             break
         retried.append(result.infra_error)

@@ -107,7 +107,8 @@ def _variant_text(variant: dict[str, Any]) -> str:
             f"{', '.join(variant['newly_passing']) or 'none'}")
 
 
-def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> None:
+def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]], extra: str = "") -> None:
+    """``extra``: more sections (HTML), before the failed cases: a benchmark's own (sim/eval/tau2/report.py)."""
     configs = summary["configs"]
     accuracy = _svg(_category_chart(configs))
     # The chart on its own too, for a README or a slide.
@@ -152,7 +153,7 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
     if warnings:
         parts += ["<h2>Warnings</h2>", "<ul>" + "".join(
             f"<li>{_e(label)} {_e(w['case_id'])}: {_e(w['warning'])}</li>" for label, w in warnings) + "</ul>"]
-    parts += ["<h2>Cases that failed</h2>", _failures(records)]
+    parts += [extra, "<h2>Cases that failed</h2>", _failures(records)]
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>droidsim eval</title><style>"
             "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222;line-height:1.4}"
             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
