@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.state_diff import StateDiff, diff_states
+from sim.eval.state_diff import StateDiff, changes, diff_states
 
 DB, COMMUNICATE, NL_ASSERTION, ACTION = "DB", "COMMUNICATE", "NL_ASSERTION", "ACTION"
 BASES = (DB, COMMUNICATE, NL_ASSERTION, ACTION)
@@ -134,7 +134,7 @@ def path(actions: Iterable[GoldAction], calls: list[MadeCall]) -> tuple[list[dic
 
 def does_nothing(criteria: Criteria, start: dict[str, Any], gold_state: dict[str, Any]) -> bool:
     """An agent that says and does nothing would pass the checks that need no judge."""
-    return (gold_state == start and not (COMMUNICATE in criteria.reward_basis and criteria.communicate_info)
+    return (not changes(start, gold_state) and not (COMMUNICATE in criteria.reward_basis and criteria.communicate_info)
             and not (ACTION in criteria.reward_basis and criteria.actions))
 
 
@@ -157,7 +157,7 @@ def judge_outcome(criteria: Criteria, ending: str, start: dict[str, Any], gold_s
     reward = _reward(checks) if ending in JUDGED_ENDINGS else 0.0
     idle = does_nothing(criteria, start, gold_state)
     wrote = any(c.writes and not c.failed for c in calls)
-    false_claims = list(claims) if idle and run_state == start and not wrote else []
+    false_claims = list(claims) if idle and not diff.changed and not wrote else []
     if reward == 0.0 or false_claims:
         verdict = FAILED
     else:

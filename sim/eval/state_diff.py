@@ -1,7 +1,8 @@
 """What a run changed in an app's database, against what it should have changed (AppWorld's diff).
 
 A database here is plain JSON in τ²'s shape: tables (``orders``, ``users``...) of records keyed
-by id. Three states are compared: the one the case started from, the one the gold actions leave
+by id, compared as τ²'s hash compares them (the same JSON text: ``1`` is not ``1.0``). A caller
+may pass only the records either run changed: the findings are the same. Three states are compared: the one the case started from, the one the gold actions leave
 (the expected end state) and the one the agent left. Records whose end state equals the expected
 one are fine, whether they changed or not; every other record is named with what went wrong:
 
@@ -82,12 +83,12 @@ def diff_states(start: dict[str, Any], gold: dict[str, Any], run: dict[str, Any]
         s, g, r = (_table(state, table) for state in (start, gold, run))
         for key in _keys(s, g, r):
             before, want, got = s.get(key, _MISSING), g.get(key, _MISSING), r.get(key, _MISSING)
-            if got == want:
+            if _same(got, want):
                 continue
-            if want == before:
+            if _same(want, before):
                 findings.append(RecordFinding("unexpected", table, key, _what(before, got),
                                               tuple(field_changes(before, got))))
-            elif got == before:
+            elif _same(got, before):
                 findings.append(RecordFinding("missed", table, key, _what(before, want),
                                               tuple(field_changes(before, want))))
             else:
@@ -101,7 +102,8 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str
     out: dict[str, dict[str, list[str]]] = {}
     for table in _keys(before, after):
         b, a = _table(before, table), _table(after, table)
-        found = {"added": sorted(k for k in a if k not in b), "changed": sorted(k for k in a if k in b and a[k] != b[k]),
+        found = {"added": sorted(k for k in a if k not in b),
+                 "changed": sorted(k for k in a if k in b and not _same(a[k], b[k])),
                  "removed": sorted(k for k in b if k not in a)}
         found = {kind: keys for kind, keys in found.items() if keys}
         if found:
@@ -111,7 +113,7 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str
 
 def field_changes(before: Any, after: Any, path: str = "") -> list[FieldChange]:
     """The leaves that differ, by path: objects by key, lists of equal length by index, else whole."""
-    if before == after:
+    if _same(before, after):
         return []
     if isinstance(before, dict) and isinstance(after, dict):
         out = []
@@ -124,6 +126,13 @@ def field_changes(before: Any, after: Any, path: str = "") -> list[FieldChange]:
             out += field_changes(b, a, f"{path}[{index}]")
         return out
     return [FieldChange(path, _shown(before), _shown(after))]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as τ² compares databases: the same JSON text (1 and 1.0 differ, as do lists in another order)."""
+    if a is _MISSING or b is _MISSING:
+        return a is b
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
 def _what(before: Any, after: Any) -> str:

@@ -122,7 +122,7 @@ def run_task(suite: Any, case: Any, device: Any, settings: Any, trial: int) -> T
 async def _converse(suite: Any, case: Any, device: Any, settings: Any, trial: int, result: Tau2Result,
                     timed: list[TimedModel]) -> None:
     domain = suite.domain
-    start = await asyncio.to_thread(domain.start_db)
+    await asyncio.to_thread(domain.prepare, device)
     tools = AppFunctionAgentTools.discover(device.agent)
     by_name = {tool.name: tool for tool in tools}
     model = TimedModel(agent_model(settings.model, case, lambda name, args: domain.tool_call(name, args, tools),
@@ -135,8 +135,7 @@ async def _converse(suite: Any, case: Any, device: Any, settings: Any, trial: in
     judge = None
     try:
         turns, ending = await _talk(runner, agent, user, suite, by_name, domain, result)
-        run_state = await asyncio.to_thread(domain.read_db, device)
-        gold_state = await asyncio.to_thread(domain.gold_db, case)
+        start, gold_state, run_state, gold_errors = await asyncio.to_thread(domain.outcome_states, device, case)
         calls = [MadeCall(c["tau2"]["name"], c["tau2"]["arguments"], c["writes"], c["failed"])
                  for turn in turns for c in turn.calls]
         told = [GREETING] + [turn.text for turn in turns]
@@ -153,7 +152,7 @@ async def _converse(suite: Any, case: Any, device: Any, settings: Any, trial: in
             await judge.aclose()
     result.confusion = _path_pairs(outcome.gold, turns)
     result.turns = [turn.record() for turn in turns]
-    result.reward, result.outcome = outcome.reward, outcome.to_dict()
+    result.reward, result.outcome = outcome.reward, {**outcome.to_dict(), "gold_errors": gold_errors}
     result.passed = outcome.passed
     result.recovered = bool(outcome.checks.get("DB", outcome.diff.matches))
     result.failures = outcome.reasons()

@@ -31,16 +31,16 @@ class Domain:
         """The apps a device installs for this domain (sim/eval/apps.py AppSource)."""
         raise NotImplementedError
 
-    def start_db(self) -> dict[str, Any]:
-        """The database every case starts from."""
+    def prepare(self, device: Any) -> None:
+        """Give the app on ``device`` (just reset: its data cleared) the database a case starts from."""
         raise NotImplementedError
 
-    def gold_db(self, case: Any) -> dict[str, Any]:
-        """The database the case's gold actions leave, replayed on a fresh copy."""
-        raise NotImplementedError
-
-    def read_db(self, device: Any) -> dict[str, Any]:
-        """The database the app holds now on ``device`` (an EvalDevice)."""
+    def outcome_states(self, device: Any, case: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any],
+                                                              list[dict[str, Any]]]:
+        """After a conversation: the databases it is judged on, as plain JSON ({collection: {key:
+        record}}), the one it started from, the one the case's gold actions leave (replayed on a fresh
+        copy) and the one the app holds now (read from its storage); each may hold only the records
+        either of the last two changed. Then the gold actions that raised ({function, code, message})."""
         raise NotImplementedError
 
     def tool_call(self, name: str, arguments: dict[str, Any], tools: list[Any]) -> tuple[str, dict[str, Any]]:

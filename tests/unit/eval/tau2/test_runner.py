@@ -46,24 +46,21 @@ class OrdersDomain(Domain):
     def app_sources(self):
         return (AppSource(str(REPO / "apps" / "orders")),)
 
-    def start_db(self):
-        return START
+    def prepare(self, device):
+        pass  # clearing the app (eval's reset) brings back its seeded orders
 
-    def gold_db(self, case):
-        state = copy.deepcopy(START)
+    def outcome_states(self, device, case):
+        gold = copy.deepcopy(START)
         for action in case.criteria.actions:
-            if action.name == "cancel_order" and state["orders"][action.arguments["orderId"]]["status"] in (
+            if action.name == "cancel_order" and gold["orders"][action.arguments["orderId"]]["status"] in (
                     "PROCESSING", "CONFIRMED"):
-                state["orders"][action.arguments["orderId"]]["status"] = "CANCELLED"
-        return state
-
-    def read_db(self, device):
+                gold["orders"][action.arguments["orderId"]]["status"] = "CANCELLED"
         [fetch] = [t for t in AppFunctionAgentTools.discover(device.shell) if t.name == "fetch_order_details"]
 
         async def read():
             return {"orders": {o: {"status": (await fetch.execute({"orderId": o}))["status"]} for o in ORDERS}}
 
-        return asyncio.run(read())
+        return START, gold, asyncio.run(read()), []
 
     def tool_call(self, name, arguments, tools):
         return name, arguments
