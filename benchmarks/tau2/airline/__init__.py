@@ -1,0 +1,1 @@
+"""τ²-bench's airline domain as an app: an airline's reservation functions over its database."""

@@ -1,0 +1,59 @@
+"""The app's database file, from the loader's side: built from a domain's data, read back after a case.
+
+sim/tau2/appkit.py is the app's side of the same file. Here the file is built once per data
+set, in memory, and written whole into an app's data folder before each case (a reset is a
+file written, not a process restarted). Triggers the app never sees list every record a case
+inserted, changed or deleted in ``changed``; reading a case's end state back is reading those
+records, not the whole database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Mapping
+
+from sim.tau2.appkit import record_text
+
+# (collection, key) -> the record's stored text, or None when the case deleted it.
+Changes = dict[tuple[str, str], "str | None"]
+
+
+def build_image(collections: Mapping[str, Mapping[str, str]], dialect: str) -> bytes:
+    """The SQLite file of a database given as {collection: {key: stored text}}, in their order."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        connection.execute("INSERT INTO meta VALUES ('dialect', ?)", (dialect,))
+        connection.execute("CREATE TABLE changed (collection TEXT NOT NULL, key TEXT NOT NULL, "
+                           "PRIMARY KEY (collection, key))")
+        for name, records in collections.items():
+            connection.execute(f"CREATE TABLE {name} (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
+            connection.executemany(f"INSERT INTO {name} (key, record) VALUES (?, ?)", records.items())
+            for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+                connection.execute(
+                    f"CREATE TRIGGER {name}_{event.lower()} AFTER {event} ON {name} BEGIN "
+                    f"INSERT OR IGNORE INTO changed VALUES ('{name}', {row}.key); END")
+        connection.commit()
+        return connection.serialize()
+    finally:
+        connection.close()
+
+
+def read_changes(image: bytes) -> Changes:
+    """What a case changed in a database file: each changed record's text (None: deleted)."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.deserialize(image)
+        changes: Changes = {}
+        for collection, key in connection.execute("SELECT collection, key FROM changed").fetchall():
+            row = connection.execute(f"SELECT record FROM {collection} WHERE key = ?", (key,)).fetchone()
+            # Written by the app: read as JSON and stored again as the loader stores records.
+            changes[collection, key] = None if row is None else record_text(json.loads(row[0]))
+        return changes
+    finally:
+        connection.close()
+
+
+def stored_texts(records: Mapping[str, object]) -> dict[str, str]:
+    return {key: record_text(record) for key, record in records.items()}
