@@ -147,7 +147,9 @@ def judge_outcome(criteria: Criteria, ending: str, start: dict[str, Any], gold_s
     diff = diff_states(start, gold_state, run_state)
     said = communicated(criteria.communicate_info, told)
     gold, extra = path(criteria.actions, calls)
-    if assertions is None:
+    if NL_ASSERTION not in criteria.reward_basis:
+        assertions = []  # τ² does not judge them (airline's tasks carry some, outside their basis)
+    elif assertions is None:
         assertions = [{"assertion": a, "met": None, "reason": "not judged: no --judge-model"}
                       for a in criteria.nl_assertions]
     checks: dict[str, bool | None] = {DB: diff.matches, COMMUNICATE: all(c["met"] for c in said),

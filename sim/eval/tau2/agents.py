@@ -18,7 +18,7 @@ from droid.agent.models import Model, ModelRequest, model_from_spec
 
 AGENT_STOP = "###STOP###"
 ORACLE_TOLD = "Here is what you asked about: {}."
-ORACLE_DONE = "That is all done."
+ORACLE_DONE = "Is there anything else I can help you with?"
 
 
 class _Script(ScriptedModel):

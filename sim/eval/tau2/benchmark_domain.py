@@ -9,6 +9,7 @@ database they leave.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -69,21 +70,37 @@ class BenchmarkDomain(Domain):
         return _records(keys, start.record), _records(keys, gold.state.record), _records(keys, run.record), gold.errors
 
     def tool_call(self, name: str, arguments: dict[str, Any], tools: list[Any]) -> tuple[str, dict[str, Any]]:
-        from sim.tau2.arguments import wire_arguments
+        from sim.tau2.arguments import _adapt, _declared_name
 
         tool = next((t for t in tools if t.short_id == name), None)
         if tool is None:
             raise DomainError(f"the {self.name} app has no function {name!r}")
-        return tool.name, wire_arguments(tool.metadata, tool.components, arguments)
+        types = {named.name: named.data_type for named in tool.components.data_types}
+        declared = {parameter.name: parameter.data_type for parameter in tool.metadata.parameters}
+        wire = {}
+        for key, value in arguments.items():
+            renamed = _declared_name(key, declared) or key
+            wire[renamed] = _adapt(value, declared[renamed], types) if renamed in declared else value
+        return tool.name, wire
 
     def tau2_call(self, tool: Any, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from sim.tau2.arguments import tau2_arguments
-
-        return tool.short_id, tau2_arguments(tool.metadata, tool.components, args)
+        return tool.short_id, _snake(args)
 
     def writes(self, name: str) -> bool:
         function = next(iter(self._apps.values())).functions.get(name) if self._apps else None
         return bool(function is not None and function.is_destructive)
+
+
+def _snake(value: Any) -> Any:
+    """An agent's arguments in τ²'s names: the wire's lowerCamelCase keys back in snake_case."""
+    if isinstance(value, dict):
+        return {_CAMEL.sub(lambda m: "_" + m.group(0).lower(), k): _snake(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_snake(v) for v in value]
+    return value
+
+
+_CAMEL = re.compile(r"[A-Z]")
 
 
 def _records(keys: list[tuple[str, str]], record: Any) -> dict[str, dict[str, Any]]:

@@ -136,3 +136,18 @@ def test_a_claimed_change_on_a_do_nothing_task_fails_on_its_words(run) -> None:
     assert record["outcome"]["false_claims"] and record["passed"] is False
     assert record["failures"][-1].startswith("a change claimed where none happened:")
     assert summary["tau2"]["words_failed"] == ["refuse"]
+
+
+def test_a_user_model_nobody_serves_stops_the_run_naming_it(monkeypatch, tmp_path) -> None:
+    import socket
+
+    from sim.eval.runner import ModelUnavailable
+
+    monkeypatch.setattr("sim.eval.tau2.run.open_domain", lambda name, data: OrdersDomain())
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(ModelUnavailable, match=r"the user model openai:customer: cannot reach http://127\.0\.0\.1"):
+        run_tau2(Tau2Options("orders", Path("unused"), tasks=["look"], user_model="openai:customer",
+                             user_base_url=f"http://127.0.0.1:{port}/v1", api_key="test-key", out=tmp_path / "out"))
+    assert (tmp_path / "out" / "results.jsonl").read_text() == ""  # nothing half-judged was written
