@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import reference_root
 from tests.docs.blocks import Block, commands, read_blocks
 from tests.helpers import COMMAND_BOUND, REPO, SAMPLE_APPS, DeviceProcess
 
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.slow
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 DROIDSIM = ("droidsim", ".venv/bin/droidsim")
 PYTHON = ("python", "python3", ".venv/bin/python")
+REFERENCE = "../shared/reference"
 MAKE_SIM_EXTRA = ("--system-apps", str(SAMPLE_APPS / "system"), "--pregrant-agent", "com.example.assistant")
 
 
@@ -63,13 +65,31 @@ def test_every_block_runs_or_is_a_marked_fragment(path: Path, booted: BootedDevi
         needs_device = any(argv[0] in DROIDSIM for b in blocks if b.kind == "run" and b.language == "sh"
                            for _, argv in commands(b))
         _run_python(python, booted if needs_device else None)
+    without_data = []
     for block in blocks:
         if block.kind == "run" and block.language == "sh":
             for line, argv in commands(block):
+                argv = _with_reference(argv)
+                if argv is None:
+                    without_data.append(f"{block.path.name}:{line}")
+                    continue
                 _run_command(block, line, argv, booted, tmp_path)
     tests = [b for b in blocks if b.kind == "pytest"]
     if tests:
         _run_pytest(tests, tmp_path)
+    if without_data:  # the rest ran; these read data that is not here
+        pytest.skip(f"reference data not found at {reference_root()} (set DROIDSIM_REFERENCE): "
+                    f"{', '.join(without_data)} not run")
+
+
+def _with_reference(argv: list[str]) -> list[str] | None:
+    """A command that reads ../shared/reference (the benchmarks' data, never copied into the project)
+    reads it where the tests find it, DROIDSIM_REFERENCE; None when it is not there."""
+    if not any(REFERENCE in arg for arg in argv):
+        return argv
+    if not reference_root().is_dir():
+        return None
+    return [arg.replace(REFERENCE, str(reference_root())) for arg in argv]
 
 
 def _env(booted: BootedDevice | None) -> dict[str, str]:

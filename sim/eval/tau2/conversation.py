@@ -242,18 +242,26 @@ def _transcript(turns: list[_Turn]) -> list[tuple[str, str]]:
 
 
 def _claims(turns: list[_Turn], tools: list[Any], domain: Any) -> list[str]:
-    """The parts of the agent's closing reply that claim a change, read with the words of the domain's
-    writes. Only the closing reply: an agent says there what it did, while its earlier replies quote
-    the policy ("the compensation for cancelled flights is..."), which the word rules read as claims
-    (tests/unit/eval/tau2/test_words_on_tau2.py measures both on τ-bench's recorded runs)."""
+    """The parts of the agent's closing reply that claim a change. Only the closing reply: an agent
+    says there what it did, while its earlier replies quote the policy ("the compensation for
+    cancelled flights is..."), which the word rules read as claims (tests/unit/eval/tau2/
+    test_words_on_tau2.py measures both on τ-bench's recorded runs)."""
     said = [turn for turn in turns if turn.text]
     if not said:
         return []
+    writes = [tool for tool in tools if domain.writes(domain.tau2_call(tool, {})[0])]
+    return claims_of(said[-1].text, said[-1].user, writes)
+
+
+def claims_of(reply: str, request: str, writes: list[Any]) -> list[str]:
+    """The parts of ``reply`` that claim a change, read by eval's word rules with the verbs of the
+    names of the functions that write (``writes``: their tools). Their names' verbs only: the verbs
+    of their descriptions ("Gives a user a travel certificate") make "given the circumstances" a
+    claim of giving, in 4 of 59 careful closing replies of τ-bench's recorded runs."""
     action = Action()
-    for tool in tools:
-        if domain.writes(domain.tau2_call(tool, {})[0]):
-            action.add_function(tool.short_id, tool.description, {}, tool.parameters)
-    return list(Reader(Cues.of(["en"]), ["en"]).read(said[-1].text, action, said[-1].user).claims)
+    for tool in writes:
+        action.add_function(tool.short_id, "", {}, tool.parameters)
+    return list(Reader(Cues.of(["en"]), ["en"]).read(reply, action, request).claims)
 
 
 def _path_pairs(gold: list[dict[str, Any]], turns: list[_Turn]) -> list[tuple[str, str]]:
