@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
 import click
 
 from sim.cli.api_key import api_key_options
+from sim.cli.eval_options import exit_on_infra_errors, ray_options, where_it_runs
 from sim.cli.model_options import model_server_options, split_model_options
 from sim.eval.categories import CATEGORIES
 from sim.platform_version import NEWEST, VERSIONS
@@ -55,12 +55,7 @@ def _counts(text: str) -> list[int]:
 @click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
               help=f"The Android version of the devices: an APK's resources and enabled services resolve for it. "
                    f"Default: {NEWEST.sdk_int}; with --device, the device's own (which --sdk must then be).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
-@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
-              help="Run the cases as Ray tasks on the cluster at ADDRESS (HOST:PORT of `ray start --head`), "
-                   "else at RAY_ADDRESS; without either (or with `local`), on a Ray started for the run.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"),
-              show_default=True, help="Where results.jsonl, summary.json and report.html go.")
+@where_it_runs
 @click.option("--resume", is_flag=True, help="Skip the cases already in OUT/results.jsonl.")
 @click.option("--date", "run_date", type=click.DateTime(formats=["%Y-%m-%d"]),
               help="The run date relative dates are matched against (default: today).")
@@ -85,7 +80,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     infrastructure errors (server errors after retries, timeouts, crashes) and --allow-errors
     was not given.
     """
-    from sim.cli.output import console, print_json
+    from sim.cli.output import console, print_json, table_console
     from sim.eval.devices import DeviceSetupError
     from sim.eval.ray_attach import RayUnreachable, UnprotectedRay
     from sim.eval.models import ModelSpecError
@@ -101,9 +96,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     options = EvalOptions(
         model=model, base_url=base_url, api_key=api_key, trials=trials,
         distractors=_counts(sweep) if sweep else [distractors], variant=variant, device=device_address,
-        workers=workers, ray=ray_address is not None,
-        ray_address=(ray_address or os.environ.get("RAY_ADDRESS") or None) if ray_address is not None else None,
-        out=out, resume=resume,
+        workers=workers, **ray_options(ray_address), out=out, resume=resume,
         run_date=run_date.date() if run_date else None, cases=list(case_ids) or None,
         categories=list(categories) or None, confirmation_mode=confirmation_mode, judge_model=judge_model,
         junit=junit, sdk=int(sdk) if sdk else None,
@@ -126,20 +119,10 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     if json_output:
         print_json(summary)
     else:
-        table_console = console()
-        if not table_console.is_terminal:  # piped: whole lines, however many configurations the table has
-            from rich.console import Console
-
-            table_console = Console(highlight=False, width=400)
-        terminal_table(summary, table_console)
+        terminal_table(summary, table_console())
         err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
     _warn_unanswered(summary, err)
-    errors = sum(c["scores"]["overall"]["infra_errors"] for c in summary["configs"].values())
-    if errors and not allow_errors:
-        err.print(f"{errors} trial(s) met an infrastructure error (server error, timeout or crash) and have no "
-                  "verdict; see summary.json infra_errors. Fix the server and rerun, or pass --allow-errors",
-                  style="red", markup=False, soft_wrap=True)
-        raise SystemExit(3)
+    exit_on_infra_errors(summary, allow_errors, err)
 
 
 def _warn_unanswered(summary: dict, err) -> None:

@@ -23,7 +23,7 @@ from sim.cli.run_by_default import RunUnlessSubcommand
               help="Also write the comparison as a self-contained HTML page here.")
 def compare_command(runs: tuple[Path, ...], json_output: bool, html_path: Path | None) -> None:
     """Put finished runs (eval --out folders) side by side: per category, per function, the cases that flipped."""
-    from sim.cli.output import console, print_json
+    from sim.cli.output import print_json, table_console
     from sim.eval.compare import CompareError, compare, load_runs, terminal, write_html
 
     try:
@@ -35,12 +35,7 @@ def compare_command(runs: tuple[Path, ...], json_output: bool, html_path: Path |
     if json_output:
         print_json(comparison)
         return
-    out = console()
-    if not out.is_terminal:  # piped: whole lines, however many runs the tables have
-        from rich.console import Console
-
-        out = Console(highlight=False, width=400)
-    terminal(comparison, out)
+    terminal(comparison, table_console())
 
 
 eval_group = RunUnlessSubcommand("eval", help="Score an agent on SUITE (`eval SUITE ...`, the same as `eval run "

@@ -6,12 +6,12 @@ its subcommands.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
 from sim.cli.api_key import api_key_options
+from sim.cli.eval_options import exit_on_infra_errors, ray_options, where_it_runs
 from sim.cli.model_options import model_server_options, split_model_options
 from sim.platform_version import NEWEST, VERSIONS
 
@@ -56,12 +56,7 @@ def _ids(text: str | None) -> list[str] | None:
               help="Failed calls before the conversation is cut off: reward 0.")
 @click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
               help=f"The Android version of the devices (default: {NEWEST.sdk_int}).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
-@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
-              help="Run the tasks as Ray tasks on the cluster at ADDRESS, else at RAY_ADDRESS, else on a Ray "
-                   "started for the run.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"),
-              show_default=True, help="Where results.jsonl, summary.json and report.html go.")
+@where_it_runs
 @click.option("--resume", is_flag=True, help="Skip the trials already in OUT/results.jsonl.")
 @click.option("--json", "json_output", is_flag=True, help="Print summary.json instead of the table.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
@@ -79,7 +74,7 @@ def tau2_run_command(domain: str, data: Path, split: str | None, task_ids: str |
     Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when trials met
     infrastructure errors and --allow-errors was not given.
     """
-    from sim.cli.output import console, print_json
+    from sim.cli.output import console, print_json, table_console
     from sim.eval.devices import DeviceSetupError
     from sim.eval.models import ModelSpecError
     from sim.eval.progress import Progress
@@ -95,9 +90,7 @@ def tau2_run_command(domain: str, data: Path, split: str | None, task_ids: str |
     options = Tau2Options(
         domain=domain, data=data, split=split, tasks=_ids(task_ids), trials=trials, model=model, base_url=base_url,
         api_key=api_key, user_model=user_model, user_base_url=user_base_url, judge_model=judge_model,
-        max_steps=max_steps, max_errors=max_errors, workers=workers, ray=ray_address is not None,
-        ray_address=(ray_address or os.environ.get("RAY_ADDRESS") or None) if ray_address is not None else None,
-        out=out, resume=resume, junit=junit, sdk=int(sdk) if sdk else None)
+        max_steps=max_steps, max_errors=max_errors, workers=workers, **ray_options(ray_address), out=out, resume=resume, junit=junit, sdk=int(sdk) if sdk else None)
     options.model_options, options.agent_options = split_model_options(server_options)
     err = console(stderr=True)
     try:
@@ -112,16 +105,6 @@ def tau2_run_command(domain: str, data: Path, split: str | None, task_ids: str |
     if json_output:
         print_json(summary)
     else:
-        table_console = console()
-        if not table_console.is_terminal:
-            from rich.console import Console
-
-            table_console = Console(highlight=False, width=400)
-        terminal(summary, table_console)
+        terminal(summary, table_console())
         err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
-    errors = sum(c["scores"]["overall"]["infra_errors"] for c in summary["configs"].values())
-    if errors and not allow_errors:
-        err.print(f"{errors} trial(s) met an infrastructure error (server error, timeout or crash) and have no "
-                  "verdict; see summary.json infra_errors. Fix the server and rerun, or pass --allow-errors",
-                  style="red", markup=False, soft_wrap=True)
-        raise SystemExit(3)
+    exit_on_infra_errors(summary, allow_errors, err)

@@ -20,6 +20,17 @@ def console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False)
 
 
+def table_console():
+    """Where wide tables go: the terminal, or piped, a console wide enough that no row wraps (whole
+    lines, however many columns the table has)."""
+    out = console()
+    if out.is_terminal:
+        return out
+    from rich.console import Console
+
+    return Console(highlight=False, width=400)
+
+
 def print_table(title: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> None:
     """A table on a terminal; piped, plain lines with every cell whole (columns padded,
     nothing truncated or wrapped), so a script or grep sees every id and description."""

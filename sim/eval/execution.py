@@ -61,6 +61,15 @@ def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
             "retried": retried[:-1] if result.infra_error else retried}
 
 
+def write_each(records: Iterator[dict[str, Any]], writer: Any, progress: Callable[[dict[str, Any], int, int], None] | None,
+               total: int) -> None:
+    """Write each record as its unit finishes (``writer``: results.py's ResultWriter) and tell ``progress``."""
+    for record in records:
+        writer.add(record)
+        if progress:
+            progress(record, len(writer.records), total)
+
+
 def local_device(spec: DeviceSpec):
     """This process's device for ``spec``, just reset; a local run goes on using it."""
     return _DEVICES.get(spec)

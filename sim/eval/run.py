@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from sim.eval.catalog import Catalog, check_suite
 from sim.eval.devices import DeviceSetupError, DeviceSpec
-from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers
+from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers, write_each
 from sim.eval.models import ModelSpecError, check_model_options, check_model_spec
 from sim.eval.results import ResultWriter, junit_cases, load_done, start_run
 from sim.eval.runner import CONFIRMATION_MODES, RunSettings
@@ -138,10 +138,7 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
              for trial in range(options.trials) if (label, case.id, trial) not in finished]
     writer = ResultWriter(options.out, done)
     try:
-        for record in _executor(suite, works, settings, options, on_nodes):
-            writer.add(record)
-            if progress:
-                progress(record, len(writer.records), len(works) + len(done))
+        write_each(_executor(suite, works, settings, options, on_nodes), writer, progress, len(works) + len(done))
     finally:
         writer.close()
         summary = write_summary(options.out, writer.records, [label for label, _ in plan], options, meta)

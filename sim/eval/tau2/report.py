@@ -77,7 +77,8 @@ def _why(record: dict[str, Any]) -> str:
                    for g in outcome["path"]["gold"]) or "<li>(no gold actions)</li>"
     extra = "".join(f"<li>{_e(w['name'])} {_e(_json(w['arguments']))}</li>" for w in outcome["path"]["extra_writes"])
     findings = "".join(
-        f"<tr><td>{_e(f['kind'])}</td><td>{_e(f['table'])} {_e(f['key'])}</td><td>{_e(f['change'])}</td><td>"
+        f"<tr><td>{_e(f['kind'])}</td><td>{_e(f['table'])} {_e(f['key'])}</td><td>{_e(f['change'])}</td>"
+        f"<td>{_COMPARED[f['kind']]}</td><td>"
         + "<br>".join(f"{_e(c['path'] or '(record)')}: {_e(_json(c['before']))} → {_e(_json(c['after']))}"
                       for c in f["fields"]) + "</td></tr>"
         for f in outcome["diff"]["findings"])
@@ -86,9 +87,13 @@ def _why(record: dict[str, Any]) -> str:
             f"reward {outcome['reward']} · ended by {_e(outcome['ending'])}</summary>{reasons}"
             f"<p>Gold actions (✓ matched by a call):</p><ul>{gold}</ul>"
             + (f"<p>Writes no gold action asks for:</p><ul>{extra}</ul>" if extra else "")
-            + (f"<table><tr><th>finding</th><th>record</th><th>change</th><th>fields (expected or before → run)</th>"
+            + (f"<table><tr><th>finding</th><th>record</th><th>change</th><th>compared</th><th>fields</th>"
                f"</tr>{findings}</table>" if findings else "<p>The database matched the gold end state.</p>")
             + "</details>")
+
+
+# What each kind of finding's fields compare (sim/eval/state_diff.py).
+_COMPARED = {"unexpected": "start → run", "missed": "start → gold", "different": "gold → run"}
 
 
 def _curve(curve: dict[str, float]) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from sim.eval.devices import DeviceSpec
-from sim.eval.execution import Work, close_devices
+from sim.eval.execution import Work, close_devices, write_each
 from sim.eval.models import ModelSpecError, check_model_options
 from sim.eval.results import ResultWriter, junit_cases, load_done, start_run
 from sim.eval.run import REPORT, SUMMARY, _executor  # eval's: local, workers or Ray, as options say
@@ -146,10 +146,7 @@ def run_tau2(options: Tau2Options, progress: Callable[[dict[str, Any], int, int]
              if (case.id, trial) not in finished]
     writer = ResultWriter(options.out, done)
     try:
-        for record in _executor(suite, works, settings, options, on_nodes):
-            writer.add(record)
-            if progress:
-                progress(record, len(writer.records), len(works) + len(done))
+        write_each(_executor(suite, works, settings, options, on_nodes), writer, progress, len(works) + len(done))
     finally:
         close_devices()
         writer.close()
