@@ -39,6 +39,9 @@ AIRLINE_AGENT = """
       payment_id: gift_card_1642017}}]
   - Done. The refund of $5,244 goes back to your gift card.
 "19": []   # cancel Z7GOZK; this agent stops at once
+"5":   # a complaint; this agent hands the customer to a human
+  - [{name: transfer_to_human_agents, arguments: {summary: "Delayed flight HAT045, wants compensation."}}]
+  - YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON.
 """
 
 
@@ -46,12 +49,12 @@ def test_scripted_agents_on_airline_are_judged_by_outcome_with_the_path_and_the_
     script = tmp_path / "agent.yaml"
     script.write_text(AIRLINE_AGENT)
     out = tmp_path / "out"
-    result = droidsim("eval", "tau2", "--domain", "airline", "--data", str(tau2 / "airline"), "--tasks", "0,1,11,19",
+    result = droidsim("eval", "tau2", "--domain", "airline", "--data", str(tau2 / "airline"), "--tasks", "0,1,5,11,19",
                       "--model", f"scripted:{script}", "--user-model", "scripted", "--trials", "2", "--out", str(out),
                       "--junit", str(tmp_path / "junit.xml"), timeout=240)
     assert result.returncode == 0, result.stderr
     records = {(r["case_id"], r["trial"]): r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
-    assert len(records) == 8
+    assert len(records) == 10
 
     gold = records[("11", 0)]
     assert (gold["reward"], gold["passed"], gold["outcome"]["checks"]) == (1.0, True, {"DB": True, "COMMUNICATE": True})
@@ -76,15 +79,19 @@ def test_scripted_agents_on_airline_are_judged_by_outcome_with_the_path_and_the_
     assert idle["failures"][0].startswith("database: reservations Z7GOZK is changed by the gold actions, and the "
                                           "run left it as it was")
 
+    transferred = records[("5", 0)]
+    assert (transferred["reward"], transferred["outcome"]["ending"]) == (1.0, "transfer")
+    assert transferred["turns"][-1]["user"] == "###TRANSFER###"  # the scripted user hears the hand-over
+
     summary = json.loads((out / "summary.json").read_text())
     tau2_scores = summary["tau2"]
-    assert tau2_scores["tau2"]["pass^k"] == {"1": 0.5, "2": 0.5}  # 1 and 11, every trial
-    assert tau2_scores["droidsim"]["pass^k"] == {"1": 0.25, "2": 0.25}  # 11 only: 1 fails on its words
-    assert tau2_scores["do_nothing_tasks"] == ["0", "1"] and tau2_scores["words_failed"] == ["1"]
+    assert tau2_scores["tau2"]["pass^k"] == {"1": 0.6, "2": 0.6}  # 1, 5 and 11, every trial
+    assert tau2_scores["droidsim"]["pass^k"] == {"1": 0.4, "2": 0.4}  # 5 and 11: 1 fails on its words
+    assert tau2_scores["do_nothing_tasks"] == ["0", "1", "5"] and tau2_scores["words_failed"] == ["1"]
     assert "reservations EHGLP3 was changed by the run" in (out / "report.html").read_text()
     assert re.search(r"│ 11 +│ +2/2 │ +2/2 │ +100\.0% │", result.stdout), result.stdout  # the table, per task
     cases = ET.parse(tmp_path / "junit.xml").getroot().iter("testcase")
-    assert sum(1 for c in cases if c.find("failure") is not None) == 6
+    assert sum(1 for c in cases if c.find("failure") is not None) == 6  # 0, 1 and 19, twice
 
 
 def _retail_folder(tau2: Path, tmp_path: Path) -> Path:

@@ -151,3 +151,15 @@ def test_a_user_model_nobody_serves_stops_the_run_naming_it(monkeypatch, tmp_pat
         run_tau2(Tau2Options("orders", Path("unused"), tasks=["look"], user_model="openai:customer",
                              user_base_url=f"http://127.0.0.1:{port}/v1", api_key="test-key", out=tmp_path / "out"))
     assert (tmp_path / "out" / "results.jsonl").read_text() == ""  # nothing half-judged was written
+
+
+def test_the_step_and_error_limits_cut_a_conversation_off_with_nothing_earned(run) -> None:
+    look = [{"name": "fetch_order_details", "arguments": {"orderId": "ORD-6025"}}]
+    missing = [{"name": "fetch_order_details", "arguments": {"orderId": "ORD-0000"}}]
+    _, records, _ = run({"look": [look] * 10 + ["It was delivered."], "cancel": [missing] * 3 + ["Sorry."]},
+                        tasks=["look", "cancel"], max_steps=6, max_errors=2)
+    looked, failed = records[("look", 0)], records[("cancel", 0)]
+    assert (looked["reward"], looked["outcome"]["ending"]) == (0.0, "max_steps")
+    assert looked["failures"][0] == "the conversation ended on max steps, not by the user or the agent"
+    assert (failed["reward"], failed["outcome"]["ending"]) == (0.0, "too_many_errors")
+    assert failed["outcome"]["path"]["failed_calls"] == 2
