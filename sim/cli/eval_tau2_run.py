@@ -32,6 +32,9 @@ def _ids(text: str | None) -> list[str] | None:
 @click.option("--data", required=True, type=click.Path(path_type=Path), metavar="DIR",
               help="The domain's files: τ²'s layout (db.json, tasks.json, split_tasks.json, policy.md) or τ-bench "
                    "v1's airline layout (flights.json, reservations.json, users.json).")
+@click.option("--tasks-from", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="With τ-bench v1's airline layout, whose tasks are code: its historical-trajectories file, "
+                   "whose runs carry their tasks (and the policy their agent read).")
 @click.option("--split", type=click.Choice(("train", "test", "base")), help="Only the tasks of this split.")
 @click.option("--tasks", "task_ids", metavar="ID,...", help="Only these tasks.")
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
@@ -62,7 +65,8 @@ def _ids(text: str | None) -> list[str] | None:
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Also write the results as JUnit XML for CI: one test case per task and trial.")
 @click.option("--allow-errors", is_flag=True, help="Exit 0 even when some trials met an infrastructure error.")
-def tau2_run_command(domain: str, data: Path, split: str | None, task_ids: str | None, trials: int, model: str,
+def tau2_run_command(domain: str, data: Path, tasks_from: Path | None, split: str | None, task_ids: str | None,
+                     trials: int, model: str,
                      base_url: str | None, api_key: str | None, user_model: str, user_base_url: str | None,
                      judge_model: str | None, max_steps: int, max_errors: int, sdk: str | None, workers: int,
                      ray_address: str | None, out: Path, resume: bool, json_output: bool, junit: Path | None,
@@ -88,9 +92,11 @@ def tau2_run_command(domain: str, data: Path, split: str | None, task_ids: str |
     from sim.junit import JUnitPathError
 
     options = Tau2Options(
-        domain=domain, data=data, split=split, tasks=_ids(task_ids), trials=trials, model=model, base_url=base_url,
+        domain=domain, data=data, tasks_from=tasks_from, split=split, tasks=_ids(task_ids), trials=trials, model=model,
+        base_url=base_url,
         api_key=api_key, user_model=user_model, user_base_url=user_base_url, judge_model=judge_model,
-        max_steps=max_steps, max_errors=max_errors, workers=workers, **ray_options(ray_address), out=out, resume=resume, junit=junit, sdk=int(sdk) if sdk else None)
+        max_steps=max_steps, max_errors=max_errors, workers=workers, **ray_options(ray_address), out=out,
+        resume=resume, junit=junit, sdk=int(sdk) if sdk else None)
     options.model_options, options.agent_options = split_model_options(server_options)
     err = console(stderr=True)
     try:

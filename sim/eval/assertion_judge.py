@@ -44,7 +44,8 @@ class AssertionJudge:
         async for chunk in self.model.generate(request):
             if isinstance(chunk, ModelResponse):
                 answer = chunk.text
-        return [{"assertion": a, **verdict} for a, verdict in zip(assertions, parse(answer, len(assertions), self.spec))]
+        verdicts = parse(answer, len(assertions), self.spec)
+        return [{"assertion": a, **verdict} for a, verdict in zip(assertions, verdicts)]
 
     async def aclose(self) -> None:
         await self.model.aclose()

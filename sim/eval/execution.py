@@ -61,8 +61,8 @@ def execute(suite: Suite, work: Work, settings: RunSettings) -> dict[str, Any]:
             "retried": retried[:-1] if result.infra_error else retried}
 
 
-def write_each(records: Iterator[dict[str, Any]], writer: Any, progress: Callable[[dict[str, Any], int, int], None] | None,
-               total: int) -> None:
+def write_each(records: Iterator[dict[str, Any]], writer: Any,
+               progress: Callable[[dict[str, Any], int, int], None] | None, total: int) -> None:
     """Write each record as its unit finishes (``writer``: results.py's ResultWriter) and tell ``progress``."""
     for record in records:
         writer.add(record)

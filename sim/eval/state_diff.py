@@ -1,10 +1,11 @@
 """What a run changed in an app's database, against what it should have changed (AppWorld's diff).
 
 A database here is plain JSON in τ²'s shape: tables (``orders``, ``users``...) of records keyed
-by id, compared as τ²'s hash compares them (the same JSON text: ``1`` is not ``1.0``). A caller
-may pass only the records either run changed: the findings are the same. Three states are compared: the one the case started from, the one the gold actions leave
-(the expected end state) and the one the agent left. Records whose end state equals the expected
-one are fine, whether they changed or not; every other record is named with what went wrong:
+by id, compared as τ²'s hash compares them (the same JSON text: ``1`` is not ``1.0``). Three
+states are compared: the one the case started from, the one the gold actions leave (the expected
+end state) and the one the agent left; a caller may pass only the records either of the last two
+changed, and the findings are the same. Records whose end state equals the expected one are
+fine, whether they changed or not; every other record is named with what went wrong:
 
 - ``unexpected``: the gold actions leave it alone, the run added, changed or removed it;
 - ``missed``: the gold actions change it, the run left it as it was;

@@ -32,7 +32,8 @@ class _Script(ScriptedModel):
 
 
 def agent_model(spec: str, case: Any, to_tool: Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]],
-                base_url: str | None = None, api_key: str | None = None, options: dict[str, Any] | None = None) -> Model:
+                base_url: str | None = None, api_key: str | None = None,
+                options: dict[str, Any] | None = None) -> Model:
     """``to_tool``: a call in τ²'s names as the agent's tool name and arguments."""
     if spec == "scripted":
         return _Script(oracle_steps(case, to_tool), name="scripted")

@@ -9,6 +9,7 @@ database they leave.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -18,24 +19,37 @@ from sim.eval.tau2.domain import Domain, DomainError
 
 
 class BenchmarkDomain(Domain):
-    def __init__(self, loaded: Any) -> None:
+    def __init__(self, loaded: Any, policy: str, tasks: list[dict[str, Any]], splits: dict[str, list[str]]) -> None:
         self.loaded = loaded  # sim.tau2.data.Domain
         self.name = loaded.name
         self.data = loaded.data_dir
-        self.policy = loaded.policy
-        self.tasks = [task.model_dump() for task in loaded.tasks()]
-        self.splits = loaded.splits
+        self.policy = policy
+        self.tasks = tasks
+        self.splits = splits
         self._apps: dict[int, Any] = {}  # this process's: the app on each device
         self._gold: dict[str, Any] = {}  # task id -> GoldResult
 
     @classmethod
-    def open(cls, name: str, data: Path) -> "BenchmarkDomain":
+    def open(cls, name: str, data: Path, tasks_from: Path | None = None) -> "BenchmarkDomain":
+        """τ²'s layout holds its tasks and policy; τ-bench v1's keeps them in code, and its
+        historical-trajectories file (``tasks_from``) carries them: each run its task, and the
+        policy its agent read as its first message."""
         from sim.tau2 import DataError, load_domain
+        from sim.tau2.appkit import TAU_BENCH_V1
 
         try:
-            return cls(load_domain(name, data))
+            loaded = load_domain(name, data)
         except DataError as error:
             raise DomainError(str(error)) from None
+        if loaded.layout != TAU_BENCH_V1:
+            if tasks_from is not None:
+                raise DomainError(f"--tasks-from is for τ-bench v1's layout; {data} is τ²'s, which has its tasks")
+            return cls(loaded, loaded.policy, [task.model_dump() for task in loaded.tasks()], loaded.splits)
+        if tasks_from is None:
+            raise DomainError(f"{data} is τ-bench v1's {name} layout, whose tasks and policy are code: give its "
+                              "historical-trajectories file with --tasks-from (its runs carry their tasks)")
+        policy, tasks = v1_tasks(Path(tasks_from))
+        return cls(loaded, policy, tasks, {})
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_apps": {}, "_gold": {}}
@@ -89,6 +103,30 @@ class BenchmarkDomain(Domain):
     def writes(self, name: str) -> bool:
         function = next(iter(self._apps.values())).functions.get(name) if self._apps else None
         return bool(function is not None and function.is_destructive)
+
+
+def v1_tasks(path: Path) -> tuple[str, list[dict[str, Any]]]:
+    """(the policy, the tasks as τ² writes them) from τ-bench's historical trajectories: per task id
+    its user's instruction, gold actions and the strings to say (``outputs``), judged on the database
+    and those strings as v1 judges them."""
+    try:
+        runs = json.loads(path.read_text(encoding="utf-8"))
+        policy = runs[0]["traj"][0]["content"] if runs[0]["traj"][0]["role"] == "system" else None
+        tasks: dict[str, dict[str, Any]] = {}
+        for run in runs:
+            task = run["info"]["task"]
+            tasks.setdefault(str(run["task_id"]), {
+                "id": str(run["task_id"]), "user_scenario": {"instructions": task["instruction"]},
+                "evaluation_criteria": {
+                    "actions": [{"name": a["name"], "arguments": a["kwargs"]} for a in task["actions"]],
+                    "communicate_info": list(task.get("outputs") or []), "reward_basis": ["DB", "COMMUNICATE"]}})
+    except OSError as error:
+        raise DomainError(f"{path}: cannot read it: {error.strerror}") from None
+    except (json.JSONDecodeError, LookupError, TypeError) as error:
+        raise DomainError(f"{path}: not τ-bench's historical trajectories ({type(error).__name__}: {error})") from None
+    if not policy:
+        raise DomainError(f"{path}: its first run does not open with the policy its agent read (a system message)")
+    return policy, sorted(tasks.values(), key=lambda t: int(t["id"]) if t["id"].isdigit() else t["id"])
 
 
 def _snake(value: Any) -> Any:

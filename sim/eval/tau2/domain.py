@@ -59,10 +59,11 @@ class Domain:
 KNOWN = ("retail", "airline")
 
 
-def open_domain(name: str, data: Path) -> Domain:
-    """The domain ``name`` with its files in ``data``; DomainError names what is wrong with them."""
+def open_domain(name: str, data: Path, tasks_from: Path | None = None) -> Domain:
+    """The domain ``name`` with its files in ``data`` (and, for τ-bench v1's layout, its tasks in the
+    historical-trajectories file ``tasks_from``); DomainError names what is wrong with them."""
     if name not in KNOWN:
         raise DomainError(f"unknown domain {name!r}: droidsim runs τ²'s {' and '.join(KNOWN)}")
     from sim.eval.tau2.benchmark_domain import BenchmarkDomain
 
-    return BenchmarkDomain.open(name, Path(data))
+    return BenchmarkDomain.open(name, Path(data), tasks_from)

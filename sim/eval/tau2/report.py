@@ -40,7 +40,8 @@ def lines(summary: dict[str, Any]) -> list[str]:
     out = [f"droidsim pass^k: {_curve(tau2['droidsim']['pass^k'])}",
            f"τ² pass^k: {_curve(tau2['tau2']['pass^k'])} (average reward {tau2['tau2']['average_reward']:.3f})"]
     if tau2["do_nothing_tasks"]:
-        out.append(f"{len(tau2['do_nothing_tasks'])} of {len(tau2['tasks'])} tasks ({100 * tau2['do_nothing_share']:.0f} %)"
+        out.append(f"{len(tau2['do_nothing_tasks'])} of {len(tau2['tasks'])} tasks "
+                   f"({100 * tau2['do_nothing_share']:.0f} %)"
                    f" are passed by an agent that does nothing: {', '.join(tau2['do_nothing_tasks'])}")
     if tau2["words_failed"]:
         out.append(f"failed on the agent's words (a change claimed that did not happen): "

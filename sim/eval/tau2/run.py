@@ -40,6 +40,7 @@ class Tau2Options:
     domain: str
     data: Path
     split: str | None = None  # None: every task
+    tasks_from: Path | None = None  # τ-bench v1's layout: the historical trajectories that carry its tasks
     tasks: list[str] | None = None
     trials: int = 1
     model: str = "scripted"
@@ -98,8 +99,8 @@ def select_cases(domain: Domain, options: Tau2Options) -> list[Tau2Case]:
     if options.split is not None:
         chosen = domain.splits.get(options.split)
         if chosen is None:
-            raise TaskScriptError(f"{domain.data}: split_tasks.json has no split {options.split!r} "
-                                  f"(it has {', '.join(sorted(domain.splits)) or 'none'})")
+            raise TaskScriptError(f"{domain.data} has no split {options.split!r} (it has "
+                                  f"{', '.join(sorted(domain.splits)) or 'none: τ-bench v1 names no splits'})")
         ids = [i for i in ids if i in set(chosen)]
     if options.tasks:
         unknown = [t for t in options.tasks if t not in set(ids)]
@@ -108,8 +109,11 @@ def select_cases(domain: Domain, options: Tau2Options) -> list[Tau2Case]:
             raise TaskScriptError(f"--tasks: {', '.join(unknown)} is not among {where}")
         ids = [i for i in ids if i in set(options.tasks)]
     everyone = {task["id"] for task in domain.tasks}
-    turns = load_user_turns(Path(options.user_model[9:]), everyone) if options.user_model.startswith("scripted:") else {}
-    steps = load_agent_steps(Path(options.model[9:]), everyone) if options.model.startswith("scripted:") else {}
+    scripted = "scripted:"
+    turns = load_user_turns(Path(options.user_model[len(scripted):]), everyone) \
+        if options.user_model.startswith(scripted) else {}
+    steps = load_agent_steps(Path(options.model[len(scripted):]), everyone) \
+        if options.model.startswith(scripted) else {}
     cases = []
     for task in domain.tasks:
         if task["id"] not in ids:
@@ -126,12 +130,13 @@ def run_tau2(options: Tau2Options, progress: Callable[[dict[str, Any], int, int]
     check_specs(options)
     if options.junit is not None:
         check_writable(options.junit)
-    domain = open_domain(options.domain, options.data)
+    domain = open_domain(options.domain, options.data, options.tasks_from)
     cases = select_cases(domain, options)
     suite = Tau2Suite(domain, options.user_model, options.user_base_url, options.max_steps, options.max_errors)
     spec = DeviceSpec(domain.app_sources(), suite.agent, sdk=options.sdk)
     meta = start_run(options.out, {
-        "suite": suite.suite, "data": str(options.data), "model": options.model, "trials": options.trials,
+        "suite": suite.suite, "data": str(options.data), "tasks_from": str(options.tasks_from or "") or None,
+        "model": options.model, "trials": options.trials,
         "configs": [domain.name], "run_date": dt.date.today().isoformat(), "confirmation_mode": "model",
         "judge_model": options.judge_model, "user_model": options.user_model, "sdk": options.sdk,
         "max_steps": options.max_steps, "max_errors": options.max_errors,

@@ -59,7 +59,8 @@ def tau2_summary(records: Iterable[dict[str, Any]], trials: int) -> dict[str, An
         "do_nothing_tasks": idle,
         "do_nothing_share": round(len(idle) / len(tasks), 4) if tasks else 0.0,
         "not_judged": sorted({r["case_id"] for r in records if is_not_judged(r)}, key=_order),
-        "endings": dict(sorted(Counter((r.get("outcome") or {}).get("ending", "infra_error") for r in records).items())),
+        "endings": dict(sorted(Counter((r.get("outcome") or {}).get("ending", "infra_error")
+                                       for r in records).items())),
         "words_failed": sorted({r["case_id"] for r in records if (r.get("outcome") or {}).get("false_claims")},
                                key=_order),
     }

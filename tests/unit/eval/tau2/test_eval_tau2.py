@@ -72,7 +72,8 @@ def test_scripted_agents_on_airline_are_judged_by_outcome_with_the_path_and_the_
 
     claimed = records[("1", 0)]
     assert (claimed["reward"], claimed["passed"], claimed["outcome"]["do_nothing_passes"]) == (1.0, False, True)
-    assert claimed["failures"] == ["a change claimed where none happened: 'I have cancelled reservation Q69X3R for you.'"]
+    assert claimed["failures"] == [
+        "a change claimed where none happened: 'I have cancelled reservation Q69X3R for you.'"]
 
     idle = records[("19", 1)]
     assert (idle["reward"], idle["outcome"]["ending"]) == (0.0, "agent_stop")
@@ -156,6 +157,8 @@ def test_an_unknown_domain_is_refused_by_the_command() -> None:
     ("{tau2}/airline", {"tasks": ["3", "999"]}, "--tasks: 999 is not among the airline tasks"),
     ("{tau2}/airline", {"model": "gpt-4"}, "--model 'gpt-4': use openai:NAME"),
     ("{tau2}/airline", {"user_model": "scripted:{tmp}/turns.yaml"}, "turns.yaml: task 77 is not among"),
+    ("{tau2}/../tau-bench-v1/airline", {}, "is τ-bench v1's airline layout, whose tasks and policy are code: give"),
+    ("{tau2}/airline", {"tasks_from": "{tmp}/turns.yaml"}, "--tasks-from is for τ-bench v1's layout"),
 ])
 def test_bad_input_is_refused_before_any_conversation(tau2, tmp_path, data, options, message) -> None:
     from sim.eval.tau2.run import Tau2Options, run_tau2
@@ -163,7 +166,8 @@ def test_bad_input_is_refused_before_any_conversation(tau2, tmp_path, data, opti
     (tmp_path / "partial").mkdir()
     (tmp_path / "partial" / "db.json").symlink_to(tau2 / "airline" / "db.json")
     (tmp_path / "turns.yaml").write_text("77: [hello]\n")
-    options = {key: value.format(tmp=tmp_path) if isinstance(value, str) else value for key, value in options.items()}
+    options = {key: value.format(tmp=tmp_path) for key, value in options.items() if isinstance(value, str)} | \
+        {key: value for key, value in options.items() if not isinstance(value, str)}
     with pytest.raises(ValueError) as refused:
         run_tau2(Tau2Options("airline", Path(data.format(tmp=tmp_path, tau2=tau2)), out=tmp_path / "out", **options))
     assert message in str(refused.value)
@@ -178,3 +182,16 @@ def test_the_run_travels_to_workers_whole(tau2) -> None:
     copy = pickle.loads(pickle.dumps(suite))
     assert copy.domain.tasks == suite.domain.tasks and copy.domain.policy == suite.domain.policy
     assert copy.domain.loaded.snapshot.texts == suite.domain.loaded.snapshot.texts and copy.agent == AGENT
+
+
+def test_tau_bench_v1_airline_runs_the_tasks_its_recorded_runs_carry(tau2, tmp_path) -> None:
+    from sim.eval.tau2.run import Tau2Options, run_tau2
+
+    v1 = tau2.parent / "tau-bench-v1"
+    summary = run_tau2(Tau2Options("airline", v1 / "airline", tasks=["0", "12"], out=tmp_path / "out",
+                                   tasks_from=v1 / "historical_trajectories" / "gpt-4o-airline.json"))
+    records = {r["case_id"]: r for r in map(json.loads, (tmp_path / "out" / "results.jsonl").read_text().splitlines())}
+    booked = records["0"]  # book a flight for mia_li_3668: the oracle's booking is the gold one
+    assert (booked["reward"], booked["turns"][0]["calls"][0]["tau2"]["name"]) == (1.0, "book_reservation")
+    assert booked["turns"][0]["user"].startswith("You are mia_li_3668. You want to fly from New York to Seattle")
+    assert summary["tau2"]["do_nothing_tasks"] == ["12"]

@@ -86,7 +86,8 @@ def run(monkeypatch, tmp_path):
         out = tmp_path / "out"
         summary = run_tau2(Tau2Options("orders", Path("unused"), model=f"scripted:{steps}", user_model=user,
                                        out=out, **options))
-        records = {(r["case_id"], r["trial"]): r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+        lines = (out / "results.jsonl").read_text().splitlines()
+        records = {(r["case_id"], r["trial"]): r for r in map(json.loads, lines)}
         return summary, records, out
 
     return go
