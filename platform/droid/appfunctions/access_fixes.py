@@ -17,7 +17,9 @@ def privileged_command(agent: str) -> str:
 
 
 def allowlist_command(agent: str) -> str:
-    return f"droidsim shell cmd app_function add-additional-allowlisted-agents {agent}"
+    """droidsim's own verb, which keeps the other agents (a phone's shell only replaces the list:
+    ``cmd app_function set-additional-allowlisted-agents``)."""
+    return f"droidsim access agents add {agent}"
 
 
 def grant_command(agent: str, target: str) -> str:
