@@ -38,6 +38,8 @@ class PlatformVersion:
     discovers_with_v2_permissions: bool
     # enable_dynamic_app_functions: the application-level function XML is indexed beside every
     # service's (AppSearch AppFunctionResolveInfo.java); Android 16 reads service-level XML only.
+    # With it on, AppSearch 17 also takes a document's <functionId> as its id, as <id>
+    # (AppFunctionDocumentParserImpl.java:364-374 @4a8ffaab, isAppLevelAppFunctionsEnabled).
     indexes_app_level_functions: bool
     # Which AppFunctionService a call binds in a package with several: on Android 16 the one
     # PackageManager.resolveService picks for the package (ServiceHelperImpl
