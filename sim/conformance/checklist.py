@@ -170,6 +170,10 @@ ROWS: tuple[Row, ...] = (
         "the visible ones' states, in the order asked; the others left out"),
     Row("access.listener", "§1", "AppFunctionManager.addAccessChangedListener", "an agent's access changes",
         "the listener hears the agent's uid; it needs MANAGE_APP_FUNCTION_ACCESS"),
+    # androidx's dispatcher, in the app (§1: what a Jetpack app answers)
+    Row("jetpack.missing-parameter", "§1", "androidx AppFunctionDataParameterExtractor.unsafeGetParameterValue",
+        "a call without a required parameter of an @AppFunction",
+        'ERROR_INVALID_ARGUMENT "Parameter orderId should be the type of AppFunctionStringTypeMetadata(...)"'),
     # AppFunctionMetadataTest
     Row("metadata", "§4", "AppFunctionMetadataTest", "installing, updating or uninstalling an APK",
         "adds, replaces or removes its runtime documents"),
