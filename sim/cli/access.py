@@ -10,7 +10,7 @@ meant to run on a phone too uses the platform's verbs (docs/access-control.md).
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
 
 import click
 
@@ -42,31 +42,63 @@ def agents_group() -> None:
     """The agent allowlist: add or remove one agent, keeping the others, or list it."""
 
 
-def _edit(ctx: click.Context, change: Callable[[list[str]], list[str]], removing: tuple[str, ...] = ()) -> None:
+@dataclass
+class _Loss:
+    package_name: str
+    lost: list[str]
+
+
+@dataclass
+class _Change:
+    """What an edit did, with the fields of the device's AllowlistChange (docs of the allowlist
+    edit API): the list's entries it took off, the names it could not remove, each package that
+    left the effective allowlist with what it lost, and the effective allowlist after it."""
+
+    removed: list[str]
+    not_listed: list[str]
+    losses: list[_Loss]
+    allowlist: list[str]
+
+
+ADD, REMOVE = "add", "remove"
+
+
+def _edit_additional_list(context, operation: str, packages: tuple[str, ...]) -> _Change:
+    """The Secure list changed by ``operation``; read, changed and written back by this command
+    until the device offers the edit as one operation (sec-device's EditAdditionalAgentAllowlist)."""
+    manager, settings = context.app_function_manager, context.get_system_service("settings")
+    old = parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or "")
+    if operation == ADD:
+        new = [*old, *(p for p in dict.fromkeys(packages) if p not in old)]
+    else:
+        new = [p for p in old if p not in packages]
+    leaving = sorted(set(old) - set(new))
+    access = {agent: _access_of(manager, agent) for agent in leaving}
+    before = set(manager.get_agent_allowlist())
+    settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(new) or None)
+    allowlist = manager.get_agent_allowlist()
+    return _Change(leaving, [p for p in packages if operation == REMOVE and p not in old],
+                   [_Loss(agent, access.get(agent, [])) for agent in sorted(before - set(allowlist))], allowlist)
+
+
+def _edit(ctx: click.Context, operation: str, packages: tuple[str, ...]) -> None:
     """Change the additional list and name each agent that leaves the agent allowlist with the
     access it loses."""
     with context_from(ctx) as context:
-        manager, settings = context.app_function_manager, context.get_system_service("settings")
         try:
-            old = parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or "")
-            new = change(list(old))
-            leaving = set(old) - set(new)
-            access = {agent: _access_of(manager, agent) for agent in leaving}
-            before = set(manager.get_agent_allowlist())
-            settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(new) or None)
-            allowlist = manager.get_agent_allowlist()
+            change = _edit_additional_list(context, operation, packages)
         except Exception as error:
             fail_with(error)
-    dropped = sorted(before - set(allowlist))
-    for agent in dropped:
-        click.echo(f"Removed {agent} from the agent allowlist: "
-                   + (f"its access to {', '.join(access[agent])} is gone" if access[agent] else "it had no access grants"))
-    for agent in sorted(leaving - set(dropped)):
+    dropped = [loss.package_name for loss in change.losses]
+    for loss in change.losses:
+        click.echo(f"Removed {loss.package_name} from the agent allowlist: "
+                   + (f"its access to {', '.join(loss.lost)} is gone" if loss.lost else "it had no access grants"))
+    for agent in (a for a in change.removed if a not in dropped):
         click.echo(f"{agent} stays on the agent allowlist: DeviceConfig's list (or the platform) names it too")
-    for agent in (a for a in removing if a not in old):
-        where = "; DeviceConfig's list (or the platform) names it" if agent in allowlist else ""
+    for agent in change.not_listed:
+        where = "; DeviceConfig's list (or the platform) names it" if agent in change.allowlist else ""
         click.echo(f"{agent} is not on the additional list: nothing to remove{where}")
-    click.echo(f"Agent allowlist: [{', '.join(allowlist)}]")
+    click.echo(f"Agent allowlist: [{', '.join(change.allowlist)}]")
 
 
 def _access_of(manager, agent: str) -> list[str]:
@@ -80,7 +112,7 @@ def _access_of(manager, agent: str) -> list[str]:
 @click.pass_context
 def add_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
     """Allowlist these agents too, keeping the ones already listed."""
-    _edit(ctx, lambda old: [*old, *(p for p in dict.fromkeys(packages) if p not in old)])
+    _edit(ctx, ADD, packages)
 
 
 @agents_group.command("remove")
@@ -88,7 +120,7 @@ def add_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
 @click.pass_context
 def remove_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
     """Take these agents off the additional list, naming the access each loses."""
-    _edit(ctx, lambda old: [p for p in old if p not in packages], removing=packages)
+    _edit(ctx, REMOVE, packages)
 
 
 @agents_group.command("list")
