@@ -73,6 +73,11 @@ def test_a_verbs_own_errors_go_to_stdout_with_exit_255_as_on_android(device, arg
     assert (result.exit_code, result.stdout, result.stderr) == (255, line + "\n", "")
 
 
+def test_a_timeout_that_is_no_number_is_refused(device):
+    result = shell(device, *ADD, "--timeout-duration", "soon")
+    assert result.exit_code == 2 and "'soon' is not a valid float" in result.stderr
+
+
 def test_read_app_description_says_its_unknown_option_on_stderr(device):
     result = shell(device, "read-app-description", "--package", HELPER_PACKAGE, "--json")
     assert (result.exit_code, result.stdout, result.stderr) == (255, "", "Unknown option: --json\n")
