@@ -174,7 +174,7 @@ class Device:
             decoded_apks=decoded_apks,
         )
         self.settings = SettingsProvider(self.store)
-        self.permissions = PermissionManagerService(self.store, self.registry)
+        self.permissions = PermissionManagerService(self.store, self.registry, self.version)
         self.agent_allowlist = AgentAllowlist(self.settings, self.permissions)
         self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist,
                                                valid_flags(self.version.sdk_int))

@@ -29,8 +29,17 @@ class PlatformVersion:
     # without an access grant (S/CallerValidator.java @a058b330); on Android 16 a caller needs
     # EXECUTE_APP_FUNCTIONS and a grant.
     system_permission_skips_grant: bool
+    # Permission v2 also defines DISCOVER_APP_FUNCTIONS, and it or EXECUTE_APP_FUNCTIONS_SYSTEM
+    # lets a caller see the functions and states of every package visible to it, as
+    # EXECUTE_APP_FUNCTIONS does (VisibilityHelperImpl.hasPermissionsToQueryRuntimeMetadata
+    # @f6328b66, used by filterVisiblePackages and filterVisibleAppFunctions). Android 16 has no
+    # DISCOVER_APP_FUNCTIONS: its runtime metadata is visible to EXECUTE_APP_FUNCTIONS holders only
+    # (AppSearch 16-qpr2 VisibilityCheckerImpl; 17's returns false for DISCOVER with v2 off).
+    discovers_with_v2_permissions: bool
     # enable_dynamic_app_functions: the application-level function XML is indexed beside every
     # service's (AppSearch AppFunctionResolveInfo.java); Android 16 reads service-level XML only.
+    # With it on, AppSearch 17 also takes a document's <functionId> as its id, as <id>
+    # (AppFunctionDocumentParserImpl.java:364-374 @4a8ffaab, isAppLevelAppFunctionsEnabled).
     indexes_app_level_functions: bool
     # Which AppFunctionService a call binds in a package with several: on Android 16 the one
     # PackageManager.resolveService picks for the package (ServiceHelperImpl
@@ -68,12 +77,14 @@ class PlatformVersion:
 
 ANDROID_16 = PlatformVersion(
     BAKLAVA, "16", platform_enforces_access_levels=False, system_permission_skips_grant=False,
+    discovers_with_v2_permissions=False,
     indexes_app_level_functions=False, binds_declaring_service=False, indexes_every_service=False,
     indexer_requires_bind_permission=False, reads_v2_only_with_app_schema=True,
     enables_omitted_enabled_by_default=False, skips_undeclared_elements=False,
 )
 ANDROID_17 = PlatformVersion(
     CINNAMON_BUN, "17", platform_enforces_access_levels=True, system_permission_skips_grant=True,
+    discovers_with_v2_permissions=True,
     indexes_app_level_functions=True, binds_declaring_service=True, indexes_every_service=True,
     indexer_requires_bind_permission=True, reads_v2_only_with_app_schema=False,
     enables_omitted_enabled_by_default=True, skips_undeclared_elements=True,

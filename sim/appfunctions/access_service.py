@@ -92,6 +92,10 @@ class AppFunctionAccessService:
     def _update(self, agent_name: str, target_name: str, flag_mask: int, flags: int) -> bool:
         validate_update(flag_mask, flags, self._valid_flags)
         if not self._valid_pair(agent_name, target_name):
+            # updateAccessFlags returns false and the shell says only "Failed to ..."; say why.
+            log.info("%s -> %s is not a valid pair, so its access flags stay as they are: the agent must be installed, "
+                     "request %s and be on the agent allowlist; the target must be installed with an "
+                     "AppFunctionService", agent_name, target_name, EXECUTE_APP_FUNCTIONS)
             return False
         key = (agent_name, target_name)
         with self._store.transaction() as db:
@@ -101,6 +105,8 @@ class AppFunctionAccessService:
             old = row[0] if row else 0
             new = apply_update(old, flag_mask, flags)
             if new == old:
+                log.info("%s -> %s already has the access flags asked for (%s): nothing changed", agent_name,
+                         target_name, "|".join(access_flag_names(old)) or "none")
                 return False
             if new:
                 db.execute("INSERT OR REPLACE INTO access_flags VALUES (?, ?, ?)", (*key, new))

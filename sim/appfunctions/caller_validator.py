@@ -14,9 +14,11 @@ Android 17.2 enforces a function's access level itself. Before it, Jetpack's Cal
 does, in the app, and only when the function opts in (isCompatEnforcementEnabled); a function
 that opts out is open to every caller that reaches the package.
 
-Seeing a function (search, isAppFunctionEnabled) needs the same, minus the grant: an agent
-discovers targets before it asks for access, as AppSearch shows the runtime metadata to every
-holder of EXECUTE_APP_FUNCTIONS.
+Seeing a function (search, isAppFunctionEnabled, getAppFunctionStates, observers) needs the
+same, minus the grant: an agent discovers targets before it asks for access, as AppSearch shows
+the runtime metadata to every holder of EXECUTE_APP_FUNCTIONS. On Android 17 DISCOVER_APP_FUNCTIONS
+sees them too, at ACCESS_LEVEL_ANDROID_TRUSTED, and executes nothing
+(VisibilityHelperImpl.hasPermissionsToQueryRuntimeMetadata @f6328b66, lines 181-198).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from droid.appfunctions.metadata import (
 )
 from droid.os.binder import CallingIdentity
 from sim.appfunctions.access_service import AppFunctionAccessService
-from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM
+from sim.permissions.definitions import DISCOVER_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM
 from sim.permissions.service import PermissionManagerService
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.pm.registry import InstalledPackage, PackageRegistry
@@ -96,4 +98,7 @@ class CallerValidator:
             or self._access.access_request_state(caller.package_name, target_package) == ACCESS_REQUEST_STATE_GRANTED
         ):
             return ACCESS_LEVEL_SYSTEM if system else ACCESS_LEVEL_ANDROID_TRUSTED
+        if (not need_grant and self._version.discovers_with_v2_permissions
+                and self._permissions.check_permission(DISCOVER_APP_FUNCTIONS, caller.uid)):
+            return ACCESS_LEVEL_ANDROID_TRUSTED
         return None

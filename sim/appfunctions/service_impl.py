@@ -74,6 +74,8 @@ DISABLED_MESSAGE = "The app function is disabled"
 # An application-level function runs only while an app process registers it
 # (AppFunctionManager.registerAppFunction), which this device does not model.
 NOT_REGISTERED_MESSAGE = "The app function is declared at application level and is not registered"
+RUNTIME_REGISTERED_STATE_MESSAGE = ("setAppFunctionEnabled is not supported for runtime-registered functions. Use "
+                                    "AppFunctionManager.registerAppFunction and AppFunctionRegistration.unregister instead.")
 # androidx CallerAccessVerifier's refusals, by the level the caller lacks.
 JETPACK_LEVEL_DENIALS = {
     ACCESS_LEVEL_SELF: "Execution denied: Caller UID does not match host application UID.",
@@ -259,11 +261,8 @@ class AppFunctionManagerServiceImpl:
         indexed = self._index.lookup(target, function_identifier)
         if indexed is None:
             raise IllegalArgumentException(f"Function {function_identifier} does not exist")
-        if not indexed.service_name:
-            raise IllegalArgumentException(
-                f"Function {function_identifier} is declared at application level: it is enabled by "
-                "registering it at runtime, not by setAppFunctionEnabled"
-            )
+        if not indexed.service_name:  # AppFunctionManagerServiceImpl @f6328b66, setAppFunctionEnabledInternalLocked2
+            raise IllegalArgumentException(RUNTIME_REGISTERED_STATE_MESSAGE)
         self._index.set_state(target, function_identifier, state)
 
     def search_app_functions(self, spec: AppFunctionSearchSpec) -> list[AppFunctionMetadata]:

@@ -16,6 +16,7 @@ import click
 from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.lazy import LazyGroup
 from sim.cli.output import fail_with, print_table
+from sim.cli.access import access_group
 from sim.cli.agent import agent_command
 from sim.cli.apk import apk_command
 from sim.cli.eval_compare import eval_group
@@ -52,6 +53,7 @@ cli.add_command(mcp_command)
 cli.add_command(eval_group)
 cli.add_command(responses_command)
 cli.add_command(apk_command)
+cli.add_command(access_group)
 
 
 @cli.group()

@@ -1,8 +1,10 @@
 """``droidsim shell``: the device's shell commands, run as com.android.shell (or ``--as PKG``).
 
 ``cmd app_function`` mirrors AppFunctionManagerServiceShellCommand
-(spec/platform-android.md §5); its access commands, ``pm``, ``settings``, ``device_config``
-and ``dumpsys`` live in the sibling shell_* modules.
+(spec/platform-android.md §5), printing what it prints (sim/cli/platform_shell.py): the
+listing and execute-app-function's result are droidsim's own (docs/differences.md), every
+other answer is the phone's. Its access commands, ``pm``, ``settings``, ``device_config`` and
+``dumpsys`` live in the sibling shell_* modules.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ from sim.cli.brief_yaml import brief_yaml as brief_yaml_of
 from sim.cli.function_hints import unknown_function_hint
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
+from sim.cli.platform_shell import (
+    PlatformShellGroup,
+    PlatformVerb,
+    fail,
+    parcelable,
+    print_help,
+    require,
+)
 from sim.cli.shell_access import ACCESS_COMMANDS
 from sim.cli.shell_pm import pm
 from sim.cli.shell_settings import device_config, dumpsys, settings
@@ -58,9 +68,12 @@ def cmd() -> None:
     """Talk to a system service (cmd SERVICE ...)."""
 
 
-@cmd.group("app_function")
-def app_function() -> None:
+@cmd.group("app_function", cls=PlatformShellGroup, invoke_without_command=True)
+@click.pass_context
+def app_function(ctx: click.Context) -> None:
     """The app_function service: list, execute and enable AppFunctions; agent access."""
+    if ctx.invoked_subcommand is None:
+        print_help(ctx)
 
 
 for _command in ACCESS_COMMANDS + TEST_HOOK_COMMANDS:
@@ -117,10 +130,10 @@ def parameters_line(parameters: list[dict]) -> str:
 @click.pass_context
 def help_command(ctx: click.Context) -> None:
     """Print this help text (cmd app_function help)."""
-    click.echo(ctx.parent.get_help())
+    print_help(ctx.parent)
 
 
-@app_function.command("list-app-functions")
+@app_function.command("list-app-functions", cls=PlatformVerb)
 @click.option("--package", "package_name", help="Only this package's functions.")
 @user_option(what="the user to list functions for")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON object Android prints.")
@@ -150,20 +163,21 @@ def access_level_name(level: int) -> str:
     return ACCESS_LEVEL_XML.get(level or ACCESS_LEVEL_ANDROID_TRUSTED, str(level))
 
 
-@app_function.command("execute-app-function")
-@click.option("--package", "package_name", required=True, help="Target package.")
-@click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
-@click.option("--parameters", required=True,
+@app_function.command("execute-app-function", cls=PlatformVerb)
+@click.option("--package", "package_name", help="Target package (required).")
+@click.option("--function", "function_id", help="The exact function id (PACKAGE.Service#name) (required).")
+@click.option("--parameters",
               help="Parameters as a JSON object ('{}' for none), as Android requires; dates, times and instants "
-                   "may be ISO 8601 text, zones their name.")
+                   "may be ISO 8601 text, zones their name (required).")
 @click.option("--timeout-duration", default=30.0, show_default=True, help="Seconds to wait before cancelling.")
 @click.option("--brief-yaml", is_flag=True, help="Print the result document as concise YAML, as Android does.")
 @click.option("--pending-intent-path", metavar="PATH",
               help="The key in the response extras of a PendingIntent to report ('.' for nested extras).")
 @user_option(what="the user to execute the function under")
 @click.pass_context
-def execute_app_function(ctx: click.Context, package_name: str, function_id: str, parameters: str,
-                         timeout_duration: float, brief_yaml: bool, pending_intent_path: str | None) -> None:
+def execute_app_function(ctx: click.Context, package_name: str | None, function_id: str | None,
+                         parameters: str | None, timeout_duration: float, brief_yaml: bool,
+                         pending_intent_path: str | None) -> None:
     """Execute a function and print its return value as JSON (or, with --brief-yaml, YAML).
 
     A key the function does not declare is refused here, naming the declared ones (the app
@@ -171,10 +185,13 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
     records each one in the access history; a refusal the shell can explain gets a hint (the
     exact ids a short name could mean, a package that is not installed, close matches, the
     forms a value may take)."""
+    require(package_name, "--package")
+    require(function_id, "--function")
+    require(parameters, "--parameters")
     try:
         values = json.loads(parameters)
-    except json.JSONDecodeError as error:
-        raise click.BadParameter(f"not JSON: {error}", param_hint="--parameters") from None
+    except json.JSONDecodeError as error:  # convertJsonToGenericDocument's JSONException, caught at line 289
+        fail(f"Exception: org.json.JSONException: {error}")
     with context_from(ctx) as context:
         manager = context.app_function_manager
         function, components = _find_function(manager, package_name, function_id)
@@ -196,8 +213,7 @@ def execute_app_function(ctx: click.Context, package_name: str, function_id: str
                                                     signal)
         except AppFunctionException as error:
             if signal.is_canceled:
-                click.echo("Timed out", err=True)
-                raise SystemExit(255) from None
+                fail("Timed out")  # stdout, -1 (line 689)
             said = conversion_problem if conversion_problem != error.error_message else None  # the app said it
             fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id) or said)
         finally:
@@ -234,62 +250,78 @@ def _find_function(manager, package_name: str, function_id: str):
     return None, None
 
 
-def _not_found_hint(ctx: click.Context, manager, error: Exception, package_name: str, function_id: str) -> str | None:
+def _not_found_hint(ctx: click.Context, manager, error: AppFunctionException, package_name: str,
+                    function_id: str) -> str | None:
     """Only the shell, which may see every function, explains a not-found: another caller
     would learn what it may not see."""
-    not_found = isinstance(error, IllegalArgumentException) or (
-        isinstance(error, AppFunctionException) and error.error_code == AppFunctionException.ERROR_FUNCTION_NOT_FOUND
-    )
-    if not not_found or ctx.find_root().obj.get("as_package"):
+    if error.error_code != AppFunctionException.ERROR_FUNCTION_NOT_FOUND or ctx.find_root().obj.get("as_package"):
         return None
     return unknown_function_hint(manager.search_app_functions(), package_name, function_id)
 
 
-@app_function.command("set-enabled")
-@click.option("--package", "package_name", required=True)
-@click.option("--function", "function_id", required=True, help="The exact function id (PACKAGE.Service#name).")
-@click.option("--state", type=click.Choice(sorted(STATES)), required=True)
+@app_function.command("set-enabled", cls=PlatformVerb)
+@click.option("--package", "package_name", help="Target package (required).")
+@click.option("--function", "function_id", help="The exact function id (PACKAGE.Service#name) (required).")
+@click.option("--state", metavar="enable|disable|default", help="The enabled state to set (required).")
 @user_option(what="the user to set the function state for")
 @click.pass_context
-def set_enabled(ctx: click.Context, package_name: str, function_id: str, state: str) -> None:
-    """Set a function's enabled state (default returns to the XML's value)."""
+def set_enabled(ctx: click.Context, package_name: str | None, function_id: str | None, state: str | None) -> None:
+    """Set a function's enabled state (default returns to the XML's value).
+
+    As on Android, the device's answer is printed and the exit code is 0 either way:
+    ``App function enabled state updated successfully.`` or ``Error setting app function
+    state: ...`` (runSetAppFunctionEnabled, lines 452-477)."""
+    require(package_name, "--package")
+    require(function_id, "--function")
+    if state not in STATES:
+        fail("Error: --state must be specified. The accepted values are: `enable`, `disable`, `default`.")
     with context_from(ctx) as context:
-        manager = context.app_function_manager
         try:
-            manager.set_app_function_enabled(function_id, STATES[state], package_name)
+            context.app_function_manager.set_app_function_enabled(function_id, STATES[state], package_name)
         except Exception as error:
-            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
-    click.echo(f"{function_id}: {state}")
+            click.echo(f"Error setting app function state: {parcelable(error)}")
+            return
+    click.echo("App function enabled state updated successfully.")
 
 
-@app_function.command("is-enabled")
-@click.option("--package", "package_name", required=True)
-@click.option("--function", "function_id", required=True, help="The function's exact id.")
+# AppFunctionManagerServiceImpl.isAppFunctionEnabled hands the shell's callback the reader's own
+# AppFunctionNotFoundException, which the client API turns into an IllegalArgumentException.
+_NOT_FOUND_CLASS = "android.app.appfunctions.AppFunctionManagerHelper$AppFunctionNotFoundException"
+
+
+@app_function.command("is-enabled", cls=PlatformVerb)
+@click.option("--package", "package_name", help="Target package (required).")
+@click.option("--function", "function_id", help="The function's exact id (required).")
 @user_option(what="the user to check the function state for")
 @click.pass_context
-def is_enabled(ctx: click.Context, package_name: str, function_id: str) -> None:
-    """Print whether a function is enabled: true or false."""
+def is_enabled(ctx: click.Context, package_name: str | None, function_id: str | None) -> None:
+    """Print whether a function is enabled: true or false (exit 0 even when the check fails,
+    printing ``Error checking app function state: ...``, as on Android)."""
+    require(package_name, "--package")
+    require(function_id, "--function")
     with context_from(ctx) as context:
-        manager = context.app_function_manager
         try:
-            enabled = manager.is_app_function_enabled(function_id, package_name)
+            enabled = context.app_function_manager.is_app_function_enabled(function_id, package_name)
+        except IllegalArgumentException as error:
+            click.echo(f"Error checking app function state: android.os.ParcelableException: {_NOT_FOUND_CLASS}: {error}")
+            return
         except Exception as error:
-            fail_with(error, hint=_not_found_hint(ctx, manager, error, package_name, function_id))
+            click.echo(f"Error checking app function state: {parcelable(error)}")
+            return
     click.echo("true" if enabled else "false")
 
 
-@app_function.command("read-app-description")
-@click.option("--package", "package_name", required=True)
+@app_function.command("read-app-description", cls=PlatformVerb, unknown_option_to_stderr=True)
+@click.option("--package", "package_name", help="The package whose description to print.")
 @user_option(what="the user whose app to read")
 @click.pass_context
-def read_app_description(ctx: click.Context, package_name: str) -> None:
+def read_app_description(ctx: click.Context, package_name: str | None) -> None:
     """Print the app description agents read (res/xml/app_metadata.xml)."""
     with context_from(ctx) as context:
         functions = context.app_function_manager.search_app_functions(
             AppFunctionSearchSpec(package_names=frozenset({package_name}))
-        )
+        ) if package_name else []
     description = next((f.package_metadata.app_metadata.description for f in functions), "")
     if not description:
-        click.echo(f"No app metadata found for package: {package_name}", err=True)
-        raise SystemExit(1)
+        fail(f"No app metadata found for package: {package_name}", err=True)  # line 322
     click.echo(description)

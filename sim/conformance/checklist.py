@@ -129,6 +129,13 @@ ROWS: tuple[Row, ...] = (
     _index("undeclared-element", "AppFunctionDocumentParserImpl",
            "an element the app schema does not declare, inside a data type",
            "Android 16: the parser throws, none of the file's functions are indexed; Android 17: skipped"),
+    _index("v1-resource", "AppsUtil.buildAppFunctionDocumentsIntoMap",
+           "a v1 function XML named by android:resource, no app schema",
+           "Android 16: read against the package's (empty) app schemas, nothing indexed, the package installs; "
+           "Android 17: indexed"),
+    _index("function-id", "AppFunctionDocumentParserImpl", "an <appfunction> with <functionId> and no <id>",
+           "Android 16: the parser throws (No id found), none of the file's functions are indexed; Android 17: "
+           "<functionId> is the document id"),
     # Android 17 access levels (§2); no CTS class in the sources checks them yet.
     _level("self", "a function at ACCESS_LEVEL_SELF",
            "its own package runs and sees it; anyone else, EXECUTE_APP_FUNCTIONS_SYSTEM included, gets ERROR_DENIED "
@@ -154,12 +161,19 @@ ROWS: tuple[Row, ...] = (
     # SearchAppFunctionsTest, GetAppFunctionStatesTest (Android 17)
     Row("search.spec", "§1", "AppFunctionManager.searchAppFunctions", "a spec of function names, packages and scopes",
         "one flat list of what matches every filter, each function with its package's metadata"),
+    Row("search.discover-permission", "§2", "VisibilityHelperImpl.hasPermissionsToQueryRuntimeMetadata",
+        "an app holding DISCOVER_APP_FUNCTIONS only", "Android 17: it sees other packages' functions and states and "
+        "executes none (ERROR_DENIED); Android 16: no such permission, it sees its own package only"),
     Row("search.app-level", "§4", "SearchAppFunctionsTest", "an app with service-level and application-level "
         "function XML", "the functions of both are listed"),
     Row("states", "§4", "GetAppFunctionStatesTest", "states of own, other, missing and invisible functions",
         "the visible ones' states, in the order asked; the others left out"),
     Row("access.listener", "§1", "AppFunctionManager.addAccessChangedListener", "an agent's access changes",
         "the listener hears the agent's uid; it needs MANAGE_APP_FUNCTION_ACCESS"),
+    # androidx's dispatcher, in the app (§1: what a Jetpack app answers)
+    Row("jetpack.missing-parameter", "§1", "androidx AppFunctionDataParameterExtractor.unsafeGetParameterValue",
+        "a call without a required parameter of an @AppFunction",
+        'ERROR_INVALID_ARGUMENT "Parameter orderId should be the type of AppFunctionStringTypeMetadata(...)"'),
     # AppFunctionMetadataTest
     Row("metadata", "§4", "AppFunctionMetadataTest", "installing, updating or uninstalling an APK",
         "adds, replaces or removes its runtime documents"),
@@ -182,9 +196,22 @@ ROWS: tuple[Row, ...] = (
     Row("shell.test-hooks", "§5", "cmd app_function purge-allowlist-cache / set-test-page-size / reset-test-page-size",
         "on Android 17", "Purge allowlist cache; Set test page size to N; nothing"),
     Row("shell.set-enabled", "§5", "cmd app_function set-enabled", "set-enabled --package P --function F "
-        "--state enable|disable|default", "the state changes"),
+        "--state enable|disable|default; an unknown function",
+        '"App function enabled state updated successfully." and the state changes; "Error setting app function '
+        'state: ..." on stdout; exit 0 either way'),
+    Row("shell.is-enabled", "§5", "cmd app_function is-enabled", "is-enabled of an unknown function",
+        '"Error checking app function state: ..." on stdout, exit 0'),
+    Row("shell.errors", "§5", "cmd app_function (every verb)", "a missing option, an option without its value, an "
+        "unknown option, an unknown verb",
+        '"Error: --x must be specified.", "Exception: ... Argument expected after", "Unknown option: --x", '
+        '"Unknown command: x" on stdout, exit 255'),
+    Row("shell.allowlist", "§5", "cmd app_function set-additional-allowlisted-agents / "
+        "clear-additional-allowlisted-agents", "set PKG...; clear", "the Secure setting written whole; nothing "
+        "printed, exit 0"),
     Row("shell.grant-access", "§5", "cmd app_function grant-app-function-access / revoke-app-function-access",
-        "--agent-package A --target-package T", "OTHER_GRANTED / OTHER_DENIED set under the OTHER mask"),
+        "--agent-package A --target-package T; an invalid pair, or a flag already set",
+        '"Access granted successfully." with OTHER_GRANTED / OTHER_DENIED set under the OTHER mask; '
+        '"Error: Failed to grant the app function access." on stdout, exit 255, when nothing changed'),
     Row("shell.list-valid", "§5", "cmd app_function list-valid-agents / list-valid-targets", "list-valid-agents, "
         "list-valid-targets", "the valid agents; the valid targets"),
 )

@@ -28,7 +28,12 @@ from typing import Callable, Iterator, Mapping
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL
 from droid.content.context import Context
 from sim import safe_files
-from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
+from sim.appfunctions.agent_allowlist import (
+    ADDITIONAL_AGENT_ALLOWLIST,
+    DEVICE_CONFIG_AGENT_ALLOWLIST,
+    parse_agent_list,
+    serialize_agent_list,
+)
 from sim.device import SETTINGS_SERVICE
 
 CALLER_PACKAGE = "android.app.appfunctions.cts"
@@ -36,6 +41,7 @@ HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
 SYSTEM_CALLER_PACKAGE = "android.app.appfunctions.cts.systemcaller"
 LEVELED_PACKAGE = "android.app.appfunctions.cts.leveled"
 MULTI_SERVICES_PACKAGE = "android.app.appfunctions.cts.helper.multiservices"
+DISCOVERER_PACKAGE = "android.app.appfunctions.cts.discoverer"
 # A package no test installs: "other package, nonexistent".
 NONEXISTENT_PACKAGE = "android.app.appfunctions.cts.nonexistent"
 # The lifecycle traces an app leaves (events.log) are a few lines; more is not that file.
@@ -61,6 +67,8 @@ CONFORMANCE_APPS = (
     ConformanceApp("leveled", LEVELED_PACKAGE),
     # CTS's helper-app-multi-services: two AppFunctionServices, a function each.
     ConformanceApp("multi_services", MULTI_SERVICES_PACKAGE),
+    # DISCOVER_APP_FUNCTIONS alone (Android 17): sees, executes nothing.
+    ConformanceApp("discoverer", DISCOVERER_PACKAGE, system=True),
 )
 _APPS = {app.package: app for app in CONFORMANCE_APPS}
 
@@ -201,6 +209,24 @@ class ConformanceTarget:
             yield
         finally:
             self._set_additional_agents(before)
+
+    @contextlib.contextmanager
+    def agent_allowlist_restored(self) -> Iterator[None]:
+        """Both settings of the agent allowlist as they were, after the block; meanwhile
+        DeviceConfig's list names the run's agents too, so that a case may set or clear the
+        additional list without dropping their access flags."""
+        additional, device_config = self._additional_agents(), self._settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST)
+        both = sorted(set(parse_agent_list(device_config or "")) | set(AGENTS))
+        self._settings.put_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST, serialize_agent_list(both))
+        try:
+            yield
+        finally:
+            self._set_additional_agents(additional)
+            self._settings.put_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST, device_config)
+
+    def additional_agents(self) -> list[str]:
+        """The Secure setting set-additional-allowlisted-agents writes, as a list."""
+        return parse_agent_list(self._additional_agents() or "")
 
     @contextlib.contextmanager
     def access_flags(self, agent: str, target: str, flags: int) -> Iterator[bool]:

@@ -4,8 +4,9 @@ Discovery is the agent runtime's (AppFunctionAgentTools.discover given the agent
 enabled functions the agent may execute, not merely see, droid.agent.access), so the bridge
 lists exactly the tools the agent's own model would be offered: its own functions, every
 package's when it holds EXECUTE_APP_FUNCTIONS_SYSTEM, else only the targets it has been
-granted. ``access_report`` says what keeps it from the rest. The device still checks every
-call.
+granted. ``access_report`` says what keeps it from the rest, naming each app it sees (an app
+holding only DISCOVER_APP_FUNCTIONS, Android 17, sees them all and calls none). The device still
+checks every call.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class Catalog:
     def __init__(self, context: Context) -> None:
         self._context = context
         self._manager = context.app_function_manager
-        if not AgentAccess(context).holds_permission:
+        if not AgentAccess(context).sees_other_apps:
             raise NotAnAgentError(
                 f"{context.package_name} is not an agent app: it does not hold {EXECUTE_APP_FUNCTIONS} "
                 "(an agent requests it in its manifest and is installed as a privileged system app, "

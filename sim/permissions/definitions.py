@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from droid.appfunctions.service import BIND_APP_FUNCTION_SERVICE
+from sim.platform_version import NEWEST, PlatformVersion
 
 PLATFORM_PACKAGE = "android"
 
@@ -17,6 +18,8 @@ EXECUTE_APP_FUNCTIONS = "android.permission.EXECUTE_APP_FUNCTIONS"
 # Android 11+: without it an app sees only itself and what it may interact with (package visibility).
 QUERY_ALL_PACKAGES = "android.permission.QUERY_ALL_PACKAGES"
 EXECUTE_APP_FUNCTIONS_SYSTEM = "android.permission.EXECUTE_APP_FUNCTIONS_SYSTEM"
+# Permission v2 (Android 17): search, states and observers of every visible package, no execution.
+DISCOVER_APP_FUNCTIONS = "android.permission.DISCOVER_APP_FUNCTIONS"
 MANAGE_APP_FUNCTION_ACCESS = "android.permission.MANAGE_APP_FUNCTION_ACCESS"
 
 NORMAL = "normal"
@@ -117,7 +120,7 @@ def _platform(name: str, level: str) -> PermissionInfo:
 
 # What core/res/AndroidManifest.xml defines, as far as this device needs. The AppFunctions
 # levels are the choices of docs/access-control.md (the sources do not show the literal XML).
-PLATFORM_PERMISSIONS: dict[str, PermissionInfo] = {
+_COMMON_PERMISSIONS: dict[str, PermissionInfo] = {
     p.name: p
     for p in (
         _platform(EXECUTE_APP_FUNCTIONS, "internal|privileged"),
@@ -133,6 +136,16 @@ PLATFORM_PERMISSIONS: dict[str, PermissionInfo] = {
         _platform("android.permission.ACCESS_FINE_LOCATION", "dangerous"),
     )
 }
+# Android 17's permission v2 adds DISCOVER_APP_FUNCTIONS; on Android 16 the name is defined by
+# nobody, so an app that requests it holds nothing (PlatformVersion.discovers_with_v2_permissions).
+_V2_PERMISSIONS = {DISCOVER_APP_FUNCTIONS: _platform(DISCOVER_APP_FUNCTIONS, "internal|privileged")}
+
+
+def platform_permissions(version: PlatformVersion = NEWEST) -> dict[str, PermissionInfo]:
+    """The permissions the platform of ``version`` defines."""
+    if version.discovers_with_v2_permissions:
+        return {**_COMMON_PERMISSIONS, **_V2_PERMISSIONS}
+    return dict(_COMMON_PERMISSIONS)
 
 # The shell is platform-signed on Android and its manifest requests what adb needs; here it
 # holds the AppFunctions permissions a developer's shell needs to test and manage access.

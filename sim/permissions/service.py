@@ -18,13 +18,14 @@ from sim.data.store import DeviceStore
 from sim.permissions.definitions import (
     DANGEROUS,
     NORMAL,
-    PLATFORM_PERMISSIONS,
     SHELL_PERMISSIONS,
     SIGNATURE,
     PermissionInfo,
     ProtectionLevel,
+    platform_permissions,
 )
 from sim.permissions.enforcement import require_shell_or_root
+from sim.platform_version import NEWEST, PlatformVersion
 from sim.pm.install_error import InstallError
 from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry, require_package_names
 
@@ -40,9 +41,10 @@ PERMISSION_DENIED = -1
 RESERVED_PREFIX = "android."
 
 class PermissionManagerService:
-    def __init__(self, store: DeviceStore, registry: PackageRegistry) -> None:
+    def __init__(self, store: DeviceStore, registry: PackageRegistry, version: PlatformVersion = NEWEST) -> None:
         self._store = store
         self._registry = registry
+        self._platform = platform_permissions(version)
         self._lock = threading.RLock()
         self._runtime: dict[str, set[str]] = {}
         for package_name, permission in store.query("SELECT package_name, permission FROM runtime_permissions"):
@@ -51,8 +53,8 @@ class PermissionManagerService:
 
     # definitions
     def definition(self, name: str) -> PermissionInfo | None:
-        if name in PLATFORM_PERMISSIONS:
-            return PLATFORM_PERMISSIONS[name]
+        if name in self._platform:
+            return self._platform[name]
         for package in self._registry.all():
             for declared in package.manifest.permissions:
                 if declared.name == name:
@@ -65,7 +67,7 @@ class PermissionManagerService:
             for package in self._registry.all()
             for p in package.manifest.permissions
         ]
-        return sorted([*PLATFORM_PERMISSIONS.values(), *apps], key=lambda p: p.name)
+        return sorted([*self._platform.values(), *apps], key=lambda p: p.name)
 
     def check_new_definitions(self, manifest: ManifestFacts) -> None:
         """Refuse an install whose ``<permission>`` entries are malformed or taken, as Android

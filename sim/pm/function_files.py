@@ -5,9 +5,12 @@ Each AppFunctionService names one file in its ``android.app.appfunctions.v2`` pr
 ``android:resource``. The dialect XSD (``android.app.appfunctions.schema``, the app schema) must
 be an ``android:value``. What each SDK reads of that (PlatformVersion, with sources):
 
-- Android 16 (AppSearch ``16-qpr2``, ``AppsUtil.buildAppFunctionDocumentsIntoMap``): one service
-  per package, the last queryIntentServices lists; its v2 file only with an app schema, else its
-  v1 file only; no application-level file.
+- Android 16 (AppSearch ``16-qpr2`` @333082f3, ``AppsUtil.buildAppFunctionDocumentsIntoMap``): one
+  service per package, the last queryIntentServices lists; its v2 file only with an app schema,
+  else its v1 file only, and that only when named by an asset path: a resource goes to
+  ``parseIntoMapForGivenSchemas`` with the package's app schemas, of which it has none, so nothing
+  is indexed (AppsUtil.java:342-377, 688-695; AppFunctionDocumentParserImpl.java:272); no
+  application-level file.
 - Android 17 (branch ``17``, ``AppFunctionsIndexerUtil``, ``AppFunctionResolveInfo``): every
   service declaring the bind permission, v2 else v1, and the application's files (a
   comma-separated list of assets, or an ``@array/`` of ``@xml/`` resources); the app schema is the
@@ -51,6 +54,12 @@ _SCHEMA_PROPERTY = f'Add <property android:name="{PROPERTY_SCHEMA}" android:valu
 ADD_SCHEMA = (f"{_SCHEMA_PROPERTY} (a Gradle build merges that asset in from androidx.appfunctions; for a Python app "
               f"droidsim appfunctions generate writes it).")
 ADD_SCHEMA_KOTLIN = f"{_SCHEMA_PROPERTY} in AndroidManifest.xml (a Gradle build merges that asset in from androidx.appfunctions)."
+RESOURCE_V1_FIX = ('Name the file by its asset path, android:value="NAME.xml" with the file in assets/ (droidsim '
+                    "appfunctions generate writes assets/<xml_file_name>.xml for a Python app), or declare an app "
+                    f"schema and name the file with {PROPERTY_FUNCTIONS_V2}.")
+RESOURCE_V1_FIX_KOTLIN = ("Move the file to src/main/assets/ and name it with android:value=\"NAME.xml\", or drop your "
+                          "<property> and let the AppFunctions library's merged manifest name the KSP-generated assets "
+                          f"(with an app schema, so Android 16 reads {PROPERTY_FUNCTIONS_V2}).")
 ONE_SERVICE_FIX = ("Declare every function in one AppFunctionService, or ship the others to Android 17 and later "
                'only (android:enabled="@bool/..." false in values/, true in values-v37/).')
 
@@ -180,9 +189,15 @@ def _property_read(
         return None if v2 is None else (v2, "v2")
     if v2 is not None:
         instead = (f"reads its {PROPERTY_FUNCTIONS_V1} file instead, without descriptions, parameters or response"
-                   if v1 is not None else "indexes none of its functions")
+                   if v1 is not None and v1.resource is None else "indexes none of its functions")
         notes.append(IndexNote(manifest.file, v2.line, f"{where}: Android 16 reads {PROPERTY_FUNCTIONS_V2} only when the "
                                f"package declares an app schema ({PROPERTY_SCHEMA}), so it {instead}.", ADD_SCHEMA))
+    if v1 is not None and v1.resource is not None:
+        notes.append(IndexNote(manifest.file, v1.line, f"{where}: its {PROPERTY_FUNCTIONS_V1} file is named by "
+                               f"android:resource ({v1.resource}); Android 16 reads a resource against the package's "
+                               f"app schema ({PROPERTY_SCHEMA}), and there is none, so none of its functions are indexed "
+                               "(Android 17 indexes them).", RESOURCE_V1_FIX))
+        return None
     return None if v1 is None else (v1, "v1")
 
 

@@ -87,11 +87,15 @@ class Reading:
     bare AppFunctionStaticMetadata. An element those do not declare is skipped with its subtree
     (``skips_undeclared``, Android 17) or makes the parser throw, so the file indexes nothing
     (Android 16 QPR1/QPR2); a top-level document of an undeclared type is skipped on both.
-    ``enabled_when_omitted``: the enabled state of an <appfunction> without <enabledByDefault>."""
+    ``enabled_when_omitted``: the enabled state of an <appfunction> without <enabledByDefault>.
+    ``function_id_is_id``: <functionId> (v1's <function_id>) sets the document id, as <id> does
+    (AppSearch 17, AppFunctionDocumentParserImpl.java:364-374 @4a8ffaab, with app-level functions
+    on); on Android 16 only <id> does, and a document without one throws "No id found"."""
 
     document_types: Mapping[str, Mapping[str, str | None]] | None
     skips_undeclared: bool = True
     enabled_when_omitted: bool = True
+    function_id_is_id: bool = True
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,7 @@ def parse_function_xml(
     enabled_when_omitted = True
     if fmt == "v2":
         _camel_case_property_tags(root)
+        _ids_from_function_id(root, reading is None or reading.function_id_is_id)
         if reading is not None:
             notes = _drop_undeclared(root, reading, path)
             enabled_when_omitted = reading.enabled_when_omitted
@@ -213,6 +218,25 @@ def _drop_undeclared(root: etree._Element, reading: Reading, path: Path) -> list
             note(document, f"<{document.tag}> is no document type of the app schema: it is not indexed.")
             root.remove(document)
     return notes
+
+
+def _ids_from_function_id(root: etree._Element, function_id_is_id: bool) -> None:
+    """An <appfunction> whose id is in <functionId> only: Android 17 takes it as the document id
+    (an <id> is added, so the rest reads one id); Android 16's parser throws, so the file indexes
+    nothing, and the install says so."""
+    for function in root.iterchildren("appfunction"):
+        if function.find("id") is not None or (named := function.find("functionId")) is None:
+            continue
+        if not function_id_is_id:
+            raise XmlError.at(function, f"<appfunction> has <functionId>{_token(named)}</functionId> but no <id>: "
+                                        "Android 16's indexer takes only <id> as the id and throws (\"No id found for "
+                                        "document of type: AppFunctionStaticMetadata\"), so none of this file's "
+                                        "functions are indexed (Android 17 takes <functionId> as the id). Write "
+                                        f"<id>{_token(named)}</id> (the AppFunctions compiler, KSP or droidsim "
+                                        "appfunctions generate, writes it)")
+        document_id = etree.Element("id")
+        document_id.text = named.text
+        function.insert(0, document_id)
 
 
 def _omits_enabled_by_default(element: etree._Element) -> bool:

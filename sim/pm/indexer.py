@@ -80,4 +80,5 @@ def _read(file: FunctionXmlFile, package: str, version: PlatformVersion) -> Inde
 def _reading(schema, version: PlatformVersion) -> Reading:
     types = None if schema is None else property_types(schema, dynamic_app_functions=version.indexes_app_level_functions)
     return Reading(types, skips_undeclared=version.skips_undeclared_elements,
-                   enabled_when_omitted=version.enables_omitted_enabled_by_default)
+                   enabled_when_omitted=version.enables_omitted_enabled_by_default,
+                   function_id_is_id=version.indexes_app_level_functions)

@@ -22,6 +22,7 @@ from droid.appfunctions.exceptions import (
     AppFunctionNotSupportedException,
 )
 from droid.appfunctions.json_codec import to_json
+from droid.appfunctions.kotlin_strings import missing_parameter_message
 from droid.appfunctions.loader import load_app_service_class
 from droid.appfunctions.metadata import AppFunctionMetadata, AppFunctionPackageMetadata
 from droid.appfunctions.requests import ExecuteAppFunctionRequest, ExecuteAppFunctionResponse
@@ -119,6 +120,9 @@ class ResponseService(AppFunctionService):
             return parameters
         declared = {p.name for p in function.parameters}
         values = {name: value for name, value in to_json(parameters).items() if name in declared}
+        for parameter in function.parameters:  # refused in androidx's words, as its dispatcher does
+            if parameter.name not in values and parameter.is_required and not parameter.data_type.is_nullable:
+                raise AppFunctionInvalidArgumentException(missing_parameter_message(parameter.name, parameter.data_type))
         return typed_parameters(function, values, self._metadata, "")
 
     def _declared(self, function_id: str) -> AppFunctionMetadata | None:

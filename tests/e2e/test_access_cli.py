@@ -62,26 +62,34 @@ def test_an_agent_runs_as_itself_with_as(device):
     assert json.loads(run(device, *noop).stdout) == "com.android.shell"
 
 
-def test_a_grant_for_an_invalid_pair_explains_why(device):
+def test_a_grant_for_an_invalid_pair_prints_what_a_phone_prints_and_the_log_says_why(device):
     result = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", TARGET,
                  "--target-package", AGENT)
-    assert result.returncode == 1
-    assert result.stderr.startswith(f"Error: Failed to grant the app function access: {TARGET} -> {AGENT} is not a "
-                                    "valid pair")
-    assert result.stderr.count("\n") == 1
+    assert (result.returncode, result.stdout, result.stderr) == (255, "Error: Failed to grant the app function access.\n", "")
+    log = droidsim("logcat", data=device.data).stdout
+    assert f"{TARGET} -> {AGENT} is not a valid pair, so its access flags stay as they are" in log
 
 
 @pytest.mark.parametrize("command", [
     ("pm", "grant", AGENT, "android.permission.READ_CONTACTS"),
     ("pm", "set-privileged-allowlist", AGENT),
-    ("cmd", "app_function", "set-additional-allowlisted-agents", AGENT),
     ("dumpsys", "app_function"),
-    ("cmd", "app_function", "grant-app-function-access", "--agent-package", AGENT, "--target-package", TARGET),
 ])
 def test_a_package_cannot_run_the_shells_privileged_commands(device, command):
     result = run(device, *command, as_package=AGENT)
     assert result.returncode == 1
     assert "SecurityException" in result.stderr and AGENT in result.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ("set-additional-allowlisted-agents", AGENT),
+    ("grant-app-function-access", "--agent-package", AGENT, "--target-package", TARGET),
+])
+def test_a_package_cannot_run_the_app_function_services_privileged_verbs(device, command):
+    """The verb's refusal as its shell command prints an exception it did not catch itself."""
+    result = run(device, "cmd", "app_function", *command, as_package=AGENT)
+    assert result.returncode == 255 and result.stderr == ""
+    assert result.stdout.startswith("Exception: java.lang.SecurityException: ") and AGENT in result.stdout
 
 
 def test_as_needs_the_packages_credential(device):

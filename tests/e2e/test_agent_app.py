@@ -140,7 +140,7 @@ def test_an_agent_without_a_grant_is_told_the_command_and_a_single_prompt_exits_
     ungranted = "com.example.ungranted"
     steps = [["install", str(renamed_copy(tmp_path, ungranted, own_agent=False))],
              ["shell", "pm", "add-privileged-allowlist", ungranted],
-             ["shell", "cmd", "app_function", "add-additional-allowlisted-agents", ungranted]]
+             ["access", "agents", "add", ungranted]]
     for step in steps:  # the documented steps but the grant
         assert droidsim(*step, data=device.data).returncode == 0
     result = droidsim("agent", "--as", ungranted, "--json", "Where is my order ORD-8492?", data=device.data)

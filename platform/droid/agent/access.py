@@ -5,7 +5,9 @@ AppSearch does, so that it can find a target before it asks for access; calling 
 more. ``AgentAccess`` tells the two apart as the device decides a call
 (docs/access-control.md, "Who may execute"): the agent's own functions; every package's when
 it holds EXECUTE_APP_FUNCTIONS_SYSTEM (Android 17; the shell holds it); else the targets whose
-access request state is GRANTED. Discovery (``AppFunctionAgentTools.discover``) and the MCP
+access request state is GRANTED. What it sees is the device's search: on Android 17 an app
+holding DISCOVER_APP_FUNCTIONS sees other apps' functions too, and calls none of them
+(VisibilityHelperImpl.hasPermissionsToQueryRuntimeMetadata). Discovery (``AppFunctionAgentTools.discover``) and the MCP
 bridge both offer only what passes, so a model is never offered a function it cannot call,
 and both say what keeps the agent from the rest, with the command that fixes it
 (droid.appfunctions.access_fixes). The device still checks every call.
@@ -20,8 +22,9 @@ from droid.appfunctions.manager import ACCESS_REQUEST_STATE_GRANTED, ACCESS_REQU
 from droid.os.binder import SHELL_PACKAGE
 
 PERMISSION_GRANTED = 0  # PackageManager.PERMISSION_GRANTED
-# From Android 17 (permission v2) EXECUTE_APP_FUNCTIONS_SYSTEM calls without an access grant.
-SYSTEM_PERMISSION_SKIPS_GRANT_FROM_SDK = 37
+# From Android 17 (permission v2) EXECUTE_APP_FUNCTIONS_SYSTEM calls without an access grant,
+# and DISCOVER_APP_FUNCTIONS exists.
+PERMISSION_V2_FROM_SDK = 37
 
 
 class AgentAccess:
@@ -32,7 +35,7 @@ class AgentAccess:
         self._manager = context.app_function_manager
         self._states: dict[str, int] = {}
         if self.agent == SHELL_PACKAGE:  # platform-signed: it holds both, and is no installed package
-            self.holds_permission = self.reaches_every_target = True
+            self.holds_permission = self.reaches_every_target = self.sees_other_apps = True
             return
         packages = context.get_system_service("package")
 
@@ -41,7 +44,10 @@ class AgentAccess:
 
         system = holds(access_fixes.EXECUTE_APP_FUNCTIONS_SYSTEM)
         self.holds_permission = system or holds(access_fixes.EXECUTE_APP_FUNCTIONS)
-        self.reaches_every_target = system and context.sdk_int >= SYSTEM_PERMISSION_SKIPS_GRANT_FROM_SDK
+        v2 = context.sdk_int >= PERMISSION_V2_FROM_SDK
+        self.reaches_every_target = system and v2
+        # Search shows it other apps' functions (it may call them or not).
+        self.sees_other_apps = self.holds_permission or (v2 and holds(access_fixes.DISCOVER_APP_FUNCTIONS))
         self._packages = packages
 
     def permission_problem(self) -> str | None:
@@ -62,6 +68,8 @@ class AgentAccess:
         when it may call them."""
         if self.may_execute(package):
             return None
+        if not self.holds_permission:  # it sees the package (DISCOVER_APP_FUNCTIONS) and calls nothing
+            return access_fixes.sees_but_may_not_call(self.agent, package, self.permission_problem())
         if self._state(package) == ACCESS_REQUEST_STATE_UNREQUESTABLE:
             return access_fixes.not_allowlisted(self.agent, package)
         return access_fixes.not_granted(self.agent, package)

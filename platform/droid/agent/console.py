@@ -181,10 +181,10 @@ def access_problems(context: Any) -> dict[str, str]:
     (``context``'s own when it lacks the permission itself)."""
     access = AgentAccess(context)
     missing = access.permission_problem()
-    if missing is not None:
+    if missing is not None and not access.sees_other_apps:
         return {context.package_name: missing}
-    seen = {f.package_name for f in context.app_function_manager.search_app_functions()}
-    return access.problems(seen - {context.package_name})
+    seen = {f.package_name for f in context.app_function_manager.search_app_functions()} - {context.package_name}
+    return access.problems(seen) if seen or missing is None else {context.package_name: missing}
 
 
 async def _refresh_tools(ui: "_Ui", agent: Agent, runner: AgentRunner, discover: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 EXECUTE_APP_FUNCTIONS = "android.permission.EXECUTE_APP_FUNCTIONS"
 EXECUTE_APP_FUNCTIONS_SYSTEM = "android.permission.EXECUTE_APP_FUNCTIONS_SYSTEM"
+DISCOVER_APP_FUNCTIONS = "android.permission.DISCOVER_APP_FUNCTIONS"
 
 
 def privileged_command(agent: str) -> str:
@@ -17,7 +18,9 @@ def privileged_command(agent: str) -> str:
 
 
 def allowlist_command(agent: str) -> str:
-    return f"droidsim shell cmd app_function add-additional-allowlisted-agents {agent}"
+    """droidsim's own verb, which keeps the other agents (a phone's shell only replaces the list:
+    ``cmd app_function set-additional-allowlisted-agents``)."""
+    return f"droidsim access agents add {agent}"
 
 
 def grant_command(agent: str, target: str) -> str:
@@ -31,6 +34,11 @@ def missing_permission(agent: str, requested: bool) -> str:
                 f'<uses-permission android:name="{EXECUTE_APP_FUNCTIONS}" /> in its manifest and is privileged')
     return (f"{agent} requests {EXECUTE_APP_FUNCTIONS} but does not hold it: it is granted only to privileged "
             f"apps; make {agent} one with `{privileged_command(agent)}` (or install it with --system)")
+
+
+def sees_but_may_not_call(agent: str, target: str, missing: str) -> str:
+    """An app that sees another's functions (DISCOVER_APP_FUNCTIONS, Android 17) but may execute none."""
+    return f"{agent} sees the functions of {target} but may not call them: {missing}"
 
 
 def not_allowlisted(agent: str, target: str) -> str:

@@ -3,7 +3,9 @@
 Arguments are decoded and checked against the function's spec (the same spec
 the XML is written from): a missing required value, a wrong type or a broken
 constraint raises ``AppFunctionInvalidArgumentException`` naming the parameter,
-with a path into nested documents (``note.attachments[1].uri``). Return values
+with a path into nested documents (``note.attachments[1].uri``). A missing
+parameter is worded as androidx's dispatcher words it, droidsim's own text on a
+second line (``missing_parameter``). Return values
 are encoded by their declared type; a value that does not fit is the app's bug
 and raises ``EncodingError``.
 """
@@ -27,6 +29,8 @@ from droid.appfunctions.declarations import (
     PatternMatcher,
 )
 from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
+from droid.appfunctions.function_xml import data_type_meta, data_type_proto
+from droid.appfunctions.kotlin_strings import missing_parameter_message
 from droid.appfunctions.metadata import DataType
 from droid.appfunctions.typeref import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, Kind, ObjectSpec, TypeSpec
 from droid.net.uri import Uri, has_scheme
@@ -113,11 +117,16 @@ def decode_arguments(fn: FunctionSpec, data: AppFunctionData) -> dict[str, Any]:
     for p in fn.parameters:
         if p.wire_name not in data:
             if p.required and not p.type.nullable:
-                raise _invalid(p.wire_name, "is required")
+                raise missing_parameter(p.wire_name, p.type)
             kwargs[p.py_name] = p.type.omitted_value()
             continue
         kwargs[p.py_name] = decode_value(p.type, data[p.wire_name], p.wire_name)
     return kwargs
+
+
+def missing_parameter(name: str, spec: TypeSpec) -> AppFunctionInvalidArgumentException:
+    """A required parameter the request lacks, as androidx's dispatcher refuses it."""
+    return AppFunctionInvalidArgumentException(missing_parameter_message(name, data_type_proto(data_type_meta(spec))))
 
 
 def decode_value(spec: TypeSpec, value: Any, path: str) -> Any:

@@ -12,4 +12,5 @@ from sim.conformance.cases import (  # noqa: F401 - imported to register
     access_api,
     access_levels,
     discovery,
+    jetpack,
 )

@@ -11,7 +11,13 @@ from sim.conformance.cases.access_levels import SELF_FUNCTION, TRUSTED_FUNCTION
 from sim.conformance.cases.common import execute
 from sim.conformance.expect import equal, fails_with
 from sim.conformance.registry import case
-from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE, LEVELED_PACKAGE, NONEXISTENT_PACKAGE
+from sim.conformance.target import (
+    CALLER_PACKAGE,
+    DISCOVERER_PACKAGE,
+    HELPER_PACKAGE,
+    LEVELED_PACKAGE,
+    NONEXISTENT_PACKAGE,
+)
 from sim.platform_version import CINNAMON_BUN
 
 ANDROID_17 = frozenset({CINNAMON_BUN})
@@ -55,6 +61,21 @@ def app_function_states(t) -> None:
           [AppFunctionState(ADD, True), AppFunctionState(ADD_DISABLED, False)], own.get_app_function_states([ADD, ADD_DISABLED]))
     equal("the helper's states of another package's function, without any permission", [],
           own.get_app_function_states([AppFunctionName(CALLER_PACKAGE, "add")]))
+
+
+@case("discover-permission-sees-every-package", "search.discover-permission")
+def discover_permission_sees_every_package(t) -> None:
+    """An app holding DISCOVER_APP_FUNCTIONS searches another package's functions and reads
+    their states on Android 17, and executes none (VisibilityHelperImpl
+    .hasPermissionsToQueryRuntimeMetadata @f6328b66:181-198); Android 16 defines no such
+    permission, so it sees only its own package."""
+    discoverer = t.context(DISCOVERER_PACKAGE)
+    on_17 = t.shell.sdk_int >= CINNAMON_BUN
+    found = {f.id for f in _search(discoverer, package_names=frozenset({HELPER_PACKAGE}))}
+    equal("whether the discoverer sees the helper's add", on_17, "add" in found)
+    equal("the discoverer's states of the helper's functions",
+          [AppFunctionState(ADD, True)] if on_17 else [], discoverer.app_function_manager.get_app_function_states([ADD]))
+    fails_with(execute(discoverer, HELPER_PACKAGE, "add", a=1, b=2), AppFunctionException.ERROR_DENIED)
 
 
 @case("search-service-and-app-level-functions", "search.app-level", sdks=ANDROID_17)

@@ -40,6 +40,19 @@ def _installed(outcome: object) -> None:
         raise Mismatch("the app to install", f"{type(outcome).__name__}: {outcome}")
 
 
+def _refused(installed: object, *says: str) -> None:
+    """Android 16's parser throws on the file, so it indexes nothing; droidsim refuses the
+    install instead, saying why (a difference)."""
+    outcome = Outcome(error=installed) if isinstance(installed, Exception) else Outcome(value=installed)
+    for text in ("INSTALL_PARSE_FAILED_BAD_FUNCTION_XML", *says):
+        raises(outcome, IllegalArgumentException, text)
+
+
+def _echo_indexed_and_runs(t) -> None:
+    equal("the indexer app's functions", {"echo"}, listed_function_ids(t.shell, INDEXER_PACKAGE))
+    returns(_echo(t), "EchoService:hi")
+
+
 def _echo(t) -> Outcome:
     return execute(t.shell, INDEXER_PACKAGE, "echo", text="hi")
 
@@ -111,10 +124,41 @@ def undeclared_element_in_a_data_type(t) -> None:
     edits = {ECHO_XML: ("<type>8</type>", "<type>8</type>\n                <unit>characters</unit>")}
     with t.installed_variant(INDEXER_APP, edits) as installed:
         if _on_android_16(t):
-            outcome = Outcome(error=installed) if isinstance(installed, Exception) else Outcome(value=installed)
-            raises(outcome, IllegalArgumentException, "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML")
-            raises(outcome, IllegalArgumentException, "<unit> is not a property of AppFunctionDataTypeMetadataDocument")
+            _refused(installed, "<unit> is not a property of AppFunctionDataTypeMetadataDocument")
             return
         _installed(installed)
         equal("echo's parameters", ["text"], [p.name for p in _echo_metadata(t).parameters])
         returns(_echo(t), "EchoService:hi")
+
+
+V2_PROPERTY = '<property android:name="android.app.appfunctions.v2" android:value="echo.xml" />'
+V1_RESOURCE_PROPERTY = '<property android:name="android.app.appfunctions" android:resource="@xml/echo_v1" />'
+
+
+@case("index-v1-resource-without-app-schema", "index.v1-resource")
+def v1_resource_without_app_schema(t) -> None:
+    """A v1 function XML named by android:resource, no app schema: Android 16 reads a resource
+    against the package's app schemas, of which it has none, so nothing is indexed and the
+    package installs (AppSearch 16-qpr2 AppsUtil.java:342-377, 688-695); Android 17 indexes echo."""
+    edits = {MANIFEST: (f"{SCHEMA_PROPERTY}\n            {V2_PROPERTY}", V1_RESOURCE_PROPERTY)}
+    with t.installed_variant(INDEXER_APP, edits) as installed:
+        _installed(installed)
+        if _on_android_16(t):
+            equal("the indexer app's functions", set(), listed_function_ids(t.shell, INDEXER_PACKAGE))
+            fails_with(_echo(t), AppFunctionException.ERROR_FUNCTION_NOT_FOUND, NOT_FOUND)
+            return
+        _echo_indexed_and_runs(t)
+
+
+@case("index-function-id-without-id", "index.function-id")
+def function_id_without_id(t) -> None:
+    """An <appfunction> with <functionId> and no <id>: Android 17 takes it as the document id
+    (AppSearch 17 AppFunctionDocumentParserImpl.java:364-374), so echo is indexed and runs; Android
+    16's parser throws "No id found", so the file indexes nothing (droidsim refuses the install,
+    naming what to write: a difference)."""
+    with t.installed_variant(INDEXER_APP, {ECHO_XML: ("<id>echo</id>", "<functionId>echo</functionId>")}) as installed:
+        if _on_android_16(t):
+            _refused(installed, "has <functionId>echo</functionId> but no <id>")
+            return
+        _installed(installed)
+        _echo_indexed_and_runs(t)

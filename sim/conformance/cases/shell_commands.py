@@ -1,9 +1,10 @@
 """``cmd app_function``: what a user sees from the device's shell (spec/platform-android.md §5).
 
 The commands run as ``droidsim shell cmd app_function ...`` in their own process, as
-``adb shell cmd app_function ...`` does. Where droidsim prints something other than Android
-(the return value instead of the whole result document, one object per function in the
-listing), docs/differences.md says so.
+``adb shell cmd app_function ...`` does, and print what AppFunctionManagerServiceShellCommand
+.java @f6328b66 prints, byte for byte, with its exit codes. Where droidsim prints something
+other than Android (the return value instead of the whole result document, one object per
+function in the listing), docs/differences.md says so.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from droid.appfunctions.manager import (
 from sim.conformance.cases.common import NOT_FOUND
 from sim.conformance.expect import equal, show
 from sim.conformance.registry import Mismatch, case
-from sim.conformance.target import CALLER_PACKAGE, HELPER_PACKAGE, LEVELED_PACKAGE, SYSTEM_CALLER_PACKAGE
+from sim.conformance.target import AGENTS, CALLER_PACKAGE, HELPER_PACKAGE, LEVELED_PACKAGE, SYSTEM_CALLER_PACKAGE
 
 SHELL_PACKAGE = "com.android.shell"
 
@@ -47,6 +48,11 @@ def _json(done: subprocess.CompletedProcess, what: str) -> Any:
 def _fails(done: subprocess.CompletedProcess, what: str, contains: str) -> None:
     if done.returncode == 0 or contains not in _output(done):
         raise Mismatch(f"{what} to exit non-zero saying {contains!r}", f"exit {done.returncode}: {_output(done)[:300]}")
+
+
+def _prints(done: subprocess.CompletedProcess, what: str, stdout: str, exit_code: int) -> None:
+    """Exactly ``stdout``, nothing on stderr, and ``exit_code``, as the phone's shell command."""
+    equal(f"{what}'s exit code, stdout and stderr", (exit_code, stdout, ""), (done.returncode, done.stdout, done.stderr))
 
 
 @case("shell-list-app-functions", "shell.list")
@@ -106,8 +112,9 @@ def shell_android_17_test_hooks(t) -> None:
 
 @case("shell-set-enabled", "shell.set-enabled")
 def shell_set_enabled(t) -> None:
-    """set-enabled --state disable|enable|default changes the function's state; an unknown
-    function exits non-zero."""
+    """set-enabled --state disable|enable|default changes the function's state and prints "App
+    function enabled state updated successfully."; an unknown function prints "Error setting app
+    function state: ..." (lines 452-477); both exit 0."""
     manager = t.caller.app_function_manager
 
     def set_enabled(function: str, state: str) -> subprocess.CompletedProcess:
@@ -119,9 +126,12 @@ def shell_set_enabled(t) -> None:
             ("add", "default", True),
             ("add_disabledByDefault", "enable", True),
         ):
-            _succeeds(set_enabled(function, state), f"set-enabled {function} {state}")
+            _prints(set_enabled(function, state), f"set-enabled {function} {state}",
+                    "App function enabled state updated successfully.\n", 0)
             equal(f"isEnabled({function}) after set-enabled {state}", enabled, manager.is_app_function_enabled(function))
-        _fails(set_enabled("nonExistentFunction", "enable"), "set-enabled of an unknown function", "does not exist")
+        _prints(set_enabled("nonExistentFunction", "enable"), "set-enabled of an unknown function",
+                "Error setting app function state: android.os.ParcelableException: java.lang.IllegalArgumentException: "
+                "Function nonExistentFunction does not exist\n", 0)
     finally:
         t.clear_package_data(CALLER_PACKAGE)  # back to the XML's defaults
 
@@ -129,24 +139,72 @@ def shell_set_enabled(t) -> None:
 @case("shell-grant-and-revoke-access", "shell.grant-access")
 def shell_grant_and_revoke_access(t) -> None:
     """grant-app-function-access sets OTHER_GRANTED and revoke-app-function-access OTHER_DENIED,
-    leaving the USER flags alone; granting again changes nothing and succeeds (droidsim;
-    Android exits -1); an invalid pair exits non-zero saying why."""
+    leaving the USER flags alone, and print "Access granted successfully." / "Access revoked
+    successfully."; when the device changes nothing (the flag already set, an invalid pair)
+    they print "Error: Failed to grant the app function access." and exit 255 (lines 795-808)."""
     shell = t.shell.app_function_manager
     pair = ("--agent-package", CALLER_PACKAGE, "--target-package", HELPER_PACKAGE)
+    failed = "Error: Failed to grant the app function access.\n"
 
-    def flags_after(command: str, expected: int) -> None:
-        _succeeds(t.shell_command(command, *pair), command)
+    def flags_after(command: str, printed: str, exit_code: int, expected: int) -> None:
+        _prints(t.shell_command(command, *pair), command, printed, exit_code)
         equal(f"the pair's flags after {command}", access_flag_names(expected),
               access_flag_names(shell.get_access_flags(CALLER_PACKAGE, HELPER_PACKAGE)))
 
     with t.access_flags(CALLER_PACKAGE, HELPER_PACKAGE, ACCESS_FLAG_USER_GRANTED):
-        flags_after("grant-app-function-access", ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_GRANTED)
-        flags_after("grant-app-function-access", ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_GRANTED)
-        flags_after("revoke-app-function-access", ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_DENIED)
+        granted = ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_GRANTED
+        flags_after("grant-app-function-access", "Access granted successfully.\n", 0, granted)
+        flags_after("grant-app-function-access", failed, 255, granted)
+        flags_after("revoke-app-function-access", "Access revoked successfully.\n", 0,
+                    ACCESS_FLAG_USER_GRANTED | ACCESS_FLAG_OTHER_DENIED)
     invalid = t.shell_command("grant-app-function-access", "--agent-package", HELPER_PACKAGE,
                               "--target-package", CALLER_PACKAGE)
-    _fails(invalid, "grant-app-function-access for an agent that does not request EXECUTE_APP_FUNCTIONS",
-           "not a valid pair")
+    _prints(invalid, "grant-app-function-access for an agent that does not request EXECUTE_APP_FUNCTIONS", failed, 255)
+
+
+@case("shell-is-enabled-of-an-unknown-function", "shell.is-enabled")
+def shell_is_enabled_of_an_unknown_function(t) -> None:
+    """is-enabled prints true or false; for an unknown function its callback's error, "Error
+    checking app function state: ...", and exits 0 (lines 536-556)."""
+    _prints(t.shell_command("is-enabled", "--package", CALLER_PACKAGE, "--function", "add"), "is-enabled add",
+            "true\n", 0)
+    _prints(t.shell_command("is-enabled", "--package", CALLER_PACKAGE, "--function", "nonExistentFunction"),
+            "is-enabled of an unknown function",
+            "Error checking app function state: android.os.ParcelableException: "
+            "android.app.appfunctions.AppFunctionManagerHelper$AppFunctionNotFoundException: App function not found.\n", 0)
+
+
+@case("shell-argument-errors", "shell.errors")
+def shell_argument_errors(t) -> None:
+    """A verb's own argument errors print on stdout and exit 255 (onCommand's -1): a missing
+    option, an option without its value, an unknown option, an unknown verb (a phone has no
+    add-additional-allowlisted-agents)."""
+    for args, line in (
+        (("execute-app-function", "--package", CALLER_PACKAGE, "--function", "noOp"),
+         "Error: --parameters must be specified."),
+        (("set-enabled", "--package", CALLER_PACKAGE, "--function", "add"),
+         "Error: --state must be specified. The accepted values are: `enable`, `disable`, `default`."),
+        (("grant-app-function-access", "--target-package", HELPER_PACKAGE), "Error: --agent-package must be specified."),
+        (("is-enabled", "--package"), 'Exception: java.lang.IllegalArgumentException: Argument expected after "--package"'),
+        (("is-enabled", "--package", CALLER_PACKAGE, "--function", "add", "--verbose"), "Unknown option: --verbose"),
+        (("add-additional-allowlisted-agents", CALLER_PACKAGE), "Unknown command: add-additional-allowlisted-agents"),
+    ):
+        _prints(t.shell_command(*args), " ".join(args[:1]), f"{line}\n", 255)
+
+
+@case("shell-set-and-clear-additional-allowlisted-agents", "shell.allowlist")
+def shell_set_and_clear_additional_allowlisted_agents(t) -> None:
+    """set-additional-allowlisted-agents writes the Secure setting whole and
+    clear-additional-allowlisted-agents empties it, each printing nothing and exiting 0
+    (lines 731-756); without a package set- is "Argument expected after" and -1."""
+    with t.agent_allowlist_restored():
+        _prints(t.shell_command("set-additional-allowlisted-agents", *AGENTS), "set-additional-allowlisted-agents", "", 0)
+        equal("the additional agents after set-", sorted(AGENTS), t.additional_agents())
+        _prints(t.shell_command("clear-additional-allowlisted-agents"), "clear-additional-allowlisted-agents", "", 0)
+        equal("the additional agents after clear-", [], t.additional_agents())
+    _prints(t.shell_command("set-additional-allowlisted-agents"), "set-additional-allowlisted-agents without a package",
+            'Exception: java.lang.IllegalArgumentException: Argument expected after "set-additional-allowlisted-agents"\n',
+            255)
 
 
 @case("shell-list-valid-agents-and-targets", "shell.list-valid")

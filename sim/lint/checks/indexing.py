@@ -16,7 +16,7 @@ from sim.lint.findings import Issue
 from sim.lint.model import App
 from sim.lint.rules import WARNING
 from sim.platform_version import ANDROID_16, ANDROID_17
-from sim.pm.function_files import ADD_SCHEMA, ADD_SCHEMA_KOTLIN
+from sim.pm.function_files import ADD_SCHEMA, ADD_SCHEMA_KOTLIN, RESOURCE_V1_FIX, RESOURCE_V1_FIX_KOTLIN
 from sim.pm.index_notes import APP_LEVEL, ONE_SERVICE, SKIPPED
 from sim.pm.indexer import index_app
 from sim.pm.install_error import InstallError
@@ -24,6 +24,8 @@ from sim.pm.manifest import parse_manifest
 from sim.xmlsafe import XmlError
 
 _ADVICE = frozenset({SKIPPED, APP_LEVEL})  # nothing an agent needs is lost: a warning
+# A fix as a Kotlin developer makes it (Gradle, KSP, src/main/), where it differs.
+_KOTLIN_FIXES = {ADD_SCHEMA: ADD_SCHEMA_KOTLIN, RESOURCE_V1_FIX: RESOURCE_V1_FIX_KOTLIN}
 
 
 def check_indexing(app: App) -> Iterator[Issue]:
@@ -41,6 +43,6 @@ def check_indexing(app: App) -> Iterator[Issue]:
             continue
         for note in indexed.notes:
             if note.kind != ONE_SERVICE:
-                fix = ADD_SCHEMA_KOTLIN if app.kotlin and note.fix == ADD_SCHEMA else note.fix
+                fix = _KOTLIN_FIXES.get(note.fix, note.fix) if app.kotlin else note.fix
                 yield Issue("I2", app.scope, note.message, fix, line=note.line, file=note.file,
                             severity=WARNING if note.kind in _ADVICE else None)

@@ -49,7 +49,7 @@ def test_an_agent_off_the_allowlist_is_told_to_join_it(context, service):
     service.access_states[ORDERS] = ACCESS_REQUEST_STATE_UNREQUESTABLE
     [tool, _] = AppFunctionAgentTools.discover(context, include_ungranted=True)
     assert tool.access_problem == access_fixes.not_allowlisted(AGENT, ORDERS)
-    assert "add-additional-allowlisted-agents com.example.assistant" in tool.access_problem
+    assert "droidsim access agents add com.example.assistant" in tool.access_problem
 
 
 def test_a_bare_manager_cannot_say_who_it_is_and_gets_everything_it_sees(manager, service):

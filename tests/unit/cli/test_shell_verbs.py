@@ -1,6 +1,7 @@
-"""The verbs and options of AppFunctionManagerServiceShellCommand that copied adb scripts use:
---user on every verb, help, --parameters required, --pending-intent-path, and the test hooks
-that exist only on Android 17 (purge-allowlist-cache, set-/reset-test-page-size)."""
+"""The verbs and options of AppFunctionManagerServiceShellCommand that copied adb scripts use,
+and what they print, byte for byte, with its exit code (AppFunctionManagerServiceShellCommand.java
+@f6328b66): --user on every verb, help, a verb's own argument errors, set-enabled and is-enabled,
+--pending-intent-path, and the test hooks that exist only on Android 17."""
 
 from __future__ import annotations
 
@@ -46,16 +47,69 @@ def test_another_user_is_refused_naming_the_one_there_is(device):
     assert result.exit_code == 2 and "'x' is not a user id" in result.stderr
 
 
-def test_parameters_are_required_as_on_android(device):
-    result = shell(device, "execute-app-function", "--package", HELPER_PACKAGE, "--function", "noOp")
-    assert result.exit_code == 2 and "Missing option '--parameters'" in result.stderr
+@pytest.mark.parametrize("args, line", [
+    (("execute-app-function", "--package", HELPER_PACKAGE, "--function", "noOp"), "Error: --parameters must be specified."),
+    (("execute-app-function", "--function", "noOp", "--parameters", "{}"), "Error: --package must be specified."),
+    (("set-enabled", "--package", HELPER_PACKAGE, "--state", "enable"), "Error: --function must be specified."),
+    (("set-enabled", "--package", HELPER_PACKAGE, "--function", "add"),
+     "Error: --state must be specified. The accepted values are: `enable`, `disable`, `default`."),
+    (("set-enabled", "--package", HELPER_PACKAGE, "--function", "add", "--state", "on"),
+     "Error: --state must be specified. The accepted values are: `enable`, `disable`, `default`."),
+    (("is-enabled", "--package", HELPER_PACKAGE), "Error: --function must be specified."),
+    (("grant-app-function-access", "--target-package", HELPER_PACKAGE), "Error: --agent-package must be specified."),
+    (("revoke-app-function-access", "--agent-package", "a.b"), "Error: --target-package must be specified."),
+    (("is-enabled", "--package", HELPER_PACKAGE, "--verbose"), "Unknown option: --verbose"),
+    (("list-valid-agents", "--all"), "Unknown option: --all"),
+    (("set-enabled", "--package"), 'Exception: java.lang.IllegalArgumentException: Argument expected after "--package"'),
+    (("set-additional-allowlisted-agents",),
+     'Exception: java.lang.IllegalArgumentException: Argument expected after "set-additional-allowlisted-agents"'),
+    (("execute-app-function", "--package", HELPER_PACKAGE, "--function", "noOp", "--parameters", "{"),
+     "Exception: org.json.JSONException: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    (("add-additional-allowlisted-agents", "a.b"), "Unknown command: add-additional-allowlisted-agents"),
+    (("remove-additional-allowlisted-agents", "a.b"), "Unknown command: remove-additional-allowlisted-agents"),
+])
+def test_a_verbs_own_errors_go_to_stdout_with_exit_255_as_on_android(device, args, line):
+    result = shell(device, *args)
+    assert (result.exit_code, result.stdout, result.stderr) == (255, line + "\n", "")
 
 
-def test_help_lists_the_verbs(device):
-    result = shell(device, "help")
-    assert result.exit_code == 0
-    for verb in ("list-app-functions", "execute-app-function", "set-enabled", "is-enabled", "purge-allowlist-cache"):
+def test_a_timeout_that_is_no_number_is_refused(device):
+    result = shell(device, *ADD, "--timeout-duration", "soon")
+    assert result.exit_code == 2 and "'soon' is not a valid float" in result.stderr
+
+
+def test_read_app_description_says_its_unknown_option_on_stderr(device):
+    result = shell(device, "read-app-description", "--package", HELPER_PACKAGE, "--json")
+    assert (result.exit_code, result.stdout, result.stderr) == (255, "", "Unknown option: --json\n")
+
+
+@pytest.mark.parametrize("args", [("help",), ()])
+def test_help_lists_the_verbs_and_exits_255_as_on_android(device, args):
+    result = shell(device, *args)
+    assert result.exit_code == 255
+    for verb in ("list-app-functions", "execute-app-function", "set-enabled", "is-enabled", "purge-allowlist-cache",
+                 "set-additional-allowlisted-agents", "clear-additional-allowlisted-agents"):
         assert verb in result.stdout
+    assert "add-additional-allowlisted-agents" not in result.stdout
+
+
+def test_set_enabled_prints_the_platforms_answer_and_exits_0_either_way(device):
+    done = shell(device, "set-enabled", "--package", HELPER_PACKAGE, "--function", "add", "--state", "disable")
+    assert (done.exit_code, done.stdout, done.stderr) == (0, "App function enabled state updated successfully.\n", "")
+    assert shell(device, "is-enabled", "--package", HELPER_PACKAGE, "--function", "add").stdout == "false\n"
+    shell(device, "set-enabled", "--package", HELPER_PACKAGE, "--function", "add", "--state", "default")
+    unknown = shell(device, "set-enabled", "--package", HELPER_PACKAGE, "--function", "nothing", "--state", "enable")
+    assert (unknown.exit_code, unknown.stderr) == (0, "")
+    assert unknown.stdout == ("Error setting app function state: android.os.ParcelableException: "
+                              "java.lang.IllegalArgumentException: Function nothing does not exist\n")
+
+
+def test_is_enabled_prints_the_platforms_error_and_exits_0(device):
+    result = shell(device, "is-enabled", "--package", HELPER_PACKAGE, "--function", "nothing")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == ("Error checking app function state: android.os.ParcelableException: "
+                             "android.app.appfunctions.AppFunctionManagerHelper$AppFunctionNotFoundException: "
+                             "App function not found.\n")
 
 
 def test_pending_intent_path_reports_what_is_there(device):
@@ -82,8 +136,14 @@ def test_test_hooks_exist_on_android_17_only(device, args, output):
     result = shell(device, *args)
     if device.version.sdk_int == 37:
         assert (result.exit_code, result.stdout) == (0, output)
-    else:
-        assert result.exit_code == 255 and "needs" in result.stderr and "Android 16 (SDK 36)" in result.stderr
+    else:  # the flag is off: -1 and not a word, as on Android
+        assert (result.exit_code, result.stdout, result.stderr) == (255, "", "")
+
+
+def test_a_page_size_not_given_is_minus_one_as_on_android(device):
+    result = shell(device, "set-test-page-size")
+    if device.version.sdk_int == 37:
+        assert (result.exit_code, result.stdout) == (0, "Invalid page size of -1\nSet test page size to -1\n")
 
 
 def test_a_page_size_that_is_no_number_fails_as_on_android(device):

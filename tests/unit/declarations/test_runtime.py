@@ -229,7 +229,8 @@ def test_omitted_optional_arguments_get_the_type_default_not_the_declared_one():
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({}, "Parameter text is required"),
+        ({}, "Parameter text should be the type of AppFunctionStringTypeMetadata(isNullable=false, description=, "
+             "patternMatchers=null, format=null, enumValues=null)\nParameter text is required"),
         ({"text": None}, "Parameter text must not be null"),
         ({"text": 3}, "Parameter text must be a string, not an integer"),
     ],

@@ -138,6 +138,43 @@ def test_an_omitted_enabled_by_default_is_disabled_on_16_and_enabled_on_17(devic
         assert package.install_notes == ()
 
 
+def test_a_v1_file_named_by_resource_without_an_app_schema_installs_indexing_nothing_on_16(device, tmp_path):
+    """AppSearch 16-qpr2 reads a resource against the package's app schemas, here none
+    (AppsUtil.java:342-377, 688-695): nothing is indexed and the package installs; 17 reads it."""
+    app = copy_app(MULTI_SERVICES_APP, tmp_path / "src")
+    (app / "res" / "xml").mkdir(parents=True)
+    (app / "assets" / "appfunctions2.xml").rename(app / "res" / "xml" / "functions.xml")
+    edit(app / "AndroidManifest.xml", 'android:value="appfunctions2.xml"', 'android:resource="@xml/functions"')
+    package = device.install(app)
+    if device.version.sdk_int == 36:
+        assert functions(package) == {}
+        (note,) = [n for n in package.install_notes if "android:resource" in n]
+        assert note.endswith('Name the file by its asset path, android:value="NAME.xml" with the file in assets/ '
+                             "(droidsim appfunctions generate writes assets/<xml_file_name>.xml for a Python app), or "
+                             "declare an app schema and name the file with android.app.appfunctions.v2.")
+        with pytest.raises(AppFunctionFunctionNotFoundException):
+            call(device, MULTI_SERVICES_PACKAGE, "echo")
+    else:
+        assert set(functions(package)) == {"add", "echo"} and package.install_notes == ()
+
+
+def test_a_function_id_without_an_id_is_the_id_on_17(device, helper):
+    """AppSearch 17 takes <functionId> as the document id (AppFunctionDocumentParserImpl
+    .java:364-374); 16's parser throws "No id found", so the file indexes nothing, and droidsim
+    refuses the install naming what to write (docs/differences.md)."""
+    edit(helper / "assets" / "app_functions_v2.xml", "<id>add</id>", "")  # it has <functionId>add</functionId>
+    if device.version.sdk_int == 36:
+        with pytest.raises(IllegalArgumentException) as refused:
+            device.install(helper)
+        assert "INSTALL_PARSE_FAILED_BAD_FUNCTION_XML" in str(refused.value)
+        assert "<appfunction> has <functionId>add</functionId> but no <id>: Android 16's indexer" in str(refused.value)
+        assert "Write <id>add</id>" in str(refused.value)
+        return
+    package = device.install(helper)
+    assert "add" in functions(package)
+    assert call(device, HELPER_PACKAGE, "add", a=1, b=2) == 3
+
+
 def test_an_omitted_enabled_by_default_in_a_v1_file_is_enabled_on_both(device, tmp_path):
     """A v1 file is read with AppFunctionStaticMetadata.Builder, whose default is true."""
     package = device.install(copy_app(MULTI_SERVICES_APP, tmp_path / "src"))

@@ -123,7 +123,9 @@ def test_application_level_functions_are_indexed_on_android_17_and_disabled_unti
     assert listed["concat"].service_name == "" and listed["concat"].is_enabled is False
     with pytest.raises(AppFunctionDisabledException, match="declared at application level and is not registered: concat"):
         execute(device.create_context("com.test.both"), "com.test.both", "concat")
-    with pytest.raises(IllegalArgumentException, match="enabled by registering it at runtime"):
+    with pytest.raises(IllegalArgumentException, match="^setAppFunctionEnabled is not supported for runtime-registered "
+                                                       "functions. Use AppFunctionManager.registerAppFunction and "
+                                                       "AppFunctionRegistration.unregister instead.$"):
         own.set_app_function_enabled("concat", 1)
 
 

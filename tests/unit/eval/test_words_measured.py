@@ -110,7 +110,7 @@ def played(tmp_path_factory):
 @pytest.mark.parametrize("replies", list(MEASURED))
 def test_wrong_verdicts_on_the_shipped_suites(played, replies):
     found = {kind: [t for p in played for t in trials(p, load(replies), kind)] for kind in KINDS_AND_CAREFUL}
-    table = {kind: (sum(t.wrong for t in found[kind]), len(found[kind])) for kind in KINDS_AND_CAREFUL}
+    table = {kind: (sum(t.wrong for t in found[kind]), len(found[kind])) for kind in KINDS_AND_CAREFUL if found[kind]}
     for kind, rows in found.items():  # what went wrong, for whoever reads the log
         for trial in [t for t in rows if t.wrong][:5]:
             print(replies, kind, trial.case_id, trial.replies, trial.failures[:1])

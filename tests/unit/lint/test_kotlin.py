@@ -106,3 +106,25 @@ def test_a_suppressions_file_that_could_silence_nothing_is_refused_naming_the_li
     result = CliRunner().invoke(cli, ["lint", str(APKS / "bank.apk"), "--suppressions", suppressions(entry)])
     assert result.exit_code == 2
     assert message in result.output and "(nothing was linted)" in result.output
+
+
+MULTI_SERVICES = REPO / "tests" / "conformance" / "apps" / "multi_services"
+
+
+@pytest.mark.parametrize("kotlin", [True, False], ids=["kotlin", "python"])
+def test_a_v1_file_named_by_resource_is_i2_with_the_fix_in_the_developers_terms(tmp_path, kotlin):
+    """Android 16 indexes nothing of a v1 file named by android:resource without an app schema
+    (AppSearch 16-qpr2 AppsUtil.java:342-377); lint says what to change, in Gradle or droidsim terms."""
+    app = tmp_path / "app"
+    shutil.copytree(MULTI_SERVICES, app, ignore=shutil.ignore_patterns("__pycache__", *(["*.py"] if kotlin else [])))
+    (app / "res" / "xml").mkdir(parents=True)
+    (app / "assets" / "appfunctions2.xml").rename(app / "res" / "xml" / "functions.xml")
+    manifest = app / "AndroidManifest.xml"
+    manifest.write_text(manifest.read_text().replace('android:value="appfunctions2.xml"', 'android:resource="@xml/functions"'))
+    _, findings = lint(str(app))
+    [finding] = [f for f in findings if f["rule"] == "I2" and "android:resource" in f["message"]]
+    assert "Android 16 reads a resource against the package's app schema" in finding["message"]
+    if kotlin:
+        assert finding["fix"].startswith("Move the file to src/main/assets/ and name it with android:value=")
+    else:
+        assert "droidsim appfunctions generate writes assets/<xml_file_name>.xml" in finding["fix"]

@@ -147,7 +147,9 @@ def test_a_yaml_value_json_has_no_form_for_is_refused(device, kotlin_orders, tmp
 
 @pytest.mark.parametrize("parameters, message", [
     ({"orderId": 5}, "Parameter orderId: expected a string, got the number 5"),
-    ({}, "Parameter orderId is required"),
+    ({}, "Parameter orderId should be the type of AppFunctionStringTypeMetadata(isNullable=false, description=, "
+         "patternMatchers=null, format=null, enumValues=null)\n"
+         "Parameter orderId is required: the request has no value for it"),
     ({"orderId": None}, "Parameter orderId must not be null"),
 ])
 @pytest.mark.parametrize("source", ["cassette", "nothing"])

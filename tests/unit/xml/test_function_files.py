@@ -136,6 +136,30 @@ def test_an_app_whose_function_xml_is_an_xml_resource_installs_and_runs(tmp_path
         assert device.create_context(HELPER_PACKAGE).app_function_manager.execute_app_function(request).return_value == 3
 
 
+V1_FILE = ("<appfunctions><appfunction><function_id>com.example.app.S#one</function_id>"
+           "<enabled_by_default>true</enabled_by_default></appfunction></appfunctions>")
+
+
+def test_a_v1_file_named_by_resource_without_an_app_schema_is_nothing_on_16_and_indexed_on_17(tmp_path):
+    """AppSearch 16-qpr2 hands a resource to parseIntoMapForGivenSchemas with the package's app
+    schemas, of which it has none (AppsUtil.java:342-377, 688-695;
+    AppFunctionDocumentParserImpl.java:272), so nothing is indexed; 17 reads it."""
+    service = FUNCTION_SERVICE.format(
+        name=".S", properties='<property android:name="android.app.appfunctions" android:resource="@xml/functions"/>')
+    files = {"res/xml/functions.xml": V1_FILE}
+    assert indexed(tmp_path, service, files, ANDROID_17) == [("res/xml/functions.xml", "v1", "com.example.app.S")]
+    assert indexed(tmp_path, service, files, ANDROID_16) == []
+    [note] = notes(tmp_path, service, files, ANDROID_16)
+    assert note == ("service com.example.app.S: its android.app.appfunctions file is named by android:resource "
+                    "(@xml/functions); Android 16 reads a resource against the package's app schema "
+                    "(android.app.appfunctions.schema), and there is none, so none of its functions are indexed "
+                    "(Android 17 indexes them).")
+    assert notes(tmp_path, service, files, ANDROID_17) == []
+    by_asset = FUNCTION_SERVICE.format(name=".S", properties=prop("android.app.appfunctions", "functions.xml"))
+    assert indexed(tmp_path, by_asset, {"assets/functions.xml": V1_FILE}, ANDROID_16) == [
+        ("assets/functions.xml", "v1", "com.example.app.S")]
+
+
 @pytest.mark.parametrize("version", [ANDROID_16, ANDROID_17], ids=["sdk36", "sdk37"])
 def test_a_meta_data_element_is_no_property(tmp_path, version):
     """The indexer asks PackageManager.getProperty, which holds <property> elements only

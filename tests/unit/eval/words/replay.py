@@ -29,7 +29,7 @@ from sim.eval.runner import Ears
 from sim.eval.scoring import MadeCall, score_turn
 from sim.eval.suite import Case, Suite, Turn, is_read
 
-from .replies import KINDS, TOPICS, facts_of, fill, templates
+from .replies import KINDS, TOPICS, facts_of, fill, joined, templates
 
 KINDS_AND_CAREFUL = (*KINDS, "truthful")
 
@@ -126,35 +126,55 @@ def _choose(replies: dict[str, Any], kind: str, language: str, topic: str | None
 
 def _misbehaving(kind: str, turn: Turn, calls: list[MadeCall], replies: dict[str, Any], language: str,
                  model: int) -> str | None:
+    asked = turn.user
     if turn.abstain and kind in ("made_up", "claim"):
-        return _choose(replies, kind, language, "any" if kind == "claim" else None, model, {})
+        return _choose(replies, kind, language, "any" if kind == "claim" else None, model, {"asked": asked})
     if not turn.calls:
         return None
     pairs = _paired(turn, calls)
     all_done = all(c.approves and c.done and not c.error and call is not None and call.happened for c, call in pairs)
     if kind == "denial" and all_done:
-        return _choose(replies, kind, language, None, model, {})
-    if kind == "misstatement" and all_done:
-        for index, (wanted, call) in enumerate(pairs):
-            facts = _facts(wanted, call)
-            wrong = _choose(replies, kind, language, TOPICS[_short(wanted)], model, facts)
-            if wrong is not None:
-                told = [_tell(w, c, replies, language, 0) for w, c in pairs[:index] + pairs[index + 1:]]
-                return " ".join([wrong, *told])
-        return None
+        return _choose(replies, kind, language, None, model, {"asked": asked})
+    if kind in ("misstatement", "invented_failure") and all_done:
+        return _instead(kind, pairs, range(len(pairs)), replies, language, model, asked)
+    if kind == "act_then_ask":
+        acted = [i for i, (w, c) in enumerate(pairs) if not is_read(w.function) and w.approves and w.done
+                 and not w.error and c is not None and c.happened]
+        return _instead(kind, pairs, acted, replies, language, model, asked) if acted else None
     undone = [(w, c) for w, c in pairs if not is_read(w.function) and not (w.approves and w.done and not w.error)]
     if kind == "claim" and undone:
         wanted, call = undone[0]
-        facts = _facts(wanted, call)
+        facts = _facts(wanted, call, asked=asked)
         claim = _choose(replies, kind, language, TOPICS[_short(wanted)], model, facts) or \
-            _choose(replies, kind, language, "any", model, {})
-        told = [_tell(w, c, replies, language, 0) for w, c in pairs if (w, c) != (wanted, call)]
-        return " ".join([claim, *told]) if claim else None
+            _choose(replies, kind, language, "any", model, {"asked": asked})
+        told = [_tell(w, c, replies, language, 0, asked) for w, c in pairs if (w, c) != (wanted, call)]
+        return joined([claim, *told]) if claim else None
     declined = [(w, c) for w, c in pairs if not w.approves]
     if kind == "after_decline" and declined:
         wanted, call = declined[0]
-        return _choose(replies, kind, language, None, model, _facts(wanted, call, result=False))
+        return _choose(replies, kind, language, None, model, _facts(wanted, call, result=False, asked=asked))
     return None
+
+
+def _instead(kind: str, pairs: list[tuple[Any, MadeCall | None]], eligible: Any, replies: dict[str, Any],
+             language: str, model: int, asked: str) -> str | None:
+    """The kind's template for the topic of one eligible call (or of a group of calls of one topic,
+    ``over: calls``) in place of its telling, the others told truly; else the kind's ``any``
+    template, ``{told}`` being the truthful telling of every call (not for a misstatement)."""
+    eligible = list(eligible)
+    groups = [g for g in _groups(pairs) if len(g) > 1 and set(g) <= set(eligible)]
+    for members in [*groups, *([i] for i in eligible)]:
+        wanted = pairs[members[0]][0]
+        facts = _over([pairs[i] for i in members], asked) if len(members) > 1 else \
+            _facts(*pairs[members[0]], asked=asked)
+        text = _choose(replies, kind, language, TOPICS[_short(wanted)], model, facts)
+        if text is not None:
+            told = [_tell(w, c, replies, language, 0, asked) for i, (w, c) in enumerate(pairs) if i not in members]
+            return joined([text, *told])
+    if kind == "misstatement":
+        return None
+    return _choose(replies, kind, language, "any", model,
+                   {"told": _told(pairs, replies, language, 0, asked), "asked": asked})
 
 
 def _truthful(turn: Turn, said: dict[str, Any], calls: list[MadeCall], replies: dict[str, Any], language: str,
@@ -162,28 +182,63 @@ def _truthful(turn: Turn, said: dict[str, Any], calls: list[MadeCall], replies: 
     if turn.ask or turn.expects is None:
         return said["text"]  # the oracle's question (or whatever it said where nothing is checked)
     if turn.abstain:
-        return _choose(replies, "truthful", language, "abstain", model, {}) or said["text"]
-    return " ".join(_tell(wanted, call, replies, language, model) for wanted, call in _paired(turn, calls))
+        return _choose(replies, "truthful", language, "abstain", model, {"asked": turn.user}) or said["text"]
+    return _told(_paired(turn, calls), replies, language, model, turn.user)
 
 
-def _tell(wanted: Any, call: MadeCall | None, replies: dict[str, Any], language: str, model: int) -> str:
+def _told(pairs: list[tuple[Any, MadeCall | None]], replies: dict[str, Any], language: str, model: int,
+          asked: str) -> str:
+    """Every call told truly, in order; two or more calls of one topic told together where the
+    set has a template ``over: calls`` for them."""
+    together: dict[int, str] = {}  # by index: the group's telling at its first call, nothing at the others
+    for members in _groups(pairs):
+        text = len(members) > 1 and _choose(replies, "truthful", language, _topic(pairs[members[0]][0]), model,
+                                            _over([pairs[i] for i in members], asked))
+        if text:
+            together.update({i: "" for i in members[1:]})
+            together[members[0]] = text
+    told = [together[i] if i in together else _tell(w, c, replies, language, model, asked)
+            for i, (w, c) in enumerate(pairs)]
+    return joined([text for text in told if text])
+
+
+def _tell(wanted: Any, call: MadeCall | None, replies: dict[str, Any], language: str, model: int,
+          asked: str = "") -> str:
     """One call told truly: its result, or that it was declined or refused."""
-    facts = _facts(wanted, call)
-    if not wanted.approves:
-        topic = "declined"
-    elif not wanted.done:
-        topic = "refused"
-    else:
-        topic = TOPICS[_short(wanted)]
+    facts = _facts(wanted, call, asked=asked)
+    topic = _topic(wanted)
     text = _choose(replies, "truthful", language, topic, model, facts)
     assert text is not None, f"no truthful {topic} reply in {language} for {facts}"
     return text
 
 
-def _facts(wanted: Any, call: MadeCall | None, result: bool = True) -> Any:
-    """The call's facts in a given language."""
-    return lambda language: facts_of(_short(wanted), call.args if call else {},
-                                     call.response if call and result else None, language)
+def _topic(wanted: Any) -> str:
+    """The truthful topic a call is told under."""
+    if not wanted.approves:
+        return "declined"
+    if not wanted.done:
+        return "refused"
+    return TOPICS[_short(wanted)]
+
+
+def _groups(pairs: list[tuple[Any, MadeCall | None]]) -> list[list[int]]:
+    """The pairs' indexes by the topic they are told under, in order of first appearance."""
+    groups: dict[str, list[int]] = {}
+    for index, (wanted, _) in enumerate(pairs):
+        groups.setdefault(_topic(wanted), []).append(index)
+    return list(groups.values())
+
+
+def _over(pairs: list[tuple[Any, MadeCall | None]], asked: str) -> Any:
+    """Facts of several calls, for a template ``over: calls``: each call's facts as a row."""
+    return lambda language: {"calls": [_facts(w, c, asked=asked)(language) for w, c in pairs],
+                             "count": len(pairs), "asked": asked}
+
+
+def _facts(wanted: Any, call: MadeCall | None, result: bool = True, asked: str = "") -> Any:
+    """The call's facts in a given language (with the user's message of the turn, for ``asks``)."""
+    return lambda language: {**facts_of(_short(wanted), call.args if call else {},
+                                        call.response if call and result else None, language), "asked": asked}
 
 
 def _paired(turn: Turn, calls: list[MadeCall]) -> list[tuple[Any, MadeCall | None]]:

@@ -1,0 +1,150 @@
+"""``droidsim access``: droidsim's own conveniences for agent access, which no phone has.
+
+A phone's shell sets the additional agent allowlist whole (``cmd app_function
+set-additional-allowlisted-agents PKG...``) or clears it; these add or remove one agent and keep
+the rest, and say what changed: each agent that leaves the allowlist and the access it loses
+(onAgentAllowlistChanged drops its flags). They edit the same Secure setting,
+``app_function_additional_agent_allowlist``, so a phone's verbs see what they did. A script
+meant to run on a phone too uses the platform's verbs (docs/access-control.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import click
+
+from droid.appfunctions.manager import access_flag_names
+from sim.appfunctions.agent_allowlist import (
+    ADDITIONAL_AGENT_ALLOWLIST,
+    DEVICE_CONFIG_AGENT_ALLOWLIST,
+    SYSTEM_AGENT_ALLOWLIST,
+    parse_agent_list,
+    serialize_agent_list,
+)
+from sim.cli.connection import context_from
+from sim.cli.output import fail_with, print_json, print_table
+
+# Where an entry of the agent allowlist comes from (AppFunctionManagerServiceImpl's three lists).
+ADDITIONAL = "additional list"
+DEVICE_CONFIG = "DeviceConfig"
+PLATFORM = "platform"
+
+
+@click.group("access")
+def access_group() -> None:
+    """droidsim's own agent-access commands (a phone has none of these; see `droidsim shell cmd
+    app_function` for the platform's)."""
+
+
+@access_group.group("agents")
+def agents_group() -> None:
+    """The agent allowlist: add or remove one agent, keeping the others, or list it."""
+
+
+@dataclass
+class _Loss:
+    package_name: str
+    lost: list[str]
+
+
+@dataclass
+class _Change:
+    """What an edit did, with the fields of the device's AllowlistChange (docs of the allowlist
+    edit API): the list's entries it took off, the names it could not remove, each package that
+    left the effective allowlist with what it lost, and the effective allowlist after it."""
+
+    removed: list[str]
+    not_listed: list[str]
+    losses: list[_Loss]
+    allowlist: list[str]
+
+
+ADD, REMOVE = "add", "remove"
+
+
+def _edit_additional_list(context, operation: str, packages: tuple[str, ...]) -> _Change:
+    """The Secure list changed by ``operation``; read, changed and written back by this command
+    until the device offers the edit as one operation (sec-device's EditAdditionalAgentAllowlist)."""
+    manager, settings = context.app_function_manager, context.get_system_service("settings")
+    old = parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or "")
+    if operation == ADD:
+        new = [*old, *(p for p in dict.fromkeys(packages) if p not in old)]
+    else:
+        new = [p for p in old if p not in packages]
+    leaving = sorted(set(old) - set(new))
+    access = {agent: _access_of(manager, agent) for agent in leaving}
+    before = set(manager.get_agent_allowlist())
+    settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(new) or None)
+    allowlist = manager.get_agent_allowlist()
+    return _Change(leaving, [p for p in packages if operation == REMOVE and p not in old],
+                   [_Loss(agent, access.get(agent, [])) for agent in sorted(before - set(allowlist))], allowlist)
+
+
+def _edit(ctx: click.Context, operation: str, packages: tuple[str, ...]) -> None:
+    """Change the additional list and name each agent that leaves the agent allowlist with the
+    access it loses."""
+    with context_from(ctx) as context:
+        try:
+            change = _edit_additional_list(context, operation, packages)
+        except Exception as error:
+            fail_with(error)
+    dropped = [loss.package_name for loss in change.losses]
+    for loss in change.losses:
+        click.echo(f"Removed {loss.package_name} from the agent allowlist: "
+                   + (f"its access to {', '.join(loss.lost)} is gone" if loss.lost else "it had no access grants"))
+    for agent in (a for a in change.removed if a not in dropped):
+        click.echo(f"{agent} stays on the agent allowlist: DeviceConfig's list (or the platform) names it too")
+    for agent in change.not_listed:
+        where = "; DeviceConfig's list (or the platform) names it" if agent in change.allowlist else ""
+        click.echo(f"{agent} is not on the additional list: nothing to remove{where}")
+    click.echo(f"Agent allowlist: [{', '.join(change.allowlist)}]")
+
+
+def _access_of(manager, agent: str) -> list[str]:
+    """``TARGET (FLAGS)`` for each target the agent has flags for."""
+    pairs = ((target, manager.get_access_flags(agent, target)) for target in manager.get_valid_targets())
+    return [f"{target} ({'|'.join(access_flag_names(flags))})" for target, flags in pairs if flags]
+
+
+@agents_group.command("add")
+@click.argument("packages", nargs=-1, required=True)
+@click.pass_context
+def add_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Allowlist these agents too, keeping the ones already listed."""
+    _edit(ctx, ADD, packages)
+
+
+@agents_group.command("remove")
+@click.argument("packages", nargs=-1, required=True)
+@click.pass_context
+def remove_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
+    """Take these agents off the additional list, naming the access each loses."""
+    _edit(ctx, REMOVE, packages)
+
+
+@agents_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {package, listed_by, valid}.")
+@click.pass_context
+def list_agents(ctx: click.Context, as_json: bool) -> None:
+    """The agent allowlist, each entry with the list that names it and whether it is a valid
+    agent (installed, requesting EXECUTE_APP_FUNCTIONS)."""
+    with context_from(ctx) as context:
+        manager, settings = context.app_function_manager, context.get_system_service("settings")
+        try:
+            sources = {
+                ADDITIONAL: parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or ""),
+                DEVICE_CONFIG: parse_agent_list(settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST) or ""),
+                PLATFORM: sorted(SYSTEM_AGENT_ALLOWLIST),
+            }
+            valid = set(manager.get_valid_agents())
+            allowlist = manager.get_agent_allowlist()
+        except Exception as error:
+            fail_with(error)
+    rows = [{"package": agent, "listed_by": [name for name, agents in sources.items() if agent in agents],
+             "valid": agent in valid} for agent in allowlist]
+    if as_json:
+        print_json(rows)
+        return
+    print_table(f"{len(rows)} agents on the allowlist", ["package", "listed by", "valid agent"],
+                [(r["package"], ", ".join(r["listed_by"]), "yes" if r["valid"] else "no") for r in rows])
