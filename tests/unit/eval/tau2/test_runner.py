@@ -74,7 +74,7 @@ class OrdersDomain(Domain):
 
 @pytest.fixture
 def run(monkeypatch, tmp_path):
-    monkeypatch.setattr("sim.eval.tau2.run.open_domain", lambda name, data: OrdersDomain())
+    monkeypatch.setattr("sim.eval.tau2.run.open_domain", lambda name, data, tasks_from=None: OrdersDomain())
 
     def go(agent: dict, users: dict | None = None, **options):
         steps = tmp_path / "agent.json"
@@ -144,7 +144,7 @@ def test_a_user_model_nobody_serves_stops_the_run_naming_it(monkeypatch, tmp_pat
 
     from sim.eval.runner import ModelUnavailable
 
-    monkeypatch.setattr("sim.eval.tau2.run.open_domain", lambda name, data: OrdersDomain())
+    monkeypatch.setattr("sim.eval.tau2.run.open_domain", lambda name, data, tasks_from=None: OrdersDomain())
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
