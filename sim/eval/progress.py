@@ -40,7 +40,8 @@ class Progress:
                            markup=False, highlight=False, soft_wrap=True)
 
     def update(self, record: dict[str, Any], done: int, total: int) -> None:
-        verdict = "pass" if record["passed"] else "ERROR" if record.get("infra_error") else "FAIL"
+        verdict = "pass" if record["passed"] else "ERROR" if record.get("infra_error") else \
+            "NOT JUDGED" if (record.get("outcome") or {}).get("verdict") == "not judged" else "FAIL"
         line = f"{verdict} {record['config']} {record['case_id']} #{record['trial']}"
         if record.get("node"):
             line += f" on {node_label(record['node'])}"

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from sim.eval.devices import DeviceSpec
 from sim.eval.execution import Work, close_devices, write_each
 from sim.eval.models import ModelSpecError, check_model_options
-from sim.eval.results import ResultWriter, junit_cases, load_done, start_run
+from sim.eval.results import RUN, ResultWriter, ResumeError, junit_cases, load_done, start_run
 from sim.eval.run import REPORT, SUMMARY, _executor  # eval's: local, workers or Ray, as options say
 from sim.eval.runner import RunSettings
 from sim.eval.summary import summarize
@@ -134,7 +134,7 @@ def run_tau2(options: Tau2Options, progress: Callable[[dict[str, Any], int, int]
     cases = select_cases(domain, options)
     suite = Tau2Suite(domain, options.user_model, options.user_base_url, options.max_steps, options.max_errors)
     spec = DeviceSpec(domain.app_sources(), suite.agent, sdk=options.sdk)
-    meta = start_run(options.out, {
+    meta = {
         "suite": suite.suite, "data": str(options.data), "tasks_from": str(options.tasks_from or "") or None,
         "model": options.model, "trials": options.trials,
         "configs": [domain.name], "run_date": dt.date.today().isoformat(), "confirmation_mode": "model",
@@ -142,7 +142,10 @@ def run_tau2(options: Tau2Options, progress: Callable[[dict[str, Any], int, int]
         "max_steps": options.max_steps, "max_errors": options.max_errors,
         "model_options": {k: v for k, v in options.model_options.items() if v is not None},
         "agent_options": {k: v for k, v in options.agent_options.items() if v is not None},
-    }, options.resume)
+    }
+    if options.resume:
+        _check_resume(options.out, meta)
+    meta = start_run(options.out, meta, options.resume)
     settings = RunSettings(options.model, dt.date.fromisoformat(meta["run_date"]), options.base_url, options.api_key,
                            "model", meta["model_options"], meta["agent_options"], options.judge_model)
     done = load_done(options.out) if options.resume else []
@@ -177,6 +180,15 @@ def write_summary(out: Path, records: list[dict[str, Any]], suite: Tau2Suite, op
     write_html(out / REPORT, summary, judged, extra=html_sections(summary, records))
     return summary
 
+
+
+def _check_resume(out: Path, meta: dict[str, Any]) -> None:
+    """What a τ² run adds to what eval's --resume holds the same: the data, the customer and the limits."""
+    stored = json.loads((out / RUN).read_text(encoding="utf-8")) if (out / RUN).exists() else meta
+    for key in ("data", "tasks_from", "user_model", "max_steps", "max_errors"):
+        if stored.get(key) != meta[key]:
+            raise ResumeError(f"{out} holds a run with another {key} ({stored.get(key)!r}, now {meta[key]!r}); use "
+                              "another --out or drop --resume")
 
 
 def _for_junit(record: dict[str, Any]) -> dict[str, Any]:

@@ -164,3 +164,14 @@ def test_the_step_and_error_limits_cut_a_conversation_off_with_nothing_earned(ru
     assert looked["failures"][0] == "the conversation ended on max steps, not by the user or the agent"
     assert (failed["reward"], failed["outcome"]["ending"]) == (0.0, "too_many_errors")
     assert failed["outcome"]["path"]["failed_calls"] == 2
+
+
+def test_resume_keeps_the_finished_trials_and_refuses_another_customer(run, tmp_path) -> None:
+    from sim.eval.results import ResumeError
+
+    agent = {"look": ["It was delivered."], "cancel": ["I can't do that."]}
+    run(agent, tasks=["look"])
+    summary, records, _ = run(agent, resume=True)  # the finished trial is kept, the new task runs
+    assert sorted(records) == [("cancel", 0), ("look", 0), ("refuse", 0)]
+    with pytest.raises(ResumeError, match="holds a run with another user_model"):
+        run(agent, users={"look": ["hi"]}, resume=True)
