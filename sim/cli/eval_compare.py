@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from sim.cli.eval import eval_command
+from sim.cli.eval_tau2 import tau2_group
 
 
 class _RunUnlessSubcommand(click.Group):
@@ -51,5 +52,6 @@ def compare_command(runs: tuple[Path, ...], json_output: bool, html_path: Path |
 
 
 eval_group = _RunUnlessSubcommand("eval", help="Score an agent on SUITE (`eval SUITE ...`, the same as `eval run "
-                                  "SUITE ...`), or compare finished runs (`eval compare RUN_A RUN_B`).",
-                                  commands={"run": eval_command, "compare": compare_command})
+                                  "SUITE ...`), compare finished runs (`eval compare RUN_A RUN_B`), or run "
+                                  "τ²-bench's domains (`eval tau2 ...`).",
+                                  commands={"run": eval_command, "compare": compare_command, "tau2": tau2_group})
