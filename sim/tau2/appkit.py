@@ -1,6 +1,6 @@
 """What the τ² apps (benchmarks/tau2/) run on: their database in the app's own storage, and calculate.
 
-An app's state is its domain's database, kept as SQLite in the app's data folder
+An app's state is its domain's database, kept as an SQLite file in the app's data folder
 (``tau2.db``), as an Android app keeps its data: one table per collection (``orders``,
 ``users``...) holding one JSON record per key, in the order the data lists them, and a
 ``meta`` table naming the dialect (τ² or τ-bench v1). Whoever loads a case's data writes
@@ -23,7 +23,10 @@ import ast
 import contextlib
 import json
 import math
+import os
 import sqlite3
+import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -75,33 +78,61 @@ class Records:
         stored = self._loaded[collection, key][0] if self.get(collection, key) is not None else None
         self._loaded[collection, key] = (stored, record)
 
-    def write_back(self) -> None:
+    def write_back(self) -> bool:
+        """Store every record whose JSON changed; whether any did."""
+        wrote = False
         for (collection, key), (stored, record) in self._loaded.items():
             text = record_text(record)
             if stored is None:
                 self._connection.execute(f"INSERT INTO {collection} (key, record) VALUES (?, ?)", (key, text))
             elif text != stored:
                 self._connection.execute(f"UPDATE {collection} SET record = ? WHERE key = ?", (text, key))
+            wrote = wrote or text != stored
+        return wrote
+
+
+# One call at a time reads and writes the database of an app process (its calls may run on several threads).
+_CALLS = threading.Lock()
 
 
 @contextlib.contextmanager
 def open_records(data_dir: Path, domain: str) -> Iterator[Records]:
-    """A session on the app's database; its changes are committed when the call ends, raised or not."""
+    """A session on the app's database; what it changed is written back when the call ends,
+    raised or not. The file is read whole into memory and replaced whole (a new file renamed
+    over it), never opened by SQLite in place: SQLite resolves a file's path to its real name,
+    which an app running under its own uid may be unable to reach (its folder is handed to it
+    as /proc/self/fd/N when the folders above are closed to it)."""
     path = Path(data_dir) / DATABASE_FILE
-    if not path.is_file():
-        raise AppFunctionAppUnknownException(
-            f"No {domain} database is loaded in this app: `droidsim eval tau2` loads one from a τ² or "
-            f"τ-bench data folder into {DATABASE_FILE} in the app's data folder before each case")
-    connection = sqlite3.connect(path, isolation_level="DEFERRED")
-    try:
-        records = Records(connection)
+    with _CALLS:
         try:
-            yield records
+            image = path.read_bytes()
+        except FileNotFoundError:
+            raise AppFunctionAppUnknownException(
+                f"No {domain} database is loaded in this app: `droidsim eval tau2` loads one from a τ² or "
+                f"τ-bench data folder into {DATABASE_FILE} in the app's data folder before each case") from None
+        connection = sqlite3.connect(":memory:")
+        try:
+            connection.deserialize(image)
+            records = Records(connection)
+            try:
+                yield records
+            finally:
+                if records.write_back():
+                    connection.commit()
+                    _replace(path, connection.serialize())
         finally:
-            records.write_back()
-            connection.commit()
-    finally:
-        connection.close()
+            connection.close()
+
+
+def _replace(path: Path, data: bytes) -> None:
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 # --- calculate --------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ V1_FILES = {"airline": ("flights.json", "reservations.json", "users.json"),
 # The apps, linked into the package (sim/tau2/apps -> benchmarks/tau2) so that a wheel carries them.
 APPS = Path(__file__).with_name("apps").resolve()
 PACKAGES = {"retail": "dev.droidsim.tau2.retail", "airline": "dev.droidsim.tau2.airline"}
+SERVICES = {"retail": "RetailFunctionService", "airline": "AirlineFunctionService"}
 
 
 @dataclass(eq=False)

@@ -31,7 +31,6 @@ from sim.zygote.specialize import os_isolation
 
 # A database file larger than this is not one the loader wrote.
 MAX_DATABASE_BYTES = 1 << 30
-_JOURNAL = f"{DATABASE_FILE}-journal"
 
 
 @dataclass(frozen=True)
@@ -52,6 +51,27 @@ class CallOutcome:
         return {"function": self.name, "code": self.error.error_name, "message": self.error.error_message}
 
 
+class AppStorage:
+    """An app's database file in its data folder: written whole to reset it, read back after a case."""
+
+    def __init__(self, domain: str, folder: Path, owner: int | None = None) -> None:
+        self.domain, self.folder, self.owner = domain, folder, owner
+        self._snapshot: Snapshot | None = None
+
+    def load(self, snapshot: Snapshot) -> None:
+        if snapshot.domain != self.domain:
+            raise ValueError(f"a {snapshot.domain} database cannot be loaded into the {self.domain} app")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        safe_files.write_file(self.folder, DATABASE_FILE, snapshot.image, mode=0o600, owner=self.owner, durable=False)
+        self._snapshot = snapshot
+
+    def state(self) -> DbState:
+        if self._snapshot is None:
+            raise RuntimeError("no database was loaded into the app: call load() first")
+        image = safe_files.read_file(self.folder / DATABASE_FILE, MAX_DATABASE_BYTES)
+        return DbState(self._snapshot, read_changes(image))
+
+
 class DomainApp:
     """The domain's app on ``device``; see the module docstring."""
 
@@ -62,31 +82,16 @@ class DomainApp:
         self.package = package
         self.functions = {f.id.rsplit("#", 1)[1]: f for f in package.metadata.app_functions}
         self._shell = device.shell_context()
-        self._snapshot: Snapshot | None = None
+        owner = device.os_user.os_uid(package.uid) if os_isolation() else None
+        self.storage = AppStorage(domain.name, package.data_dir, owner)
 
     def load(self, snapshot: Snapshot | None = None) -> None:
         """Give the app a fresh copy of ``snapshot`` (default: the domain's database as loaded)."""
-        snapshot = snapshot or self.domain.snapshot
-        if snapshot.domain != self.domain.name:
-            raise ValueError(f"a {snapshot.domain} database cannot be loaded into the {self.domain.name} app")
-        folder = self.package.data_dir
-        folder.mkdir(parents=True, exist_ok=True)
-        owner = self.device.os_user.os_uid(self.package.uid) if os_isolation() else None
-        if (folder / _JOURNAL).exists():  # an interrupted transaction's journal would roll back into the new file
-            safe_files.remove(folder, _JOURNAL)
-        safe_files.write_file(folder, DATABASE_FILE, snapshot.image, mode=0o600, owner=owner, durable=False)
-        self._snapshot = snapshot
+        self.storage.load(snapshot or self.domain.snapshot)
 
     def state(self) -> DbState:
         """The app's database now: the snapshot last loaded and what changed since."""
-        if self._snapshot is None:
-            raise RuntimeError("no database was loaded into the app: call load() first")
-        path = self.package.data_dir / DATABASE_FILE
-        return DbState(self._snapshot, read_changes(safe_files.read_file(path, MAX_DATABASE_BYTES)))
-
-    def function_id(self, name: str) -> str | None:
-        function = self.functions.get(name)
-        return function.id if function is not None else None
+        return self.storage.state()
 
     def call(self, name: str, arguments: Mapping[str, Any], context: Any = None) -> CallOutcome:
         """Run the function ``name`` (a τ² tool's name) with a recorded call's arguments, as

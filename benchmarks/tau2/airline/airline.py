@@ -207,6 +207,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
             user["reservations"].append(reservation_id)
             return records.reservation(reservation)
 
+    # droidsim-lint: disable=F9 τ²'s calculate, the same tool in both domains; an agent works with one domain's app at a time
     @app_function(described_by_docstring=True)
     def calculate(self, expression: str) -> str:
         """Works out an arithmetic expression and returns the result rounded to two decimals.
@@ -273,6 +274,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         """
         return [Airport(iata, city) for iata, city in AIRPORTS]
 
+    # droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
     @app_function(described_by_docstring=True)
     def search_direct_flight(self, origin: str, destination: str, date: str) -> list[DirectFlight]:
         """Searches the direct flights between two airports that can be booked on a date.
@@ -288,6 +290,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         with self._records() as db:
             return [records.direct_flight(f, date, None) for f in _available(db, date, origin, destination)]
 
+    # droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
     @app_function(described_by_docstring=True)
     def search_onestop_flight(self, origin: str, destination: str, date: str) -> list[OneStopTrip]:
         """Searches the trips of two flights between two airports, leaving on a date and changing
@@ -335,6 +338,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
                     return f"Certificate {payment_id} added to user {user_id} with amount {amount}."
         raise AppFunctionLimitExceededException(f"User {user_id} was sent three certificates already")
 
+    # droidsim-lint: disable=D1,P1,F9 τ²'s tool: it hands the user to a person and changes no data; the summary is what the benchmark's agents write
     @app_function(described_by_docstring=True)
     def transfer_to_human_agents(self, summary: str) -> str:
         """Hands the user over to a human agent, with a summary of their issue. Only when the user
@@ -438,6 +442,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
             reservation["passengers"] = [asdict(p) for p in passengers]
             return records.reservation(reservation)
 
+    # droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
     @app_function(described_by_docstring=True)
     def get_flight_status(self, flight_number: str, date: str) -> str:
         """Gets a flight's status on a date: available, on time, delayed, flying, landed or cancelled.

@@ -18,6 +18,7 @@ FlightType = Literal["one_way", "round_trip"]
 YesNo = Literal["yes", "no"]
 
 
+# droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
 @app_function_serializable(described_by_docstring=True)
 @dataclass(frozen=True)
 class FlightInfo:
@@ -32,6 +33,7 @@ class FlightInfo:
     date: str
 
 
+# droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
 @app_function_serializable(described_by_docstring=True)
 @dataclass(frozen=True)
 class Passenger:
@@ -62,6 +64,7 @@ class Payment:
     amount: int
 
 
+# droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
 @app_function_serializable(described_by_docstring=True)
 @dataclass(frozen=True)
 class ReservationFlight:
@@ -82,6 +85,7 @@ class ReservationFlight:
     price: int
 
 
+# droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
 @app_function_serializable(described_by_docstring=True)
 @dataclass(frozen=True)
 class Reservation:
@@ -176,6 +180,7 @@ class PaymentMethod:
     amount: float | None
 
 
+# droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
 @app_function_serializable(described_by_docstring=True)
 @dataclass(frozen=True)
 class User:
@@ -220,6 +225,7 @@ class CabinCounts:
     business: int
 
 
+# droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
 @app_function_serializable(described_by_docstring=True)
 @dataclass(frozen=True)
 class DirectFlight:

@@ -101,6 +101,7 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
     def _records(self):
         return open_records(self.context.data_dir, "retail")
 
+    # droidsim-lint: disable=F9 τ²'s calculate, the same tool in both domains; an agent works with one domain's app at a time
     @app_function(described_by_docstring=True)
     def calculate(self, expression: str) -> str:
         """Works out an arithmetic expression and returns the result rounded to two decimals.
@@ -454,6 +455,7 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
             order["return_payment_method_id"] = payment_method_id
             return records.order(order)
 
+    # droidsim-lint: disable=D1,P1,F9 τ²'s tool: it hands the user to a person and changes no data; the summary is what the benchmark's agents write
     @app_function(described_by_docstring=True)
     def transfer_to_human_agents(self, summary: str) -> str:
         """Hands the user over to a human agent, with a summary of their issue. Only when the user
