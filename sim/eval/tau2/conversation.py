@@ -81,6 +81,11 @@ class Tau2Result:
     reward: float | None = None  # τ²'s
     outcome: dict[str, Any] | None = None
     steps: int = 0
+    # eval's two verdicts (sim/eval/verdicts.py): the task's is the outcome, the words' the closing
+    # reply read on a task a do-nothing agent passes; ``verdict`` is both together.
+    task: dict[str, Any] | None = None
+    words: dict[str, Any] | None = None
+    verdict: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -154,6 +159,7 @@ async def _converse(suite: Any, case: Any, device: Any, settings: Any, trial: in
     result.turns = [turn.record() for turn in turns]
     result.reward, result.outcome = outcome.reward, {**outcome.to_dict(), "gold_errors": gold_errors}
     result.passed = outcome.passed
+    result.task, result.words, result.verdict = _verdicts(outcome, case)
     result.recovered = bool(outcome.checks.get("DB", outcome.diff.matches))
     result.failures = outcome.reasons()
     result.state_failures = [f"database: {finding.text()}" for finding in outcome.diff.findings]
@@ -217,6 +223,18 @@ async def _agent_turn(session: Any, turn: _Turn, by_name: dict[str, Any], domain
         call.setdefault("failed", True)  # asked for, never run (the step limit came first)
     turn.calls, turn.text = list(calls.values()), "\n".join(texts)
     return stopped
+
+
+def _verdicts(outcome: Any, case: Any) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """The outcome as eval's task verdict, the closing reply's reading as its words verdict."""
+    claimed = [f"a change claimed where none happened: {claim!r}" for claim in outcome.false_claims]
+    task = {"passed": None if outcome.reward is None else outcome.reward == 1.0,
+            "failures": [r for r in outcome.reasons() if r not in claimed],
+            "by": "τ² outcome (" + ", ".join(case.criteria.reward_basis) + ")"}
+    reader = ("rules, the closing reply (a do-nothing agent passes this task)" if outcome.do_nothing_passes
+              else "none (the database decides: the task changes it)")
+    words = {"verdict": "fail" if claimed else "pass", "reader": reader, "failures": claimed, "doubtful": []}
+    return task, words, {"passed": "pass", "failed": "fail"}.get(outcome.verdict, outcome.verdict)
 
 
 def _user(suite: Any, case: Any, trial: int, settings: Any) -> Any:

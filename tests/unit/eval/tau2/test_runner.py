@@ -136,6 +136,9 @@ def test_a_claimed_change_on_a_do_nothing_task_fails_on_its_words(run) -> None:
     record = records[("refuse", 0)]
     assert record["outcome"]["false_claims"] and record["passed"] is False
     assert record["failures"][-1].startswith("a change claimed where none happened:")
+    # eval's two verdicts: the task (the outcome) was not judged, the words failed
+    assert (record["task"]["passed"], record["words"]["verdict"], record["verdict"]) == (None, "fail", "fail")
+    assert record["words"]["failures"] == record["failures"][-2:]  # "Done", "I have cancelled order ORD-8492..."
     assert summary["tau2"]["words_failed"] == ["refuse"]
 
 
