@@ -31,10 +31,12 @@ EVAL_ROUNDS = 3  # passes over the shipped suite's single-turn cases
 EVAL_TRIALS = 4  # trials of the shipped suite per worker count
 APK_ROUNDS = 40  # installs of the APK, and of its folder, taking turns (a p50 of 10 moved by ±0.3x)
 LARGE_TABLE_ROUNDS = 10  # the same with an AndroidX-sized resources.arsc (~0.2 s an APK install)
+TAU2_ROUNDS = 2  # replays of τ-bench's 200 recorded runs per side (~10 s each on a quiet machine)
 
 # Groups of rows, for ``--only``; a new group of rows adds its name here and its step in run_all.
 CROSS_PROCESS_SECTIONS = frozenset({"latency", "throughput", "search"})
-SECTIONS = ("latency", "throughput", "search", "app-hop", "mcp", "in-process", "fixture", "eval", "ray", "boot", "apk")
+SECTIONS = ("latency", "throughput", "search", "app-hop", "mcp", "in-process", "fixture", "eval", "ray", "boot", "apk",
+            "tau2")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -108,6 +110,11 @@ def run_all(log, only: frozenset[str] = frozenset(SECTIONS)) -> Report:
             from bench import apk_install
 
             apk_install.run(report, rounds=APK_ROUNDS, large_table_rounds=LARGE_TABLE_ROUNDS)
+        if "tau2" in only:
+            log("τ²: the 200 recorded runs replayed through the device, and on the apps in-process")
+            from bench import tau2_replay
+
+            tau2_replay.run(report, rounds=TAU2_ROUNDS)
     finally:
         workspace.remove()
     report.notes.append(load_note("at the end"))

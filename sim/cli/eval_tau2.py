@@ -47,8 +47,11 @@ tau2_group.add_command(tau2_run_command)
 @DATA
 @click.argument("file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
 @PROCESSES
+@click.option("--require-agreement", type=click.IntRange(min=0), metavar="N",
+              help="Exit 1 when fewer than N runs get their recorded reward (for CI: `make tau2-replay`).")
 @JSON
-def replay_command(domain: str, data_dir: Path, file: Path, processes: bool, json_output: bool) -> None:
+def replay_command(domain: str, data_dir: Path, file: Path, processes: bool, require_agreement: int | None,
+                   json_output: bool) -> None:
     """Replay the recorded runs in FILE, each on a fresh database, and score them as their
     benchmark does: the database against the task's gold actions' (τ²'s comparison), and
     whether the agent said what it had to. FILE is τ-bench's historical-trajectories JSON, or
@@ -69,8 +72,12 @@ def replay_command(domain: str, data_dir: Path, file: Path, processes: bool, jso
     if json_output:
         for result in results:
             click.echo(json.dumps(result.to_json(), ensure_ascii=False))
-        return
-    _replay_table(results)
+    else:
+        _replay_table(results)
+    agreeing = sum(1 for r in results if r.agrees)
+    if require_agreement is not None and agreeing < require_agreement:
+        raise click.ClickException(f"{agreeing} runs got their recorded reward, fewer than the {require_agreement} "
+                                   f"required")
 
 
 def _replay_table(results: list) -> None:

@@ -113,15 +113,17 @@ def _fingerprint(folder: Path) -> tuple:
 def _load(name: str, folder: Path, _fingerprint: tuple) -> Domain:
     if (folder / "db.json").exists():
         return _load_tau2(name, folder)
-    v1_files = V1_FILES[name]
-    present = [f for f in v1_files if (folder / f).exists()]
-    if not present:
+    present = {domain: [f for f in files if (folder / f).exists()] for domain, files in V1_FILES.items()}
+    other = next((d for d in DOMAINS if d != name and len(present[d]) == len(V1_FILES[d])), None)
+    if other is not None:
+        raise DataError(f"{folder} holds τ-bench v1's {other} data, not {name}'s")
+    if not present[name]:
         raise DataError(f"{folder} holds no {name} data: τ²'s layout has {', '.join(TAU2_FILES)}; τ-bench v1's "
-                        f"{name} layout has {', '.join(v1_files)}")
+                        f"{name} layout has {', '.join(V1_FILES[name])}")
     if name == "retail":
         raise DataError(f"{folder} is τ-bench v1's retail layout, which droidsim does not port (v1's retail tools "
                         f"differ from τ²'s): give τ²'s retail folder, with db.json")
-    missing = [f for f in v1_files if f not in present]
+    missing = [f for f in V1_FILES[name] if f not in present[name]]
     if missing:
         raise DataError(f"{folder} is τ-bench v1's {name} layout but lacks {', '.join(missing)}")
     tables = {collection: _read_json(folder / f"{collection}.json") for collection in COLLECTIONS[name]}
@@ -137,6 +139,9 @@ def _load_tau2(name: str, folder: Path) -> Domain:
     if missing:
         raise DataError(f"{folder} is τ²'s layout (it has db.json) but lacks {', '.join(missing)}")
     raw = _read_json(folder / "db.json")
+    other = next((d for d in DOMAINS if d != name and isinstance(raw, dict) and set(raw) == set(COLLECTIONS[d])), None)
+    if other is not None:
+        raise DataError(f"{folder / 'db.json'} is τ²'s {other} database, not {name}'s")
     try:
         database = DATABASES[name].model_validate(raw).model_dump()
     except ValidationError as error:

@@ -64,17 +64,22 @@ def read_runs(path: Path | str, domain: str) -> tuple[str, list[RecordedRun]]:
     if not isinstance(raw, list) or not raw:
         raise DataError(f"{path}: expected a list of runs (τ-bench's historical trajectories, or "
                         f'{{"task_id", "domain", "calls", "messages"}} objects)')
-    if all(isinstance(entry, dict) and "traj" in entry for entry in raw):
+    kinds = [_kind(entry) for entry in raw]
+    odd = next((i for i, kind in enumerate(kinds) if kind is None or kind != kinds[0]), None)
+    if odd is not None:
+        what = "neither a τ-bench trajectory (with \"traj\") nor a plain run (with \"calls\")" if kinds[odd] is None \
+            else f"a {kinds[odd]} run after a {kinds[0]} one"
+        raise DataError(f"{path}: run #{odd} is {what}; a file holds runs of one format")
+    if kinds[0] == HISTORICAL:
         return HISTORICAL, [_historical(entry, index, path) for index, entry in enumerate(raw)]
-    if all(isinstance(entry, dict) and "calls" in entry for entry in raw):
-        trials: Counter = Counter()
-        runs = []
-        for index, entry in enumerate(raw):
-            runs.append(_plain(entry, index, path, domain, trials))
-        return PLAIN, runs
-    odd = next(i for i, entry in enumerate(raw) if not (isinstance(entry, dict) and ("traj" in entry or "calls" in entry)))
-    raise DataError(f"{path}: run #{odd} is neither a τ-bench trajectory (with \"traj\") nor a plain run (with "
-                    f"\"calls\"), and a file holds runs of one format")
+    trials: Counter = Counter()
+    return PLAIN, [_plain(entry, index, path, domain, trials) for index, entry in enumerate(raw)]
+
+
+def _kind(entry: Any) -> str | None:
+    if isinstance(entry, dict) and "traj" in entry:
+        return HISTORICAL
+    return PLAIN if isinstance(entry, dict) and "calls" in entry else None
 
 
 def _historical(entry: dict[str, Any], index: int, path: Path) -> RecordedRun:

@@ -75,6 +75,8 @@ def test_a_missing_file_is_named(tmp_path, benchmarks):
     v1 = _layout(tmp_path / "v1", benchmarks / "tau-bench-v1" / "airline", ["flights.json", "users.json"])
     with pytest.raises(DataError, match="τ-bench v1's airline layout but lacks reservations.json"):
         load_domain("airline", v1)
+    with pytest.raises(DataError, match="db.json is τ²'s airline database, not retail's"):
+        load_domain("retail", benchmarks / "tau2" / "airline")
     (tmp_path / "r").mkdir()
     (tmp_path / "r" / "orders.json").write_text("{}")
     with pytest.raises(DataError, match="τ-bench v1's retail layout, which droidsim does not port"):
