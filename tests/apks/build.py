@@ -46,13 +46,14 @@ def missing_tools() -> list[str]:
     return missing
 
 
-def build_unsigned(source: Path, out: Path, *link_options: object) -> None:
+def build_unsigned(source: Path, out: Path, *link_options: object, min_sdk: str = MIN_SDK,
+                   target_sdk: str = TARGET_SDK) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         compiled, unaligned = Path(scratch) / "res.zip", Path(scratch) / "unaligned.apk"
         _run("aapt2", "compile", "--dir", source / "res", "-o", compiled)
         # --warn-manifest-validation: this aapt2 drops the <property> elements it does not know otherwise.
         _run("aapt2", "link", "-o", unaligned, "-I", FRAMEWORK_RES, "--manifest", source / "AndroidManifest.xml",
-             "-A", source / "assets", "--min-sdk-version", MIN_SDK, "--target-sdk-version", TARGET_SDK,
+             "-A", source / "assets", "--min-sdk-version", min_sdk, "--target-sdk-version", target_sdk,
              "--warn-manifest-validation", *link_options, compiled)
         _run("zipalign", "-f", "-p", "4", unaligned, out)
 
