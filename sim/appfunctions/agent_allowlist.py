@@ -28,16 +28,7 @@ from sim.permissions.definitions import MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import InstalledPackage, PackageRegistry
-from sim.pm.signed_packages import (
-    SignedPackage,
-    bound,
-    bound_to,
-    edited,
-    other_signer,
-    other_signer_note,
-    parse_entry,
-    without_install_of,
-)
+from sim.pm.signed_packages import SignedPackage, bound, bound_to, edited, install_notes, parse_entry, without_install_of
 
 log = logging.getLogger("droidsim.app_function")
 
@@ -126,9 +117,8 @@ class AgentAllowlist:
         notes = []
         for key, listed in LISTS.items():
             self._rewrite(key, lambda entries: bound_to(entries, package))
-            notes += [other_signer_note(e, package, listed, "an allowlisted agent")
-                      for e in parse_agent_list(self._settings.value(*key) or "")
-                      if other_signer(e, {package.package_name: package}.get)]
+            notes += install_notes(parse_agent_list(self._settings.value(*key) or ""), package, listed,
+                                   "an allowlisted agent")
         return notes
 
     def package_removed(self, package_name: str) -> None:

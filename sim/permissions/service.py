@@ -29,15 +29,7 @@ from sim.permissions.enforcement import require_shell_or_root
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.pm.install_error import InstallError
 from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry
-from sim.pm.signed_packages import (
-    SignedPackage,
-    bound_to,
-    edited,
-    other_signer,
-    other_signer_note,
-    parse_entry,
-    without_install_of,
-)
+from sim.pm.signed_packages import SignedPackage, bound_to, edited, install_notes, parse_entry, without_install_of
 
 log = logging.getLogger("droidsim.permissions")
 
@@ -232,9 +224,7 @@ class PermissionManagerService:
         if bound_to(self._privileged, package) != self._privileged:  # else no write at all
             with self._store.transaction() as db, self._lock:
                 self._store_privileged(db, bound_to(self._privileged, package))
-        with self._lock:
-            entries = [e for e in self._privileged if other_signer(e, {package.package_name: package}.get)]
-        return [other_signer_note(e, package, PRIVILEGED_ALLOWLIST, "privileged") for e in entries]
+        return install_notes(self._privileged, package, PRIVILEGED_ALLOWLIST, "privileged")
 
     def forget_package(self, package_name: str) -> None:
         """Uninstall: its runtime grants go with it (a reinstall starts from none), and so does a

@@ -79,6 +79,12 @@ def other_signer(entry: SignedPackage, installed: Installed) -> InstalledPackage
     return package if package is not None and not entry.matches(package) else None
 
 
+def install_notes(entries: Iterable[SignedPackage], package: InstalledPackage, listed: str, status: str) -> list[str]:
+    """What an install of ``package`` should say of each entry of its name bound to another signer."""
+    return [other_signer_note(e, package, listed, status) for e in entries
+            if other_signer(e, {package.package_name: package}.get) is not None]
+
+
 def other_signer_note(entry: SignedPackage, package: InstalledPackage, listed: str, status: str) -> str:
     digests = signers(package.metadata.installed_from)
     signed_by = f"certificate SHA-256 {digests[0]}" if digests else "no one (an app folder or an unsigned APK)"
