@@ -32,6 +32,7 @@ from sim.data.store import DeviceStore
 from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import InstalledPackage, PackageRegistry
+from sim.pm.signed_packages import SignedPackage
 
 Pair = tuple[str, str]
 # OnAppFunctionAccessChangedListener.onAppFunctionAccessChanged(agentUid)
@@ -65,6 +66,9 @@ class AppFunctionAccessService:
     # validity
     def is_valid_agent(self, package: InstalledPackage) -> bool:
         return package.requests_permission(EXECUTE_APP_FUNCTIONS) and self._allowlist.allows(package)
+
+    def allowlist_entries(self) -> tuple[SignedPackage, ...]:
+        return self._allowlist.entries()
 
     @staticmethod
     def is_valid_target(package: InstalledPackage) -> bool:

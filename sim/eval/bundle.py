@@ -29,9 +29,11 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel
 
+from sim.eval.apps import AppSource, DeviceSetupError, package_of
 from sim.eval.devices import DeviceSpec
 from sim.pm.app_folders import app_folders_in
 from sim.pm.installer import IGNORED_NAMES
+from sim.responses.cassette import CassetteError, check_shape, read_cassette_file
 
 _UNPACKED: dict[str, Path] = {}  # this process's folders, by the digest of what they hold
 
@@ -83,11 +85,27 @@ def move_files(spec: Any, move: Callable[[str], str | None]) -> Any:
 def needed_files(spec: DeviceSpec) -> set[str]:
     """What a device of ``spec`` reads: each app folder or APK its apps stand for (a folder of
     app folders stands for the app folders in it, sim/pm/app_folders.py), with its cassette and
-    double; the variant; the system image's app folders."""
+    double; the variant; the system image's app folders. A file named as an APK or a cassette
+    is read as one here first: what is not one (a key named as a cassette) never leaves."""
     sources = [app for entry in spec.apps for app in entry.apps()]
+    for source in sources:
+        _require_what_it_is_named(source)
+    if spec.variant and Path(spec.variant).is_file():
+        package_of(Path(spec.variant), "--variant")
     paths = {path for source in sources for path in (source.path, source.responses, source.double) if path}
     paths.update(str(folder) for folder in app_folders_in(Path(spec.system_apps_dir)))
     return paths | ({spec.variant} if spec.variant else set())
+
+
+def _require_what_it_is_named(source: AppSource) -> None:
+    if Path(source.path).is_file():
+        source.package()  # an APK: its manifest read, as install will
+    if source.responses:
+        try:
+            check_shape(read_cassette_file(Path(source.responses)), Path(source.responses).name)
+        except CassetteError as error:
+            raise DeviceSetupError(source.named(f"{source.responses} is not a cassette, so it is not sent to the "
+                                                f"cluster: {error}")) from None
 
 
 def make_bundle(specs: Iterable[DeviceSpec], put: Callable[[bytes], Any]) -> Bundle:

@@ -72,6 +72,16 @@ def _where(error: Exception) -> str:
     return f" (line {mark.line + 1}, column {mark.column + 1}" + (f": {problem})" if problem else ")")
 
 
+def check_shape(content: Any, label: str) -> None:
+    """A cassette's outline, checked before anything in it is typed or quoted: a file that is no
+    cassette at all (a key, a config file) is refused without a word of what it holds."""
+    if not isinstance(content, Mapping) or not isinstance(content.get("calls"), Mapping):
+        raise CassetteError(f"{label}: a cassette is a mapping with `calls`: function -> list of recorded calls")
+    unknown = sorted(set(content) - {"package", "calls"})
+    if unknown:
+        raise CassetteError(f"{label}: unknown key {unknown[0]!r} (a cassette has `package` and `calls`)")
+
+
 @functools.cache
 def _no_alias_loader() -> type:
     import yaml
@@ -134,11 +144,7 @@ def _typed_calls(
 ) -> dict[str, tuple[str, list[tuple[dict, Recorded]]]]:
     """Each function as the cassette names it: (its whole id, its entries, kept and typed).
     ``known_only``: leave out what ``metadata`` does not declare (checked at install already)."""
-    if not isinstance(content, Mapping) or not isinstance(content.get("calls"), Mapping):
-        raise CassetteError(f"{label}: a cassette is a mapping with `calls`: function -> list of recorded calls")
-    unknown = sorted(set(content) - {"package", "calls"})
-    if unknown:
-        raise CassetteError(f"{label}: unknown key {unknown[0]!r} (a cassette has `package` and `calls`)")
+    check_shape(content, label)
     package = content.get("package")
     if package is not None and package != metadata.package_name:
         raise CassetteError(f"{label}: recorded for package {package!r}, not {metadata.package_name}")

@@ -50,12 +50,16 @@ def privileged(device: Device, package: str) -> bool:
 
 def calls_orders(device: Device, package: str) -> int:
     """0 if ``package`` fetched an order, else the error code it got."""
+    return refusal_of(device, package)[0]
+
+
+def refusal_of(device: Device, package: str) -> tuple[int, str]:
     request = ExecuteAppFunctionRequest(ORDERS, FETCH, AppFunctionData({"orderId": "ORD-8492"}))
     try:
         device.create_context(package).app_function_manager.execute_app_function(request)
     except AppFunctionException as error:
-        return error.error_code
-    return 0
+        return error.error_code, error.error_message
+    return 0, ""
 
 
 def other_signer(listed: str, status: str, signed_by: str) -> str:
@@ -81,7 +85,11 @@ def test_another_signers_package_of_an_allowlisted_name_gets_nothing_and_is_told
     assert not privileged(device, AGENT)
     assert SYSTEM_PERMISSION not in device.permissions.granted_permissions(device.registry.get(AGENT))
     assert AGENT not in device.shell_context().app_function_manager.get_valid_agents()
-    assert calls_orders(device, AGENT) == AppFunctionException.ERROR_DENIED
+    code, message = refusal_of(device, AGENT)
+    assert code == AppFunctionException.ERROR_DENIED
+    assert message.endswith(f"; {AGENT} is on the privileged allowlist for another signer's package of that name, "
+                            "which this install is not: remove it from the list, then add it again, to trust this install")
+    assert TEST_KEY not in message, "the list is not the caller's to read"
 
     shell = device.shell_context()
     with pytest.raises(IllegalArgumentException) as refused:  # naming it again is no way around it
