@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from sim.eval.apps import DeviceSetupError
 from sim.eval.bounded_regex import PatternTimeout
+from sim.eval.devices import open_device
 from sim.eval.matchers import compile_matcher
+from sim.eval.run import EvalOptions, configs
 from sim.eval.suite import SuiteError, load_suite
 from tests.helpers import REPO, bounded_droidsim
 
@@ -100,9 +103,9 @@ def test_a_cassette_from_outside_the_suite_is_refused_without_a_word_of_it(tmp_p
     shutil.copyfile(REPO / "tests" / "apks" / "shop.apk", suite_dir / "shop.apk")
     (suite_dir / "suite.yaml").write_text(
         f"suite: creds\nagent: com.example.assistant\napps:\n  - {{apk: shop.apk, responses: {secret}}}\n" + CASE)
-    run = eval_cli("suite.yaml", "--out", tmp_path / "out", cwd=suite_dir)
-    said = run.stdout + run.stderr + "".join(p.read_text(errors="replace") for p in (tmp_path / "out").rglob("*")
-                                            if p.is_file())
-    assert run.returncode == 1 and "AKIA" not in said and "wJalr" not in said
-    assert ("credentials: not YAML or JSON (line 2, column 1: expected '<document start>', but found '<scalar>')"
-            in run.stderr)
+    suite = load_suite(suite_dir / "suite.yaml")
+    with pytest.raises(DeviceSetupError) as refused:
+        open_device(configs(suite, EvalOptions())[0][1]).close()
+    assert str(refused.value) == (
+        f"{suite_dir / 'suite.yaml'}:4: apps[0]: cannot install {suite_dir / 'shop.apk'}: INSTALL_FAILED_BAD_RESPONSES: "
+        "credentials: not YAML or JSON (line 2, column 1: expected '<document start>', but found '<scalar>')")
