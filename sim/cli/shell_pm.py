@@ -102,9 +102,10 @@ def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
     """Make these packages privileged apps (replaces the list; none clears it).
 
     The stand-in for a system image's privapp-permissions files: a listed package is
-    granted the privileged permissions it requests, as a system app is. A package the
-    new list leaves out is named, with what it loses: to add one beside the others, use
-    add-privileged-allowlist.
+    granted the privileged permissions it requests, as a system app is. Each entry is bound
+    to the package installed under its name (its signer; an app folder's to its install), so
+    another signer's package of that name gets nothing. A package the new list leaves out is
+    named, with what it loses: to add one beside the others, use add-privileged-allowlist.
     """
     _edit_privileged_allowlist(ctx, AllowlistEdit.SET, packages, "set-privileged-allowlist")
 
