@@ -40,9 +40,8 @@ for step in sys.argv[2:]:
     acknowledged.append(step)
 print(json.dumps(acknowledged))
 """
-CLI_VERBS = {"add": (("pm", "add-privileged-allowlist"), ("cmd", "app_function", "add-additional-allowlisted-agents")),
-             "remove": (("pm", "remove-privileged-allowlist"),
-                        ("cmd", "app_function", "remove-additional-allowlisted-agents"))}
+CLI_VERBS = {"add": (("shell", "pm", "add-privileged-allowlist"), ("access", "agents", "add")),
+             "remove": (("shell", "pm", "remove-privileged-allowlist"), ("access", "agents", "remove"))}
 
 
 @pytest.fixture(scope="module")
@@ -52,31 +51,31 @@ def device(tmp_path_factory):
     device.stop()
 
 
-def shell(device: DeviceProcess, *args: str) -> str:
-    result = droidsim("shell", *args, data=device.data)
+def ok(device: DeviceProcess, *args: str) -> str:
+    result = droidsim(*args, data=device.data)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
 
 def lists(device: DeviceProcess) -> tuple[set[str], set[str]]:
-    privileged = shell(device, "pm", "get-privileged-allowlist").strip()
-    secure = shell(device, "settings", "get", *ADDITIONAL_AGENT_ALLOWLIST).strip()
+    privileged = ok(device, "shell", "pm", "get-privileged-allowlist").strip()
+    secure = ok(device, "shell", "settings", "get", *ADDITIONAL_AGENT_ALLOWLIST).strip()
     return (set(privileged.removeprefix("Privileged allowlist: [").removesuffix("]").split(", ")) - {""},
             {entry.package_name for entry in parse_agent_list("" if secure == "null" else secure)})
 
 
 def test_concurrent_editors_never_undo_or_lose_an_acknowledged_change(device):
     removed = [f"com.race.r{p}x{i}" for p in range(EDITORS + 1) for i in range(EDITS)]
-    for operation in (("pm", "add-privileged-allowlist"), ("cmd", "app_function", "add-additional-allowlisted-agents")):
-        shell(device, *operation, *removed)
+    for verb in CLI_VERBS["add"]:
+        ok(device, *verb, *removed)
     editors = [subprocess.Popen(
         [sys.executable, "-c", EDITOR, str(device.data),
          *(f"{op}=com.race.{'a' if op == 'add' else 'r'}{p}x{i}" for i in range(EDITS) for op in ("add", "remove"))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for p in range(EDITORS)]
     # One more editor through the CLI verbs, a process per verb, all at once with the others.
     steps = [(op, f"com.race.{'a' if op == 'add' else 'r'}{EDITORS}x{i}") for i in range(2) for op in ("add", "remove")]
-    verbs = [(step, subprocess.Popen([sys.executable, "-m", "sim.cli", "--device", str(device.data), "shell", *verb,
-                                      step[1]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    verbs = [(step, subprocess.Popen([sys.executable, "-m", "sim.cli", "--device", str(device.data), *verb, step[1]],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
              for step in steps for verb in CLI_VERBS[step[0]]]
     acknowledged: list[tuple[str, str]] = []
     for editor in editors:
@@ -101,7 +100,7 @@ def test_the_shell_says_so_when_it_names_another_signers_package(device):
     naming it to the allowlist again is refused, saying why and how to trust it instead."""
     agent, test_key = "com.example.agentapk", certificate_digest("test")
     assert droidsim("install", str(APKS / "agent-signed.apk"), data=device.data).returncode == 0
-    shell(device, "pm", "add-privileged-allowlist", agent)
+    ok(device, "shell", "pm", "add-privileged-allowlist", agent)
     assert droidsim("uninstall", agent, data=device.data).returncode == 0
     installed = droidsim("install", str(APKS / "agent-other-key.apk"), data=device.data)
     assert installed.returncode == 0, installed.stderr
@@ -112,5 +111,5 @@ def test_the_shell_says_so_when_it_names_another_signers_package(device):
     assert f"Warning: {said}\n" in installed.stderr
     refused = droidsim("shell", "pm", "add-privileged-allowlist", agent, data=device.data)
     assert (refused.returncode, refused.stderr) == (1, f"Error: IllegalArgumentException: {said}\n")
-    listed = json.loads(shell(device, "pm", "list", "packages", "--json"))
+    listed = json.loads(ok(device, "shell", "pm", "list", "packages", "--json"))
     assert [p["privileged"] for p in listed if p["package"] == agent] == [False]

@@ -98,6 +98,10 @@ def test_another_signers_package_of_an_allowlisted_name_gets_nothing_and_is_told
     with pytest.raises(IllegalArgumentException) as refused:
         shell.app_function_manager.edit_additional_agent_allowlist(AllowlistEdit.SET, [AGENT])
     assert str(refused.value) == other_signer(LISTS[1], "an allowlisted agent", signed_by)
+    with pytest.raises(IllegalArgumentException) as refused:  # the platform's set-additional-allowlisted-agents
+        shell.get_system_service("settings").put_setting(*ADDITIONAL_AGENT_ALLOWLIST, f"{AGENT};com.example.other")
+    assert str(refused.value) == other_signer(LISTS[1], "an allowlisted agent", signed_by)
+    assert device.settings.value(*ADDITIONAL_AGENT_ALLOWLIST) == f"{AGENT}:{TEST_KEY}"
     assert not privileged(device, AGENT)
 
     allowlist(device, AllowlistEdit.REMOVE, AGENT)  # the user's own choice: trust the new signer
