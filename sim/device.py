@@ -175,7 +175,7 @@ class Device:
         )
         self.settings = SettingsProvider(self.store)
         self.permissions = PermissionManagerService(self.store, self.registry, self.version)
-        self.agent_allowlist = AgentAllowlist(self.settings, self.permissions)
+        self.agent_allowlist = AgentAllowlist(self.settings, self.permissions, self.registry)
         self.access = AppFunctionAccessService(self.store, self.registry, self.permissions, self.agent_allowlist,
                                                valid_flags(self.version.sdk_int))
         self.access_history = AccessHistory(self.store)
@@ -183,7 +183,7 @@ class Device:
         validator = CallerValidator(self.registry, self.permissions, self.access, self.version)
         self.package_manager = PackageManagerService(
             self.registry, self.index, self.installer, self.authenticator, self.permissions,
-            self._stop_app, self.pregrants.package_added, self._package_removed,
+            self._stop_app, self._package_added, self._package_removed,
             validator.visible_function_ids,
         )
         self.index.listener = self.observers = AppFunctionObservers(validator, self.index)
@@ -206,6 +206,7 @@ class Device:
             self.package_manager.adopt(package, row.credential_hash)
             if self.os_user.os_uid(row.uid) in running:
                 kill_every_process_of(self.os_user.os_uid(row.uid))
+            self._bind_allowlists(package)  # a data directory from before allowlists were bound
         self.installer.collect_garbage(self.registry.all())
 
     def _stop_app(self, package_name: str) -> None:
@@ -214,9 +215,19 @@ class Device:
         self.processes.stop(package_name)
         self.access_history.flush()
 
+    def _package_added(self, package: InstalledPackage) -> list[str]:
+        """After an install: what the install's output says besides (sim/pm/signed_packages.py)."""
+        notes = self._bind_allowlists(package)
+        self.pregrants.package_added(package)
+        return notes
+
+    def _bind_allowlists(self, package: InstalledPackage) -> list[str]:
+        return self.permissions.package_added(package) + self.agent_allowlist.package_added(package)
+
     def _package_removed(self, package_name: str) -> None:
         """Everything the device keeps about a package besides the package itself."""
         self.permissions.forget_package(package_name)
+        self.agent_allowlist.package_removed(package_name)
         self.access.forget_package(package_name)
         self.access_history.forget_package(package_name)
 

@@ -26,6 +26,7 @@ def write_folder(decoded: DecodedApk, folder: Path) -> None:
     (as an installed app's files are), never written through a link."""
     for file in decoded.files:
         path = folder / _checked(file.path)
+        _require_fits(folder, file.path)
         for parent in reversed(path.relative_to(folder).parents[:-1]):
             (folder / parent).mkdir(mode=0o755, exist_ok=True)
         write_new(path, file.text.encode())
@@ -58,6 +59,19 @@ def read_apk(apk: Path) -> bytes:
     if len(data) > MAX_APK_BYTES:
         raise ApkError("INSTALL_FAILED_INVALID_APK", f"{apk} is larger than the {MAX_APK_BYTES} bytes the device takes")
     return data
+
+
+def _require_fits(folder: Path, path: str) -> None:
+    """An APK's entry may have any name; a file here one the file system takes (NAME_MAX for each
+    part, PATH_MAX whole), or writing it fails with nothing to tell the user but ENAMETOOLONG."""
+    name_max, path_max = os.pathconf(folder, "PC_NAME_MAX"), os.pathconf(folder, "PC_PATH_MAX")
+    longest = max(len(part.encode()) for part in PurePosixPath(path).parts)
+    if longest > name_max or len(os.fsencode(folder / path)) >= path_max:
+        shown = path if len(path) <= 60 else f"{path[:40]}…{path[-16:]}"
+        raise ApkError("INSTALL_FAILED_INVALID_APK",
+                       f"the APK's entry {shown} has a name of {len(path.encode())} bytes: droidsim keeps an APK's "
+                       f"assets and resources as files, and this file system takes names of at most {name_max} "
+                       f"bytes (paths of at most {path_max})")
 
 
 def _checked(path: str) -> str:

@@ -25,12 +25,14 @@ from droid.appfunctions.manager import (
 )
 from droid.appfunctions.service import SERVICE_INTERFACE
 from droid.os.binder import Binder
+from droidsim.v1.allowlist_pb2 import AllowlistChange
 from sim.appfunctions.access_flags import apply_update, is_access_granted, validate_update
 from sim.appfunctions.agent_allowlist import AgentAllowlist
 from sim.data.store import DeviceStore
 from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS, MANAGE_APP_FUNCTION_ACCESS
 from sim.permissions.service import PermissionManagerService
 from sim.pm.registry import InstalledPackage, PackageRegistry
+from sim.pm.signed_packages import SignedPackage
 
 Pair = tuple[str, str]
 # OnAppFunctionAccessChangedListener.onAppFunctionAccessChanged(agentUid)
@@ -63,7 +65,10 @@ class AppFunctionAccessService:
 
     # validity
     def is_valid_agent(self, package: InstalledPackage) -> bool:
-        return package.requests_permission(EXECUTE_APP_FUNCTIONS) and package.package_name in self._allowlist.packages()
+        return package.requests_permission(EXECUTE_APP_FUNCTIONS) and self._allowlist.allows(package)
+
+    def allowlist_entries(self) -> tuple[SignedPackage, ...]:
+        return self._allowlist.entries()
 
     @staticmethod
     def is_valid_target(package: InstalledPackage) -> bool:
@@ -186,6 +191,9 @@ class AppFunctionAccessService:
         self._permissions.enforce_calling_permission(MANAGE_APP_FUNCTION_ACCESS, "getAgentAllowlist")
         return sorted(self._allowlist.packages())
 
+    def edit_additional_agent_allowlist(self, operation: int, packages: list[str]) -> AllowlistChange:
+        return self._allowlist.edit_additional(operation, packages)
+
     # lifecycle
     def forget_package(self, package_name: str) -> None:
         """Uninstall: every pair it is part of goes, so a reinstall starts ungranted."""
@@ -199,17 +207,19 @@ class AppFunctionAccessService:
                     del self._flags[key]
         self._changed(agent for agent, _ in dropped)
 
-    def _on_allowlist_changed(self, allowlist: frozenset[str]) -> None:
+    def _on_allowlist_changed(self, allowlist: frozenset[str]) -> dict[str, list[str]]:
         """An agent taken off the allowlist loses its flags, as onAgentAllowlistChanged does;
-        the log names each pair and the flags it had."""
+        the log names each pair and the flags it had, and so does the answer, by agent."""
         with self._store.transaction() as db:
             with self._lock:
                 dropped = {k: flags for k, flags in self._flags.items() if k[0] not in allowlist}
                 for key in dropped:
                     db.execute("DELETE FROM access_flags WHERE agent_package = ? AND target_package = ?", key)
                     del self._flags[key]
-        for agent in sorted({agent for agent, _ in dropped}):
-            pairs = [f"{target} ({'|'.join(access_flag_names(flags))})" for (a, target), flags in dropped.items()
-                     if a == agent]
+        lost: dict[str, list[str]] = {}
+        for (agent, target), flags in sorted(dropped.items()):
+            lost.setdefault(agent, []).append(f"{target} ({'|'.join(access_flag_names(flags))})")
+        for agent, pairs in lost.items():
             log.info("%s left the agent allowlist: its access to %s is dropped", agent, ", ".join(pairs))
-        self._changed(agent for agent, _ in dropped)
+        self._changed(lost)
+        return lost

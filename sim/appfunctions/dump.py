@@ -27,8 +27,9 @@ def dump_app_functions(
     isolation: list[str],
 ) -> str:
     lines = ["APP FUNCTION MANAGER (dumpsys app_function)", "", *isolation, ""]
-    lines.append(f"Agent allowlist: {', '.join(sorted(allowlist.packages()))}")
-    lines.append(f"Privileged allowlist: {', '.join(permissions.privileged_allowlist()) or '(empty)'}")
+    # Entries as bound (sim/pm/signed_packages.py): PACKAGE, or PACKAGE:SHA256 of its signer.
+    lines.append(f"Agent allowlist: {', '.join(map(str, allowlist.entries()))}")
+    lines.append(f"Privileged allowlist: {', '.join(map(str, permissions.privileged_entries())) or '(empty)'}")
     lines += ["", f"Packages ({len(registry.all())}):"]
     for package in registry.all():
         roles = [r for r, yes in (("agent", access.is_valid_agent(package)), ("target", access.is_valid_target(package))) if yes]

@@ -21,6 +21,7 @@ from droid.os.binder import SYSTEM, Binder
 from droid.os.exceptions import IllegalArgumentException
 from sim.appfunctions.access_service import AppFunctionAccessService
 from sim.appfunctions.agent_allowlist import DEVICE_CONFIG_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
+from sim.pm.signed_packages import SignedPackage, bound
 from sim.data.settings import SettingsProvider
 from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS
 from sim.pm.registry import InstalledPackage, PackageRegistry
@@ -65,7 +66,8 @@ class AgentPregrants:
 
     def package_added(self, package: InstalledPackage) -> None:
         """After an install: a new target is pregranted to every agent, and a reinstalled
-        agent (which an uninstall stripped of its flags) gets every target back."""
+        agent (which an uninstall stripped of its flags, and of its allowlist entry if it has no
+        signer) is allowlisted again and gets every target back."""
         agents = self.agents()
         if not agents:
             return
@@ -76,6 +78,7 @@ class AgentPregrants:
                 except IllegalArgumentException as error:
                     log.warning("%s", error)
                 else:
+                    self._allowlist_in_device_config(package.package_name)
                     for target in self._access.get_valid_targets():
                         if target != package.package_name:
                             self._pregrant(package.package_name, target)
@@ -89,10 +92,14 @@ class AgentPregrants:
 
     def _allowlist_in_device_config(self, agent_name: str) -> None:
         """Add to DeviceConfig's list, keeping what is there, as a preinstalled agent's
-        server-pushed allowlist entry would be."""
-        current = parse_agent_list(self._settings.value(*DEVICE_CONFIG_AGENT_ALLOWLIST) or "")
-        if agent_name not in current:
-            self._settings.put_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST, serialize_agent_list([*current, agent_name]))
+        server-pushed allowlist entry would be, bound to the agent installed (sim/pm/signed_packages.py)."""
+        def added(value: str | None) -> str | None:
+            current = parse_agent_list(value or "")
+            if any(entry.package_name == agent_name for entry in current):
+                return value
+            return serialize_agent_list([*current, bound(SignedPackage(agent_name), self._registry.get)])
+
+        self._settings.update(*DEVICE_CONFIG_AGENT_ALLOWLIST, added)
 
 
 def _require_pregrantable(agent: InstalledPackage) -> None:

@@ -48,6 +48,7 @@ from droid.appfunctions.requests import (
 from droid.os.binder import SHELL_PACKAGE, SHELL_UID, SYSTEM_PACKAGE, SYSTEM_UID, Binder, CallingIdentity
 from droid.os.cancellation import CancellationSignal
 from droid.os.exceptions import IllegalArgumentException, SecurityException
+from droidsim.v1.allowlist_pb2 import AllowlistChange
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.access_history import AccessHistory
 from sim.appfunctions.access_service import AccessChangedListener, AppFunctionAccessService
@@ -349,6 +350,9 @@ class AppFunctionManagerServiceImpl:
 
     def get_agent_allowlist(self) -> list[str]:
         return self._access.get_agent_allowlist()
+
+    def edit_additional_agent_allowlist(self, operation: int, packages: list[str]) -> AllowlistChange:
+        return self._access.edit_additional_agent_allowlist(operation, packages)
 
     def add_on_access_changed_listener(self, listener: AccessChangedListener) -> None:
         self._access.add_on_access_changed_listener(listener)

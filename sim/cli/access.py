@@ -10,17 +10,14 @@ meant to run on a phone too uses the platform's verbs (docs/access-control.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import click
 
-from droid.appfunctions.manager import access_flag_names
+from droidsim.v1.allowlist_pb2 import AllowlistEdit
 from sim.appfunctions.agent_allowlist import (
     ADDITIONAL_AGENT_ALLOWLIST,
     DEVICE_CONFIG_AGENT_ALLOWLIST,
     SYSTEM_AGENT_ALLOWLIST,
     parse_agent_list,
-    serialize_agent_list,
 )
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
@@ -42,51 +39,12 @@ def agents_group() -> None:
     """The agent allowlist: add or remove one agent, keeping the others, or list it."""
 
 
-@dataclass
-class _Loss:
-    package_name: str
-    lost: list[str]
-
-
-@dataclass
-class _Change:
-    """What an edit did, with the fields of the device's AllowlistChange (docs of the allowlist
-    edit API): the list's entries it took off, the names it could not remove, each package that
-    left the effective allowlist with what it lost, and the effective allowlist after it."""
-
-    removed: list[str]
-    not_listed: list[str]
-    losses: list[_Loss]
-    allowlist: list[str]
-
-
-ADD, REMOVE = "add", "remove"
-
-
-def _edit_additional_list(context, operation: str, packages: tuple[str, ...]) -> _Change:
-    """The Secure list changed by ``operation``; read, changed and written back by this command
-    until the device offers the edit as one operation (sec-device's EditAdditionalAgentAllowlist)."""
-    manager, settings = context.app_function_manager, context.get_system_service("settings")
-    old = parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or "")
-    if operation == ADD:
-        new = [*old, *(p for p in dict.fromkeys(packages) if p not in old)]
-    else:
-        new = [p for p in old if p not in packages]
-    leaving = sorted(set(old) - set(new))
-    access = {agent: _access_of(manager, agent) for agent in leaving}
-    before = set(manager.get_agent_allowlist())
-    settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(new) or None)
-    allowlist = manager.get_agent_allowlist()
-    return _Change(leaving, [p for p in packages if operation == REMOVE and p not in old],
-                   [_Loss(agent, access.get(agent, [])) for agent in sorted(before - set(allowlist))], allowlist)
-
-
-def _edit(ctx: click.Context, operation: str, packages: tuple[str, ...]) -> None:
-    """Change the additional list and name each agent that leaves the agent allowlist with the
-    access it loses."""
+def _edit(ctx: click.Context, operation: int, packages: tuple[str, ...]) -> None:
+    """Change the additional list in one step in the device (two editors at once never undo each
+    other), and name each agent that leaves the agent allowlist with the access it loses."""
     with context_from(ctx) as context:
         try:
-            change = _edit_additional_list(context, operation, packages)
+            change = context.app_function_manager.edit_additional_agent_allowlist(operation, list(packages))
         except Exception as error:
             fail_with(error)
     dropped = [loss.package_name for loss in change.losses]
@@ -101,18 +59,12 @@ def _edit(ctx: click.Context, operation: str, packages: tuple[str, ...]) -> None
     click.echo(f"Agent allowlist: [{', '.join(change.allowlist)}]")
 
 
-def _access_of(manager, agent: str) -> list[str]:
-    """``TARGET (FLAGS)`` for each target the agent has flags for."""
-    pairs = ((target, manager.get_access_flags(agent, target)) for target in manager.get_valid_targets())
-    return [f"{target} ({'|'.join(access_flag_names(flags))})" for target, flags in pairs if flags]
-
-
 @agents_group.command("add")
 @click.argument("packages", nargs=-1, required=True)
 @click.pass_context
 def add_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
     """Allowlist these agents too, keeping the ones already listed."""
-    _edit(ctx, ADD, packages)
+    _edit(ctx, AllowlistEdit.ADD, packages)
 
 
 @agents_group.command("remove")
@@ -120,7 +72,7 @@ def add_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
 @click.pass_context
 def remove_agents(ctx: click.Context, packages: tuple[str, ...]) -> None:
     """Take these agents off the additional list, naming the access each loses."""
-    _edit(ctx, REMOVE, packages)
+    _edit(ctx, AllowlistEdit.REMOVE, packages)
 
 
 @agents_group.command("list")
@@ -133,9 +85,9 @@ def list_agents(ctx: click.Context, as_json: bool) -> None:
         manager, settings = context.app_function_manager, context.get_system_service("settings")
         try:
             sources = {
-                ADDITIONAL: parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or ""),
-                DEVICE_CONFIG: parse_agent_list(settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST) or ""),
-                PLATFORM: sorted(SYSTEM_AGENT_ALLOWLIST),
+                ADDITIONAL: _names(parse_agent_list(settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST) or "")),
+                DEVICE_CONFIG: _names(parse_agent_list(settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST) or "")),
+                PLATFORM: _names(SYSTEM_AGENT_ALLOWLIST),
             }
             valid = set(manager.get_valid_agents())
             allowlist = manager.get_agent_allowlist()
@@ -148,3 +100,7 @@ def list_agents(ctx: click.Context, as_json: bool) -> None:
         return
     print_table(f"{len(rows)} agents on the allowlist", ["package", "listed by", "valid agent"],
                 [(r["package"], ", ".join(r["listed_by"]), "yes" if r["valid"] else "no") for r in rows])
+
+
+def _names(entries) -> set[str]:
+    return {entry.package_name for entry in entries}

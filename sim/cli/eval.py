@@ -105,7 +105,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     err = console(stderr=True)
     try:
         suite = load_suite(suite_file)
-        for warning in suite.warnings():
+        for warning in suite.warnings(ray=options.ray):
             err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
         with Progress(err) as progress:
             summary = run_eval(suite, options, progress.update, progress.nodes)

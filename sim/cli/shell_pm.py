@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from droidsim.v1.allowlist_pb2 import AllowlistEdit
 from sim.cli.connection import context_from
 from sim.cli.output import fail_with, print_json, print_table
 from sim.pm.installed_from import installed_from_json
@@ -101,11 +102,12 @@ def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
     """Make these packages privileged apps (replaces the list; none clears it).
 
     The stand-in for a system image's privapp-permissions files: a listed package is
-    granted the privileged permissions it requests, as a system app is. A package the
-    new list leaves out is named, with what it loses: to add one beside the others, use
-    add-privileged-allowlist.
+    granted the privileged permissions it requests, as a system app is. Each entry is bound
+    to the package installed under its name (its signer; an app folder's to its install), so
+    another signer's package of that name gets nothing. A package the new list leaves out is
+    named, with what it loses: to add one beside the others, use add-privileged-allowlist.
     """
-    _edit_privileged_allowlist(ctx, lambda old: list(packages), "set-privileged-allowlist")
+    _edit_privileged_allowlist(ctx, AllowlistEdit.SET, packages, "set-privileged-allowlist")
 
 
 @pm.command("add-privileged-allowlist")
@@ -113,7 +115,7 @@ def set_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
 @click.pass_context
 def add_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> None:
     """Add these packages to the privileged allowlist, keeping the others."""
-    _edit_privileged_allowlist(ctx, lambda old: [*old, *(p for p in packages if p not in old)], "")
+    _edit_privileged_allowlist(ctx, AllowlistEdit.ADD, packages)
 
 
 @pm.command("remove-privileged-allowlist")
@@ -121,31 +123,23 @@ def add_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> N
 @click.pass_context
 def remove_privileged_allowlist(ctx: click.Context, packages: tuple[str, ...]) -> None:
     """Take these packages off the privileged allowlist, naming what each loses."""
-    _edit_privileged_allowlist(ctx, lambda old: [p for p in old if p not in packages], "")
+    _edit_privileged_allowlist(ctx, AllowlistEdit.REMOVE, packages)
 
 
-def _edit_privileged_allowlist(ctx: click.Context, change, replace_verb: str) -> None:
-    """Change the list (read, then written whole) and name each package it drops with the
+def _edit_privileged_allowlist(ctx: click.Context, operation: int, packages: tuple[str, ...],
+                               replace_verb: str = "") -> None:
+    """Change the list in one step in the device, and name each package it drops with the
     privileged permissions that go with it, as the device's log does."""
-    with context_from(ctx) as context:
-        package_manager = context.get_system_service("package")
-        try:
-            before = {p.package_name: set(p.granted_permissions) for p in package_manager.list_packages()}
-            old = package_manager.get_privileged_allowlist()
-            new = change(list(old))
-            package_manager.set_privileged_allowlist(new)
-            after = {p.package_name: set(p.granted_permissions) for p in package_manager.list_packages()}
-        except Exception as error:
-            fail_with(error)
-    dropped = sorted(set(old) - set(new))
-    for name in dropped:
-        lost = sorted(before.get(name, set()) - after.get(name, set()))
-        click.echo(f"Removed {name} from the privileged allowlist: "
-                   + (f"it loses {', '.join(lost)}" if lost else "it held no privileged permission"))
-    if dropped and replace_verb:
-        click.echo(f"warning: {replace_verb} replaced the list and dropped {', '.join(dropped)}; "
+    change = package_manager_call(ctx, "edit_privileged_allowlist", operation, list(packages))
+    for loss in change.losses:
+        click.echo(f"Removed {loss.package_name} from the privileged allowlist: "
+                   + (f"it loses {', '.join(loss.lost)}" if loss.lost else "it held no privileged permission"))
+    for name in change.not_listed:
+        click.echo(f"{name} is not on the privileged allowlist: nothing to remove")
+    if change.removed and replace_verb:
+        click.echo(f"warning: {replace_verb} replaced the list and dropped {', '.join(change.removed)}; "
                    "add-privileged-allowlist PKG adds one package beside the others", err=True)
-    click.echo(f"Privileged allowlist: [{', '.join(sorted(set(new)))}]")
+    click.echo(f"Privileged allowlist: [{', '.join(change.allowlist)}]")
 
 
 @pm.command("get-privileged-allowlist")

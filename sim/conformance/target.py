@@ -28,6 +28,7 @@ from typing import Callable, Iterator, Mapping
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_ALL
 from droid.content.context import Context
 from sim import safe_files
+from droidsim.v1.allowlist_pb2 import AllowlistEdit
 from sim.appfunctions.agent_allowlist import (
     ADDITIONAL_AGENT_ALLOWLIST,
     DEVICE_CONFIG_AGENT_ALLOWLIST,
@@ -35,6 +36,7 @@ from sim.appfunctions.agent_allowlist import (
     serialize_agent_list,
 )
 from sim.device import SETTINGS_SERVICE
+from sim.pm.signed_packages import SignedPackage
 
 CALLER_PACKAGE = "android.app.appfunctions.cts"
 HELPER_PACKAGE = "android.app.appfunctions.cts.helper"
@@ -187,46 +189,43 @@ class ConformanceTarget:
     @contextlib.contextmanager
     def holding_permission(self, package: str, held: bool) -> Iterator[None]:
         """``package`` (not a system app) holds the privileged permissions it requests, or not,
-        by being on the privileged allowlist (``pm set-privileged-allowlist``): what CTS gets by
-        adopting the shell's permission identity, or not."""
-        before = list(self.package_manager.get_privileged_allowlist())
-        wanted = sorted(set(before) | {package}) if held else [p for p in before if p != package]
-        self.package_manager.set_privileged_allowlist(wanted)
-        try:
+        by being on the privileged allowlist (``pm add-/remove-privileged-allowlist``): what CTS
+        gets by adopting the shell's permission identity, or not."""
+        listed = package in self.package_manager.get_privileged_allowlist()
+        with _listed_for_the_block(self.package_manager.edit_privileged_allowlist, package, listed, held):
             yield
-        finally:
-            self.package_manager.set_privileged_allowlist(before)
 
     @contextlib.contextmanager
     def agent_allowlisted(self, package: str, allowlisted: bool) -> Iterator[None]:
         """``package`` on the agent allowlist or not, through the Secure setting that
-        ``cmd app_function set-additional-allowlisted-agents`` writes. Leaving the allowlist
-        drops the agent's access flags, as on Android."""
-        before = self._additional_agents()
-        agents = set(parse_agent_list(before or ""))
-        self._set_additional_agents(sorted(agents | {package} if allowlisted else agents - {package}))
-        try:
+        ``droidsim access agents add|remove`` edit. Leaving the
+        allowlist drops the agent's access flags, as on Android."""
+        secure = self._settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST)
+        listed = any(entry.package_name == package for entry in parse_agent_list(secure or ""))
+        with _listed_for_the_block(self.shell.app_function_manager.edit_additional_agent_allowlist, package, listed,
+                                   allowlisted):
             yield
-        finally:
-            self._set_additional_agents(before)
 
     @contextlib.contextmanager
     def agent_allowlist_restored(self) -> Iterator[None]:
         """Both settings of the agent allowlist as they were, after the block; meanwhile
         DeviceConfig's list names the run's agents too, so that a case may set or clear the
         additional list without dropping their access flags."""
-        additional, device_config = self._additional_agents(), self._settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST)
-        both = sorted(set(parse_agent_list(device_config or "")) | set(AGENTS))
+        additional = self._settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST)
+        device_config = self._settings.get_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST)
+        listed = parse_agent_list(device_config or "")
+        both = [*listed, *(SignedPackage(agent) for agent in AGENTS if agent not in {e.package_name for e in listed})]
         self._settings.put_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST, serialize_agent_list(both))
         try:
             yield
         finally:
-            self._set_additional_agents(additional)
+            self._settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, additional)
             self._settings.put_setting(*DEVICE_CONFIG_AGENT_ALLOWLIST, device_config)
 
     def additional_agents(self) -> list[str]:
-        """The Secure setting set-additional-allowlisted-agents writes, as a list."""
-        return parse_agent_list(self._additional_agents() or "")
+        """The packages of the Secure setting set-additional-allowlisted-agents writes."""
+        secure = self._settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST)
+        return [entry.package_name for entry in parse_agent_list(secure or "")]
 
     @contextlib.contextmanager
     def access_flags(self, agent: str, target: str, flags: int) -> Iterator[bool]:
@@ -243,14 +242,6 @@ class ConformanceTarget:
     @property
     def _settings(self):
         return self.shell.get_system_service(SETTINGS_SERVICE)
-
-    def _additional_agents(self) -> str | None:
-        return self._settings.get_setting(*ADDITIONAL_AGENT_ALLOWLIST)
-
-    def _set_additional_agents(self, value: list[str] | str | None) -> None:
-        if isinstance(value, list):
-            value = serialize_agent_list(value) or None
-        self._settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, value)
 
     # what the CTS-like apps leave in their data folders (testutils.py)
     def app_data_dir(self, package: str) -> Path:
@@ -292,6 +283,20 @@ def process_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+@contextlib.contextmanager
+def _listed_for_the_block(edit: Callable[[int, list[str]], object], package: str, listed: bool,
+                          wanted: bool) -> Iterator[None]:
+    """``package`` on an allowlist (or off it) while the block runs, as it was after: each change
+    one edit in the device, so whatever else changes the list meanwhile is kept."""
+    if listed != wanted:
+        edit(AllowlistEdit.ADD if wanted else AllowlistEdit.REMOVE, [package])
+    try:
+        yield
+    finally:
+        if listed != wanted:
+            edit(AllowlistEdit.REMOVE if wanted else AllowlistEdit.ADD, [package])
 
 
 @contextlib.contextmanager

@@ -30,15 +30,21 @@ class SettingSpec:
     description: str
     # Raises IllegalArgumentException for a value the reading service would refuse.
     parse: Callable[[str], Any]
-    on_change: Callable[[], None]
+    on_change: Callable[[], Any]
     # Raises SecurityException when the calling identity may not read the value.
     check_read: Callable[[], None] = lambda: None
+    # A value written whole (``settings put``) as it is stored, given the one stored before: the
+    # agent allowlists bind each name to its package's signer, and refuse naming another signer's.
+    canonical: Callable[[str, str | None], str] = lambda value, old: value
 
 
 class SettingsProvider:
     def __init__(self, store: DeviceStore) -> None:
         self._store = store
         self._lock = threading.Lock()
+        # Held from a write's read of the old value to its reader being told: writes never
+        # interleave, so an ``update`` never loses a change made meanwhile.
+        self._writing = threading.RLock()
         self._specs: dict[SettingKey, SettingSpec] = {}
 
     def register(self, key: SettingKey, spec: SettingSpec) -> None:
@@ -65,10 +71,28 @@ class SettingsProvider:
         """Set (or with None, delete) a setting, then tell the service that reads it."""
         require_shell_or_root(f"write {table} settings")
         spec = self._spec(table, name)
-        if value is not None:
-            spec.parse(value)
-        self._store.put_setting(_storage_key(table, name), value)
-        spec.on_change()
+
+        def written(old: str | None) -> str | None:
+            if value is None:
+                return None
+            spec.parse(value)  # a value its reader would refuse is refused as written
+            return spec.canonical(value, old)
+
+        self.update(table, name, written)
+
+    def update(self, table: str, name: str, change: Callable[[str | None], str | None]) -> Any:
+        """The device's own read-change-write of a setting, in one step: ``change`` gets the value
+        and returns the new one as it is to be stored (None deletes it), or raises, and nothing
+        is written. Answers what the reading service answered when told."""
+        spec = self._spec(table, name)
+        with self._writing:
+            old = self._store.setting(_storage_key(table, name))
+            value = change(old)
+            if value is not None:
+                spec.parse(value)
+            if value != old:
+                self._store.put_setting(_storage_key(table, name), value)
+            return spec.on_change()
 
     def delete_setting(self, table: str, name: str) -> None:
         self.put_setting(table, name, None)

@@ -8,8 +8,11 @@ moved there. What a spec names is found by one walk through it (``spec_files``,
 ``move_files``), the same for listing and for moving, so that no path can be moved
 that was not shipped: every absolute path in any field at any depth, the app
 folders, the system apps, the variant, an app entry's APK, cassette or double.
-Nothing here imports Ray: the archive travels as whatever ``put`` makes of its
-bytes, and comes back through ``fetch``.
+What goes into the archive is only what a device reads (``needed_files``): under a
+folder the spec names, the app folders it stands for and nothing else beside them, so
+a suite that names a folder holding one app folder (a home folder) ships that app, not
+the keys beside it. Nothing here imports Ray: the archive travels as whatever ``put``
+makes of its bytes, and comes back through ``fetch``.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel
 
+from sim.eval.apps import AppSource, DeviceSetupError, package_of
 from sim.eval.devices import DeviceSpec
+from sim.pm.app_folders import app_folders_in
 from sim.pm.installer import IGNORED_NAMES
+from sim.responses.cassette import CassetteError, check_shape, read_cassette_file
 
 _UNPACKED: dict[str, Path] = {}  # this process's folders, by the digest of what they hold
 
@@ -76,16 +82,45 @@ def move_files(spec: Any, move: Callable[[str], str | None]) -> Any:
     return spec
 
 
+def needed_files(spec: DeviceSpec) -> set[str]:
+    """What a device of ``spec`` reads: each app folder or APK its apps stand for (a folder of
+    app folders stands for the app folders in it, sim/pm/app_folders.py), with its cassette and
+    double; the variant; the system image's app folders. A file named as an APK or a cassette
+    is read as one here first: what is not one (a key named as a cassette) never leaves."""
+    sources = [app for entry in spec.apps for app in entry.apps()]
+    for source in sources:
+        _require_what_it_is_named(source)
+    if spec.variant and Path(spec.variant).is_file():
+        package_of(Path(spec.variant), "--variant")
+    paths = {path for source in sources for path in (source.path, source.responses, source.double) if path}
+    paths.update(str(folder) for folder in app_folders_in(Path(spec.system_apps_dir)))
+    return paths | ({spec.variant} if spec.variant else set())
+
+
+def _require_what_it_is_named(source: AppSource) -> None:
+    if Path(source.path).is_file():
+        source.package()  # an APK: its manifest read, as install will
+    if source.responses:
+        try:
+            check_shape(read_cassette_file(Path(source.responses)), Path(source.responses).name)
+        except CassetteError as error:
+            raise DeviceSetupError(source.named(f"{source.responses} is not a cassette, so it is not sent to the "
+                                                f"cluster: {error}")) from None
+
+
 def make_bundle(specs: Iterable[DeviceSpec], put: Callable[[bytes], Any]) -> Bundle:
-    """The files every spec names, packed, the archive handed to ``put`` (``ray.put``)."""
+    """What every spec's device needs, packed, the archive handed to ``put`` (``ray.put``)."""
+    specs = list(specs)
     paths = sorted({path for spec in specs for path in spec_files(spec)})
-    data, names = pack(paths)
+    data, names = pack(paths, {path for spec in specs for path in needed_files(spec)})
     return Bundle(hashlib.sha256(data).hexdigest(), names, (put(data),))
 
 
-def pack(paths: Iterable[str]) -> tuple[bytes, tuple[tuple[str, str], ...]]:
-    """A tar archive of ``paths`` (a path inside another goes with it), and where each went.
-    Links stay links; the installer refuses those that lead out of an app's folder."""
+def pack(paths: Iterable[str], needed: set[str] | None = None) -> tuple[bytes, tuple[tuple[str, str], ...]]:
+    """A tar archive of ``paths`` (a path inside another goes with it), and where each went;
+    given ``needed``, of what lies within a needed path only (the folders above one kept as
+    folders, nothing else in them). Links stay links; the installer refuses those that lead
+    out of an app's folder."""
     roots: list[str] = []
     for path in sorted(paths):
         if not any(_within(path, root) for root in roots):
@@ -94,8 +129,20 @@ def pack(paths: Iterable[str]) -> tuple[bytes, tuple[tuple[str, str], ...]]:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as archive:
         for root, name in names:
-            archive.add(root, arcname=name, filter=_without_caches)
+            archive.add(root, arcname=name, filter=_needed_within(root, name, needed))
     return buffer.getvalue(), names
+
+
+def _needed_within(root: str, name: str, needed: set[str] | None) -> Callable[[tarfile.TarInfo], tarfile.TarInfo | None]:
+    """tar's filter for ``root``, archived as ``name``: what lies within a needed path, and the
+    folders on the way to one (whose other members it leaves out); no caches."""
+    def keep(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        path = os.path.normpath(os.path.join(root, os.path.relpath(member.name, name)))
+        wanted = needed is None or any(_within(path, n) for n in needed) or (
+            member.isdir() and any(_within(n, path) for n in needed))
+        return _without_caches(member) if wanted else None
+
+    return keep
 
 
 def _within(path: str, root: str) -> bool:

@@ -310,19 +310,20 @@ class Suite(_Strict):
     def phrase_cues(self) -> dict[str, dict[str, list[str]]]:
         return {language: cues.model_dump() for language, cues in self.phrases.items()}
 
-    def warnings(self) -> list[str]:
+    def warnings(self, ray: bool = False) -> list[str]:
         """What the suite can run with but should not: a case that changes the device and checks
         nothing of what changed (its verdict would rest on the calls alone); apps from outside
-        the suite's own folder, whose Python the run executes with the user's rights."""
+        the suite's own folder, whose Python the run executes with the user's rights, and which
+        ``ray`` uploads to the cluster (the app folders in a folder named, not the folder whole)."""
         out = []
         home = self.path.parent.resolve() if self.path is not None else None
         for n, source in enumerate(self.app_sources() if self.apps is not None and home else ()):
-            # An app folder's Python and a double's run; an APK's DEX and a cassette do not.
-            code = [p for p in (source.path, source.double) if p and Path(p).is_dir()]
-            for outside in [p for p in code if not Path(p).is_relative_to(home)]:
-                line, _ = self.locate(("apps", n))
-                out.append(f"{self.path}:{line}: apps: {outside} is outside the suite's folder: its Python runs as "
-                           "code with your rights (docs/security.md, \"Eval suites\")")
+            line, _ = self.locate(("apps", n))
+            for path in (p for p in (source.path, source.responses, source.double) if p):
+                said = [] if Path(path).is_relative_to(home) else _outside_the_suite(path, path == source.path, ray)
+                if said:
+                    out.append(f"{self.path}:{line}: apps: {path} is outside the suite's folder: {', and '.join(said)} "
+                               "(docs/security.md, \"Eval suites\")")
         for n, case in enumerate(self.cases):
             changing = case.changes_state()
             if changing and not case.state:
@@ -337,6 +338,15 @@ class Suite(_Strict):
         if unknown:
             raise SuiteError(self.path or "suite", 0, "cases", f"no case with id {', '.join(unknown)}")
         return cases
+
+
+def _outside_the_suite(path: str, app: bool, ray: bool) -> list[str]:
+    """What the run does with a file or folder of the suite's apps from outside its folder."""
+    folder = Path(path).is_dir()
+    said = ["its Python runs as code with your rights"] if folder else []  # an APK's DEX and a cassette do not run
+    if ray:
+        said.append(f"--ray uploads {'its app folders' if app and folder else 'it'} to the Ray cluster")
+    return said
 
 
 def is_read(function: str) -> bool:

@@ -14,6 +14,7 @@ import threading
 
 from droid.os.binder import ROOT_UID, SHELL_UID, SYSTEM_UID, Binder
 from droid.os.exceptions import IllegalArgumentException, SecurityException
+from droidsim.v1.allowlist_pb2 import AllowlistChange, PackageLoss
 from sim.data.store import DeviceStore
 from sim.permissions.definitions import (
     DANGEROUS,
@@ -27,11 +28,13 @@ from sim.permissions.definitions import (
 from sim.permissions.enforcement import require_shell_or_root
 from sim.platform_version import NEWEST, PlatformVersion
 from sim.pm.install_error import InstallError
-from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry, require_package_names
+from sim.pm.registry import InstalledPackage, ManifestFacts, PackageRegistry
+from sim.pm.signed_packages import SignedPackage, bound_to, edited, install_notes, parse_entry, without_install_of
 
 log = logging.getLogger("droidsim.permissions")
 
 PRIVILEGED_ALLOWLIST_KEY = "pm/privileged_allowlist"
+PRIVILEGED_ALLOWLIST = "privileged allowlist"
 
 PERMISSION_GRANTED = 0
 PERMISSION_DENIED = -1
@@ -49,7 +52,9 @@ class PermissionManagerService:
         self._runtime: dict[str, set[str]] = {}
         for package_name, permission in store.query("SELECT package_name, permission FROM runtime_permissions"):
             self._runtime.setdefault(package_name, set()).add(permission)
-        self._privileged = frozenset(json.loads(store.setting(PRIVILEGED_ALLOWLIST_KEY) or "[]"))
+        # Entries as "pkg" or "pkg:SHA256" (sim/pm/signed_packages.py); the rows of data
+        # directories from before the binding are plain names, which parse the same way.
+        self._privileged = tuple(map(parse_entry, json.loads(store.setting(PRIVILEGED_ALLOWLIST_KEY) or "[]")))
 
     # definitions
     def definition(self, name: str) -> PermissionInfo | None:
@@ -95,7 +100,7 @@ class PermissionManagerService:
 
     # who holds what
     def is_privileged(self, package: InstalledPackage) -> bool:
-        return package.system or package.package_name in self._privileged
+        return package.system or any(entry.matches(package) for entry in self._privileged)
 
     def holds(self, package: InstalledPackage, permission: str) -> bool:
         if permission not in package.manifest.uses_permissions:
@@ -177,31 +182,58 @@ class PermissionManagerService:
         return package
 
     def privileged_allowlist(self) -> list[str]:
-        return sorted(self._privileged)
+        return sorted(entry.package_name for entry in self._privileged)
 
-    def set_privileged_allowlist(self, package_names: list[str]) -> None:
-        """The device's privapp allowlist: listed packages count as privileged apps."""
+    def privileged_entries(self) -> tuple[SignedPackage, ...]:
+        return self._privileged
+
+    def edit_privileged_allowlist(self, operation: int, packages: list[str]) -> AllowlistChange:
+        """The device's privapp allowlist, changed in one step (concurrent edits never undo each
+        other): listed packages count as privileged apps, each bound to the package named
+        (sim/pm/signed_packages.py). Says what each package taken off loses, in the log too."""
         require_shell_or_root("change the privileged allowlist")
-        names = require_package_names(package_names)
-        before = {p.package_name: self.granted_permissions(p) for p in self._registry.all()}
-        with self._store.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (PRIVILEGED_ALLOWLIST_KEY, json.dumps(names)))
-            with self._lock:
-                removed, self._privileged = sorted(self._privileged - set(names)), frozenset(names)
-        log.info("privileged allowlist: %s", names)
-        for name in removed:  # a replace that drops someone says so (docs/access-control.md)
-            package = self._registry.get(name)
-            lost = sorted(set(before.get(name, ())) - set(self.granted_permissions(package))) if package else []
-            log.info("%s left the privileged allowlist%s", name,
-                        f": it loses {', '.join(lost)}" if lost else " (it held no privileged permission)")
+        with self._store.transaction() as db, self._lock:  # the order every writer takes them in
+            edit = edited(self._privileged, operation, packages, self._registry.get, PRIVILEGED_ALLOWLIST, "privileged")
+            held = {name: self._granted_if_installed(name) for name in edit.removed}
+            self._store_privileged(db, edit.entries)
+            losses = [PackageLoss(package_name=name, lost=sorted(set(held[name]) - set(self._granted_if_installed(name))))
+                      for name in edit.removed]
+        log.info("privileged allowlist: %s", [str(entry) for entry in edit.entries])
+        for loss in losses:  # a replace that drops someone says so (docs/access-control.md)
+            log.info("%s left the privileged allowlist%s", loss.package_name,
+                     f": it loses {', '.join(loss.lost)}" if loss.lost else " (it held no privileged permission)")
+        return AllowlistChange(entries=[e.to_proto() for e in edit.entries], removed=edit.removed,
+                               not_listed=edit.not_listed, losses=losses,
+                               allowlist=sorted(e.package_name for e in edit.entries))
+
+    def _granted_if_installed(self, package_name: str) -> list[str]:
+        package = self._registry.get(package_name)
+        return self.granted_permissions(package) if package is not None else []
+
+    def _store_privileged(self, db, entries: tuple[SignedPackage, ...]) -> None:
+        """Within the caller's transaction, holding the lock."""
+        if entries != self._privileged:
+            db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)",
+                       (PRIVILEGED_ALLOWLIST_KEY, json.dumps([str(entry) for entry in entries])))
+            self._privileged = entries
 
     # lifecycle
+    def package_added(self, package: InstalledPackage) -> list[str]:
+        """After an install (and at boot): an entry awaiting its first install is bound to it; what
+        its developer should hear when the entry of its name is another signer's."""
+        if bound_to(self._privileged, package) != self._privileged:  # else no write at all
+            with self._store.transaction() as db, self._lock:
+                self._store_privileged(db, bound_to(self._privileged, package))
+        return install_notes(self._privileged, package, PRIVILEGED_ALLOWLIST, "privileged")
+
     def forget_package(self, package_name: str) -> None:
-        """Uninstall: its runtime grants go with it (a reinstall starts from none)."""
+        """Uninstall: its runtime grants go with it (a reinstall starts from none), and so does a
+        privileged allowlist entry bound to this install (it had no signer to outlive it)."""
         with self._store.transaction() as db:
             db.execute("DELETE FROM runtime_permissions WHERE package_name = ?", (package_name,))
             with self._lock:
                 self._runtime.pop(package_name, None)
+                self._store_privileged(db, without_install_of(self._privileged, package_name))
 
 
 def _install_time_rule(level: ProtectionLevel) -> str:

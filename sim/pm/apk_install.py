@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from sim.apk.errors import ApkError
 from sim.apk.folder import read_apk, write_folder, write_new
+from sim.xmlsafe import parse_xml
 from droidsim.v1.metadata_pb2 import InstalledFrom
 from sim.pm.install_error import InstallError
 from sim.pm.installed_from import APK, signers
+from sim.pm.manifest import TARGET_R, target_sdk
 from sim.pm.registry import InstalledPackage
 
 if TYPE_CHECKING:
@@ -71,6 +73,22 @@ def check_signers(package_name: str, previous: InstalledPackage | None, source: 
             f"{package_name} is installed signed by {_signers(before)}; this update is signed by {_signers(now)} "
             f"(uninstall it first to replace it)",
         )
+
+
+def check_minimum_scheme(package_name: str, staged_manifest: Path, source: InstalledFrom) -> None:
+    """Android 11 and newer refuse an APK signed with v1 only when it targets SDK 30 or higher
+    (ApkSignatureVerifier.getMinimumSignatureSchemeVersionForTargetSdk, checked at install by
+    assertMinSignatureSchemeIsValid); an unsigned APK is droidsim's own allowance (install warns)."""
+    if tuple(source.signing_schemes) != ("v1",):
+        return
+    target = target_sdk(parse_xml(staged_manifest, what="manifest"))
+    if target >= TARGET_R:
+        raise InstallError(
+            "INSTALL_PARSE_FAILED_NO_CERTIFICATES",
+            f"No signature found in package of version 2 or newer for package {package_name}: it targets SDK "
+            f"{target}, and Android 11 and newer require APK Signature Scheme v2 or newer of an app that targets "
+            f"SDK {TARGET_R} or higher; {source.file_name} is signed with v1 only (sign it with apksigner, which "
+            "adds v2 and v3)")
 
 
 def _signers(digests: tuple[str, ...]) -> str:

@@ -137,7 +137,7 @@ class PackageInstaller:
         sim/pm/index_notes.py, then sim/pm/install_warnings.py), and its new credential secret.
         ``responses``: where a code-less app's answers come from (sim/responses/staging.py); an
         APK is always code-less."""
-        from sim.pm.apk_install import check_signers, stage_apk  # at install, not at boot
+        from sim.pm.apk_install import check_minimum_scheme, check_signers, stage_apk  # at install, not at boot
 
         app_dir = app_dir.resolve()
         token = secrets.token_hex(6)
@@ -168,6 +168,8 @@ class PackageInstaller:
                 previous = installed(manifest.package)
                 self._check_name(manifest.package, system, previous)
                 check_signers(manifest.package, previous, source)
+                if decoded:
+                    check_minimum_scheme(manifest.package, staging / "AndroidManifest.xml", source)
                 check_manifest(manifest)
                 # The double is staged now, so that the code checks that follow check it.
                 staged = double_to_stage(responses, previous.app_dir if previous else None)

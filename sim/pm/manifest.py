@@ -29,6 +29,7 @@ PROPERTY_SCHEMA = "android.app.appfunctions.schema"
 PROPERTY_APP_METADATA = "android.app.appfunctions.app_metadata"
 
 # Build.VERSION_CODES.S: from this target SDK on, android:exported must be explicit.
+TARGET_R = 30
 TARGET_S = 31
 NEWEST_TARGET = 10_000  # Build.VERSION_CODES.CUR_DEVELOPMENT
 # The components whose parser (ParsedActivityUtils, ParsedServiceUtils) asks for android:exported.
@@ -105,7 +106,7 @@ def parse_manifest(path: Path, *, package: str | None = None) -> Manifest:
     if len(applications) > 1:
         raise XmlError.at(applications[1], "<manifest> has more than one <application>")
     application = applications[0] if applications else None
-    if _target_sdk(root) >= TARGET_S:
+    if target_sdk(root) >= TARGET_S:
         _require_explicit_exported(application, package)
     return Manifest(
         file=str(path),
@@ -133,7 +134,7 @@ def resolution_order(services: Iterable[ServiceDeclaration]) -> list[ServiceDecl
     return sorted((s for s in services if s.is_app_function_service), key=lambda s: -s.priority)
 
 
-def _target_sdk(root: etree._Element) -> int:
+def target_sdk(root: etree._Element) -> int:
     """<uses-sdk android:targetSdkVersion>; a codename or none at all counts as the newest, as
     droidsim takes every app to target a current SDK (docs/differences.md)."""
     uses_sdk = root.find("uses-sdk")

@@ -10,18 +10,9 @@ from functools import cached_property
 from pathlib import Path
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
-from droid.os.exceptions import IllegalArgumentException
 
 # The manifest schema's PackageName pattern (schemas/android_manifest.xsd).
 PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
-
-
-def require_package_names(names: list[str] | tuple[str, ...]) -> list[str]:
-    """Names for an allowlist: each a well-formed package name, duplicates dropped, sorted."""
-    bad = [n for n in names if not PACKAGE_NAME.fullmatch(n)]
-    if bad:
-        raise IllegalArgumentException(f"not a package name: {bad[0]!r}")
-    return sorted(set(names))
 
 
 # The manifest facts are plain dataclasses with a hand-written JSON form, not pydantic models:

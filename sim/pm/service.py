@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from droid.os.binder import FIRST_APPLICATION_UID, Binder, CallingIdentity
 from droid.os.exceptions import IllegalArgumentException
 from droidsim.v1 import package_manager_pb2 as pm_pb2
+from droidsim.v1.allowlist_pb2 import AllowlistChange
 from sim.appfunctions.index import FunctionIndex
 from sim.identity import Authenticator, hash_secret
 from sim.permissions.definitions import QUERY_ALL_PACKAGES
@@ -35,7 +37,7 @@ class PackageManagerService:
         authenticator: Authenticator,
         permissions: PermissionManagerService,
         stop_app: Callable[[str], None],
-        package_added: Callable[[InstalledPackage], None],
+        package_added: Callable[[InstalledPackage], list[str]],
         package_removed: Callable[[str], None],
         visible_function_ids: Callable[[CallingIdentity, InstalledPackage], list[str]],
     ) -> None:
@@ -45,7 +47,8 @@ class PackageManagerService:
         self._authenticator = authenticator
         self._permissions = permissions
         self._stop_app = stop_app
-        # Told after an install, so pregranted agents reach a new target.
+        # Told after an install, so allowlist entries bind to it and pregranted agents reach a new
+        # target; answers what the install's output should say of it besides.
         self._package_added = package_added
         # Told after an uninstall, so grants, flags and history of the package go too.
         self._package_removed = package_removed
@@ -99,8 +102,8 @@ class PackageManagerService:
     def get_privileged_allowlist(self) -> list[str]:
         return self._permissions.privileged_allowlist()
 
-    def set_privileged_allowlist(self, package_names: list[str]) -> None:
-        self._permissions.set_privileged_allowlist(package_names)
+    def edit_privileged_allowlist(self, operation: int, packages: list[str]) -> AllowlistChange:
+        return self._permissions.edit_privileged_allowlist(operation, packages)
 
     # device-side API
     def install(self, app_dir: Path, system: bool = False, responses: ResponseOptions = ResponseOptions()) -> InstalledPackage:
@@ -112,11 +115,11 @@ class PackageManagerService:
             )
             self._stop_app(package.package_name)
             self.adopt(package, hash_secret(secret))
+            package = replace(package, install_notes=(*package.install_notes, *self._package_added(package)))
             log.info("installed %s (uid %d, %d functions)", package.package_name, package.uid,
                      len(package.metadata.app_functions))
             for warning in package.install_notes:
                 log.warning("%s: %s", package.package_name, warning)
-            self._package_added(package)
             return package
 
     def adopt(self, package: InstalledPackage, credential_hash: str) -> None:

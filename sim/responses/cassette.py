@@ -36,7 +36,10 @@ class CassetteError(ValueError):
 
 def read_cassette_file(path: Path) -> Any:
     """The cassette's content, YAML or JSON (JSON is YAML). Anchors and aliases are refused:
-    one line of aliases can stand for gigabytes once expanded."""
+    one line of aliases can stand for gigabytes once expanded. A refusal quotes nothing of the
+    file: a suite may name any file as its cassette (a key, a credentials file), and the
+    refusal is printed, logged and kept with the run's results; where the problem is and what
+    the parser met there (a scalar, a tab) is enough to fix a cassette."""
     import yaml
 
     try:
@@ -45,8 +48,10 @@ def read_cassette_file(path: Path) -> Any:
         if path.stat().st_size > MAX_CASSETTE_BYTES:
             raise CassetteError(f"{path}: larger than {MAX_CASSETTE_BYTES} bytes")
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise CassetteError(f"{path}: cannot be read: {error}") from None
+    except UnicodeDecodeError as error:
+        raise CassetteError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise CassetteError(f"{path}: cannot be read: {error.strerror}") from None
     try:
         content = yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader without aliases
         # JSON's values only: YAML's binary, sets and NaN have no place in a typed document.
@@ -54,9 +59,27 @@ def read_cassette_file(path: Path) -> Any:
     except (TypeError, ValueError) as error:
         raise CassetteError(f"{path.name}: holds a value JSON has no form for: {error}") from None
     except yaml.YAMLError as error:
-        raise CassetteError(f"{path.name}: not YAML or JSON: {error}") from None
+        raise CassetteError(f"{path.name}: not YAML or JSON{_where(error)}") from None
     except RecursionError:
         raise CassetteError(f"{path.name}: nests too deep to be a cassette") from None
+
+
+def _where(error: Exception) -> str:
+    """`` (line L, column C: PROBLEM)``, the parser's own words without the line it quotes."""
+    mark, problem = getattr(error, "problem_mark", None), getattr(error, "problem", None)
+    if mark is None:
+        return ""
+    return f" (line {mark.line + 1}, column {mark.column + 1}" + (f": {problem})" if problem else ")")
+
+
+def check_shape(content: Any, label: str) -> None:
+    """A cassette's outline, checked before anything in it is typed or quoted: a file that is no
+    cassette at all (a key, a config file) is refused without a word of what it holds."""
+    if not isinstance(content, Mapping) or not isinstance(content.get("calls"), Mapping):
+        raise CassetteError(f"{label}: a cassette is a mapping with `calls`: function -> list of recorded calls")
+    unknown = sorted(set(content) - {"package", "calls"})
+    if unknown:
+        raise CassetteError(f"{label}: unknown key {unknown[0]!r} (a cassette has `package` and `calls`)")
 
 
 @functools.cache
@@ -121,11 +144,7 @@ def _typed_calls(
 ) -> dict[str, tuple[str, list[tuple[dict, Recorded]]]]:
     """Each function as the cassette names it: (its whole id, its entries, kept and typed).
     ``known_only``: leave out what ``metadata`` does not declare (checked at install already)."""
-    if not isinstance(content, Mapping) or not isinstance(content.get("calls"), Mapping):
-        raise CassetteError(f"{label}: a cassette is a mapping with `calls`: function -> list of recorded calls")
-    unknown = sorted(set(content) - {"package", "calls"})
-    if unknown:
-        raise CassetteError(f"{label}: unknown key {unknown[0]!r} (a cassette has `package` and `calls`)")
+    check_shape(content, label)
     package = content.get("package")
     if package is not None and package != metadata.package_name:
         raise CassetteError(f"{label}: recorded for package {package!r}, not {metadata.package_name}")

@@ -229,6 +229,10 @@ class AppFunctionManagerServicer(_Servicer, afm_grpc.AppFunctionManagerServicer)
         return afm_pb2.PackageNameList(package_names=self._service.get_agent_allowlist())
 
     @binder_call
+    def EditAdditionalAgentAllowlist(self, request, context):  # noqa: N802
+        return self._service.edit_additional_agent_allowlist(request.operation, list(request.packages))
+
+    @binder_call
     def GetAccessHistory(self, request, context):  # noqa: N802
         return afm_pb2.AccessHistory(entries=self._service.get_access_history())
 
@@ -289,9 +293,8 @@ class PackageManagerServicer(_Servicer, pm_grpc.PackageManagerServicer):
         return pm_pb2.PrivilegedAllowlist(package_names=self._service.get_privileged_allowlist())
 
     @binder_call
-    def SetPrivilegedAllowlist(self, request, context):  # noqa: N802
-        self._service.set_privileged_allowlist(list(request.package_names))
-        return data_pb2.Empty()
+    def EditPrivilegedAllowlist(self, request, context):  # noqa: N802
+        return self._service.edit_privileged_allowlist(request.operation, list(request.packages))
 
 
 class SettingsServicer(_Servicer, settings_grpc.SettingsServicer):

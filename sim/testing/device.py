@@ -36,7 +36,7 @@ from droid.appfunctions.requests import (
 from droid.appfunctions.typeref import ObjectSpec
 from droid.content.context import Context
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
-from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
+from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
 from sim.device import Device
 from sim.pm.code_verifier import InProcessCodeVerifier
 from sim.pm.decoded_apks import DecodedApks
@@ -271,7 +271,7 @@ class TestDevice:
 
     def allowlist_agents(self, *package_names: str) -> None:
         """``cmd app_function set-additional-allowlisted-agents``: replaces the previous ones."""
-        self.device.settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(list(package_names)) or None)
+        self.device.settings.put_setting(*ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list(parse_agent_list(";".join(package_names))))
 
     def grant_access(self, agent: str, target: str) -> None:
         """``cmd app_function grant-app-function-access`` (OTHER_GRANTED)."""

@@ -31,8 +31,8 @@ FRAMEWORK_RES = Path("/usr/share/android-framework-res/framework-res.apk")
 TOOLS = ("aapt2", "zipalign", "apksigner")
 # Each source and the variants built of it beside NAME.apk: shop is the APK most tests use, bank
 # the default Jetpack layout (the library's PlatformAppFunctionService serving @AppFunction classes)
-# with what AndroidX and Gradle merge into a real manifest.
-SOURCES = {"shop": ("signed", "other-key", "config.fr"), "bank": ("signed",)}
+# with what AndroidX and Gradle merge into a real manifest, agent an agent app (no functions, no assets).
+SOURCES = {"shop": ("signed", "other-key", "config.fr"), "bank": ("signed",), "agent": ("signed", "other-key")}
 KEYS = {"signed": "test", "other-key": "other"}
 WARMUP = HERE.parent.parent / "sim" / "apk" / "warmup.apk"
 MIN_SDK, TARGET_SDK = "34", "36"
@@ -46,13 +46,15 @@ def missing_tools() -> list[str]:
     return missing
 
 
-def build_unsigned(source: Path, out: Path, *link_options: object) -> None:
+def build_unsigned(source: Path, out: Path, *link_options: object, min_sdk: str = MIN_SDK,
+                   target_sdk: str = TARGET_SDK) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         compiled, unaligned = Path(scratch) / "res.zip", Path(scratch) / "unaligned.apk"
         _run("aapt2", "compile", "--dir", source / "res", "-o", compiled)
         # --warn-manifest-validation: this aapt2 drops the <property> elements it does not know otherwise.
+        assets = ["-A", source / "assets"] if (source / "assets").is_dir() else []
         _run("aapt2", "link", "-o", unaligned, "-I", FRAMEWORK_RES, "--manifest", source / "AndroidManifest.xml",
-             "-A", source / "assets", "--min-sdk-version", MIN_SDK, "--target-sdk-version", TARGET_SDK,
+             *assets, "--min-sdk-version", min_sdk, "--target-sdk-version", target_sdk,
              "--warn-manifest-validation", *link_options, compiled)
         _run("zipalign", "-f", "-p", "4", unaligned, out)
 

@@ -10,6 +10,7 @@ of passing slowly. The APKs are made from bytes (tests/hostile_apks.py)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +92,22 @@ def test_binary_xml_nested_200000_deep_is_refused_at_once_naming_the_bound(tmp_p
     assert refusal == ("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: deep.apk!/AndroidManifest.xml nests elements deeper "
                        "than 64 levels, the device's bound")
     every_tool_refuses(apk, tmp_path, refusal)
+
+
+def test_an_asset_name_of_5000_bytes_is_an_install_error_naming_the_bound(tmp_path):
+    """I04: the decoded asset's file could not be created (ENAMETOOLONG), an internal error. The
+    tools write the decoded folder the same way (sim/pm/apk_tools.py), and refuse it alike."""
+    name = "a" * 5000 + ".xml"
+    apk = tmp_path / "long.apk"
+    apk.write_bytes(zip_of({"AndroidManifest.xml": binary_xml(manifest("com.example.longname", name)),
+                            f"assets/{name}": FUNCTIONS_XML}))
+    refusal = install_refusal(apk, tmp_path / "data")
+    bounds = os.pathconf(tmp_path, "PC_NAME_MAX"), os.pathconf(tmp_path, "PC_PATH_MAX")  # 255 and 4096 on Linux
+    assert refusal == (f"INSTALL_FAILED_INVALID_APK: the APK's entry assets/{'a' * 33}…{'a' * 12}.xml has a name of "
+                       "5011 bytes: droidsim keeps an APK's assets and resources as files, and this file system takes "
+                       f"names of at most {bounds[0]} bytes (paths of at most {bounds[1]})")
+    extracted = droidsim("apk", "extract", apk, tmp_path / "extracted", cwd=tmp_path)
+    assert (extracted.returncode, extracted.stderr) == (1, f"Error: {refusal}\n")
 
 
 def signature_bomb(declared: int) -> bytes:

@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from sim.eval.apps import DeviceSetupError
 from sim.eval.bounded_regex import PatternTimeout
+from sim.eval.devices import open_device
 from sim.eval.matchers import compile_matcher
+from sim.eval.run import EvalOptions, configs
 from sim.eval.suite import SuiteError, load_suite
 from tests.helpers import REPO, bounded_droidsim
 
@@ -86,3 +89,23 @@ def test_apps_from_outside_the_suites_folder_are_named_as_code_that_will_run(tmp
     shutil.copytree(REPO / "apps" / "orders", suite_dir / "apps" / "orders")
     (suite_dir / "suite.yaml").write_text("suite: beside\napps: apps\n" + CASE)
     assert load_suite(suite_dir / "suite.yaml").warnings() == []
+
+
+def test_a_cassette_from_outside_the_suite_is_refused_without_a_word_of_it(tmp_path):
+    """O01: the suite names the user's AWS credentials as a cassette; the refusal quoted the line
+    the YAML parser stopped at, the access key, on the terminal and into the run's records."""
+    secret = tmp_path / "home" / ".aws" / "credentials"
+    secret.parent.mkdir(parents=True)
+    secret.write_text("[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n"
+                      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n")
+    suite_dir = tmp_path / "downloaded"
+    suite_dir.mkdir()
+    shutil.copyfile(REPO / "tests" / "apks" / "shop.apk", suite_dir / "shop.apk")
+    (suite_dir / "suite.yaml").write_text(
+        f"suite: creds\nagent: com.example.assistant\napps:\n  - {{apk: shop.apk, responses: {secret}}}\n" + CASE)
+    suite = load_suite(suite_dir / "suite.yaml")
+    with pytest.raises(DeviceSetupError) as refused:
+        open_device(configs(suite, EvalOptions())[0][1]).close()
+    assert str(refused.value) == (
+        f"{suite_dir / 'suite.yaml'}:4: apps[0]: cannot install {suite_dir / 'shop.apk'}: INSTALL_FAILED_BAD_RESPONSES: "
+        "credentials: not YAML or JSON (line 2, column 1: expected '<document start>', but found '<scalar>')")

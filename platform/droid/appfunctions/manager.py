@@ -18,6 +18,7 @@ from droid.appfunctions.requests import (
 )
 from droid.os.cancellation import CancellationSignal
 from droid.os.exceptions import IllegalArgumentException
+from droidsim.v1.allowlist_pb2 import AllowlistChange
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
 
@@ -102,6 +103,8 @@ class IAppFunctionManager(Protocol):
     def get_valid_targets(self) -> list[str]: ...
 
     def get_agent_allowlist(self) -> list[str]: ...
+
+    def edit_additional_agent_allowlist(self, operation: int, packages: list[str]) -> AllowlistChange: ...
 
     def get_access_history(self) -> list[AccessHistoryEntry]: ...
 
@@ -232,6 +235,13 @@ class AppFunctionManager:
 
     def get_agent_allowlist(self) -> list[str]:
         return self._service.get_agent_allowlist()
+
+    def edit_additional_agent_allowlist(self, operation: int, packages: list[str]) -> AllowlistChange:
+        """droidsim's ``cmd app_function`` allowlist verbs as one step in the device (shell and
+        root only): ``operation`` is ``droidsim.v1.allowlist_pb2.AllowlistEdit.SET``, ``ADD`` or
+        ``REMOVE`` of the Secure list; answers what the edit did (docs/access-control.md). Two
+        editors at once never undo each other's change."""
+        return self._service.edit_additional_agent_allowlist(operation, packages)
 
     def get_access_history(self) -> list[AccessHistoryEntry]:
         """Every execution attempt the caller made, oldest first (all callers' with

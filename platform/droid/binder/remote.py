@@ -25,6 +25,7 @@ from droid.appfunctions.requests import (
 from droid.binder import wire
 from droid.binder.errors import from_rpc_error
 from droid.os.cancellation import CancellationSignal
+from droidsim.v1 import allowlist_pb2
 from droidsim.v1 import app_function_manager_pb2 as afm_pb2
 from droidsim.v1 import app_function_manager_pb2_grpc as afm_grpc
 from droidsim.v1.app_function_observer_pb2 import AppFunctionChangeEvent
@@ -210,6 +211,10 @@ class RemoteAppFunctionManager:
     def get_agent_allowlist(self) -> list[str]:
         return list(self._binder.call(self._stub.GetAgentAllowlist, data_pb2.Empty()).package_names)
 
+    def edit_additional_agent_allowlist(self, operation: int, packages: list[str]) -> allowlist_pb2.AllowlistChange:
+        request = allowlist_pb2.AllowlistEdit(operation=operation, packages=packages)
+        return self._binder.call(self._stub.EditAdditionalAgentAllowlist, request)
+
     def get_access_history(self) -> list[afm_pb2.AccessHistoryEntry]:
         return list(self._binder.call(self._stub.GetAccessHistory, data_pb2.Empty()).entries)
 
@@ -260,9 +265,9 @@ class RemotePackageManager:
     def get_privileged_allowlist(self) -> list[str]:
         return list(self._binder.call(self._stub.GetPrivilegedAllowlist, data_pb2.Empty()).package_names)
 
-    def set_privileged_allowlist(self, package_names: list[str]) -> None:
-        request = pm_pb2.PrivilegedAllowlist(package_names=package_names)
-        self._binder.call(self._stub.SetPrivilegedAllowlist, request)
+    def edit_privileged_allowlist(self, operation: int, packages: list[str]) -> allowlist_pb2.AllowlistChange:
+        request = allowlist_pb2.AllowlistEdit(operation=operation, packages=packages)
+        return self._binder.call(self._stub.EditPrivilegedAllowlist, request)
 
 
 class RemoteSettings:

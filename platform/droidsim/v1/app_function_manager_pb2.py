@@ -22,62 +22,63 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from droidsim.v1 import allowlist_pb2 as droidsim_dot_v1_dot_allowlist__pb2
 from droidsim.v1 import data_pb2 as droidsim_dot_v1_dot_data__pb2
 from droidsim.v1 import metadata_pb2 as droidsim_dot_v1_dot_metadata__pb2
 from droidsim.v1 import app_function_observer_pb2 as droidsim_dot_v1_dot_app__function__observer__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&droidsim/v1/app_function_manager.proto\x12\x0b\x64roidsim.v1\x1a\x16\x64roidsim/v1/data.proto\x1a\x1a\x64roidsim/v1/metadata.proto\x1a\'droidsim/v1/app_function_observer.proto\"\xce\x01\n\x19\x45xecuteAppFunctionRequest\x12\x1b\n\x13target_package_name\x18\x01 \x01(\t\x12\x1b\n\x13\x66unction_identifier\x18\x02 \x01(\t\x12\x30\n\nparameters\x18\x03 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\x12,\n\x06\x65xtras\x18\x04 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\x12\x17\n\x0f\x63\x61lling_package\x18\x05 \x01(\t\"\x81\x01\n\x1a\x45xecuteAppFunctionResponse\x12\x35\n\x0fresult_document\x18\x01 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\x12,\n\x06\x65xtras\x18\x02 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\"\x92\x01\n\x18\x45xecuteAppFunctionResult\x12;\n\x08response\x18\x01 \x01(\x0b\x32\'.droidsim.v1.ExecuteAppFunctionResponseH\x00\x12.\n\x05\x65rror\x18\x02 \x01(\x0b\x32\x1d.droidsim.v1.AppFunctionErrorH\x00\x42\t\n\x07outcome\"W\n\x1bIsAppFunctionEnabledRequest\x12\x1b\n\x13\x66unction_identifier\x18\x01 \x01(\t\x12\x1b\n\x13target_package_name\x18\x02 \x01(\t\"/\n\x1cIsAppFunctionEnabledResponse\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\"g\n\x1cSetAppFunctionEnabledRequest\x12\x1b\n\x13\x66unction_identifier\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\x05\x12\x1b\n\x13target_package_name\x18\x03 \x01(\t\"\xbe\x01\n\x15\x41ppFunctionSearchSpec\x12\x15\n\rpackage_names\x18\x01 \x03(\t\x12\x17\n\x0fschema_category\x18\x02 \x01(\t\x12\x13\n\x0bschema_name\x18\x03 \x01(\t\x12\x1a\n\x12min_schema_version\x18\x04 \x01(\x03\x12\x34\n\x0e\x66unction_names\x18\x05 \x03(\x0b\x32\x1c.droidsim.v1.AppFunctionName\x12\x0e\n\x06scopes\x18\x06 \x03(\x05\"[\n\x1aSearchAppFunctionsResponse\x12\x37\n\rapp_functions\x18\x02 \x03(\x0b\x32 .droidsim.v1.AppFunctionMetadataJ\x04\x08\x01\x10\x02\"B\n\x13\x41ppFunctionNameList\x12+\n\x05names\x18\x01 \x03(\x0b\x32\x1c.droidsim.v1.AppFunctionName\"[\n\x10\x41ppFunctionState\x12\x33\n\rfunction_name\x18\x01 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionName\x12\x12\n\nis_enabled\x18\x02 \x01(\x08\"E\n\x14\x41ppFunctionStateList\x12-\n\x06states\x18\x01 \x03(\x0b\x32\x1d.droidsim.v1.AppFunctionState\"[\n\x11\x41\x63\x63\x65ssChangeEvent\x12(\n\nregistered\x18\x01 \x01(\x0b\x32\x12.droidsim.v1.EmptyH\x00\x12\x13\n\tagent_uid\x18\x02 \x01(\x05H\x00\x42\x07\n\x05\x65vent\"E\n\nAccessPair\x12\x1a\n\x12\x61gent_package_name\x18\x01 \x01(\t\x12\x1b\n\x13target_package_name\x18\x02 \x01(\t\"#\n\x12\x41\x63\x63\x65ssRequestState\x12\r\n\x05state\x18\x01 \x01(\x05\"\x1c\n\x0b\x41\x63\x63\x65ssFlags\x12\r\n\x05\x66lags\x18\x01 \x01(\x05\"u\n\x18UpdateAccessFlagsRequest\x12\x1a\n\x12\x61gent_package_name\x18\x01 \x01(\t\x12\x1b\n\x13target_package_name\x18\x02 \x01(\t\x12\x11\n\tflag_mask\x18\x03 \x01(\x05\x12\r\n\x05\x66lags\x18\x04 \x01(\x05\",\n\x19UpdateAccessFlagsResponse\x12\x0f\n\x07\x63hanged\x18\x01 \x01(\x08\"6\n\x17RevokeSelfAccessRequest\x12\x1b\n\x13target_package_name\x18\x01 \x01(\t\"(\n\x0fPackageNameList\x12\x15\n\rpackage_names\x18\x01 \x03(\t\"\xeb\x01\n\x12\x41\x63\x63\x65ssHistoryEntry\x12\n\n\x02id\x18\x01 \x01(\x03\x12\x1a\n\x12\x61gent_package_name\x18\x02 \x01(\t\x12\x11\n\tagent_uid\x18\x03 \x01(\x05\x12\x1b\n\x13target_package_name\x18\x04 \x01(\t\x12\x1b\n\x13\x66unction_identifier\x18\x05 \x01(\t\x12\x1a\n\x12\x61\x63\x63\x65ss_time_millis\x18\x06 \x01(\x03\x12\x17\n\x0f\x64uration_millis\x18\x07 \x01(\x03\x12\x13\n\x0bresult_code\x18\x08 \x01(\x05\x12\x16\n\x0eresult_message\x18\t \x01(\t\"A\n\rAccessHistory\x12\x30\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1f.droidsim.v1.AccessHistoryEntry\"\x1c\n\x0c\x44umpResponse\x12\x0c\n\x04text\x18\x01 \x01(\t2\xef\n\n\x12\x41ppFunctionManager\x12\x63\n\x12\x45xecuteAppFunction\x12&.droidsim.v1.ExecuteAppFunctionRequest\x1a%.droidsim.v1.ExecuteAppFunctionResult\x12k\n\x14IsAppFunctionEnabled\x12(.droidsim.v1.IsAppFunctionEnabledRequest\x1a).droidsim.v1.IsAppFunctionEnabledResponse\x12V\n\x15SetAppFunctionEnabled\x12).droidsim.v1.SetAppFunctionEnabledRequest\x1a\x12.droidsim.v1.Empty\x12\x61\n\x12SearchAppFunctions\x12\".droidsim.v1.AppFunctionSearchSpec\x1a\'.droidsim.v1.SearchAppFunctionsResponse\x12P\n\x13ObserveAppFunctions\x12\x12.droidsim.v1.Empty\x1a#.droidsim.v1.AppFunctionChangeEvent0\x01\x12[\n\x14GetAppFunctionStates\x12 .droidsim.v1.AppFunctionNameList\x1a!.droidsim.v1.AppFunctionStateList\x12Q\n\x15GetAccessRequestState\x12\x17.droidsim.v1.AccessPair\x1a\x1f.droidsim.v1.AccessRequestState\x12\x43\n\x0eGetAccessFlags\x12\x17.droidsim.v1.AccessPair\x1a\x18.droidsim.v1.AccessFlags\x12\x62\n\x11UpdateAccessFlags\x12%.droidsim.v1.UpdateAccessFlagsRequest\x1a&.droidsim.v1.UpdateAccessFlagsResponse\x12L\n\x10RevokeSelfAccess\x12$.droidsim.v1.RevokeSelfAccessRequest\x1a\x12.droidsim.v1.Empty\x12\x42\n\x0eGetValidAgents\x12\x12.droidsim.v1.Empty\x1a\x1c.droidsim.v1.PackageNameList\x12\x43\n\x0fGetValidTargets\x12\x12.droidsim.v1.Empty\x1a\x1c.droidsim.v1.PackageNameList\x12\x45\n\x11GetAgentAllowlist\x12\x12.droidsim.v1.Empty\x1a\x1c.droidsim.v1.PackageNameList\x12\x42\n\x10GetAccessHistory\x12\x12.droidsim.v1.Empty\x1a\x1a.droidsim.v1.AccessHistory\x12<\n\x12\x43learAccessHistory\x12\x12.droidsim.v1.Empty\x1a\x12.droidsim.v1.Empty\x12J\n\x12WatchAccessChanges\x12\x12.droidsim.v1.Empty\x1a\x1e.droidsim.v1.AccessChangeEvent0\x01\x12\x35\n\x04\x44ump\x12\x12.droidsim.v1.Empty\x1a\x19.droidsim.v1.DumpResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&droidsim/v1/app_function_manager.proto\x12\x0b\x64roidsim.v1\x1a\x1b\x64roidsim/v1/allowlist.proto\x1a\x16\x64roidsim/v1/data.proto\x1a\x1a\x64roidsim/v1/metadata.proto\x1a\'droidsim/v1/app_function_observer.proto\"\xce\x01\n\x19\x45xecuteAppFunctionRequest\x12\x1b\n\x13target_package_name\x18\x01 \x01(\t\x12\x1b\n\x13\x66unction_identifier\x18\x02 \x01(\t\x12\x30\n\nparameters\x18\x03 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\x12,\n\x06\x65xtras\x18\x04 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\x12\x17\n\x0f\x63\x61lling_package\x18\x05 \x01(\t\"\x81\x01\n\x1a\x45xecuteAppFunctionResponse\x12\x35\n\x0fresult_document\x18\x01 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\x12,\n\x06\x65xtras\x18\x02 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionData\"\x92\x01\n\x18\x45xecuteAppFunctionResult\x12;\n\x08response\x18\x01 \x01(\x0b\x32\'.droidsim.v1.ExecuteAppFunctionResponseH\x00\x12.\n\x05\x65rror\x18\x02 \x01(\x0b\x32\x1d.droidsim.v1.AppFunctionErrorH\x00\x42\t\n\x07outcome\"W\n\x1bIsAppFunctionEnabledRequest\x12\x1b\n\x13\x66unction_identifier\x18\x01 \x01(\t\x12\x1b\n\x13target_package_name\x18\x02 \x01(\t\"/\n\x1cIsAppFunctionEnabledResponse\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\"g\n\x1cSetAppFunctionEnabledRequest\x12\x1b\n\x13\x66unction_identifier\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\x05\x12\x1b\n\x13target_package_name\x18\x03 \x01(\t\"\xbe\x01\n\x15\x41ppFunctionSearchSpec\x12\x15\n\rpackage_names\x18\x01 \x03(\t\x12\x17\n\x0fschema_category\x18\x02 \x01(\t\x12\x13\n\x0bschema_name\x18\x03 \x01(\t\x12\x1a\n\x12min_schema_version\x18\x04 \x01(\x03\x12\x34\n\x0e\x66unction_names\x18\x05 \x03(\x0b\x32\x1c.droidsim.v1.AppFunctionName\x12\x0e\n\x06scopes\x18\x06 \x03(\x05\"[\n\x1aSearchAppFunctionsResponse\x12\x37\n\rapp_functions\x18\x02 \x03(\x0b\x32 .droidsim.v1.AppFunctionMetadataJ\x04\x08\x01\x10\x02\"B\n\x13\x41ppFunctionNameList\x12+\n\x05names\x18\x01 \x03(\x0b\x32\x1c.droidsim.v1.AppFunctionName\"[\n\x10\x41ppFunctionState\x12\x33\n\rfunction_name\x18\x01 \x01(\x0b\x32\x1c.droidsim.v1.AppFunctionName\x12\x12\n\nis_enabled\x18\x02 \x01(\x08\"E\n\x14\x41ppFunctionStateList\x12-\n\x06states\x18\x01 \x03(\x0b\x32\x1d.droidsim.v1.AppFunctionState\"[\n\x11\x41\x63\x63\x65ssChangeEvent\x12(\n\nregistered\x18\x01 \x01(\x0b\x32\x12.droidsim.v1.EmptyH\x00\x12\x13\n\tagent_uid\x18\x02 \x01(\x05H\x00\x42\x07\n\x05\x65vent\"E\n\nAccessPair\x12\x1a\n\x12\x61gent_package_name\x18\x01 \x01(\t\x12\x1b\n\x13target_package_name\x18\x02 \x01(\t\"#\n\x12\x41\x63\x63\x65ssRequestState\x12\r\n\x05state\x18\x01 \x01(\x05\"\x1c\n\x0b\x41\x63\x63\x65ssFlags\x12\r\n\x05\x66lags\x18\x01 \x01(\x05\"u\n\x18UpdateAccessFlagsRequest\x12\x1a\n\x12\x61gent_package_name\x18\x01 \x01(\t\x12\x1b\n\x13target_package_name\x18\x02 \x01(\t\x12\x11\n\tflag_mask\x18\x03 \x01(\x05\x12\r\n\x05\x66lags\x18\x04 \x01(\x05\",\n\x19UpdateAccessFlagsResponse\x12\x0f\n\x07\x63hanged\x18\x01 \x01(\x08\"6\n\x17RevokeSelfAccessRequest\x12\x1b\n\x13target_package_name\x18\x01 \x01(\t\"(\n\x0fPackageNameList\x12\x15\n\rpackage_names\x18\x01 \x03(\t\"\xeb\x01\n\x12\x41\x63\x63\x65ssHistoryEntry\x12\n\n\x02id\x18\x01 \x01(\x03\x12\x1a\n\x12\x61gent_package_name\x18\x02 \x01(\t\x12\x11\n\tagent_uid\x18\x03 \x01(\x05\x12\x1b\n\x13target_package_name\x18\x04 \x01(\t\x12\x1b\n\x13\x66unction_identifier\x18\x05 \x01(\t\x12\x1a\n\x12\x61\x63\x63\x65ss_time_millis\x18\x06 \x01(\x03\x12\x17\n\x0f\x64uration_millis\x18\x07 \x01(\x03\x12\x13\n\x0bresult_code\x18\x08 \x01(\x05\x12\x16\n\x0eresult_message\x18\t \x01(\t\"A\n\rAccessHistory\x12\x30\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1f.droidsim.v1.AccessHistoryEntry\"\x1c\n\x0c\x44umpResponse\x12\x0c\n\x04text\x18\x01 \x01(\t2\xc9\x0b\n\x12\x41ppFunctionManager\x12\x63\n\x12\x45xecuteAppFunction\x12&.droidsim.v1.ExecuteAppFunctionRequest\x1a%.droidsim.v1.ExecuteAppFunctionResult\x12k\n\x14IsAppFunctionEnabled\x12(.droidsim.v1.IsAppFunctionEnabledRequest\x1a).droidsim.v1.IsAppFunctionEnabledResponse\x12V\n\x15SetAppFunctionEnabled\x12).droidsim.v1.SetAppFunctionEnabledRequest\x1a\x12.droidsim.v1.Empty\x12\x61\n\x12SearchAppFunctions\x12\".droidsim.v1.AppFunctionSearchSpec\x1a\'.droidsim.v1.SearchAppFunctionsResponse\x12P\n\x13ObserveAppFunctions\x12\x12.droidsim.v1.Empty\x1a#.droidsim.v1.AppFunctionChangeEvent0\x01\x12[\n\x14GetAppFunctionStates\x12 .droidsim.v1.AppFunctionNameList\x1a!.droidsim.v1.AppFunctionStateList\x12Q\n\x15GetAccessRequestState\x12\x17.droidsim.v1.AccessPair\x1a\x1f.droidsim.v1.AccessRequestState\x12\x43\n\x0eGetAccessFlags\x12\x17.droidsim.v1.AccessPair\x1a\x18.droidsim.v1.AccessFlags\x12\x62\n\x11UpdateAccessFlags\x12%.droidsim.v1.UpdateAccessFlagsRequest\x1a&.droidsim.v1.UpdateAccessFlagsResponse\x12L\n\x10RevokeSelfAccess\x12$.droidsim.v1.RevokeSelfAccessRequest\x1a\x12.droidsim.v1.Empty\x12\x42\n\x0eGetValidAgents\x12\x12.droidsim.v1.Empty\x1a\x1c.droidsim.v1.PackageNameList\x12\x43\n\x0fGetValidTargets\x12\x12.droidsim.v1.Empty\x1a\x1c.droidsim.v1.PackageNameList\x12\x45\n\x11GetAgentAllowlist\x12\x12.droidsim.v1.Empty\x1a\x1c.droidsim.v1.PackageNameList\x12X\n\x1c\x45\x64itAdditionalAgentAllowlist\x12\x1a.droidsim.v1.AllowlistEdit\x1a\x1c.droidsim.v1.AllowlistChange\x12\x42\n\x10GetAccessHistory\x12\x12.droidsim.v1.Empty\x1a\x1a.droidsim.v1.AccessHistory\x12<\n\x12\x43learAccessHistory\x12\x12.droidsim.v1.Empty\x1a\x12.droidsim.v1.Empty\x12J\n\x12WatchAccessChanges\x12\x12.droidsim.v1.Empty\x1a\x1e.droidsim.v1.AccessChangeEvent0\x01\x12\x35\n\x04\x44ump\x12\x12.droidsim.v1.Empty\x1a\x19.droidsim.v1.DumpResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'droidsim.v1.app_function_manager_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_EXECUTEAPPFUNCTIONREQUEST']._serialized_start=149
-  _globals['_EXECUTEAPPFUNCTIONREQUEST']._serialized_end=355
-  _globals['_EXECUTEAPPFUNCTIONRESPONSE']._serialized_start=358
-  _globals['_EXECUTEAPPFUNCTIONRESPONSE']._serialized_end=487
-  _globals['_EXECUTEAPPFUNCTIONRESULT']._serialized_start=490
-  _globals['_EXECUTEAPPFUNCTIONRESULT']._serialized_end=636
-  _globals['_ISAPPFUNCTIONENABLEDREQUEST']._serialized_start=638
-  _globals['_ISAPPFUNCTIONENABLEDREQUEST']._serialized_end=725
-  _globals['_ISAPPFUNCTIONENABLEDRESPONSE']._serialized_start=727
-  _globals['_ISAPPFUNCTIONENABLEDRESPONSE']._serialized_end=774
-  _globals['_SETAPPFUNCTIONENABLEDREQUEST']._serialized_start=776
-  _globals['_SETAPPFUNCTIONENABLEDREQUEST']._serialized_end=879
-  _globals['_APPFUNCTIONSEARCHSPEC']._serialized_start=882
-  _globals['_APPFUNCTIONSEARCHSPEC']._serialized_end=1072
-  _globals['_SEARCHAPPFUNCTIONSRESPONSE']._serialized_start=1074
-  _globals['_SEARCHAPPFUNCTIONSRESPONSE']._serialized_end=1165
-  _globals['_APPFUNCTIONNAMELIST']._serialized_start=1167
-  _globals['_APPFUNCTIONNAMELIST']._serialized_end=1233
-  _globals['_APPFUNCTIONSTATE']._serialized_start=1235
-  _globals['_APPFUNCTIONSTATE']._serialized_end=1326
-  _globals['_APPFUNCTIONSTATELIST']._serialized_start=1328
-  _globals['_APPFUNCTIONSTATELIST']._serialized_end=1397
-  _globals['_ACCESSCHANGEEVENT']._serialized_start=1399
-  _globals['_ACCESSCHANGEEVENT']._serialized_end=1490
-  _globals['_ACCESSPAIR']._serialized_start=1492
-  _globals['_ACCESSPAIR']._serialized_end=1561
-  _globals['_ACCESSREQUESTSTATE']._serialized_start=1563
-  _globals['_ACCESSREQUESTSTATE']._serialized_end=1598
-  _globals['_ACCESSFLAGS']._serialized_start=1600
-  _globals['_ACCESSFLAGS']._serialized_end=1628
-  _globals['_UPDATEACCESSFLAGSREQUEST']._serialized_start=1630
-  _globals['_UPDATEACCESSFLAGSREQUEST']._serialized_end=1747
-  _globals['_UPDATEACCESSFLAGSRESPONSE']._serialized_start=1749
-  _globals['_UPDATEACCESSFLAGSRESPONSE']._serialized_end=1793
-  _globals['_REVOKESELFACCESSREQUEST']._serialized_start=1795
-  _globals['_REVOKESELFACCESSREQUEST']._serialized_end=1849
-  _globals['_PACKAGENAMELIST']._serialized_start=1851
-  _globals['_PACKAGENAMELIST']._serialized_end=1891
-  _globals['_ACCESSHISTORYENTRY']._serialized_start=1894
-  _globals['_ACCESSHISTORYENTRY']._serialized_end=2129
-  _globals['_ACCESSHISTORY']._serialized_start=2131
-  _globals['_ACCESSHISTORY']._serialized_end=2196
-  _globals['_DUMPRESPONSE']._serialized_start=2198
-  _globals['_DUMPRESPONSE']._serialized_end=2226
-  _globals['_APPFUNCTIONMANAGER']._serialized_start=2229
-  _globals['_APPFUNCTIONMANAGER']._serialized_end=3620
+  _globals['_EXECUTEAPPFUNCTIONREQUEST']._serialized_start=178
+  _globals['_EXECUTEAPPFUNCTIONREQUEST']._serialized_end=384
+  _globals['_EXECUTEAPPFUNCTIONRESPONSE']._serialized_start=387
+  _globals['_EXECUTEAPPFUNCTIONRESPONSE']._serialized_end=516
+  _globals['_EXECUTEAPPFUNCTIONRESULT']._serialized_start=519
+  _globals['_EXECUTEAPPFUNCTIONRESULT']._serialized_end=665
+  _globals['_ISAPPFUNCTIONENABLEDREQUEST']._serialized_start=667
+  _globals['_ISAPPFUNCTIONENABLEDREQUEST']._serialized_end=754
+  _globals['_ISAPPFUNCTIONENABLEDRESPONSE']._serialized_start=756
+  _globals['_ISAPPFUNCTIONENABLEDRESPONSE']._serialized_end=803
+  _globals['_SETAPPFUNCTIONENABLEDREQUEST']._serialized_start=805
+  _globals['_SETAPPFUNCTIONENABLEDREQUEST']._serialized_end=908
+  _globals['_APPFUNCTIONSEARCHSPEC']._serialized_start=911
+  _globals['_APPFUNCTIONSEARCHSPEC']._serialized_end=1101
+  _globals['_SEARCHAPPFUNCTIONSRESPONSE']._serialized_start=1103
+  _globals['_SEARCHAPPFUNCTIONSRESPONSE']._serialized_end=1194
+  _globals['_APPFUNCTIONNAMELIST']._serialized_start=1196
+  _globals['_APPFUNCTIONNAMELIST']._serialized_end=1262
+  _globals['_APPFUNCTIONSTATE']._serialized_start=1264
+  _globals['_APPFUNCTIONSTATE']._serialized_end=1355
+  _globals['_APPFUNCTIONSTATELIST']._serialized_start=1357
+  _globals['_APPFUNCTIONSTATELIST']._serialized_end=1426
+  _globals['_ACCESSCHANGEEVENT']._serialized_start=1428
+  _globals['_ACCESSCHANGEEVENT']._serialized_end=1519
+  _globals['_ACCESSPAIR']._serialized_start=1521
+  _globals['_ACCESSPAIR']._serialized_end=1590
+  _globals['_ACCESSREQUESTSTATE']._serialized_start=1592
+  _globals['_ACCESSREQUESTSTATE']._serialized_end=1627
+  _globals['_ACCESSFLAGS']._serialized_start=1629
+  _globals['_ACCESSFLAGS']._serialized_end=1657
+  _globals['_UPDATEACCESSFLAGSREQUEST']._serialized_start=1659
+  _globals['_UPDATEACCESSFLAGSREQUEST']._serialized_end=1776
+  _globals['_UPDATEACCESSFLAGSRESPONSE']._serialized_start=1778
+  _globals['_UPDATEACCESSFLAGSRESPONSE']._serialized_end=1822
+  _globals['_REVOKESELFACCESSREQUEST']._serialized_start=1824
+  _globals['_REVOKESELFACCESSREQUEST']._serialized_end=1878
+  _globals['_PACKAGENAMELIST']._serialized_start=1880
+  _globals['_PACKAGENAMELIST']._serialized_end=1920
+  _globals['_ACCESSHISTORYENTRY']._serialized_start=1923
+  _globals['_ACCESSHISTORYENTRY']._serialized_end=2158
+  _globals['_ACCESSHISTORY']._serialized_start=2160
+  _globals['_ACCESSHISTORY']._serialized_end=2225
+  _globals['_DUMPRESPONSE']._serialized_start=2227
+  _globals['_DUMPRESPONSE']._serialized_end=2255
+  _globals['_APPFUNCTIONMANAGER']._serialized_start=2258
+  _globals['_APPFUNCTIONMANAGER']._serialized_end=3739
 # @@protoc_insertion_point(module_scope)

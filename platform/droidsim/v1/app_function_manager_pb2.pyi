@@ -1,3 +1,4 @@
+from droidsim.v1 import allowlist_pb2 as _allowlist_pb2
 from droidsim.v1 import data_pb2 as _data_pb2
 from droidsim.v1 import metadata_pb2 as _metadata_pb2
 from droidsim.v1 import app_function_observer_pb2 as _app_function_observer_pb2

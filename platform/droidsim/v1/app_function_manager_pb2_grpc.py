@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from droidsim.v1 import allowlist_pb2 as droidsim_dot_v1_dot_allowlist__pb2
 from droidsim.v1 import app_function_manager_pb2 as droidsim_dot_v1_dot_app__function__manager__pb2
 from droidsim.v1 import app_function_observer_pb2 as droidsim_dot_v1_dot_app__function__observer__pb2
 from droidsim.v1 import data_pb2 as droidsim_dot_v1_dot_data__pb2
@@ -100,6 +101,11 @@ class AppFunctionManagerStub:
                 '/droidsim.v1.AppFunctionManager/GetAgentAllowlist',
                 request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+                _registered_method=True)
+        self.EditAdditionalAgentAllowlist = channel.unary_unary(
+                '/droidsim.v1.AppFunctionManager/EditAdditionalAgentAllowlist',
+                request_serializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistEdit.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistChange.FromString,
                 _registered_method=True)
         self.GetAccessHistory = channel.unary_unary(
                 '/droidsim.v1.AppFunctionManager/GetAccessHistory',
@@ -214,6 +220,13 @@ class AppFunctionManagerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EditAdditionalAgentAllowlist(self, request, context):
+        """The Secure list cmd app_function's allowlist verbs edit, in one step; shell or root.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetAccessHistory(self, request, context):
         """The caller's own attempts; every caller's with MANAGE.
         """
@@ -309,6 +322,11 @@ def add_AppFunctionManagerServicer_to_server(servicer, server):
                     servicer.GetAgentAllowlist,
                     request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                     response_serializer=droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.SerializeToString,
+            ),
+            'EditAdditionalAgentAllowlist': grpc.unary_unary_rpc_method_handler(
+                    servicer.EditAdditionalAgentAllowlist,
+                    request_deserializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistEdit.FromString,
+                    response_serializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistChange.SerializeToString,
             ),
             'GetAccessHistory': grpc.unary_unary_rpc_method_handler(
                     servicer.GetAccessHistory,
@@ -682,6 +700,33 @@ class AppFunctionManager:
             '/droidsim.v1.AppFunctionManager/GetAgentAllowlist',
             droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
             droidsim_dot_v1_dot_app__function__manager__pb2.PackageNameList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EditAdditionalAgentAllowlist(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/droidsim.v1.AppFunctionManager/EditAdditionalAgentAllowlist',
+            droidsim_dot_v1_dot_allowlist__pb2.AllowlistEdit.SerializeToString,
+            droidsim_dot_v1_dot_allowlist__pb2.AllowlistChange.FromString,
             options,
             channel_credentials,
             insecure,

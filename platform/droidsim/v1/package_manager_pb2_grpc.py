@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from droidsim.v1 import allowlist_pb2 as droidsim_dot_v1_dot_allowlist__pb2
 from droidsim.v1 import data_pb2 as droidsim_dot_v1_dot_data__pb2
 from droidsim.v1 import package_manager_pb2 as droidsim_dot_v1_dot_package__manager__pb2
 
@@ -80,10 +81,10 @@ class PackageManagerStub:
                 request_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
                 response_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.FromString,
                 _registered_method=True)
-        self.SetPrivilegedAllowlist = channel.unary_unary(
-                '/droidsim.v1.PackageManager/SetPrivilegedAllowlist',
-                request_serializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.SerializeToString,
-                response_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+        self.EditPrivilegedAllowlist = channel.unary_unary(
+                '/droidsim.v1.PackageManager/EditPrivilegedAllowlist',
+                request_serializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistEdit.SerializeToString,
+                response_deserializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistChange.FromString,
                 _registered_method=True)
 
 
@@ -145,8 +146,9 @@ class PackageManagerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def SetPrivilegedAllowlist(self, request, context):
-        """Shell or root: stands in for a system image's privapp-permissions files.
+    def EditPrivilegedAllowlist(self, request, context):
+        """Shell or root: stands in for a system image's privapp-permissions files. One step in the
+        device: concurrent edits never undo each other.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -200,10 +202,10 @@ def add_PackageManagerServicer_to_server(servicer, server):
                     request_deserializer=droidsim_dot_v1_dot_data__pb2.Empty.FromString,
                     response_serializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.SerializeToString,
             ),
-            'SetPrivilegedAllowlist': grpc.unary_unary_rpc_method_handler(
-                    servicer.SetPrivilegedAllowlist,
-                    request_deserializer=droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.FromString,
-                    response_serializer=droidsim_dot_v1_dot_data__pb2.Empty.SerializeToString,
+            'EditPrivilegedAllowlist': grpc.unary_unary_rpc_method_handler(
+                    servicer.EditPrivilegedAllowlist,
+                    request_deserializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistEdit.FromString,
+                    response_serializer=droidsim_dot_v1_dot_allowlist__pb2.AllowlistChange.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -460,7 +462,7 @@ class PackageManager:
             _registered_method=True)
 
     @staticmethod
-    def SetPrivilegedAllowlist(request,
+    def EditPrivilegedAllowlist(request,
             target,
             options=(),
             channel_credentials=None,
@@ -473,9 +475,9 @@ class PackageManager:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/droidsim.v1.PackageManager/SetPrivilegedAllowlist',
-            droidsim_dot_v1_dot_package__manager__pb2.PrivilegedAllowlist.SerializeToString,
-            droidsim_dot_v1_dot_data__pb2.Empty.FromString,
+            '/droidsim.v1.PackageManager/EditPrivilegedAllowlist',
+            droidsim_dot_v1_dot_allowlist__pb2.AllowlistEdit.SerializeToString,
+            droidsim_dot_v1_dot_allowlist__pb2.AllowlistChange.FromString,
             options,
             channel_credentials,
             insecure,

@@ -6,6 +6,7 @@ import pytest
 
 from droid.os import IllegalArgumentException, SecurityException
 from droid.os.binder import ROOT_UID, SHELL_UID
+from droidsim.v1.allowlist_pb2 import AllowlistEdit
 from sim.device import Device
 from sim.permissions.definitions import ProtectionLevel
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM, MANAGE_APP_FUNCTION_ACCESS
@@ -93,11 +94,11 @@ def test_a_system_app_gets_the_privileged_permissions_it_requests(access_device,
 
 def test_the_privileged_allowlist_makes_a_package_privileged_until_taken_off(access_device, make, pm):
     install(access_device, make)
-    pm.set_privileged_allowlist([APP])
+    pm.edit_privileged_allowlist(AllowlistEdit.SET, [APP])
     assert pm.get_privileged_allowlist() == [APP]
     assert EXECUTE_APP_FUNCTIONS in granted(access_device)
     assert pm.check_permission(EXECUTE_APP_FUNCTIONS, APP) == 0
-    pm.set_privileged_allowlist([])
+    pm.edit_privileged_allowlist(AllowlistEdit.SET, [])
     assert EXECUTE_APP_FUNCTIONS not in granted(access_device)
     assert pm.check_permission(EXECUTE_APP_FUNCTIONS, APP) == -1
 
@@ -137,7 +138,7 @@ def test_an_app_may_not_grant_or_change_the_allowlist(access_device, make):
     with pytest.raises(SecurityException, match=f"{APP} \\(uid \\d+\\) may not grant permissions"):
         app_pm.grant_permission(APP, READ_CONTACTS)
     with pytest.raises(SecurityException, match="may not change the privileged allowlist"):
-        app_pm.set_privileged_allowlist([APP])
+        app_pm.edit_privileged_allowlist(AllowlistEdit.ADD, [APP])
 
 
 def test_app_defined_permissions_follow_their_levels(access_device, make, pm):

@@ -136,7 +136,7 @@ def test_only_the_shell_may_pm_clear(device):
 
 @pytest.mark.parametrize(("table", "name", "value", "message"), [
     ("secure", "no_such_key", "x", "unknown setting: secure no_such_key \\(this device reads: "),
-    (*ADDITIONAL_AGENT_ALLOWLIST, "com.a:AB12", "certificate digests are not supported"),
+    (*ADDITIONAL_AGENT_ALLOWLIST, "com.a:AB12", "'com.a:AB12': a signer is named by the SHA-256 of its certificate"),
     (*ADDITIONAL_AGENT_ALLOWLIST, "com.a;;com.b", "not a package name: ''"),
     (*ADDITIONAL_AGENT_ALLOWLIST, "not a package", "not a package name: 'not a package'"),
 ])

@@ -6,7 +6,10 @@ APKs are signed here by Debian's apksigner, which must agree: what it rejects is
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
+import re
 import shutil
 import subprocess
 import zipfile
@@ -18,7 +21,7 @@ from droid.os import IllegalArgumentException
 from sim.apk.decode import decode_apk
 from sim.apk.errors import ApkError
 from sim.apk.signing import V2_BLOCK_ID, V3_BLOCK_ID, Signing
-from tests.apks.build import sign
+from tests.apks.build import HERE, build_unsigned, missing_tools, sign
 from tests.hostile_apks import grafted, signing_block, unsigned_part, without_pair
 from tests.unit.apk.conftest import APKS, SHOP, apk_bytes, rewritten
 from tests.unit.apk.test_install_apk import certificate_digest
@@ -40,13 +43,17 @@ def signed(tmp_path: Path):
     return signed
 
 
-def apksigner_accepts(data: bytes, tmp_path: Path, min_sdk: int | None = None) -> bool:
+def apksigner_verify(data: bytes, tmp_path: Path, min_sdk: int | None = None) -> subprocess.CompletedProcess:
     """``apksigner verify``; ``min_sdk`` 23: as on Android 6, where v1 is what counts (newer
-    SDKs want v2 of an APK targeting 30 or later, a rule droidsim does not apply)."""
+    SDKs want v2 of an APK targeting 30 or later, which install checks: see the tests below)."""
     path = tmp_path / "checked.apk"
     path.write_bytes(data)
     sdk = ["--min-sdk-version", str(min_sdk), "--max-sdk-version", str(min_sdk)] if min_sdk is not None else []
-    return subprocess.run(["apksigner", "verify", *sdk, path], capture_output=True).returncode == 0
+    return subprocess.run(["apksigner", "verify", *sdk, path], capture_output=True, text=True)
+
+
+def apksigner_accepts(data: bytes, tmp_path: Path, min_sdk: int | None = None) -> bool:
+    return apksigner_verify(data, tmp_path, min_sdk).returncode == 0
 
 
 def refused(data: bytes, message: str) -> None:
@@ -96,6 +103,47 @@ def test_an_entry_added_after_jar_signing_is_refused(signed, tmp_path):
                     "assets/extra.xml is not in META-INF/MANIFEST.MF: it was added after signing")
 
 
+def with_manifest_section(data: bytes, entry: str, content: bytes) -> bytes:
+    """``data`` with ``entry`` added and a MANIFEST.MF section of its own giving its true digest."""
+    manifest = zipfile.ZipFile(io.BytesIO(data)).read("META-INF/MANIFEST.MF")
+    digest = base64.b64encode(hashlib.sha256(content).digest()).decode()
+    section = f"Name: {entry}\r\nSHA-256-Digest: {digest}\r\n\r\n".encode()
+    return rewritten(data, {"META-INF/MANIFEST.MF": manifest + section}, add={entry: content})
+
+
+def test_an_entry_added_with_a_manifest_section_of_its_own_is_not_signed(signed, tmp_path):
+    """H01: MANIFEST.MF lists the added entry with its true digest, so every entry is in the
+    manifest and every digest holds; but no signer's .SF names it, and an entry is signed only
+    by the signers whose .SF names it: apksigner says "entry not signed", and so does install."""
+    attack = with_manifest_section(signed(("v1",)), "assets/extra.xml", b"<x/>")
+    verified = apksigner_verify(attack, tmp_path, 23)
+    assert verified.returncode != 0 and "assets/extra.xml entry not signed" in verified.stdout + verified.stderr
+    refused(attack, "INSTALL_PARSE_FAILED_NO_CERTIFICATES: app.apk's v1 (JAR) signature does not verify: "
+                    "assets/extra.xml entry not signed: no signature file names it (it was added after signing)")
+
+
+def test_an_entry_replaced_with_its_manifest_section_is_refused_by_the_signature_file(signed, tmp_path):
+    """The section of a signed entry rewritten for new content: the .SF's digest of that
+    section (MANIFEST.MF's own no longer holds) catches it."""
+    victim = signed(("v1",))
+    text = zipfile.ZipFile(io.BytesIO(victim)).read("assets/order_functions.xml").replace(b"true", b"false", 1)
+    manifest = zipfile.ZipFile(io.BytesIO(victim)).read("META-INF/MANIFEST.MF").decode()
+    digest = base64.b64encode(hashlib.sha256(text).digest()).decode()
+    manifest = re.sub(r"(Name: assets/order_functions.xml\r\nSHA-256-Digest: )\S+", lambda m: m[1] + digest, manifest)
+    attack = rewritten(victim, {"META-INF/MANIFEST.MF": manifest.encode(), "assets/order_functions.xml": text})
+    assert not apksigner_accepts(attack, tmp_path, 23)
+    refused(attack, "INSTALL_PARSE_FAILED_NO_CERTIFICATES: app.apk's v1 (JAR) signature does not verify: "
+                    "META-INF/TEST.SF does not match META-INF/MANIFEST.MF (for 'assets/order_functions.xml')")
+
+
+def test_a_file_of_meta_inf_outside_the_manifest_is_left_unprotected_as_apksigner_leaves_it(signed, tmp_path):
+    """apksigner warns of a META-INF/ entry no signature covers, and Android installs it: an
+    APK's META-INF/ holds what tools add after signing (version files, a source stamp)."""
+    data = rewritten(signed(("v1",)), add={"META-INF/extra.properties": b"x=1"})
+    assert apksigner_accepts(data, tmp_path, 23)
+    assert decode_apk(data, "app.apk", 37).signing == Signing(("v1",), (TEST_KEY,))
+
+
 def test_signed_data_changed_by_one_bit_is_refused(signed, tmp_path):
     """The first digest the v2 signer signed, one bit flipped: the signature no longer holds."""
     victim = signed(("v2",))
@@ -139,3 +187,41 @@ def test_an_update_grafted_onto_the_installed_signers_block_is_refused(device, s
                                                        r"Signature Scheme v2 signature does not verify"):
         device.install(write_apk(attack))
     assert device.registry.get(SHOP).metadata.SerializeToString() == before
+
+
+@pytest.fixture(scope="module")
+def shop_targeting(tmp_path_factory):
+    """``shop_targeting(sdk)``: the shop app built by aapt2 to target ``sdk``, signed with v1 only."""
+    if missing := missing_tools():
+        pytest.skip(f"building an APK needs {', '.join(missing)} (Debian: aapt, zipalign, apksigner, android-framework-res)")
+    folder = tmp_path_factory.mktemp("targets")
+
+    def built(sdk: int) -> Path:
+        unsigned, out = folder / f"shop-{sdk}.apk", folder / f"shop-{sdk}-v1.apk"
+        build_unsigned(HERE / "shop", unsigned, min_sdk="24", target_sdk=str(sdk))
+        sign(unsigned, "test", out, ("v1",))
+        return out
+
+    return built
+
+
+def test_an_app_targeting_sdk_30_or_higher_signed_with_v1_only_is_refused_as_android_11_refuses_it(
+        device, shop_targeting, tmp_path):
+    apk = shop_targeting(30)
+    verified = apksigner_verify(apk.read_bytes(), tmp_path)
+    assert "Target SDK version 30 requires a minimum of signature scheme v2" in verified.stdout + verified.stderr
+    with pytest.raises(IllegalArgumentException) as raised:
+        device.install(apk)
+    assert str(raised.value) == (
+        f"INSTALL_PARSE_FAILED_NO_CERTIFICATES: No signature found in package of version 2 or newer for package "
+        f"{SHOP}: it targets SDK 30, and Android 11 and newer require APK Signature Scheme v2 or newer of an app "
+        f"that targets SDK 30 or higher; {apk.name} is signed with v1 only (sign it with apksigner, which adds v2 "
+        "and v3)")
+    assert device.registry.all() == []
+
+
+def test_an_app_targeting_sdk_29_installs_signed_with_v1_only(device, shop_targeting, tmp_path):
+    apk = shop_targeting(29)
+    assert apksigner_accepts(apk.read_bytes(), tmp_path)
+    source = device.install(apk).metadata.installed_from
+    assert (list(source.signing_schemes), list(source.certificate_sha256)) == (["v1"], [TEST_KEY])

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from sim.eval.apps import DeviceSetupError
 from sim.eval.bundle import local_spec, make_bundle, move_files, pack, spec_files, unpack
 from sim.eval.devices import SYSTEM_APPS
 from sim.eval.execution import Work, close_devices, execute
@@ -121,3 +122,41 @@ def test_a_case_runs_on_the_unpacked_copies_after_the_originals_are_gone(tmp_pat
         close_devices()
     assert [(r["config"], r["passed"], r["attempts"], r["retried"]) for r in records] == [
         ("base", True, 1, []), ("variant", True, 1, [])]
+
+
+def test_a_folder_named_for_its_apps_ships_its_app_folders_and_nothing_beside_them(tmp_path):
+    """J04: a suite with no code of its own names a folder holding one app folder (a home
+    folder); the archive held the whole folder, ~/.ssh/id_ed25519 with it, and went to the cluster."""
+    home = tmp_path / "home"
+    shutil.copytree(PROJECT_APPS / "orders", home / "orders")
+    _files(home, ".ssh/id_ed25519", "notes.txt", "projects/other/x.py")
+    suite_dir = tmp_path / "downloaded"
+    suite_dir.mkdir()
+    suite = load_suite(write_suite(suite_dir, ORDER_CASE.replace("apps: apps", "apps: ../home")))
+    specs = dict(configs(suite, EvalOptions()))
+    archive = make_bundle(specs.values(), put=lambda data: data).archive[0]
+    with tarfile.open(fileobj=io.BytesIO(archive)) as packed:
+        members = [m.name for m in packed.getmembers()]
+    assert not [m for m in members if "id_ed25519" in m or ".ssh" in m or "notes.txt" in m or "projects" in m]
+    assert any(m.endswith("/home/orders/AndroidManifest.xml") for m in members)
+    assert suite.warnings(ray=True) == [
+        f"{suite.path}:3: apps: {home} is outside the suite's folder: its Python runs as code with your rights, "
+        "and --ray uploads its app folders to the Ray cluster (docs/security.md, \"Eval suites\")"]
+
+
+def test_a_file_named_as_a_cassette_that_is_none_never_leaves(tmp_path):
+    """A suite names a key as an app's cassette: the driver reads it as a cassette before it
+    packs anything, and refuses the run without a word of the key; nothing is put in the store."""
+    key = tmp_path / "home" / ".ssh" / "id_ed25519"
+    key.parent.mkdir(parents=True)
+    key.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n")
+    suite_dir = tmp_path / "downloaded"
+    suite_dir.mkdir()
+    shutil.copyfile(Path(__file__).resolve().parents[2] / "apks" / "shop.apk", suite_dir / "shop.apk")
+    suite = load_suite(write_suite(suite_dir, ORDER_CASE.replace("apps: apps", f"apps: [{{apk: shop.apk, responses: {key}}}]")))
+    put = []
+    with pytest.raises(DeviceSetupError) as refused:
+        make_bundle(dict(configs(suite, EvalOptions())).values(), put=put.append)
+    assert put == [] and "b3Blbn" not in str(refused.value)
+    assert str(refused.value) == (f"{suite.path}:3: apps[0]: {key} is not a cassette, so it is not sent to the cluster: "
+                                  "id_ed25519: a cassette is a mapping with `calls`: function -> list of recorded calls")
