@@ -152,7 +152,7 @@ def test_an_unknown_domain_is_refused_by_the_command() -> None:
 
 @pytest.mark.parametrize("data, options, message", [
     ("{tmp}/nowhere", {}, "nowhere: no such folder"),
-    ("{tau2}/retail", {}, "retail/db.json: not τ²'s airline database: flights: Field required"),
+    ("{tau2}/retail", {}, "retail/db.json is τ²'s retail database, not airline's"),
     ("{tmp}/partial", {}, "partial is τ²'s layout (it has db.json) but lacks tasks.json, split_tasks.json, policy.md"),
     ("{tau2}/airline", {"tasks": ["3", "999"]}, "--tasks: 999 is not among the airline tasks"),
     ("{tau2}/airline", {"model": "gpt-4"}, "--model 'gpt-4': use openai:NAME"),
