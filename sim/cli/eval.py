@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from sim.cli.api_key import api_key_options
-from sim.cli.eval_options import exit_on_infra_errors, ray_options, where_it_runs
+from sim.cli.eval_options import (exit_on_infra_errors, ray_options, server_went_down, show_summary,
+                                  where_it_runs)
 from sim.cli.model_options import model_server_options, split_model_options
 from sim.eval.categories import CATEGORIES
 from sim.platform_version import NEWEST, VERSIONS
@@ -80,7 +81,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     infrastructure errors (server errors after retries, timeouts, crashes) and --allow-errors
     was not given.
     """
-    from sim.cli.output import console, print_json, table_console
+    from sim.cli.output import console
     from sim.eval.devices import DeviceSetupError
     from sim.eval.ray_attach import RayUnreachable, UnprotectedRay
     from sim.eval.models import ModelSpecError
@@ -114,13 +115,8 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     except PatternTimeout as error:
         raise click.ClickException(f"{suite_file}: {error}") from None
     except ModelUnavailable as error:
-        raise click.ClickException(f"the model server went down, so the run stopped: {error}. The finished "
-                                   f"cases are in {out / 'results.jsonl'}; rerun with --resume to go on") from None
-    if json_output:
-        print_json(summary)
-    else:
-        terminal_table(summary, table_console())
-        err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
+        raise server_went_down(error, out) from None
+    show_summary(summary, json_output, out, terminal_table, err)
     _warn_unanswered(summary, err)
     exit_on_infra_errors(summary, allow_errors, err)
 

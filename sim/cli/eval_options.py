@@ -34,6 +34,24 @@ def ray_options(ray_address: str | None) -> dict[str, Any]:
     return {"ray": True, "ray_address": ray_address or os.environ.get("RAY_ADDRESS") or None}
 
 
+def server_went_down(error: Exception, out: Path) -> click.ClickException:
+    """The refusal of a run a model server stopped (ModelUnavailable): what is kept and how to go on."""
+    return click.ClickException(f"a model server went down, so the run stopped: {error}. The finished trials are "
+                                f"in {out / 'results.jsonl'}; rerun with --resume to go on")
+
+
+def show_summary(summary: dict[str, Any], json_output: bool, out: Path, table: Callable[[dict, Any], None],
+                 err: Any) -> None:
+    """summary.json on stdout with --json; else ``table`` of it, and where the outputs went."""
+    from sim.cli.output import print_json, table_console
+
+    if json_output:
+        print_json(summary)
+        return
+    table(summary, table_console())
+    err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
+
+
 def exit_on_infra_errors(summary: dict[str, Any], allow_errors: bool, err: Any) -> None:
     """Exit 3 when trials met an infrastructure error and --allow-errors was not given."""
     errors = sum(c["scores"]["overall"]["infra_errors"] for c in summary["configs"].values())

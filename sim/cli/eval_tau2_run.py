@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from sim.cli.api_key import api_key_options
-from sim.cli.eval_options import exit_on_infra_errors, ray_options, where_it_runs
+from sim.cli.eval_options import (exit_on_infra_errors, ray_options, server_went_down, show_summary,
+                                  where_it_runs)
 from sim.cli.model_options import model_server_options, split_model_options
 from sim.platform_version import NEWEST, VERSIONS
 
@@ -78,7 +79,7 @@ def tau2_run_command(domain: str, data: Path, tasks_from: Path | None, split: st
     Exit code 0 when the run finished, 1 when it was refused or stopped, 3 when trials met
     infrastructure errors and --allow-errors was not given.
     """
-    from sim.cli.output import console, print_json, table_console
+    from sim.cli.output import console
     from sim.eval.devices import DeviceSetupError
     from sim.eval.models import ModelSpecError
     from sim.eval.progress import Progress
@@ -106,11 +107,6 @@ def tau2_run_command(domain: str, data: Path, tasks_from: Path | None, split: st
             RayUnreachable, JUnitPathError) as error:
         raise click.ClickException(str(error)) from None
     except ModelUnavailable as error:
-        raise click.ClickException(f"a model server went down, so the run stopped: {error}. The finished trials "
-                                   f"are in {out / 'results.jsonl'}; rerun with --resume to go on") from None
-    if json_output:
-        print_json(summary)
-    else:
-        terminal(summary, table_console())
-        err.print(f"results in {out}/: results.jsonl, summary.json, report.html", style="dim", markup=False)
+        raise server_went_down(error, out) from None
+    show_summary(summary, json_output, out, terminal, err)
     exit_on_infra_errors(summary, allow_errors, err)

@@ -118,9 +118,11 @@ class Outcome:
 
 
 def communicated(info: Iterable[str], told: Iterable[str]) -> list[dict[str, Any]]:
-    """τ²'s test of each required string against the agent's messages to the user."""
-    texts = [text.lower().replace(",", "") for text in told if text]
-    return [{"info": item, "met": any(item.lower() in text for text in texts)} for item in info]
+    """τ²'s test of each required string against the agent's messages to the user (sim/tau2/verdict.py)."""
+    from sim.tau2.verdict import said
+
+    told = [text for text in told if text]
+    return [{"info": item, "met": said(item, told)} for item in info]
 
 
 def path(actions: Iterable[GoldAction], calls: list[MadeCall]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
