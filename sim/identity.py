@@ -16,6 +16,7 @@ from pathlib import Path
 
 from typing import Callable
 
+from droid.content.device_address import MAX_CREDENTIAL_BYTES
 from droid.os.binder import FIRST_APPLICATION_UID, SHELL, CallingIdentity
 from sim import safe_files
 
@@ -28,9 +29,6 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-# A credential file holds one token_urlsafe(32); anything much larger is not one.
-MAX_SECRET_BYTES = 4096
-
 
 def write_secret(path: Path, secret: str, owner: int | None = None) -> None:
     """Atomically, readable by its owner only (``owner``, else the device's user); never
@@ -41,7 +39,7 @@ def write_secret(path: Path, secret: str, owner: int | None = None) -> None:
 
 def read_secret(path: Path) -> str:
     """The secret in ``path``: a regular file of its own, never read through a link."""
-    return safe_files.read_file(path, MAX_SECRET_BYTES).decode("utf-8", "replace").strip()
+    return safe_files.read_file(path, MAX_CREDENTIAL_BYTES).decode("utf-8", "replace").strip()
 
 
 # Secrets recently presented with success, kept so a caller's every call is not hashed again.

@@ -5,27 +5,23 @@ have put a symbolic link, a hard link, a FIFO or a folder where the device expec
 file, or created the temporary name the device is about to use. So every such operation here
 works on descriptors: folders opened without following links, new files created exclusively
 under random names, owner and mode changed on the open descriptor (never by name), and a file
-the device is to trust or hand over refused unless it is a regular file with one link. As
+the device is to trust or hand over refused unless it is a regular file with one link
+(droid/content/safe_read.py, which a droidsim command reading an app's credential shares). As
 ``installd`` does on Android, the device acts only on what it opened.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import os
 import secrets
 import shutil
 import stat
 from pathlib import Path
-from typing import Iterator
 
-# Never block on a FIFO, never take a terminal, never follow a link in the last component.
-_NO_SURPRISES = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+from droid.content.safe_read import NO_SURPRISES as _NO_SURPRISES
+from droid.content.safe_read import RefusedFileError, opened, read_file, refusal
 
-
-class RefusedFileError(OSError):
-    """What is at a path is not what the device may act on there; the message says why."""
+__all__ = ["RefusedFileError", "open_folder", "own", "read_file", "remove", "replace", "write_file"]
 
 
 def open_folder(path: Path) -> int:
@@ -33,7 +29,7 @@ def open_folder(path: Path) -> int:
     try:
         return os.open(path, os.O_RDONLY | os.O_DIRECTORY | _NO_SURPRISES)
     except OSError as error:
-        raise _refusal(path, error) from None
+        raise refusal(path, error) from None
 
 
 def write_file(folder: Path, name: str, data: bytes, *, mode: int, owner: int | None = None,
@@ -94,41 +90,10 @@ def own(path: Path, *, mode: int, owner: int | None = None, dir_fd: int | None =
     refused for a link, and for anything but a folder or a regular file with one link (a hard
     link would hand over the other name's file too). With ``dir_fd``, the entry named
     ``path.name`` in that opened folder (``path`` names it in messages)."""
-    with _opened(path, dir_fd, folder_too=True) as (fd, _status):
+    with opened(path, dir_fd, folder_too=True) as (fd, _status):
         if owner is not None:
             os.fchown(fd, owner, owner)
         os.fchmod(fd, mode)
-
-
-def read_file(path: Path, limit: int, dir_fd: int | None = None) -> bytes:
-    """The bytes of the regular, singly linked file at ``path``, at most ``limit`` of them;
-    refused for a link, a FIFO, a device, a folder or a hard link (it may name a secret).
-    ``dir_fd`` as for ``own``."""
-    with _opened(path, dir_fd, folder_too=False) as (fd, status):
-        if status.st_size > limit:
-            raise RefusedFileError(f"{path} holds {status.st_size} bytes; at most {limit} are expected there")
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            return file.read(limit)
-
-
-@contextlib.contextmanager
-def _opened(path: Path, dir_fd: int | None, folder_too: bool) -> Iterator[tuple[int, os.stat_result]]:
-    """The entry opened without following a link, and checked on its descriptor: a regular
-    file with one link (or, ``folder_too``, a folder)."""
-    try:
-        if dir_fd is None:
-            fd = os.open(path, os.O_RDONLY | _NO_SURPRISES)
-        else:
-            fd = os.open(path.name, os.O_RDONLY | _NO_SURPRISES, dir_fd=dir_fd)
-    except OSError as error:
-        raise _refusal(path, error) from None
-    try:
-        status = os.fstat(fd)
-        if not (folder_too and stat.S_ISDIR(status.st_mode)):
-            _check_single_regular_file(path, status)
-        yield fd, status
-    finally:
-        os.close(fd)
 
 
 def remove(folder: Path, name: str) -> None:
@@ -149,29 +114,3 @@ def _remove_entry(folder_fd: int, name: str) -> None:
         shutil.rmtree(name, dir_fd=folder_fd)
     else:
         os.unlink(name, dir_fd=folder_fd)
-
-
-def _check_single_regular_file(path: Path, status: os.stat_result) -> None:
-    if not stat.S_ISREG(status.st_mode):
-        raise RefusedFileError(f"{path} is not a regular file ({_kind(status.st_mode)}); the device refuses it there")
-    if status.st_nlink > 1:
-        raise RefusedFileError(
-            f"{path} has {status.st_nlink} hard links; the device refuses a file that another name shares")
-
-
-def _refusal(path: Path, error: OSError) -> OSError:
-    if error.errno == errno.ELOOP:  # with O_NOFOLLOW: the last component is a symbolic link
-        return RefusedFileError(f"{path} is a symbolic link; the device never follows a link there")
-    if error.errno == errno.ENOTDIR:
-        return RefusedFileError(f"{path} is not a folder; the device refuses it there")
-    if error.errno == errno.ENXIO:  # opening a socket
-        return RefusedFileError(f"{path} is a socket; the device refuses it there")
-    return error
-
-
-def _kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "not a plain file"

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from droid.content.context import Context, connect
+from droid.os.binder import SHELL_PACKAGE
 from droid.content.device_address import (  # noqa: F401 - DEFAULT_DATA_DIR is the CLI's --data default
     DEFAULT_DATA_DIR,
     CredentialNotFoundError,
@@ -36,7 +37,9 @@ def credential_for(address: DeviceAddress, package: str | None) -> str:
 
 
 def open_context(address: DeviceAddress, as_package: str | None = None) -> Context:
-    """A Context on the device as ``as_package``, else as the root ``--as PKG``, else as the shell."""
+    """A Context on the device as ``as_package``, else as the root ``--as PKG``, else as the
+    shell; refused unless the device names the credential's holder as that package (an app may
+    have made its credential another's: the command never acts as anyone else)."""
     if as_package is None:
         as_package = _root_option("as_package")
     if address.target.startswith("unix:") and not Path(address.target[5:]).exists():
@@ -45,13 +48,20 @@ def open_context(address: DeviceAddress, as_package: str | None = None) -> Conte
             "start one with `make sim` or `droidsim device start`"
         )
     try:
-        return connect(address.target, credential_for(address, as_package))
+        context = connect(address.target, credential_for(address, as_package))
     except PermissionError as error:
         raise click.ClickException(f"the device refused the credential: {error}") from None
     except Exception as error:  # grpc.RpcError: the device is not answering
         if type(error).__name__ in ("_InactiveRpcError", "RpcError"):
             raise click.ClickException(f"cannot reach the device at {address.target}") from None
         raise
+    expected = as_package or SHELL_PACKAGE
+    if context.package_name != expected:
+        context.close()
+        raise click.ClickException(
+            f"the credential at {address.credential_file(as_package)} is {context.package_name}'s, not {expected}'s, "
+            "as the device says: refusing to act as anyone else")
+    return context
 
 
 def context_from(ctx: click.Context) -> Context:

@@ -4,7 +4,8 @@ It takes every address droidsim's commands take (a data directory, ``unix:PATH``
 ``HOST:PORT``; none: ``DROIDSIM_DEVICE``, else the device running on this machine, else
 ``.droidsim/device``: droid.content.device_address) and finds the app's credential itself:
 in the device's data directory (``DATA/data/PKG/credential``), else in the app's own folder
-when this process runs as the app (``droidsim agent --as PKG`` starts an app's agent so).
+when this process runs as the app (``droidsim agent --as PKG`` starts an app's agent so),
+never through a link, from a FIFO or a device (droid/content/safe_read.py).
 When it finds none, it says everywhere it looked and why each failed.
 """
 
@@ -14,7 +15,14 @@ import os
 from pathlib import Path
 
 from droid.content.context import Context, connect
-from droid.content.device_address import CredentialNotFoundError, DeviceAddress, DeviceNotFoundError, resolve_device
+from droid.content.device_address import (
+    MAX_CREDENTIAL_BYTES,
+    CredentialNotFoundError,
+    DeviceAddress,
+    DeviceNotFoundError,
+    resolve_device,
+)
+from droid.content.safe_read import RefusedFileError, read_file
 
 
 def connect_as(package: str, device: str | os.PathLike[str] | None = None, *,
@@ -58,7 +66,9 @@ def _credential(address: DeviceAddress, package: str) -> tuple[str, Path]:
                          "DROIDSIM_DATA)")
             continue
         try:
-            return path.read_text().strip(), path.parent
+            return read_file(path, MAX_CREDENTIAL_BYTES, reader="droidsim").decode("ascii", "replace").strip(), path.parent
+        except RefusedFileError as refused:
+            tried.append(f"{path} ({refused.args[0].removeprefix(f'{path} ')})")
         except FileNotFoundError:
             tried.append(f"{path} (not found: is {package} installed on this device?)")
         except PermissionError:

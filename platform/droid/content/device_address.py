@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from droid.content.running_devices import registry_dir, running_devices
+from droid.content.safe_read import RefusedFileError, read_file
 
 DEFAULT_DATA_DIR = Path(".droidsim") / "device"
 SOCKET_NAME = "device.sock"
 SHELL_CREDENTIAL = "shell.credential"
+MAX_CREDENTIAL_BYTES = 4096  # the device writes 43 characters (token_urlsafe(32))
 
 
 class DeviceNotFoundError(LookupError):
@@ -48,14 +50,26 @@ class DeviceAddress:
                 f"{self.target} is not a local data directory, so no credential can be read: "
                 "pass --data DIR (or DROIDSIM_DATA) pointing at the device's data directory"
             )
-        try:
-            return path.read_text().strip()
-        except FileNotFoundError:
-            who = "the shell" if package is None else package
-            raise CredentialNotFoundError(f"no credential for {who} at {path} (is it installed on this device?)") from None
-        except PermissionError:
-            raise CredentialNotFoundError(
-                f"cannot read {path}: acting as another package needs access to the device's data") from None
+        return read_credential_file(path, "the shell" if package is None else package)
+
+
+def read_credential_file(path: Path, who: str) -> str:
+    """The credential in ``path``, read as the device reads an app's files: an app may have
+    replaced its own with a link (to another app's credential or the shell's), a FIFO or a
+    device, and whoever reads it may be root (droid/content/safe_read.py)."""
+    try:
+        data = read_file(path, MAX_CREDENTIAL_BYTES, reader="droidsim")
+    except FileNotFoundError:
+        raise CredentialNotFoundError(f"no credential for {who} at {path} (is it installed on this device?)") from None
+    except PermissionError:
+        raise CredentialNotFoundError(
+            f"cannot read {path}: acting as another package needs access to the device's data") from None
+    except RefusedFileError as refused:
+        raise CredentialNotFoundError(f"{refused}: it is not {who}'s credential as the device wrote it") from None
+    try:
+        return data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise CredentialNotFoundError(f"{path} holds no credential (it is not text the device wrote)") from None
 
 
 def resolve_device(device: str | os.PathLike[str] | None = None, data: str | os.PathLike[str] | None = None) -> DeviceAddress:

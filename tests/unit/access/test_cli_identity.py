@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 import pytest
 
+from droid.content import device_address
 from sim.cli.connection import DeviceAddress, credential_for
 
 
@@ -27,10 +26,10 @@ def test_a_package_without_a_credential_is_a_clear_error(address):
 
 
 def test_an_unreadable_credential_is_a_clear_error(address, monkeypatch):
-    def refuse(self, *args, **kwargs):
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(Path, "read_text", refuse)
+    monkeypatch.setattr(device_address, "read_file", refuse)  # as for a user who may not read it (not root)
     with pytest.raises(click.ClickException, match="acting as another package needs access to the device's data"):
         credential_for(address, "com.test.app")
 
