@@ -3,7 +3,8 @@ command and for an agent in its own process (droid.agent.connect_as).
 
 An address is a data directory, ``unix:PATH`` or ``HOST:PORT``. None given: ``DROIDSIM_DEVICE``,
 else the device running on this machine (droid.content.running_devices: found from any folder,
-as adb finds its server), else the default data directory of the current folder. A package's
+as adb finds its server), else the default data directory of the current folder; either is
+used only if it is this user's (droid.content.running_devices.foreign_owner). A package's
 credential lives in the data directory, ``DATA/data/PKG/credential``: whoever can read that
 directory may act as anyone on the device, as with adb.
 """
@@ -11,10 +12,11 @@ directory may act as anyone on the device, as with adb.
 from __future__ import annotations
 
 import os
+import pwd
 from dataclasses import dataclass
 from pathlib import Path
 
-from droid.content.running_devices import registry_dir, running_devices
+from droid.content.running_devices import foreign_owner, registry_dir, running_devices
 from droid.content.safe_read import RefusedFileError, read_file
 
 DEFAULT_DATA_DIR = Path(".droidsim") / "device"
@@ -91,6 +93,25 @@ def resolve_device(device: str | os.PathLike[str] | None = None, data: str | os.
     return DeviceAddress(raw, data_dir)
 
 
+def _refuse_another_accounts(here: Path) -> None:
+    """This folder's device is used without being named only if it is this user's: in a folder
+    others may write (/tmp, a shared project), another account may have put it there."""
+    for path in (DEFAULT_DATA_DIR.parent.absolute(), DEFAULT_DATA_DIR.absolute(), here):
+        owner = foreign_owner(path)
+        if owner is not None:
+            raise DeviceNotFoundError(
+                f"{path} belongs to {_account(owner)}, not to you ({_account(os.geteuid())}): droidsim uses a device "
+                "it finds by itself only if it is yours, as another account may have put it there to run its "
+                f"apps' code with your settings and terminal. If you trust it, name it: --device {here}")
+
+
+def _account(uid: int) -> str:
+    try:
+        return f"uid {uid} ({pwd.getpwuid(uid).pw_name})"
+    except KeyError:
+        return f"uid {uid}"
+
+
 def find_running_device() -> Path:
     """The data directory of the device to talk to when none is named; the error says
     everywhere it looked."""
@@ -104,6 +125,7 @@ def find_running_device() -> Path:
         listed = "; ".join(f"{d.data_dir} (pid {d.pid})" for d in running)
         raise DeviceNotFoundError(f"{len(running)} devices are running: pass --device DIR to pick one: {listed}")
     if here.is_dir():
+        _refuse_another_accounts(here)
         return here
     raise DeviceNotFoundError(
         "no device found. Looked at: --device (not given), DROIDSIM_DEVICE (not set), the devices "
