@@ -1,4 +1,5 @@
-"""An agent app's agent process: ``python -I -m sim.agent_app.child`` (started by launch.py).
+"""An agent app's agent process, forked by its keeper (sim/agent_app/keeper.py, started by
+launch.py), which outlives it and ends whatever it starts.
 
 It becomes the app first (sim/zygote/specialize.py, or Landlock), moves into the app's folder,
 reaches the device as the app, and only then loads the app's code: the agent its manifest
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path
 
 from droid.content.context import Context, connect
+from droid.content.device_address import CredentialNotFoundError, read_credential_file
 from sim.zygote import landlock
 from sim.zygote.child_start import move_into
 from sim.zygote.specialize import code_folders, specialize
@@ -28,26 +30,25 @@ _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
+def main(argv: list[str], keeper: int) -> None:
+    parser = argparse.ArgumentParser(prog="sim.agent_app.child")
     parser.add_argument("--package", required=True)
     parser.add_argument("--home", required=True, help="the app's own folder")
     parser.add_argument("--code-dir", required=True, help="the device's installed copy of the app's code")
     parser.add_argument("--config-fd", type=int, required=True)
     parser.add_argument("--uid", type=int, help="become this uid before anything of the app's is read")
     parser.add_argument("--confine", action="store_true", help="confine this process with Landlock first")
-    parser.add_argument("--parent", type=int, required=True, help="the command's pid: the agent ends with it")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--console", action="store_true")
     mode.add_argument("--tools-fd", type=int)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with os.fdopen(args.config_fd) as pipe:
         config = json.load(pipe)
     home = Path(args.home)
     folder, code_dir = _become_the_app(args, home, Path(args.code_dir))
-    _end_with_the_command(args.parent)
+    _end_with_the_keeper(keeper)
     move_into(home, folder)
-    context = _connect(folder)
+    context = _connect(folder, args.package)
     if args.console:
         sys.exit(_console(context, code_dir, config))
     asyncio.run(_serve_tools(socket.socket(fileno=args.tools_fd), context, code_dir))
@@ -64,19 +65,26 @@ def _become_the_app(args: argparse.Namespace, home: Path, code_dir: Path) -> tup
     return home, code_dir
 
 
-def _end_with_the_command(parent: int) -> None:
-    """The agent ends when the command that started it does (a new uid clears the kernel's
-    parent-death signal, so it is set after the drop), also if it already has."""
-    if _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+def _end_with_the_keeper(keeper: int) -> None:
+    """Killed with its keeper, should the keeper itself be killed (a new uid clears the kernel's
+    parent-death signal, so it is set after the drop; SIGKILL, which the app cannot catch)."""
+    if _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    if os.getppid() != parent:
-        sys.exit(f"the command that started this agent (pid {parent}) has ended")
+    if os.getppid() != keeper:
+        sys.exit(f"the keeper of this agent (pid {keeper}) has ended")
 
 
-def _connect(data_dir: Path) -> Context:
+def _connect(data_dir: Path, package: str) -> Context:
     """The app's own connection: its credential, on the address it was given (the app socket
     where the device names apps by their uids)."""
-    return connect(os.environ["DROIDSIM_DEVICE"], (data_dir / "credential").read_text().strip(), data_dir)
+    try:
+        credential = read_credential_file(data_dir / "credential", package)
+    except CredentialNotFoundError as error:
+        sys.exit(f"error: {error}")
+    context = connect(os.environ["DROIDSIM_DEVICE"], credential, data_dir)
+    if context.package_name != package:
+        sys.exit(f"error: the device names this process {context.package_name}, not {package}")
+    return context
 
 
 def _console(context: Context, code_dir: Path, config: dict) -> int:
@@ -104,6 +112,3 @@ async def _serve_tools(connection: socket.socket, context: Context, code_dir: Pa
         return
     await serve_tools(connection, context, agent)
 
-
-if __name__ == "__main__":
-    main()

@@ -13,20 +13,24 @@ the app. Its settings (the API key among them) come down a pipe, never on its co
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import socket
 import stat
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from droid.content.device_address import DeviceAddress
+from sim.agent_app.terminal import AgentTerminal
 from sim.agent_app.tool_client import ToolClient
-from sim.processes import reap
+from sim.logcat import escaped
 from sim.server.app_socket import published_address
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 from sim.zygote.specialize import is_named_account
@@ -34,6 +38,8 @@ from sim.zygote.specialize import is_named_account
 # What a terminal's user set for how things look; nothing else of the command's environment
 # reaches the app's process.
 PRESENTATION = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")
+# Seconds the keeper may take to end all the app started before it is killed itself.
+ENDING_BOUND = 30.0
 
 
 class AgentLaunchError(Exception):
@@ -83,57 +89,181 @@ def plan(address: DeviceAddress, package: str, code_dir: Path) -> AppAgentLaunch
     return AppAgentLaunch(package, home, code_dir, app_socket or address.target, uid, confine)
 
 
-def start(launch: AppAgentLaunch, mode: list[str], config: dict[str, Any], **popen: Any) -> subprocess.Popen:
-    """The agent process, given ``config`` on a pipe; ``popen``: its standard streams and the
-    descriptors it keeps (``pass_fds``)."""
+class AgentProcess:
+    """The keeper of the app's agent (sim/agent_app/keeper.py), in a session of its own. It
+    holds the lifeline's read end: closing ours (``end``), or this process ending however it
+    ends, makes it kill all the app started before it exits."""
+
+    def __init__(self, process: subprocess.Popen, lifeline: int) -> None:
+        self.process = process
+        self._lifeline = lifeline
+        self._exit = os.pidfd_open(process.pid)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait(self) -> int:
+        """The agent's exit code, once nothing of the app runs."""
+        return self.process.wait()
+
+    def interrupt(self) -> None:
+        """^C, passed on by the keeper to the app's process group."""
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(signal.SIGINT)
+
+    def end(self) -> None:
+        """Until nothing of the app runs; safe in a signal handler (it never reaps: Popen's
+        wait may be under way)."""
+        if self._lifeline >= 0:
+            os.close(self._lifeline)
+            self._lifeline = -1
+        if not self._ended_within(ENDING_BOUND):
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            self._ended_within(None)
+
+    def close(self) -> None:
+        self.end()
+        self.process.wait()
+        os.close(self._exit)
+
+    def _ended_within(self, seconds: float | None) -> bool:
+        poller = select.poll()
+        poller.register(self._exit, select.POLLIN)
+        return bool(poller.poll(None if seconds is None else seconds * 1000))
+
+
+def start(launch: AppAgentLaunch, mode: list[str], config: dict[str, Any], **popen: Any) -> AgentProcess:
+    """The agent's keeper, which forks the app's process, given ``config`` on a pipe;
+    ``popen``: its standard streams and the descriptors it keeps (``pass_fds``). Never the
+    command's session: no terminal of the user's is the agent's controlling terminal."""
     read, write = os.pipe()
+    lifeline, ours = os.pipe()
     presentation = {name: os.environ[name] for name in PRESENTATION if name in os.environ}
-    args = ["--package", launch.package, "--home", str(launch.home), "--code-dir", str(launch.code_dir),
-            "--config-fd", str(read), "--parent", str(os.getpid()), *mode]
+    args = ["--lifeline-fd", str(lifeline), "--package", launch.package, "--home", str(launch.home),
+            "--code-dir", str(launch.code_dir), "--config-fd", str(read), *mode]
     if launch.uid is not None:
         args += ["--uid", str(launch.uid)]
     if launch.confine:
         args.append("--confine")
-    command = python_command("sim.agent_app.child", *args, shares_device_uid=launch.uid is None)
+    command = python_command("sim.agent_app.keeper", *args, shares_device_uid=launch.uid is None)
     try:
-        process = subprocess.Popen(command, cwd=START_FOLDER, pass_fds=(read, *popen.pop("pass_fds", ())),
+        process = subprocess.Popen(command, cwd=START_FOLDER, pass_fds=(read, lifeline, *popen.pop("pass_fds", ())),
                                    env=start_environment({"DROIDSIM_DEVICE": launch.address, **presentation}),
-                                   **popen)
+                                   start_new_session=True, **popen)
+    except BaseException:
+        os.close(ours)
+        raise
     finally:
         os.close(read)
+        os.close(lifeline)
     with os.fdopen(write, "w") as pipe:
         json.dump(config, pipe)
-    return process
+    return AgentProcess(process, ours)
+
+
+@contextlib.contextmanager
+def ending_with_the_command(agent: AgentProcess) -> Iterator[None]:
+    """SIGTERM or SIGHUP on the command ends the agent first (everything it started), then the
+    command, as by the signal: once the command is gone, nothing of the app runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def end_then_die(number: int, _frame: Any) -> None:
+        agent.end()
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+    previous = {number: signal.signal(number, end_then_die) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+class _Ending(Exception):
+    """SIGTERM or SIGHUP reached ``droidsim agent``."""
 
 
 def run_console(launch: AppAgentLaunch, config: dict[str, Any]) -> int:
-    """``droidsim agent``: the console runs in the app's process, on this terminal; its exit
-    code is the command's. ^C reaches both: the app's process answers it (130)."""
-    process = start(launch, ["--console"], config)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """``droidsim agent``: the console runs in the app's process; its exit code is the
+    command's. On a terminal it gets a pseudo-terminal of its own, which this process relays
+    (sim/agent_app/terminal.py); ^C typed there is the app's to answer (130). ^C sent to this
+    process is passed on, and a second one ends the agent; SIGTERM and SIGHUP end it, give the
+    terminal back as it was, and then end this process as the signal does."""
+    terminal = AgentTerminal.for_this_process()
+    agent: AgentProcess | None = None
+    ending: list[int] = []
+
+    def pass_on(_number: int, _frame: Any) -> None:
+        if agent is None or ending:
+            raise KeyboardInterrupt
+        ending.append(signal.SIGINT)
+        agent.interrupt()
+
+    def end(number: int, _frame: Any) -> None:
+        ending[:] = [number]
+        raise _Ending
+
+    previous = {number: signal.signal(number, handler)
+                for number, handler in ((signal.SIGINT, pass_on), (signal.SIGTERM, end), (signal.SIGHUP, end))}
     try:
-        return process.wait()
+        agent = start(launch, ["--console"], config, **(terminal.child_streams() if terminal else {}))
+        if terminal is not None:
+            terminal.relay_until_ended(agent.pid)
+        return agent.wait()
+    except KeyboardInterrupt:
+        return 130
+    except _Ending:
+        pass
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        if terminal is not None:
+            terminal.close()
+        if agent is not None:
+            agent.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    os.kill(os.getpid(), ending[0])  # as the signal would have, now that nothing of the app runs
+    return 128 + ending[0]
 
 
 class ToolServerProcess:
     """``droidsim mcp``: the app's process serving its agent's tools over a socket; ``agent``
-    describes the agent, None when the app declares none (the process has then ended)."""
+    describes the agent, None when the app declares none (the process has then ended). What
+    the process prints reaches this command's stderr with its control characters escaped."""
 
     def __init__(self, launch: AppAgentLaunch) -> None:
         ours, theirs = socket.socketpair()
+        output, their_output = os.pipe()
         try:
-            self.process = start(launch, ["--tools-fd", str(theirs.fileno())], {}, pass_fds=(theirs.fileno(),),
-                                 stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno())
+            self.agent_process = start(launch, ["--tools-fd", str(theirs.fileno())], {}, pass_fds=(theirs.fileno(),),
+                                       stdin=subprocess.DEVNULL, stdout=their_output, stderr=their_output)
+        except BaseException:
+            os.close(output)
+            raise
         finally:
             theirs.close()
-        self.client = ToolClient(ours, launch.package)
+            os.close(their_output)
+        threading.Thread(target=_copy_escaped, args=(output,), name=f"agent-output-{launch.package}",
+                         daemon=True).start()
+        try:
+            self.client = ToolClient(ours, launch.package)
+        except BaseException:
+            ours.close()
+            self.agent_process.close()
+            raise
         self.agent = self.client.agent
 
     def close(self) -> None:
         self.client.close()
-        reap(self.process, timeout=10)
+        self.agent_process.close()
+
+
+def _copy_escaped(fd: int) -> None:
+    with os.fdopen(fd, "rb") as output:
+        for line in output:
+            sys.stderr.write(escaped(line.decode("utf-8", "replace")))
+            sys.stderr.flush()

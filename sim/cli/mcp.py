@@ -70,8 +70,9 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
 
 @contextlib.contextmanager
 def _agent_process(address, context):
-    """The app's own agent in its own process, serving its tools; None when it declares none."""
-    from sim.agent_app.launch import AgentLaunchError, ToolServerProcess, code_dir_of, plan
+    """The app's own agent in its own process, serving its tools; None when it declares none.
+    Whatever it started ends before this command does, SIGTERM included."""
+    from sim.agent_app.launch import AgentLaunchError, ToolServerProcess, code_dir_of, ending_with_the_command, plan
     from sim.agent_app.tool_client import AgentProcessGone
 
     try:
@@ -79,7 +80,8 @@ def _agent_process(address, context):
     except (AgentLaunchError, AgentProcessGone) as error:
         raise click.ClickException(str(error)) from None
     try:
-        yield process if process.agent is not None else None
+        with ending_with_the_command(process.agent_process):
+            yield process if process.agent is not None else None
     finally:
         process.close()
 
