@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from sim import processes
+
 PROC = Path("/proc")
 _TICK_NS = 1e9 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.0
 
@@ -38,18 +40,7 @@ def process_cpu_ns(pid: int) -> int | None:
 
 def descendants(pid: int) -> list[int]:
     """``pid`` and every process below it."""
-    children: dict[int, list[int]] = {}
-    for entry in PROC.iterdir():
-        if entry.name.isdigit():
-            parent = parent_of(int(entry.name))
-            if parent is not None:
-                children.setdefault(parent, []).append(int(entry.name))
-    tree, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        tree.append(current)
-        todo.extend(children.get(current, []))
-    return tree
+    return [pid, *processes.descendants(pid)]
 
 
 def tree_cpu_ns(pid: int) -> int | None:

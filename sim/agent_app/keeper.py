@@ -19,7 +19,7 @@ on SIGTERM or is killed. So the keeper, which never runs anything of the app's:
   is left, and only then exits (with the app's exit code), so that once the command has
   waited for the keeper nothing of the app runs.
 
-It imports nothing but the standard library before it forks: it stays small and single-threaded.
+It imports nothing but the standard library (and sim/processes.py) before it forks: it stays small and single-threaded.
 The app's uid (as root) cannot signal or trace it; without root, Landlock (ABI 6, Linux 6.12)
 keeps the app from signalling it, and from tracing it at any ABI (docs/security.md).
 """
@@ -34,6 +34,8 @@ import select
 import signal
 import sys
 import termios
+
+from sim.processes import descendants
 
 _PR_SET_CHILD_SUBREAPER = 36
 _ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -131,32 +133,12 @@ def end_the_app(app: int) -> int:
     return code if code >= 0 else 128 - code
 
 
-def _descendants(root: int) -> list[int]:
-    """Every process below ``root`` now, read from /proc."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as stat:
-                parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):  # it ended meanwhile
-            continue
-        children.setdefault(parent, []).append(int(name))
-    found, queue = [], [root]
-    while queue:
-        below = children.get(queue.pop(), [])
-        found += below
-        queue += below
-    return found
-
-
 def end_every_descendant() -> None:
     """SIGKILL everything below this process and reap it, until nothing is left. A process
     forked while the last ones were being killed is found on the next pass: as a subreaper,
     this process inherits whatever they leave."""
     while True:
-        for pid in _descendants(os.getpid()):
+        for pid in descendants(os.getpid()):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
