@@ -2,6 +2,9 @@
 
 Requests may come from any thread and overlap; a reader thread hands each reply to the
 future of its request id. When the app's process ends, every waiting request fails, naming it.
+What the app sends is the app's: a line longer than ``MAX_LINE``, nested deeper than
+``MAX_DEPTH`` or anything but a JSON object ends the exchange as the app's process ending
+does, naming what was wrong, so no request waits on a reader that failed.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from concurrent.futures import Future
 from typing import Any
 
 from sim.agent_app.tool_server import MAX_LINE
+
+# A reply holds a tool's outcome: an AppFunction result (at most 30 document levels, two JSON
+# levels each where repeated) or a local tool's JSON; far below Python's recursion limit.
+MAX_DEPTH = 100
 
 
 class AgentProcessGone(RuntimeError):
@@ -63,13 +70,23 @@ class ToolClient:
         self._connection.close()
 
     def _read(self) -> dict[str, Any]:
-        line = self._file.readline(MAX_LINE)
+        line = self._file.readline(MAX_LINE + 1)
         if not line:
             raise AgentProcessGone(f"{self._package}'s agent process ended")
+        sent = f"{self._package}'s agent process sent"
+        if len(line) > MAX_LINE:
+            raise AgentProcessGone(f"{sent} a line longer than {MAX_LINE} bytes, the bound of its tool socket")
         try:
-            return json.loads(line)
+            message = json.loads(line)
+        except RecursionError:
+            raise AgentProcessGone(f"{sent} JSON nested deeper than {MAX_DEPTH} levels, the bound of its tool socket") from None
         except ValueError:
-            raise AgentProcessGone(f"{self._package}'s agent process sent {line[:200]!r}, not JSON") from None
+            raise AgentProcessGone(f"{sent} {line[:200]!r}, not JSON") from None
+        if not isinstance(message, dict):
+            raise AgentProcessGone(f"{sent} {line[:200]!r}, not a JSON object")
+        if _deeper_than(message, MAX_DEPTH):
+            raise AgentProcessGone(f"{sent} JSON nested deeper than {MAX_DEPTH} levels, the bound of its tool socket")
+        return message
 
     def _read_replies(self) -> None:
         try:
@@ -85,3 +102,15 @@ class ToolClient:
                 waiting, self._waiting = list(self._waiting.values()), {}
             for future in waiting:
                 future.set_exception(AgentProcessGone(self._gone))
+
+
+def _deeper_than(value: Any, bound: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``bound`` levels (walked without
+    recursion: what was parsed may sit near the interpreter's limit)."""
+    level = [value]
+    for _ in range(bound):  # after n steps, the values inside n levels
+        level = [child for item in level if isinstance(item, (dict, list))
+                 for child in (item.values() if isinstance(item, dict) else item)]
+        if not level:
+            return False
+    return any(isinstance(item, (dict, list)) for item in level)

@@ -74,3 +74,47 @@ def test_a_process_that_goes_away_fails_what_waits(client):
     client._connection.shutdown(socket.SHUT_RDWR)
     with pytest.raises(AgentProcessGone, match="com.example.helper"):
         client.request("list")
+
+
+def _app_that_sends(lines: list[bytes]) -> socket.socket:
+    """Our end of a socket whose other end, the app's, says hello and then sends ``lines``
+    in answer to the first request."""
+    ours, theirs = socket.socketpair()
+
+    def serve():
+        theirs.sendall(b'{"agent": null}\n')
+        theirs.recv(4096)
+        for line in lines:
+            theirs.sendall(line)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return ours
+
+
+@pytest.mark.parametrize("line, problem", [
+    (b"[" * 100_000 + b"]" * 100_000 + b"\n", "JSON nested deeper than 100 levels, the bound of its tool socket"),
+    (b'{"id": 1, "outcome": ' + b"[" * 101 + b"]" * 101 + b"}\n", "JSON nested deeper than 100 levels"),
+    (b'{"id": 1, "outcome": "' + b"x" * 2048 + b'"}\n', "a line longer than 1024 bytes, the bound of its tool socket"),
+    (b"[1, 2]\n", "sent b'[1, 2]\\n', not a JSON object"),
+])
+def test_a_line_the_app_should_not_send_fails_what_waits_naming_it(monkeypatch, line, problem):
+    if b"x" * 2048 in line:
+        monkeypatch.setattr("sim.agent_app.tool_client.MAX_LINE", 1024)
+    client = ToolClient(_app_that_sends([line]), "com.example.hostile")
+    try:
+        with pytest.raises(AgentProcessGone, match="com.example.hostile's agent process sent") as gone:
+            client.submit("list").result(30)
+        assert problem in str(gone.value)
+        with pytest.raises(AgentProcessGone, match="com.example.hostile's agent process sent"):
+            client.request("list")  # and every later request, at once
+    finally:
+        client.close()
+
+
+def test_a_hello_nested_without_end_is_refused_naming_it():
+    ours, theirs = socket.socketpair()
+    theirs.sendall(b"[" * 100_000 + b"\n")
+    with pytest.raises(AgentProcessGone, match="nested deeper than 100 levels"):
+        ToolClient(ours, "com.example.hostile")
+    ours.close()
+    theirs.close()
