@@ -91,6 +91,11 @@ def _console(context: Context, code_dir: Path, config: dict) -> int:
     from droid.agent.console import run_agent_console
     from sim.agent_app.declaration import AgentDeclarationError, build_app_agent
 
+    if "model_relay_fd" in config:  # the command holds the key and makes the calls (model_relay.py)
+        from sim.agent_app.model_relay import RelayTransport
+
+        config["model_options"] = {**(config.get("model_options") or {}),
+                                   "transport": RelayTransport(config.pop("model_relay_fd"))}
     try:
         agent = build_app_agent(code_dir, context)
     except AgentDeclarationError as error:

@@ -8,7 +8,9 @@ that is not the command's own (an app's uid on a device that isolates its apps, 
 device's user), and confines itself with Landlock to its code and its folder where it runs as
 a machine account (the device's user, or root), as the device's app processes do. On a device
 that isolates its apps it reaches the device on the app socket, where the kernel names it as
-the app. Its settings (the API key among them) come down a pipe, never on its command line.
+the app. Its settings come down a pipe, never on its command line; a model server's API key
+stays in the command, which makes the model calls the app's process asks for
+(sim/agent_app/model_relay.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from droid.content.device_address import DeviceAddress
 from sim.agent_app.terminal import AgentTerminal
@@ -34,6 +36,9 @@ from sim.logcat import escaped
 from sim.server.app_socket import published_address
 from sim.zygote.child_start import START_FOLDER, python_command, start_environment
 from sim.zygote.specialize import is_named_account
+
+if TYPE_CHECKING:
+    from sim.agent_app.model_relay import ModelRelay
 
 # What a terminal's user set for how things look; nothing else of the command's environment
 # reaches the app's process.
@@ -184,6 +189,20 @@ def ending_with_the_command(agent: AgentProcess) -> Iterator[None]:
             signal.signal(number, handler)
 
 
+def relay_the_model(config: dict[str, Any]) -> "ModelRelay | None":
+    """For a model server, the relay that keeps the key in this process: ``config`` then names
+    the relay's descriptor and holds a stand-in for the key (sim/agent_app/model_relay.py).
+    None for the offline model, or when there is neither a key nor a server address (the app's
+    process then says so, as for a key it lacks)."""
+    if not str(config.get("model")).startswith("openai") or not (config.get("api_key") or config.get("base_url")):
+        return None
+    from sim.agent_app.model_relay import RELAYED_KEY, ModelRelay
+
+    relay = ModelRelay(config.get("base_url"), config.get("api_key"), config.get("model_options") or {})
+    config.update(api_key=RELAYED_KEY, model_relay_fd=relay.theirs.fileno())
+    return relay
+
+
 class _Ending(Exception):
     """SIGTERM or SIGHUP reached ``droidsim agent``."""
 
@@ -195,6 +214,7 @@ def run_console(launch: AppAgentLaunch, config: dict[str, Any]) -> int:
     process is passed on, and a second one ends the agent; SIGTERM and SIGHUP end it, give the
     terminal back as it was, and then end this process as the signal does."""
     terminal = AgentTerminal.for_this_process()
+    relay = relay_the_model(config)
     agent: AgentProcess | None = None
     ending: list[int] = []
 
@@ -211,7 +231,10 @@ def run_console(launch: AppAgentLaunch, config: dict[str, Any]) -> int:
     previous = {number: signal.signal(number, handler)
                 for number, handler in ((signal.SIGINT, pass_on), (signal.SIGTERM, end), (signal.SIGHUP, end))}
     try:
-        agent = start(launch, ["--console"], config, **(terminal.child_streams() if terminal else {}))
+        agent = start(launch, ["--console"], config, **(terminal.child_streams() if terminal else {}),
+                      pass_fds=(relay.theirs.fileno(),) if relay else ())
+        if relay is not None:
+            relay.theirs.close()
         if terminal is not None:
             terminal.relay_until_ended(agent.pid)
         return agent.wait()
@@ -224,6 +247,8 @@ def run_console(launch: AppAgentLaunch, config: dict[str, Any]) -> int:
             terminal.close()
         if agent is not None:
             agent.close()
+        if relay is not None:
+            relay.close()
         for number, handler in previous.items():
             signal.signal(number, handler)
     os.kill(os.getpid(), ending[0])  # as the signal would have, now that nothing of the app runs

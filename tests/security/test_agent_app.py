@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +19,9 @@ import sim.zygote.specialize
 from droid.content.device_address import DeviceAddress
 from sim.agent_app.launch import PRESENTATION, ToolServerProcess, plan
 from sim.zygote import landlock
-from tests.helpers import HELPER_APP, copy_app
+from tests.helpers import COMMAND_BOUND, HELPER_APP, copy_app
 from tests.security.conftest import needs_root
+from tests.unit.agent.chat_server import received, running
 
 SNOOP_APP = Path(__file__).parent / "apps" / "snoopagent"
 SNOOP = "com.example.snoopagent"
@@ -67,3 +71,26 @@ def test_without_root_the_agent_is_confined_to_its_code_and_folder(open_folder, 
     # Defence: Landlock; the files' modes would not stop it (it runs as the device's user).
     assert found["shell credential"] == found["device.db"] == found["other app's credential"] == "refused: PermissionError"
     assert set(found["environment"]) <= CLEAN
+
+
+@needs_root
+def test_the_model_key_never_reaches_the_apps_process(open_folder):
+    """The command makes the model calls the app's process asks for (sim/agent_app/model_relay.py):
+    the server gets the key, and the app's memory holds none (it reads /proc/self/mem whole)."""
+    device = sim.device.Device(open_folder / "data")
+    key = f"sk-droidsim-probe-{secrets.token_hex(12)}"
+    try:
+        device.install(copy_app(SNOOP_APP, open_folder / "apps"), system=True)
+        device.serve()
+        with running() as server:
+            result = subprocess.run(
+                [sys.executable, "-m", "sim.cli", "agent", "--as", SNOOP, "--model", "openai:openai",
+                 "--base-url", f"{server}/v1", "hello"], capture_output=True, text=True, timeout=COMMAND_BOUND,
+                env={**os.environ, "DROIDSIM_DEVICE": str(device.data_dir), "OPENAI_API_KEY": key})
+            first = received(server)[0]
+    finally:
+        device.shutdown()
+    assert result.returncode == 0, result.stderr
+    assert first["authorization"] == f"Bearer {key}", "the server got the user's key"
+    found = json.loads(first["body"]["messages"][0]["content"])  # the snoop's instructions: what it found
+    assert found["uid"] != 0 and found["model key"] == "not found"

@@ -67,6 +67,8 @@ except ImportError:  # pragma: no cover - older SDKs
 log = logging.getLogger("droid.agent")
 
 _PLACEHOLDER_KEY = "sk-no-key-required"
+DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_READ_TIMEOUT = 120.0
 # How OpenAI, vLLM, llama.cpp and LM Studio say that the prompt does not fit.
 _CONTEXT_MARKERS = re.compile(
     r"context_length_exceeded|exceed_context_size|maximum context length|exceeds the available context size"
@@ -101,15 +103,18 @@ class OpenAICompatibleModel(Model):
         temperature: float | None = None,
         max_tokens: int | None = None,
         supports_tools: bool = True,
-        connect_timeout: float = 10.0,
-        read_timeout: float = 120.0,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        read_timeout: float = DEFAULT_READ_TIMEOUT,
         max_retries: int = 2,
         text_tool_calls: bool = True,
         extra_body: dict[str, Any] | None = None,
+        transport: Any = None,
     ) -> None:
         """``read_timeout``: seconds to wait for the server's next bytes (a first token, or the next
         chunk of a stream); ``connect_timeout``: seconds to open the connection. ``max_retries``:
-        retries of a refused or failed request (the SDK's back-off; 5xx, 429, timeouts)."""
+        retries of a refused or failed request (the SDK's back-off; 5xx, 429, timeouts).
+        ``transport``: the HTTP transport requests go through (an agent app's process under
+        ``droidsim agent --as`` reaches the server through the command, which holds the key)."""
         name = model or _env("DROIDSIM_OPENAI_MODEL", "OPENAI_MODEL")
         if not name:
             raise AgentError("no model name: pass one (openai:NAME) or set DROIDSIM_OPENAI_MODEL")
@@ -136,6 +141,7 @@ class OpenAICompatibleModel(Model):
         self.max_retries = max_retries
         self.text_tool_calls = text_tool_calls
         self.extra_body = extra_body
+        self._transport = transport
         self._client: Any = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._last_prompt: _PromptSize | None = None  # for noticing tool results that never reach the model
@@ -151,9 +157,9 @@ class OpenAICompatibleModel(Model):
             from openai import AsyncOpenAI, Timeout
 
             timeout = Timeout(self.read_timeout, connect=self.connect_timeout)
-            self._client = AsyncOpenAI(
-                api_key=self._api_key, base_url=self.base_url, timeout=timeout, max_retries=self.max_retries
-            )
+            http_client = _http.AsyncClient(transport=self._transport, timeout=timeout) if self._transport else None
+            self._client = AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, timeout=timeout,
+                                       max_retries=self.max_retries, http_client=http_client)
             self._client_loop = loop
         return self._client
 
