@@ -168,7 +168,7 @@ def bridge_token(path: Path | None) -> str:
     if path is None:
         return secrets.token_urlsafe(32)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)  # a FIFO there never blocks
     except FileNotFoundError:
         token = secrets.token_urlsafe(32)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -182,7 +182,7 @@ def bridge_token(path: Path | None) -> str:
         if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077 or info.st_nlink != 1:
             raise ValueError(f"{path} is not a token file of this user's alone (a regular file, mode 0600, "
                              "one link): refusing to trust it")
-        token = f.read().strip()
+        token = f.read(4096).strip()
     if len(token) < 32:
         raise ValueError(f"{path} holds no token (at least 32 characters); remove it and one is written")
     return token

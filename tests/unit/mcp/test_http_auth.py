@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from sim.mcp.http_auth import BearerTokenGate, DeviceAppUids, PeerVerdicts
+from sim.mcp.http_auth import BearerTokenGate, DeviceAppUids, PeerVerdicts, bridge_token
 from tests.helpers import EVENT_BOUND
 
 TOKEN = "t" * 43
@@ -97,3 +97,10 @@ def test_the_devices_apps_are_told_by_its_data_folders_not_by_a_uid_range(tmp_pa
     assert [is_app(uid) for uid in (210003, 210004, 299000, 299999)] == [True] * 4
     assert [is_app(uid) for uid in (65534, 10003, 210005, 99500, 399500, 0, os.geteuid())] == [False] * 7
     assert not DeviceAppUids(tmp_path / "no-device")(210003)
+
+
+def test_a_fifo_where_the_token_file_should_be_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "mcp.token"
+    os.mkfifo(fifo, 0o600)
+    with pytest.raises(ValueError, match="is not a token file of this user's alone"):
+        bridge_token(fifo)  # opened without blocking, then refused: not a regular file
