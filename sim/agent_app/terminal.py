@@ -5,7 +5,8 @@ user's shell runs once droidsim exits, and a process left behind reads what the 
 next. So where the command's standard streams are a terminal, the agent gets a pseudo-terminal
 of its own in their place (its settings and size copied from the user's), and this process
 copies bytes between the two: what the user types goes to the agent's terminal, where its line
-discipline handles echo and ^C; what the agent writes comes back through ``TerminalText``,
+discipline handles echo and ^C (typed three times within two seconds, ^C ends the agent
+whether it answers or not); what the agent writes comes back through ``TerminalText``,
 which lets text, colours and cursor movement through but no sequence that makes the terminal
 answer (a status or title report, which a terminal types as input), set a title or the
 clipboard, or turn on reports of the mouse or focus. The user's terminal is put in raw mode for
@@ -23,11 +24,14 @@ import re
 import select
 import signal
 import termios
+import time
 import tty
 from typing import Any
 
 _READ = 64 * 1024
 _PENDING_INPUT_BOUND = 64 * 1024  # typed ahead of an agent that does not read: the rest is dropped
+# ^C typed this many times within these seconds ends the agent, whether it answers ^C or not.
+_INTERRUPTS_TO_END, _INTERRUPTS_WITHIN = 3, 2.0
 
 
 class AgentTerminal:
@@ -39,6 +43,7 @@ class AgentTerminal:
         termios.tcsetattr(self._slave, termios.TCSANOW, settings)
         copy_size(ttys[0], self.master)
         self._input = 0 if 0 in ttys and _in_the_foreground(0) else None
+        self._interrupt = settings[6][termios.VINTR]  # the user's ^C
         self._output = next((fd for fd in (1, 2) if fd in ttys), None)
         os.set_blocking(self.master, False)
 
@@ -74,6 +79,7 @@ class AgentTerminal:
     def _relay(self, ended: int) -> None:
         text = TerminalText()
         pending = b""
+        interrupts: list[float] = []  # when ^C was typed lately
         poller = select.poll()
         poller.register(ended, select.POLLIN)
         poller.register(self.master, select.POLLIN)
@@ -91,6 +97,10 @@ class AgentTerminal:
                     typed = _read(fd)
                     if not typed:  # the user's terminal hung up
                         poller.unregister(fd)
+                    interrupts = [t for t in interrupts if time.monotonic() - t < _INTERRUPTS_WITHIN]
+                    interrupts += [time.monotonic()] * typed.count(self._interrupt)
+                    if len(interrupts) >= _INTERRUPTS_TO_END:  # an agent that will not answer ^C
+                        raise KeyboardInterrupt
                     pending = (pending + typed)[:_PENDING_INPUT_BOUND]
                     continue
                 if events & select.POLLOUT and pending:

@@ -154,12 +154,15 @@ def command_pid(shell: Shell) -> int:
                                    None), "the shell's command")
 
 
-ENDED_BY = {"ctrl-c": 130, "sigterm": 128 + signal.SIGTERM, "sigkill": 128 + signal.SIGKILL, "eof": 0}
+ENDED_BY = {"ctrl-c": 130, "ctrl-c thrice": 130, "sigterm": 128 + signal.SIGTERM, "sigkill": 128 + signal.SIGKILL,
+            "eof": 0}
 
 
 def end(shell: Shell, how: str) -> None:
     if how == "ctrl-c":
         shell.type("\x03")
+    elif how == "ctrl-c thrice":  # to an agent deaf to it
+        shell.type("\x03\x03\x03")
     elif how == "eof":
         shell.type("\x04")
     else:
@@ -187,11 +190,11 @@ def assert_nothing_reached_the_users_terminal(thief: TtyDevice, shell: Shell, ki
     assert touched == [], "the leftover read or typed into the user's terminal"
 
 
-@pytest.mark.parametrize("how", ["answers", "fails", "ctrl-c", "sigterm", "sigkill"])
+@pytest.mark.parametrize("how", ["answers", "fails", "ctrl-c", "ctrl-c thrice", "sigterm", "sigkill"])
 def test_droidsim_agent_never_gives_the_app_the_users_terminal_and_leaves_nothing_running(thief, how):
-    if thief.os_uid is None and how in ("fails", "ctrl-c", "sigkill"):
+    if thief.os_uid is None and how in ("fails", "ctrl-c", "ctrl-c thrice", "sigkill"):
         pytest.skip("the ways of ending are the root case's; the confined case is the strongest attacker's")
-    thief.fresh("fail" if how == "fails" else "")
+    thief.fresh({"fails": "fail", "ctrl-c thrice": "deaf"}.get(how, ""))
     shell = thief.shell()
     try:
         if how in ("answers", "fails"):
@@ -199,7 +202,10 @@ def test_droidsim_agent_never_gives_the_app_the_users_terminal_and_leaves_nothin
             assert status == (0 if how == "answers" else 1), shell.output
         else:
             shell.type(droidsim("agent", "--as", TTY) + "; printf 'STATUS=%s.\\n' $?\n")
-            shell.wait_for(r"you>", "the agent's prompt")
+            if how == "ctrl-c thrice":
+                wait_until(lambda: (thief.home / "attack.json").exists(), "the app's agent to be built")
+            else:
+                shell.wait_for(r"you>", "the agent's prompt")
             end(shell, how)
             status = int(shell.wait_for(r"STATUS=(\d+)\.", "the command to end")[1])
             assert status == ENDED_BY[how], shell.output

@@ -143,8 +143,13 @@ def build_agent(context):
     home = Path(os.environ["HOME"])
     report = {"pid": os.getpid(), "pushed": inject(), "lurker": _leave_a_lurker(home / "lurker.log", push=True)}
     (home / "attack.json").write_text(json.dumps(report))
-    if (home / "mode").exists() and (home / "mode").read_text().strip() == "fail":
+    mode = (home / "mode").read_text().strip() if (home / "mode").exists() else ""
+    if mode == "fail":
         raise RuntimeError("failing after the attack, as an app's agent may")
+    if mode == "deaf":  # never answers ^C, never returns
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        while True:
+            time.sleep(1)
     return Agent(name="ttyagent", instructions="Answer briefly.")
 
 
