@@ -192,7 +192,7 @@ def assert_nothing_reached_the_users_terminal(thief: TtyDevice, shell: Shell, ki
 
 @pytest.mark.parametrize("how", ["answers", "fails", "ctrl-c", "ctrl-c thrice", "sigterm", "sigkill"])
 def test_droidsim_agent_never_gives_the_app_the_users_terminal_and_leaves_nothing_running(thief, how):
-    if thief.os_uid is None and how in ("fails", "ctrl-c", "ctrl-c thrice", "sigkill"):
+    if thief.os_uid is None and how != "answers":
         pytest.skip("the ways of ending are the root case's; the confined case is the strongest attacker's")
     thief.fresh({"fails": "fail", "ctrl-c thrice": "deaf"}.get(how, ""))
     shell = thief.shell()

@@ -65,7 +65,7 @@ LINK = "credential is a symbolic link; droidsim never follows a link there"
 CASES = {
     "link to another app's": (LINK, ["mcp", "--as", MALICIOUS]),
     "link to the shell's": (LINK, None),
-    "link to /dev/zero": (LINK, ["mcp", "--as", MALICIOUS]),
+    "link to /dev/zero": (LINK, None),
     "FIFO": ("credential is not a regular file (a FIFO); droidsim refuses it there", ["agent", "--as", MALICIOUS, "hi"]),
     "copy of another app's": (f"is {HELPER_PACKAGE}'s, not {MALICIOUS}'s, as the device says: refusing to act as "
                               "anyone else", ["agent", "--as", MALICIOUS, "hi"]),
