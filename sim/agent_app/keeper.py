@@ -60,7 +60,11 @@ def main(argv: list[str]) -> None:
             signal.signal(number, signal.SIG_DFL)
         from sim.agent_app import child, process_group
 
-        process_group.pin()
+        unpinned = process_group.pin()
+        if unpinned:
+            print(f"warning: {unpinned}: what the agent starts may leave its process group, and is then ended "
+                  "by a walk of /proc, which a process forking without end can outrun (docs/security.md)",
+                  file=sys.stderr)
         child.main(argv, keeper=os.getppid())
         return
     with contextlib.suppress(OSError):  # done by the child too; it may have ended already

@@ -8,8 +8,9 @@ process makes a group of its own and a seccomp filter then refuses it, and all i
 ``setsid`` and ``setpgid`` (EPERM): nothing it starts can leave the group. The filter is
 installed after no-new-privileges is set, as the kernel requires of a process without
 CAP_SYS_ADMIN, and before anything of the app's is loaded; it binds whatever uid the process
-takes. Known machines: x86-64 and AArch64; elsewhere the group is made but not enforced
-(``pin`` returns False), and the keeper's walk of /proc is what remains.
+takes. Known machines: x86-64 and AArch64; elsewhere, or on a kernel without seccomp filters,
+the group is made but not enforced (``pin`` says why), and the keeper's walk of /proc is what
+remains.
 """
 
 from __future__ import annotations
@@ -38,21 +39,21 @@ class _Program(ctypes.Structure):
     _fields_ = [("length", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
 
-def pin() -> bool:
+def pin() -> str | None:
     """Make this process a group of its own, and refuse it and everything it starts any way
-    out of that group. False where this machine's system calls are not known here."""
+    out of that group; where that cannot be enforced, why."""
     os.setpgid(0, 0)
     known = _SYSCALLS.get(platform.machine())
     if known is None:
-        return False
+        return f"droidsim knows no seccomp numbers for {platform.machine()}"
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
     code = _filter(*known)
     program = _Program(len(code) // 8, code)
     if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
-    return True
+        return f"this kernel refuses a seccomp filter ({os.strerror(ctypes.get_errno())})"
+    return None
 
 
 def _filter(arch: int, setsid: int, setpgid: int) -> bytes:
