@@ -123,7 +123,7 @@ class AgentProcess:
         if self._lifeline >= 0:
             os.close(self._lifeline)
             self._lifeline = -1
-        if not self._ended_within(ENDING_BOUND):
+        if self._exit >= 0 and not self._ended_within(ENDING_BOUND):
             with contextlib.suppress(ProcessLookupError):
                 self.process.kill()
             self._ended_within(None)
@@ -131,7 +131,9 @@ class AgentProcess:
     def close(self) -> None:
         self.end()
         self.process.wait()
-        os.close(self._exit)
+        if self._exit >= 0:
+            os.close(self._exit)
+            self._exit = -1
 
     def _ended_within(self, seconds: float | None) -> bool:
         poller = select.poll()
