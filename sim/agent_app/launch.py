@@ -258,9 +258,12 @@ def run_console(launch: AppAgentLaunch, config: dict[str, Any]) -> int:
 
 
 class ToolServerProcess:
-    """``droidsim mcp``: the app's process serving its agent's tools over a socket; ``agent``
-    describes the agent, None when the app declares none (the process has then ended). What
-    the process prints reaches this command's stderr with its control characters escaped."""
+    """``droidsim mcp``: the app's process serving its agent's tools over a socket. Started in
+    two steps so that the command's SIGTERM handler (ending_with_the_command) is in place
+    before the app's code runs: the constructor starts the keeper, ``connect`` waits for the
+    app's agent to be built; ``agent`` then describes it, None when the app declares none (the
+    process has then ended). What the process prints reaches this command's stderr with its
+    control characters escaped."""
 
     def __init__(self, launch: AppAgentLaunch) -> None:
         ours, theirs = socket.socketpair()
@@ -270,22 +273,33 @@ class ToolServerProcess:
                                        stdin=subprocess.DEVNULL, stdout=their_output, stderr=their_output)
         except BaseException:
             os.close(output)
+            ours.close()
             raise
         finally:
             theirs.close()
             os.close(their_output)
         threading.Thread(target=_copy_escaped, args=(output,), name=f"agent-output-{launch.package}",
                          daemon=True).start()
+        self._package = launch.package
+        self._socket: socket.socket | None = ours
+        self.client: ToolClient | None = None
+        self.agent: dict[str, Any] | None = None
+
+    def connect(self) -> None:
+        """Until the app's agent has described itself (AgentProcessGone if the process ends first)."""
+        socket_, self._socket = self._socket, None
         try:
-            self.client = ToolClient(ours, launch.package)
+            self.client = ToolClient(socket_, self._package)
         except BaseException:
-            ours.close()
-            self.agent_process.close()
+            socket_.close()
             raise
         self.agent = self.client.agent
 
     def close(self) -> None:
-        self.client.close()
+        if self.client is not None:
+            self.client.close()
+        elif self._socket is not None:
+            self._socket.close()
         self.agent_process.close()
 
 

@@ -77,10 +77,14 @@ def _agent_process(address, context):
 
     try:
         process = ToolServerProcess(plan(address, context.package_name, code_dir_of(context)))
-    except (AgentLaunchError, AgentProcessGone) as error:
+    except AgentLaunchError as error:
         raise click.ClickException(str(error)) from None
     try:
-        with ending_with_the_command(process.agent_process):
+        with ending_with_the_command(process.agent_process):  # before the app's code runs
+            try:
+                process.connect()
+            except AgentProcessGone as error:
+                raise click.ClickException(str(error)) from None
             yield process if process.agent is not None else None
     finally:
         process.close()

@@ -42,6 +42,7 @@ def probes(folder: Path) -> dict:
         os.environ["OPENAI_API_KEY"] = "the command's secret"
         process = ToolServerProcess(plan(address, SNOOP, device.registry.get(SNOOP).app_dir))
         try:
+            process.connect()
             return {**json.loads(process.agent["instructions"]), "os uid": device.os_user.os_uid(device.registry.get(SNOOP).uid)}
         finally:
             process.close()
