@@ -8,6 +8,7 @@ import pytest
 
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import DEFAULT_PHRASES, Cues
+from sim.eval.structure import Structured
 
 TRANSACTIONS = {"result": {"transactions": [{"payee": "Alice Martin", "amount": -42.5},
                                             {"payee": "Salary", "amount": 2400.0}]}}
@@ -389,6 +390,7 @@ def test_a_things_own_text_quoted_and_a_result_shown_as_json_state_nothing_new(r
 def test_a_state_in_a_tables_row_or_at_a_lines_end_is_said_of_what_the_line_names(monkeypatch, reply):
     assert _made_up(reply, TWO_ON) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
+    monkeypatch.setattr("sim.eval.facts.parse", lambda text: Structured((), text))  # a table is read as structure
     assert _made_up(reply, TWO_ON) == []
 
 
@@ -449,7 +451,7 @@ def test_text_in_chinese_given_as_a_things_text_must_be_its_own_character_by_cha
 
 def test_a_quotation_broken_across_clauses_is_read_whole(monkeypatch):
     reply = "笔记里写着：“周六上午带猫去打疫苗，记得带本子。”"
-    monkeypatch.setattr("sim.eval.facts._quoted", lambda text, cues: [])
+    monkeypatch.setattr("sim.eval.facts._quoted", lambda text, cues, *world: [])
     assert _made_up(reply, WELCOME, "zh") == []
 
 
