@@ -311,7 +311,7 @@ def test_a_clause_is_never_cut_inside_a_date_or_a_time(monkeypatch, sentence, la
 def test_going_ahead_with_what_was_just_done_is_an_offer_of_it(monkeypatch):
     assert _read("ORD-5117 is cancelled. Shall I proceed?").offers == ("Shall I proceed?",)
     assert not _read("ORD-5117 is cancelled. Shall I proceed with another order?").offers
-    monkeypatch.setattr("sim.eval.claims._PROCEED", re.compile(r"(?!)"))
+    monkeypatch.setattr("sim.eval.offers._PROCEED", re.compile(r"(?!)"))
     assert not _read("ORD-5117 is cancelled. Shall I proceed?").offers
 
 
@@ -351,7 +351,7 @@ def test_a_field_named_by_what_it_speaks_of_is_read_per_action(play, monkeypatch
                             tool_call(tools["cancel_order"], {"orderId": "ORD-5117"})], reply]
     (record,), _ = play(TWO, steps)
     assert record["passed"], record["failures"]
-    monkeypatch.setattr("sim.eval.claims._ID_OR_NAME", re.compile(r"(?!)"))  # every field stands for its whole row
+    monkeypatch.setattr("sim.eval.claims.ID_OR_NAME", re.compile(r"(?!)"))  # every field stands for its whole row
     (record,), _ = play(TWO, steps)
     assert kinds(record) == ["false_claim"]
 
@@ -364,7 +364,7 @@ def test_an_offer_in_chinese_or_thai_repeats_the_requests_own_verb(monkeypatch, 
     assert _read(reply, request=request_text, language=language).offers
     assert not _read(reply.replace("取消掉", "查一下").replace("ให้ยกเลิก", "ให้ตรวจสอบ"), request=request_text,
                      language=language).offers
-    monkeypatch.setattr("sim.eval.claims._request_opening", lambda request: "")
+    monkeypatch.setattr("sim.eval.offers._request_opening", lambda request: "")
     assert not _read(reply, request=request_text, language=language).offers
 
 
