@@ -391,8 +391,9 @@ class _Reading:
                 found += _state_against(state, parts)
             else:
                 found += self._same_field(key, value, parts)
-                if not isinstance(value, bool):
-                    found += self.clause(f"{key}: {value}", parts, False, parts)
+                if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
+                    unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
+                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts)
         return found
 
     def _same_field(self, key: str, value: Any, parts: list[Any]) -> list[str]:
@@ -722,6 +723,11 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
                          said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
+
+
+# A unit a structure's field names at its end: "temp_f", "temperatureC", "wind_kmh", "humidity_pct".
+_UNIT_IN_KEY = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "kmh": " km/h", "kph": " km/h",
+                "mph": " mph", "km": " km", "mi": " mi", "miles": " mi", "pct": "%", "percent": "%"}
 
 
 def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:

@@ -105,6 +105,7 @@ def test_a_time_said_in_the_other_half_of_the_day_is_no_time_a_call_returned(mon
     ("À Paris il fait 19 °F.", "À Paris il fait 67 °F."),  # 19.4 °C is 67 °F
     ("Paris 现在 19华氏度。", "Paris 现在 19摄氏度。"),
     ("| City | Wind |\n|---|---|\n| Paris | 10 knots |", "| City | Wind |\n|---|---|\n| Paris | 5 knots |"),
+    ('{"city": "Paris", "wind_mph": 10}', '{"city": "Paris", "wind_mph": 6}'),  # the unit in the field's name
 ])
 def test_a_quantity_is_converted_to_its_fields_unit_before_it_is_compared(monkeypatch, reply, right):
     assert _made_up(reply, (WEATHER, PARIS)), "the same number in another unit is another value"
