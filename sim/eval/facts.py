@@ -48,7 +48,7 @@ from typing import Any, Iterable
 
 from sim.eval.phrases import Cues
 from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
-                               times_said, unit_of_field, wrong_half_of_day)
+                               times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
 from sim.eval.value_words import values_said
 
@@ -95,6 +95,7 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•|]|\d+[.)])\s")  # a table's row too
 # few words, a quoted block ("> ..."), or the lines under a heading that quotes a title or says
 # what follows is its text ("Here's “Welcome”:", "It reads:").
 _QUOTATION = re.compile(r"[“\"«「]\s*([^\W\d_][^”\"»」\n{}\[\]]{11,})[”\"»」]")  # words, not JSON
+_ANY_QUOTE = re.compile(r"[“\"«「][^”\"»」\n]*[”\"»」]")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？\n])\s")
 _QUOTED_LINE = re.compile(r"^\s*>\s?(.+)$", re.M)
 _TEXT_HEADING = re.compile(r"(?:[“\"«「][^”\"»」\n]+[”\"»」]|\b(?:says?|reads?|contains?|contents?|text|written)\b)"
@@ -400,18 +401,18 @@ class _Reading:
         """A field the row names as the result does (``"can_cancel": true`` for canCancel, ``"room"``)
         with another yes/no, or, in English, other words than the result's (an enum's words are read
         by the lexicon; numbers, dates and times by their own readings)."""
-        name = re.sub(r"[\W_]", "", key).lower()
+        name = _stems(key)
         said = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
         enums = {field for field, _ in self.enums}
         found = []
         for d in (d for part in parts for d in _dicts(part)):
             for field_name, actual in d.items():
-                if re.sub(r"[\W_]", "", field_name).lower() != name or field_name in enums:
+                if _stems(field_name) != name or field_name in enums:
                     continue
                 if isinstance(actual, bool) and isinstance(said, bool) and said != actual:
                     found.append(f"{key}: {value} for the {field_name}, which is {str(actual).lower()}")
                 elif isinstance(actual, str) and isinstance(said, str) and self.english and \
-                        not (said.lower() in actual.lower() or actual.lower() in said.lower()):
+                        not _same_words(said, actual):
                     found.append(f"{value!r} for the {field_name}, which is {actual!r}")
         return found
 
@@ -461,8 +462,7 @@ def _quoted(text: str, cues: Cues, of_the_world: Any = lambda sentence: False) -
     for quotation in _QUOTATION.finditer(text):
         sentence = _SENTENCE_BREAK.split(text[:quotation.start()])[-1] + quotation.group(0) + \
             _SENTENCE_BREAK.split(text[quotation.end():])[0]
-        if not (cues.asks(sentence) or cues.hedge.search(sentence) or of_the_world(
-                sentence.replace(quotation.group(0), " "))):
+        if not (cues.asks(sentence) or cues.hedge.search(sentence) or of_the_world(_ANY_QUOTE.sub(" ", sentence))):
             found.append(quotation.group(1))
     return found
 
@@ -552,6 +552,25 @@ def _known_number(value: float, seen: set[float], longest: int, converted: bool 
 
 def _times(text: str) -> set[tuple[int, int | None]]:
     return {(time.hour, time.minute) for _, time in times_said(text)}
+
+
+def _same_words(said: str, actual: str) -> bool:
+    """A text said for a field's: one holds the other, or it has most of the field's longer words
+    ("eggs, milk, bread" for "eggs, milk and bread")."""
+    said, actual = said.lower(), actual.lower()
+    words = set(re.findall(r"[^\W\d_]{4,}", actual))
+    return said in actual or actual in said or bool(words) and \
+        len(words & set(re.findall(r"[^\W\d_]{4,}", said))) * 2 >= len(words)
+
+
+def _stems(key: str) -> frozenset[str]:
+    """A field's name as the stems of its words, auxiliaries aside: "canCancel", "can_cancel" and
+    "cancellable" are all {cance}; "isOn" and "on" are {on}."""
+    return frozenset(word[:5] for word in field_words(key).split() if word not in _AUXILIARY_WORDS) or \
+        frozenset(field_words(key).split())
+
+
+_AUXILIARY_WORDS = frozenset("is can has have was the a an of".split())
 
 
 def _held_dates(known: Known, scope: list[Any]) -> set[dt.date]:
@@ -966,9 +985,12 @@ def _is_id(value: Any) -> bool:
 
 
 def _carried(value: Any, said: str) -> bool:
+    """The value is told: as it is, give or take rounding, or (a number) said with a unit in another
+    unit of its kind ("16°C" carries 60.4 of a result in °F, "10 km/h" carries 6.0 in mph)."""
     if isinstance(value, (int, float)):
         return any(abs(float(n.replace(",", ".")) - value) < 1 or abs(float(n.replace(",", ".")) - (value * 9 / 5 + 32))
-                   <= 1 for n in _NUMBER.findall(said))
+                   <= 1 for n in _NUMBER.findall(said)) or \
+            any(agrees(quantity, value, unit) for _, quantity in quantities_said(said) for unit in units_of_kind(quantity))
     text = str(value).lower()
     if _mentions(said, str(value)):
         return True

@@ -44,7 +44,7 @@ _REQUEST_POLITE = re.compile(r"^(?:请|帮我|麻烦你?|给我|帮忙|能不能
 # What an offer points back to: a pronoun object ("cancel it", "l'annule") or a quoted name or id.
 _POINTED_AT = re.compile(r"\b(?:it|them|that|this|those|these|one)\b|\b(?:l'|les\s|la\s|le\s)", re.I)
 ID_OR_NAME = re.compile(r"[“\"«「][^”\"»」]+[”\"»」]|\b[A-Za-z]+-\d+\b|\b(?=\w*\d)(?=\w*[A-Za-z])\w{4,}\b"
-                         r"|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")  # "Sakura Sushi", "Porch Light"
+                         r"|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b|(?<=\w\s)[A-Z][a-z]+\b")  # "Sakura Sushi", "the Porch light"
 FRENCH_BASE = r"\w{0,4}\b"  # the French request's verb as an offer says it: annuler, annule
 
 

@@ -78,7 +78,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
                   r"\b(another|one more) (go|try|shot|attempt)\b",
                   # a second attempt reported, which says the first failed: "it took two tries"
-                  r"\bretried\b", r"\b(tried|attempted|sent|submitted) (it |that |this |them )?(again|twice|a second time)\b",
+                  r"\bretried\b", r"\b(try|tried|attempt|attempted|sent|submitted) (it |that |this |them )?"
+                  r"(again|twice|a second time|several times|a few times|more than once)\b",
                   r"\b(second|2nd|third|3rd|next|fresh) (try|attempt|go|round|time)\b",
                   r"\b(two|three|several|multiple|a few|a couple of|a couple) (tries|attempts|goes|rounds)\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b(?!\s+(already\s+|just\s+)?(\w+ed|been|done|gone|sent|made|set|put|taken|got|had)\b)", r"\bgoing to\b",

@@ -391,3 +391,13 @@ def moments_in(value: Any) -> list[dt.datetime]:
             continue
         found += [moment.astimezone(where) for moment in instants]
     return found
+
+
+# The units of one kind a reply may use for a field, either of which may be the field's own.
+_KINDS = (("degC", "degF"), ("km/h", "mph", "m/s", "knot"), ("km", "mile"))
+
+
+def units_of_kind(said: SaidQuantity) -> tuple[str, ...]:
+    """The units a quantity's field may be given in: those of its kind ("16°C": °C or °F)."""
+    unit = said.unit or "degC"  # a degree of no scale said is a temperature
+    return next((kind for kind in _KINDS if unit in kind), ())

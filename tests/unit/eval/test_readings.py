@@ -203,6 +203,7 @@ cases:
 @pytest.mark.parametrize("reply, passed", [
     ("Porch light is on now 💡 Want me to go ahead and switch it on?", False),
     ("The porch light is on. Should I turn the porch light on for you?", False),
+    ("Done — Porch light is on. Should I switch Porch light on?", False),
     ("The porch light is on. Should I switch it back off at midnight?", True),  # the opposite: another action
     ("The porch light is on. Want me to turn on any other lights?", True),
 ])
@@ -233,6 +234,7 @@ RETRIES = [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b", r"\b(an
 @pytest.mark.parametrize("reply, language", [
     ("Took a couple of attempts, but ORD-5117 is cancelled.", "en"),
     ("I had to resubmit it — on the third attempt ORD-5117 was cancelled.", "en"),
+    ("I had to try it twice, but ORD-5117 is cancelled now.", "en"),
     ("Après deux tentatives, la commande ORD-5117 est annulée.", "fr"),
     ("试了两次，订单 ORD-5117 已取消。", "zh"),
 ])
@@ -335,6 +337,7 @@ CANCELLABLE = {"properties": {"orderId": {"type": "string"}, "room": {"type": "s
 @pytest.mark.parametrize("reply, made", [
     ("order: ORD-8492\ncan_cancel: true\nroom: Hallway", ["can_cancel: true for the canCancel, which is false"]),
     ('{"orderId": "ORD-8492", "room": "Porch", "canCancel": "no"}', ["'Porch' for the room, which is 'Hallway'"]),
+    ("| Order | Cancellable |\n|---|---|\n| ORD-8492 | ✅ |", ["Cancellable: ✅ for the canCancel, which is false"]),
 ])
 def test_a_field_named_as_the_result_names_it_is_held_to_that_field(monkeypatch, reply, made):
     result = {"orderId": "ORD-8492", "room": "Hallway", "canCancel": False}
@@ -377,3 +380,13 @@ def test_an_offer_that_names_a_thing_no_call_of_the_turn_touched_is_about_that_t
     monkeypatch.setattr("sim.eval.telling._names_another", lambda part, calls: False)
     (record,), _ = play(PORCH, steps)
     assert kinds(record) == ["false_claim"]
+
+
+def test_a_value_told_in_another_unit_of_its_kind_is_told(monkeypatch):
+    """A result in °F and mph told in °C and km/h carries it, as a careful reply converting for the user does."""
+    from sim.eval.facts import uncarried
+
+    london = {"location": "London", "temperature": 60.4, "windSpeed": 13.9, "units": "IMPERIAL"}
+    assert uncarried("london: 16°c, wind 22 km/h.", london, {"location": "London"}, [], english=True) is None
+    monkeypatch.setattr("sim.eval.facts.units_of_kind", lambda quantity: ())
+    assert uncarried("london: 16°c, wind 22 km/h.", london, {"location": "London"}, [], english=True)
