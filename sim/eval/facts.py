@@ -386,6 +386,10 @@ class _Reading:
             if value is None or value == "" or OUTCOME_FIELD.fullmatch(field_words(key)) or \
                     field_words(key) in self.excluded:
                 continue  # "done": false says how the action went: read as a claim or a denial (claims.py)
+            labelled = _state_of("", key, self.language) if isinstance(value, str) else None
+            if labelled and self.known.named(value):  # "- On: Pendant and Porch light"
+                found += _state_against(labelled, self.known.named(value))
+                continue
             parts = self.known.named(key) or row  # a field named by a result ("ORD-8492": "shipped") speaks of it
             state = _state_of(key, value, self.language)
             if state is not None:

@@ -152,8 +152,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’
 # A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
-_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
-_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
+LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
@@ -315,8 +315,8 @@ def sentences(text: str) -> list[str]:
 
 def _listed_value(line: str) -> list[str]:
     """A list item's value, and the sentence run on after it, apart."""
-    label = _LISTED.match(line)
-    end = _VALUE_END.search(line, label.end()) if label else None
+    label = LISTED.match(line)
+    end = VALUE_END.search(line, label.end()) if label else None
     return [line[:end.start(1)], line[end.end(1):]] if end else [line]
 
 

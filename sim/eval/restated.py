@@ -221,6 +221,8 @@ def times_said(text: str) -> tuple[tuple[re.Match, SaidTime], ...]:
     found = []
     for match in _CLOCK.finditer(text):
         g = match.groupdict()
+        if g["h4"] and unit_follows(text[match.end():]):
+            continue  # "wind at 19 km/h": a quantity, no time
         hour = int(g["h"] or g["h2"] or g["h3"] or g["h4"] or g["h5"])
         minute = g["m"] or g["m2"] or g["m3"] or g["m6"]
         minute = int(minute) if minute is not None else None
@@ -311,6 +313,11 @@ def quantities_said(text: str) -> list[tuple[re.Match, SaidQuantity]]:
         end = match.end() + next((p.match(rest).end() for p, _ in [*_UNIT, *_CURRENCY_AFTER] if p.match(rest)), 0)
         found.append((match, SaidQuantity(text[match.start():end].strip(), value, unit)))
     return found
+
+
+def unit_follows(rest: str) -> bool:
+    """What follows a number is its unit ("… km/h", "… °C", "… dollars")."""
+    return any(pattern.match(rest) for pattern, unit in [*_UNIT, *_CURRENCY_AFTER])
 
 
 def unit_of_field(description: str, siblings: Iterable[Any]) -> str | None:

@@ -20,11 +20,14 @@ from typing import Any
 
 import yaml
 
+from sim.eval.phrases import LISTED, VALUE_END
+
 _FENCE = re.compile(r"^[ \t]*```[ \t]*(?P<lang>[\w-]*)[ \t]*\n(?P<body>.*?)\n[ \t]*```[ \t]*$", re.M | re.S)
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _HEADING = re.compile(r"^[ \t]*(?:#+\s*|\*\*)?(?P<text>[^\n|]{2,80}?)(?:\*\*)?:?[ \t]*$")
 _MARKUP = re.compile(r"\*\*|__|`|~~")
+_RUN_ON = re.compile(r"[.!?。！？:]|\*\*")
 _YAML_LINE = re.compile(r"^(?:- )?(?:[a-z_][A-Za-z0-9_]*|'[^'\n]+'|\"[^\"\n]+\"):(?:[ \t]+\S.*)?[ \t]*\n?$")
 _YAML_NESTED = re.compile(r"^(?:[ \t]+\S|- ).*\n?$")
 # A field that says how the action went in general words, not a value of a thing: "done", "success",
@@ -80,6 +83,9 @@ def parse(text: str) -> Structured:
     for start, end, rows in _tables(text, spans):
         records += rows
         spans.append((start, end))
+    for item_spans, fields, context in _field_lists(text, spans):
+        records.append(Record(fields, context, _shown(context, dict(fields))))
+        spans += item_spans
     prose = text
     for start, end in spans:
         prose = prose[:start] + "\n" + " " * (end - start - 1) + prose[end:]
@@ -139,6 +145,41 @@ def _bare_yaml(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, 
                 if data is not None:
                     found.append((start, start + len("".join(lines)), data))
             start, lines = None, []
+        offset += len(line)
+    return found
+
+
+def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tuple[int, int]], tuple, tuple]]:
+    """Lists of fields, one item each ("- **Status:** shipped", "- Bedside lamp (Bedroom): on"), a
+    run of items one record under the heading above it: the item's label is the field's name, a
+    parenthesis in it a field of its own. An item's value ends where a sentence or a heading runs
+    on after it on its line (phrases.VALUE_END: "- Conditions: clear Weather for Bangkok:"), and
+    such a heading heads the items below it."""
+    found, items, fields, context, offset = [], [], [], (), 0
+    for line in text.splitlines(keepends=True) + [""]:
+        label = LISTED.match(line) if line and not any(s <= offset < e for s, e in taken) else None
+        if not label:
+            if items:
+                found.append((items, tuple(fields), context))
+            items, fields, context = [], [], ()
+            offset += len(line)
+            continue
+        if not items and not context:
+            context = _context_above(text, offset)
+        end = VALUE_END.search(line, label.end())
+        rest = line[end.end(1):].strip() if end else ""
+        # a sentence or a heading run on after the value, not a name in capitals ("On: Pendant and Porch light")
+        runs_on = bool(end) and bool(_RUN_ON.search(rest) or len(rest.split()) >= 6)
+        value_end = end.start(1) if runs_on else len(line.rstrip("\n"))
+        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:").strip())
+        detail = re.search(r"\s*\(([^)]*)\)\s*$", name)
+        fields += [(name[:detail.start()].strip() if detail else name,
+                    _MARKUP.sub("", line[label.end():value_end]).strip())] + ([("detail", detail.group(1))] if detail else [])
+        items.append((offset, offset + value_end))
+        heading = _HEADING.match(rest) if runs_on and (rest.endswith(":") or rest.startswith("**")) else None
+        if heading:  # the items below are under the heading run on here
+            found.append((items, tuple(fields), context))
+            items, fields, context = [], [], (_MARKUP.sub("", heading.group("text")).strip(),)
         offset += len(line)
     return found
 

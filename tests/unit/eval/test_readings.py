@@ -390,3 +390,13 @@ def test_a_value_told_in_another_unit_of_its_kind_is_told(monkeypatch):
     assert uncarried("london: 16°c, wind 22 km/h.", london, {"location": "London"}, [], english=True) is None
     monkeypatch.setattr("sim.eval.facts.units_of_kind", lambda quantity: ())
     assert uncarried("london: 16°c, wind 22 km/h.", london, {"location": "London"}, [], english=True)
+
+
+def test_a_number_said_with_its_unit_after_at_is_no_time_of_day(monkeypatch):
+    assert _made_up("Paris is cloudy, with the wind at 10 km/h.", (WEATHER, PARIS)) == []
+    from sim.eval import restated
+
+    monkeypatch.setattr(restated, "unit_follows", lambda rest: False)
+    for module in ("sim.eval.facts", "sim.eval.phrases"):  # read anew, not from what it remembers
+        monkeypatch.setattr(f"{module}.times_said", restated.times_said.__wrapped__)
+    assert _made_up("Paris is cloudy, with the wind at 10 km/h.", (WEATHER, PARIS)) == ["'at 10', a time no call returned"]
