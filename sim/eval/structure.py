@@ -176,10 +176,11 @@ def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tup
         fields += [(name[:detail.start()].strip() if detail else name,
                     _MARKUP.sub("", line[label.end():value_end]).strip())] + ([("detail", detail.group(1))] if detail else [])
         items.append((offset, offset + value_end))
-        heading = _HEADING.match(rest) if runs_on and (rest.endswith(":") or rest.startswith("**")) else None
-        if heading:  # the items below are under the heading run on here
+        if runs_on:  # what runs on ends the list; a heading at its end heads the items below
+            bold = re.search(r"\*\*([^*\n]+)\*\*\s*$", rest)
+            heading = bold.group(1) if bold else re.split(r"(?<=[.!?])\s+", rest)[-1] if rest.endswith(":") else ""
             found.append((items, tuple(fields), context))
-            items, fields, context = [], [], (_MARKUP.sub("", heading.group("text")).strip(),)
+            items, fields, context = [], [], (heading.strip(" :"),) if heading else ()
         offset += len(line)
     return found
 
