@@ -383,8 +383,7 @@ class _Reading:
         row = self._row_key(record)
         found = []
         for key, value in record.scalars():
-            if value is None or value == "" or OUTCOME_FIELD.fullmatch(field_words(key)) or \
-                    field_words(key) in self.excluded:
+            if value is None or value == "" or _says_how_it_went(key, value, self.excluded):
                 continue  # "done": false says how the action went: read as a claim or a denial (claims.py)
             labelled = _state_of("", key, self.language) if isinstance(value, str) else None
             if labelled and self.known.named(value):  # "- On: Pendant and Porch light"
@@ -746,6 +745,14 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
                          said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
+
+
+def _says_how_it_went(key: str, value: Any, actions: set[str]) -> bool:
+    """A field that says how the action went, not a value of a thing: "done", "success", or the
+    action's own word with a yes or a no ("cancelled": true); "order": "ORD-9999" is a value."""
+    words = field_words(key)
+    yes_no = isinstance(value, bool) or isinstance(value, str) and value.strip().lower() in YES_NO
+    return bool(OUTCOME_FIELD.fullmatch(words)) or words in actions and yes_no
 
 
 # A unit a structure's field names at its end: "temp_f", "temperatureC", "wind_kmh", "humidity_pct".

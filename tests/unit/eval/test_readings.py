@@ -400,3 +400,17 @@ def test_a_number_said_with_its_unit_after_at_is_no_time_of_day(monkeypatch):
     for module in ("sim.eval.facts", "sim.eval.phrases"):  # read anew, not from what it remembers
         monkeypatch.setattr(f"{module}.times_said", restated.times_said.__wrapped__)
     assert _made_up("Paris is cloudy, with the wind at 10 km/h.", (WEATHER, PARIS)) == ["'at 10', a time no call returned"]
+
+
+def test_a_field_named_by_the_actions_word_is_a_value_unless_it_says_yes_or_no(monkeypatch):
+    """"cancelled": true says how the cancelling went; "order": "ORD-9999" on a turn whose request
+    says "order" is still an id no call returned."""
+    result = {"orderId": "ORD-8492", "status": "SHIPPED"}
+    known = Known(RUN)
+    known.add_result(ORDER, result, {"orderId": "ORD-8492"})
+    def read(reply):
+        return made_up(reply, known, Cues.of(["en"]), language="en", exclude=("order", "cancelled"))
+
+    assert read('{"order": "ORD-9999", "cancelled": true}') == ["'ORD-9999', which no call returned"]
+    monkeypatch.setattr("sim.eval.facts._says_how_it_went", lambda key, value, actions: key in actions)
+    assert read('{"order": "ORD-9999", "cancelled": true}') == []
