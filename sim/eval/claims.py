@@ -36,7 +36,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, offered
 from sim.eval.phrases import Clause, Cues
+from sim.eval.structure import OUTCOME_FIELD, YES_NO, field_words, parse
+from sim.eval.value_words import values_said
 from sim.lint.words import INTENT_OF, name_words
 
 # The English verbs whose past does not end in -ed: the grammar's own list, not cue words.
@@ -192,10 +195,12 @@ class Action:
     verbs: set[str] = field(default_factory=set)  # lemmas: cancel, switch
     states: set[str] = field(default_factory=set)  # on, off, high
     opposites: set[str] = field(default_factory=set)  # the enum's other values: off for on
+    nouns: set[str] = field(default_factory=set)  # what it acts on, from its name: note, order, light
 
     def add_function(self, name: str, description: str, args: dict[str, Any], schema: dict[str, Any]) -> None:
         words = name_words(name)
         verbs = {words[0]} if words else set()
+        self.nouns |= set(words[1:])
         for found in _DESCRIPTION_VERB.findall(description or ""):
             lemma = _lemma_of_third_person(found.lower())
             if lemma:
@@ -225,7 +230,7 @@ class Action:
         """This action and the verb an English request starts with, read the same way ("Send a
         text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
         of BK-1000" asks to delete, so "Got it" claims nothing."""
-        heard = Action(set(self.verbs), set(self.states), set(self.opposites))
+        heard = Action(set(self.verbs), set(self.states), set(self.opposites), set(self.nouns))
         heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
@@ -249,6 +254,8 @@ class Words:
     asks: bool
     by: str = "rules"
     unchanged: tuple[str, ...] = ()  # the denials that say only that nothing was changed: true of a lookup
+    offers: tuple[str, ...] = ()  # questions and offers to do the turn's action to a thing already named
+    troubles: tuple[str, ...] = ()  # the denials that tell of a failure or a retry ("the first try timed out")
 
     @property
     def admits_failure(self) -> bool:
@@ -271,8 +278,19 @@ class Reader:
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs))
-        claims, denials, unchanged = [], [], []
+        claims, denials, unchanged, troubles = [], [], [], []
+        structured = parse(text)
+        for record in structured.records:  # a JSON object's or a table row's fields, each a statement
+            for key, value in record.scalars():
+                reading = self._hear_field(key, value, said)
+                if reading:  # of the row, or of what the field's own name names: {"ORD-6025": "not cancelled"}
+                    part = f"{key}: {value}" if ID_OR_NAME.search(key) or " " in key and key[:1].isupper() \
+                        else record.text
+                    (claims if reading == "claim" else denials).append(part)
+        text = structured.prose
         clauses = self.cues.clauses(text)
+        french = _french_pattern(request, FRENCH_BASE) if "fr" in self.languages else None
+        offers = [clause.text for clause in clauses if offered(clause, heard, request, french)]
         for clause, after in zip(clauses, clauses[1:] + [None]):
             reading = self._hear(clause, said)
             if reading == "denial" and after is not None and after.sentence == clause.sentence and \
@@ -280,10 +298,29 @@ class Reader:
                 continue  # "I can't see a forecast, only the current reading": what there is, not a failure
             if reading:
                 (claims if reading == "claim" else denials).append(clause)
+            if reading == "denial" and (clause.fails or clause.retries):
+                troubles.append(clause.text)
             if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
-        return Words(tuple(c.text for c in claims), tuple(c.text for c in denials), self.cues.asks(text),
-                     unchanged=tuple(c.text for c in unchanged))
+        return Words(tuple(c if isinstance(c, str) else c.text for c in claims),
+                     tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
+                     unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles))
+
+    def _hear_field(self, key: str, value: Any, said: "_Said") -> str | None:
+        """A structure's field as a statement: one that says how the action went ("done": false,
+        "success": true, "cancelled": "yes") claims or denies it by its value; any other is read
+        as the clause "key: value" ("status": "CANCELLED" claims a cancelling, "error": "timed out"
+        denies)."""
+        if value is None or value == "":
+            return None
+        words = field_words(key)
+        if OUTCOME_FIELD.fullmatch(words) or said.action(words):  # "done", "cancelled", "annulée"
+            answer = YES_NO.get(str(value).strip().lower()) if not isinstance(value, bool) else value
+            if answer is not None:
+                return "claim" if answer else "denial"
+        if isinstance(value, (bool, int, float)):
+            return None
+        return next(filter(None, (self._hear(clause, said) for clause in self.cues.clauses(f"{key}: {value}"))), None)
 
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
         """"claim", "denial" or None for one clause."""
@@ -379,9 +416,11 @@ def _did_something(plain: str) -> bool:
 def _denies_elsewhere(clause: Clause) -> bool:
     """In another language than English, a negated clause says it was not done, unless it speaks
     of what will not happen ("vous ne serez pas débité", 不会再扣款: a consequence, not the
-    outcome) without saying the agent could not or that something failed."""
-    return bool(clause.negated_in - {"en"}) and (not clause.hedged or clause.fails
-                                                 or bool(_UNABLE_ELSEWHERE.search(clause.plain)))
+    outcome) or of a thing's state ("pas encore expédiée": a value, which sim/eval/facts.py reads),
+    without saying the agent could not or that something failed."""
+    unable = clause.fails or bool(_UNABLE_ELSEWHERE.search(clause.plain))
+    return bool(clause.negated_in - {"en"}) and (not clause.hedged or unable) and \
+        (unable or not any(list(values_said(clause.plain, language)) for language in clause.negated_in - {"en"}))
 
 
 def _changed(clause: Clause, said_verb: re.Pattern | None) -> bool:
@@ -531,11 +570,11 @@ _IRREGULAR_PAST = frozenset(w for past in _IRREGULAR.values() for w in past.spli
 
 
 @functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply
-def _french_pattern(request: str) -> re.Pattern | None:
-    """The participle of the verb a French request starts with: "Annule ma commande" -> annulée."""
+def _french_pattern(request: str, ending: str = _FRENCH_PARTICIPLE) -> re.Pattern | None:
+    """The participle of the verb a French request starts with: "Annule ma commande" -> annulée
+    (with ``ending``, another form of it: annuler, annule)."""
     words = _WORD.findall(request.lower())
     if not words:
         return None
     stem = re.sub(r"(ez|es|e|s)$", "", words[0])
-    return re.compile(re.escape(stem[:6]) + _FRENCH_PARTICIPLE, re.I) if len(stem) >= 3 else None
-
+    return re.compile(re.escape(stem[:6]) + ending, re.I) if len(stem) >= 3 else None

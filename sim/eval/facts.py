@@ -19,7 +19,14 @@ description) and the run date. Checked in every reply's asserting clauses
 - in English, a field said to be empty ("it doesn't have any text") that is not, and nothing
   said to be free ("no openings at 19:00") where the search found some then;
 - a clause said of "everything else", "the others", "the rest" is held to what the reply did not
-  name, and a word that qualifies the action's noun ("Annulation confirmée") is no value.
+  name, and a word that qualifies the action's noun ("Annulation confirmée") is no value;
+- a date, a time of day or a quantity with its unit is compared as that kind of value
+  (sim/eval/restated.py: "Friday 14 June" of a Saturday, "7:30 AM" for 19:30, "14°F" for 14 °C),
+  in a hedged clause too where it restates a result's ("it should arrive on Friday");
+- a JSON or YAML object or a table is read row by row (sim/eval/structure.py), each field held to
+  the result its row's key names;
+- on a question the agent may answer from what it knows, a name or a quotation in a sentence that
+  answers it is no value a call should have returned.
 
 A read turn's reply must also carry what the user asked for: the fields the case names
 (``tell: [status]``), else at least one value of each expected call's answer that the
@@ -40,21 +47,20 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from sim.eval.phrases import Cues
+from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
+                               times_said, unit_of_field, units_of_kind, wrong_half_of_day)
+from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
 from sim.eval.value_words import values_said
 
 _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                  r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
 # A number with its unit or ending is no identifier: 7pm, 20h, 3rd, 10km, 5kg, 3-pack.
 _NUMBER_WITH_UNIT = re.compile(r"^#?\d+(?:st|nd|rd|th|am|pm|h|hr|hrs|min|mins|km|kmh|mph|kg|g|ml|l|c|f|s|x|k|m)$"
-                               r"|^\d+-[a-z]+$", re.I)
+                               r"|^\d+-[a-z]+$|^\d{1,2}h\d{2}$", re.I)  # 20h30: a French time
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)?(?![A-Za-z0-9_]*\d)")
 # The unit a number is said in, and the words of the fields that hold such numbers.
 _UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), re.compile(r"°|temperature", re.I)),
           "percent": (re.compile(r"^\s*(?:%|percent\b|per cent\b)", re.I), re.compile(r"%|percent", re.I))}
-# A time of day: 7pm, 7:30 p.m., 19:00, 20h30, "at 7".
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})h(\d{2})?\b"
-                   r"|\b(?:at|around|by|until|from|before|after)\s+(\d{1,2})\b(?![.,:]?\d|\s*(?:%|°|percent|degrees))",
-                   re.I)
 # A name: two or more capitalised words ("Chez Marcel", "Le Petit Bistro", "Bistro Lumière": Latin
 # letters with accents too), or one after a word in lower case ("the Garage light"), not one that
 # any English text capitalises.
@@ -64,6 +70,13 @@ _NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|d
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
+# A name said as an app's ("the Notes app", "in the Weather application") names a tool, not a value.
+_AN_APP = re.compile(r"\s+(?:apps?|applications?)\b", re.I)
+_CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
+_QUESTION_WORDS = frozenset("what what's whats where which when who whom whose does would could should there their "
+                            "about tell know please".split())
+# A clause about the user or their things: never general knowledge ("your flight leaves at 7:40").
+_PERSONAL = re.compile(r"\b(?:you|your|yours|you're|you'll|you've|my|mine|me|our|us|i|i'm|i've|i'll|we|we've)\b", re.I)
 _EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely\s+|totally\s+|still\s+|otherwise\s+)?"
                     r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
                     r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
@@ -82,6 +95,7 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•|]|\d+[.)])\s")  # a table's row too
 # few words, a quoted block ("> ..."), or the lines under a heading that quotes a title or says
 # what follows is its text ("Here's “Welcome”:", "It reads:").
 _QUOTATION = re.compile(r"[“\"«「]\s*([^\W\d_][^”\"»」\n{}\[\]]{11,})[”\"»」]")  # words, not JSON
+_ANY_QUOTE = re.compile(r"[“\"«「][^”\"»」\n]*[”\"»」]")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？\n])\s")
 _QUOTED_LINE = re.compile(r"^\s*>\s?(.+)$", re.M)
 _TEXT_HEADING = re.compile(r"(?:[“\"«「][^”\"»」\n]+[”\"»」]|\b(?:says?|reads?|contains?|contents?|text|written)\b)"
@@ -109,9 +123,18 @@ class Known:
     args: list[str] = field(default_factory=list)  # the calls' arguments, as JSON
     told: str = ""  # what the agent was told of its tools (their descriptions and examples)
     _names: dict[int, list[tuple[Any, set[str]]]] = field(default_factory=dict, repr=False, compare=False)
+    _memo: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def of_part(self, what: str, part: Any, read: Any) -> Any:
+        """``read(part)``, read once per part of a result (the results stay for the conversation)."""
+        key = (what, id(part))
+        if key not in self._memo:
+            self._memo[key] = read(part)
+        return self._memo[key]
 
     def add_result(self, schema: dict[str, Any], result: Any, args: dict[str, Any]) -> None:
         self.results.append((schema or {}, result))
+        self._memo.pop(("descriptions", id(self.results)), None)
         self.args.append(json.dumps(args, ensure_ascii=False, default=str))
 
     def text(self) -> str:
@@ -175,17 +198,48 @@ class Known:
                         if isinstance(v, str) for n in _NUMBER.findall(v.replace("-", " "))}
 
     def _fields_in(self, unit: str) -> set[str]:
-        _, field_words = _UNITS[unit]
+        _, unit_words = _UNITS[unit]
         return {name for schema, _ in self.results for name, description in _described_fields(schema)
-                if field_words.search(f"{name} {description}")}
+                if unit_words.search(f"{name} {description}")}
 
     def times(self, scope: list[Any]) -> set[tuple[int, int]]:
         """The times of day said, and those of the results in scope: (hour, minute)."""
         found = {(int(v["hour"]), int(v.get("minute") or 0)) for part in scope for v in _dicts(part)
                  if isinstance(v.get("hour"), int)}
+        found |= {(moment.hour, moment.minute) for part in scope for moment in self.of_part("moments", part, moments_in)}
         said_hours = {(int(n), None) for n in _NUMBER.findall(" ".join(self.said)) if n.isdigit() and 0 < int(n) <= 24}
         return found | said_hours | _times(self.said_text()) | {t for part in scope for _, v in _named_leaves(part)
                                                                if isinstance(v, str) for t in _times(v)}
+
+    def clock_times(self, scope: list[Any]) -> set[tuple[int, int | None]]:
+        """The times of day whose half of the day is known: the results' in scope, the user's said so."""
+        found = {(int(v["hour"]), int(v.get("minute") or 0)) for part in scope for v in _dicts(part)
+                 if isinstance(v.get("hour"), int)}
+        texts = [*self.said, *(v for part in scope for _, v in _named_leaves(part) if isinstance(v, str))]
+        found |= {(moment.hour, moment.minute) for part in scope for moment in self.of_part("moments", part, moments_in)}
+        return found | {(t.hour, t.minute) for text in texts for _, t in times_said(text) if t.certain}
+
+    def dates(self, language: str) -> set[dt.date]:
+        """Every date the conversation holds: the results', the arguments', the user's, the days around the run."""
+        found = {d for _, result in self.results for d in dates_in(result)} | \
+            {moment.date() for _, result in self.results for moment in moments_in(result)} | \
+            {self.run_date + dt.timedelta(days=d) for d in range(-1, 8)}
+        return found | self.said_dates(language)
+
+    def said_dates(self, language: str) -> set[dt.date]:
+        """The dates the user said and the calls were given."""
+        found = {d for args in self.args for d in dates_in(json.loads(args))}
+        for said in self.said:
+            for date in dates_said(said, language):
+                found |= {dt.date(year, date.month, date.day) for year in
+                          ([date.year] if date.year else [self.run_date.year, self.run_date.year + 1])
+                          if _valid(year, date.month, date.day)}
+        return found
+
+    def descriptions(self) -> dict[str, str]:
+        """Each field of the results' schemas by name, with its description."""
+        return {name: description for schema, _ in self.results for name, description in _described_fields(schema)
+                if description}
 
     def longest_list(self) -> int:
         return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
@@ -197,66 +251,183 @@ def told_of(tools: Iterable[Any]) -> str:
 
 
 def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool = True,
-            exclude: Iterable[str] = (), promised: bool = False) -> list[str]:
+            exclude: Iterable[str] = (), promised: bool = False, knowledge: bool = False) -> list[str]:
     """The values the reply states that nothing in the conversation said, each with why, in a
     reply in ``language``. ``promised``: a hedged clause counts too ("it will arrive at 7:40" on a
-    request no app served)."""
-    found: list[str] = []
-    english = language == "en"
-    seen_text, longest, said_numbers = known.text(), known.longest_list(), known.said_numbers()
+    request no app served). ``knowledge``: a question the agent may answer from what it knows, where a
+    name said of the world rather than of the user ("the capital of Australia is Canberra") is no
+    value a call should have returned. The reply's structures (JSON, YAML, tables: sim/eval/structure.py)
+    are read field by field, each held to the result its row names; the rest as prose."""
+    reading = _Reading(known, language, numbers, {e.lower() for e in exclude}, knowledge)
+    structured = parse(text)
+    found = [why for record in structured.records for why in reading.record(record)]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
-    text = _QUOTATION.sub(lambda m: "“…”" if len(m.group(1).split()) >= 4 and m.group(1).strip().lower() in seen_text
-                          else m.group(0), text)
-    enums = _enum_fields(known.results)
-    excluded = {e.lower() for e in exclude}
+    text = _QUOTATION.sub(lambda m: "“…”" if len(m.group(1).split()) >= 4 and
+                          m.group(1).strip().lower() in reading.seen_text else m.group(0), structured.prose)
     earlier: list[str] = []  # the sentences before this clause's, the nearest first
     clauses = cues.clauses(text)
     after = {c.sentence: n.sentence for c, n in zip(clauses, clauses[1:]) if n.sentence != c.sentence}
     for clause in clauses:
         if not earlier or earlier[0] != clause.sentence:
             earlier.insert(0, clause.sentence)
-        if clause.question or clause.hedged and not promised:
+        if clause.question:
             continue
         said = clause.plain
         scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
             known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:], after.get(clause.sentence, "")))
-        for token in _ID.findall(said):
-            if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in seen_text:
-                found.append(f"{token!r}, which no call returned")
-        if english:
-            for name in _NAME.findall(said[1:]):  # not the clause's first word, capitalised anyway
-                if name.lower() not in seen_text and name.lower() not in _ALWAYS_CAPITALISED:
-                    found.append(f"{name!r}, which no call returned")
-        if numbers and not clause.negated:
-            seen_times = known.times(scope)
-            for match in _TIME.finditer(said):
-                hour, minute = _time_of(match)
-                if hour <= 24 and not any(hour % 12 == h % 12 and (minute in (m, None) or m is None and minute == 0)
-                                          for h, m in seen_times):
-                    found.append(f"{match.group(0).strip()!r}, a time no call returned")
-            plain = _TIME.sub(" ", _ID.sub(" ", said))
-            for match in _NUMBER.finditer(plain):
-                value = float(match.group(0).replace(",", "."))
-                unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
-                if not (_known_number(value, said_numbers, longest) or _known_number(
-                        value, known.returned_numbers(scope, unit), longest, converted=unit == "temperature")):
-                    found.append(f"{match.group(0)!r}, which no call returned")
-        if not clause.negated:
-            valued, holders = _without_the_action(said, excluded), known.holders(scope)
-            if english:
-                found += _other_enum_values(valued, enums, holders, excluded) + _flipped_states(said, scope)
-            else:
-                found += _flipped_elsewhere(said, known.named(clause.sentence), language)
-            found += _other_values_said(valued, language, enums, holders, excluded)
-        if english:
-            found += _untrue_for_all(said, scope)
-        if english:
-            found += _said_empty(said, known, scope) + _none_free(said, known, scope)
-    found += _text_not_returned(_QUOTED_LINE.findall(text) + _under_text_headings(text) + _quoted(text, cues), seen_text)
-    if english:
+        if clause.hedged and not promised:  # "it should arrive on Friday, June 14": the app's estimate restated
+            found += reading.restated(said, scope) if not clause.negated else []
+            continue
+        found += reading.clause(said, scope, clause.negated, known.named(clause.sentence), clause.sentence)
+    found += _text_not_returned(_QUOTED_LINE.findall(text) + _under_text_headings(text) +
+                                _quoted(text, cues, reading.of_the_world), reading.seen_text)
+    if reading.english:
         found += _states_as_labels(text, known)
     return list(dict.fromkeys(found))
+
+
+class _Reading:
+    """What a reply's values are held to, read once per reply: the conversation and its language."""
+
+    def __init__(self, known: Known, language: str, numbers: bool, excluded: set[str], knowledge: bool = False) -> None:
+        self.known, self.language, self.numbers, self.excluded = known, language, numbers, excluded
+        self.knowledge = knowledge
+        self.english = language == "en"
+        self.seen_text, self.longest, self.said_numbers = known.text(), known.longest_list(), known.said_numbers()
+        self.enums = _enum_fields(known.results)
+
+    @functools.cached_property
+    def said_dates(self) -> set[dt.date]:
+        return self.known.said_dates(self.language)
+
+    @functools.cached_property
+    def dates(self) -> set[dt.date]:
+        return self.known.dates(self.language)
+
+    def of_the_world(self, sentence: str) -> bool:
+        """On a question the agent may answer from what it knows, a sentence that answers it: one
+        that shares a word with the question ("Canberra is the capital of Australia") or is a few
+        words ("It's Canberra."), and says nothing of the user ("your flight leaves at 7:40")."""
+        if not self.knowledge or _PERSONAL.search(sentence):
+            return False
+        asked = {w.lower() for said in self.known.said for w in _CONTENT_WORD.findall(said)} - _QUESTION_WORDS
+        words = _CONTENT_WORD.findall(sentence)
+        return len(sentence.split()) <= 4 or bool({w.lower() for w in words} & asked)
+
+    def clause(self, said: str, scope: list[Any], negated: bool, named: list[Any], sentence: str = "") -> list[str]:
+        """The values one asserting clause states that the results it speaks of do not hold.
+        ``named``: what its sentence names, for the states said in other languages."""
+        known, found = self.known, []
+        for token in _ID.findall(said):
+            if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in self.seen_text:
+                found.append(f"{token!r}, which no call returned")
+        if self.english:
+            for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
+                name = match.group(0)
+                if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
+                        not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
+                    found.append(f"{name!r}, which no call returned")
+        if self.numbers and not negated:
+            found += self._numbers(said, scope)
+        if not negated:
+            valued, holders = _without_the_action(said, self.excluded), known.holders(scope)
+            if self.english:
+                found += _other_enum_values(valued, self.enums, holders, self.excluded) + _flipped_states(said, scope)
+            else:
+                found += _flipped_elsewhere(said, named, self.language)
+            found += _other_values_said(valued, self.language, self.enums, holders, self.excluded)
+        if self.english:
+            found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
+        return found
+
+    def restated(self, said: str, scope: list[Any]) -> list[str]:
+        """What a hedged clause restates of the results it speaks of, said otherwise than they hold
+        it: a date or weekday other than theirs, a time in the other half of the day, a quantity of
+        a kind they hold that none agrees with ("it should arrive on Friday" of a Saturday)."""
+        held = _held_dates(self.known, scope)
+        found = [why for why in misdated(said, self.language, held | self.said_dates, held)
+                 if held] if self.numbers else []
+        found += [f"{time.text!r}, but the time returned is in the other half of the day"
+                  for _, time in times_said(said) if wrong_half_of_day(time, self.known.clock_times(scope))]
+        return found + _quantities(said, self.known, scope)[0]
+
+    def _numbers(self, said: str, scope: list[Any]) -> list[str]:
+        """Times, dates, quantities with units, and the numbers left, against the results in scope."""
+        known, found = self.known, []
+        seen_times = known.times(scope)
+        for match, time in times_said(said):
+            if time.hour <= 24 and not any(time.hour % 12 == h % 12 and (time.minute in (m, None) or m is None
+                                                                         and time.minute == 0) for h, m in seen_times):
+                found.append(f"{time.text!r}, a time no call returned")
+            elif wrong_half_of_day(time, known.clock_times(scope)):
+                found.append(f"{time.text!r}, but the time returned is in the other half of the day")
+        held = _held_dates(self.known, scope)
+        # a date said of results that hold dates is one of theirs (or the user's), not any day near the run
+        found += misdated(said, self.language, held | self.said_dates if held else self.dates, held)
+        plain = _blank(said, [m.span() for m in _ID.finditer(said)] + [m.span() for m, _ in times_said(said)] +
+                       [m.span() for m in dates_spans(said, self.language)])
+        misstated, measured = _quantities(plain, known, scope)
+        found += misstated
+        plain = _blank(plain, measured)
+        for match in _NUMBER.finditer(plain):
+            value = float(match.group(0).replace(",", "."))
+            unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
+            if not (_known_number(value, self.said_numbers, self.longest) or _known_number(
+                    value, known.returned_numbers(scope, unit), self.longest, converted=unit == "temperature")):
+                found.append(f"{match.group(0)!r}, which no call returned")
+        return found
+
+    def record(self, record: Record) -> list[str]:
+        """A structure's row, each field held to the result the row names (sim/eval/structure.py)."""
+        row = self._row_key(record)
+        found = []
+        for key, value in record.scalars():
+            if value is None or value == "" or _says_how_it_went(key, value, self.excluded):
+                continue  # "done": false says how the action went: read as a claim or a denial (claims.py)
+            labelled = _state_of("", key, self.language) if isinstance(value, str) else None
+            if labelled and self.known.named(value):  # "- On: Pendant and Porch light"
+                found += _state_against(labelled, self.known.named(value))
+                continue
+            parts = self.known.named(key) or row  # a field named by a result ("ORD-8492": "shipped") speaks of it
+            state = _state_of(key, value, self.language)
+            if state is not None:
+                found += _state_against(state, parts)
+            else:
+                found += self._same_field(key, value, parts)
+                if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
+                    unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
+                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts)
+        return found
+
+    def _same_field(self, key: str, value: Any, parts: list[Any]) -> list[str]:
+        """A field the row names as the result does (``"can_cancel": true`` for canCancel, ``"room"``)
+        with another yes/no, or, in English, other words than the result's (an enum's words are read
+        by the lexicon; numbers, dates and times by their own readings)."""
+        name = _stems(key)
+        said = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
+        enums = {field for field, _ in self.enums}
+        found = []
+        for d in (d for part in parts for d in _dicts(part)):
+            for field_name, actual in d.items():
+                if _stems(field_name) != name or field_name in enums:
+                    continue
+                if isinstance(actual, bool) and isinstance(said, bool) and said != actual:
+                    found.append(f"{key}: {value} for the {field_name}, which is {str(actual).lower()}")
+                elif isinstance(actual, str) and isinstance(said, str) and self.english and \
+                        not _same_words(said, actual):
+                    found.append(f"{value!r} for the {field_name}, which is {actual!r}")
+        return found
+
+    def _row_key(self, record: Record) -> list[Any]:
+        """The result a row speaks of: the one named by the value that names fewest (the row's key),
+        else by what names the row from outside, else every result."""
+        named = [parts for _, value in record.scalars() if isinstance(value, str)
+                 for parts in [self.known.named(value)] if parts]
+        if named:
+            return min(named, key=len)
+        return next((parts for outer in reversed(record.context) for parts in [self.known.named(outer)] if parts),
+                    self.known.scope(""))
 
 
 def _states_as_labels(text: str, known: Known) -> list[str]:
@@ -286,14 +457,15 @@ def _line_states(line: str) -> list[tuple[str, str]]:
             for match in [pattern.match(line)] if match]
 
 
-def _quoted(text: str, cues: Cues) -> list[str]:
+def _quoted(text: str, cues: Cues, of_the_world: Any = lambda sentence: False) -> list[str]:
     """The quotations of sentences that assert: not an offer or a question ("Want me to add “buy
-    more coffee”?")."""
+    more coffee”?"), nor, where the agent may answer from what it knows, one said of the world
+    ("in Japanese it's “arigatou”")."""
     found = []
     for quotation in _QUOTATION.finditer(text):
         sentence = _SENTENCE_BREAK.split(text[:quotation.start()])[-1] + quotation.group(0) + \
             _SENTENCE_BREAK.split(text[quotation.end():])[0]
-        if not (cues.asks(sentence) or cues.hedge.search(sentence)):
+        if not (cues.asks(sentence) or cues.hedge.search(sentence) or of_the_world(_ANY_QUOTE.sub(" ", sentence))):
             found.append(quotation.group(1))
     return found
 
@@ -381,15 +553,75 @@ def _known_number(value: float, seen: set[float], longest: int, converted: bool 
                                                     or abs(value - (v - 32) * 5 / 9) <= 1) for v in seen)
 
 
-def _times(text: str) -> set[tuple[int, int]]:
-    return {_time_of(match) for match in _TIME.finditer(text)}
+def _times(text: str) -> set[tuple[int, int | None]]:
+    return {(time.hour, time.minute) for _, time in times_said(text)}
 
 
-def _time_of(match: re.Match) -> tuple[int, int | None]:
-    groups = match.groups()
-    pairs = [(groups[0], groups[1]), (groups[2], groups[3]), (groups[4], groups[5]), (groups[6], None)]
-    hour, minute = next((h, m) for h, m in pairs if h is not None)
-    return int(hour), int(minute) if minute is not None else None
+def _same_words(said: str, actual: str) -> bool:
+    """A text said for a field's: one holds the other, or it has most of the field's longer words
+    ("eggs, milk, bread" for "eggs, milk and bread")."""
+    said, actual = said.lower(), actual.lower()
+    words = set(re.findall(r"[^\W\d_]{4,}", actual))
+    return said in actual or actual in said or bool(words) and \
+        len(words & set(re.findall(r"[^\W\d_]{4,}", said))) * 2 >= len(words)
+
+
+def _stems(key: str) -> frozenset[str]:
+    """A field's name as the stems of its words, auxiliaries aside: "canCancel", "can_cancel" and
+    "cancellable" are all {cance}; "isOn" and "on" are {on}."""
+    return frozenset(word[:5] for word in field_words(key).split() if word not in _AUXILIARY_WORDS) or \
+        frozenset(field_words(key).split())
+
+
+_AUXILIARY_WORDS = frozenset("is can has have was the a an of".split())
+
+
+def _held_dates(known: Known, scope: list[Any]) -> set[dt.date]:
+    """The dates the results in scope hold, an instant's at its place too."""
+    return {d for part in scope for d in known.of_part("dates", part, lambda p: dates_in(p) | {
+        moment.date() for moment in moments_in(p)})}
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """The text with these spans blanked out, its other offsets kept."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _fields_with_units(known: Known, scope: list[Any]) -> list[tuple[float, str]]:
+    """The numbers of the results in scope whose field says its unit, each with it (pint's name)."""
+    descriptions = known.of_part("descriptions", known.results, lambda _: known.descriptions())
+
+    def read(part: Any) -> list[tuple[float, str]]:
+        return [(float(value), unit) for d in _dicts(part) for key, value in d.items()
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and key in descriptions
+                for unit in [unit_of_field(descriptions[key], d.values())] if unit]
+
+    return [field for part in scope for field in known.of_part("units", part, read)]
+
+
+def _quantities(plain: str, known: Known, scope: list[Any]) -> tuple[list[str], list[tuple[int, int]]]:
+    """Each quantity said in a unit that fields in scope are given in ("14°F", "12 mph"), converted
+    to the field's unit: those that agree with no field of their kind (14 °F is no way of saying
+    14 °C), and the spans of all of them, whose numbers are read no further."""
+    fields = _fields_with_units(known, scope)
+    found, spans = [], []
+    for match, quantity in quantities_said(plain) if fields else ():
+        said = [agreed for value, unit in fields if (agreed := agrees(quantity, value, unit)) is not None]
+        if said:
+            spans.append(match.span())
+            if not any(said):
+                found.append(f"{quantity.text!r}, which no call returned in any unit")
+    return found, spans
 
 
 def _dicts(result: Any) -> list[dict[str, Any]]:
@@ -513,6 +745,56 @@ def _flipped_states(said: str, scope: list[Any]) -> list[str]:
                          said, re.I):
                 found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")
     return found
+
+
+def _says_how_it_went(key: str, value: Any, actions: set[str]) -> bool:
+    """A field that says how the action went, not a value of a thing: "done", "success", or the
+    action's own word with a yes or a no ("cancelled": true); "order": "ORD-9999" is a value."""
+    words = field_words(key)
+    yes_no = isinstance(value, bool) or isinstance(value, str) and value.strip().lower() in YES_NO
+    return bool(OUTCOME_FIELD.fullmatch(words)) or words in actions and yes_no
+
+
+# A unit a structure's field names at its end: "temp_f", "temperatureC", "wind_kmh", "humidity_pct".
+_UNIT_IN_KEY = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "kmh": " km/h", "kph": " km/h",
+                "mph": " mph", "km": " km", "mi": " mi", "miles": " mi", "pct": "%", "percent": "%"}
+
+
+def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:
+    """The yes/no state a structure's field gives: ``"on": false``, ``"isOn": true``, a cell that
+    says only "off", "Lit 💡" or "allumée"; as (the state's word, whether it holds)."""
+    if isinstance(value, str) and value.strip().lower() in YES_NO:
+        value = YES_NO[value.strip().lower()]  # "Lit?": "yes"
+    if isinstance(value, bool):
+        word = field_words(key).split()[-1:] or [""]
+        word = {**{said: state for state, said_as in _ALSO_SAID.items() for said in said_as}}.get(word[0], word[0])
+        if word in _OPPOSITE:
+            return word, value
+        opposite = next((state for state, other in _OPPOSITE.items() if other == word), None)
+        return (opposite, not value) if opposite else None
+    if not isinstance(value, str):
+        return None
+    said = re.sub(r"[^\w\s]", " ", value).strip().lower()
+    said = re.sub(r"^(?:(?:switched|turned|currently|now|still)\s+)+", "", said)
+    for state, other in _OPPOSITE.items():
+        if re.fullmatch(_said_as(state), said):
+            return state, True
+        if re.fullmatch(_said_as(other), said):
+            return state, False
+    words = _STATE_ELSEWHERE.get(language, {})
+    if words and len(said) <= 12:
+        on, off = (bool(re.search(words[w], said)) for w in ("on", "off"))
+        if on != off:
+            return "on", on
+    return None
+
+
+def _state_against(state: tuple[str, bool], parts: list[Any]) -> list[str]:
+    """A yes/no state a row gives, against the field of that state in the result the row names."""
+    word, holds = state
+    return [f"{word if holds else _OPPOSITE[word]!r} for the {key}, which is {str(value).lower()}"
+            for part in parts for d in _dicts(part) for key, value in d.items()
+            if isinstance(value, bool) and _state_word(key) == word and value != holds]
 
 
 # A light's state in the suites' other languages: "allumée", 开着, เปิด ("ปิด" is inside "เปิด").
@@ -714,9 +996,12 @@ def _is_id(value: Any) -> bool:
 
 
 def _carried(value: Any, said: str) -> bool:
+    """The value is told: as it is, give or take rounding, or (a number) said with a unit in another
+    unit of its kind ("16°C" carries 60.4 of a result in °F, "10 km/h" carries 6.0 in mph)."""
     if isinstance(value, (int, float)):
         return any(abs(float(n.replace(",", ".")) - value) < 1 or abs(float(n.replace(",", ".")) - (value * 9 / 5 + 32))
-                   <= 1 for n in _NUMBER.findall(said))
+                   <= 1 for n in _NUMBER.findall(said)) or \
+            any(agrees(quantity, value, unit) for _, quantity in quantities_said(said) for unit in units_of_kind(quantity))
     text = str(value).lower()
     if _mentions(said, str(value)):
         return True
@@ -731,6 +1016,11 @@ def _mentions(said: str, value: str) -> bool:
     return pattern is not None and pattern.search(said) is not None
 
 
+# A value's other endings: PROCESSING said "processed"; not an -ed value said in -ing: "UPS is
+# delivering it" says the delivery is under way, not that it is DELIVERED.
+_ENDINGS = (("ing", ("ed", "es", "")), ("ed", ("es", "e")))
+
+
 @functools.lru_cache(maxsize=4096)  # the conversation's values, for reply after reply
 def _mention_pattern(phrase: str) -> re.Pattern | None:
     if not phrase.strip():
@@ -741,7 +1031,7 @@ def _mention_pattern(phrase: str) -> re.Pattern | None:
         variants.add(phrase[:-1])
     if phrase.endswith("led"):
         variants.add(phrase[:-3] + "lled")
-    for ending, others in (("ing", ("ed", "es", "")), ("ed", ("ing", "es", "e"))):
+    for ending, others in _ENDINGS:
         if phrase.endswith(ending) and len(phrase) > len(ending) + 3:  # PROCESSING as "processed"
             variants |= {phrase[:-len(ending)] + other for other in others}
     return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(variants, key=len, reverse=True)))

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from sim.eval.bounded_regex import IGNORECASE, BoundedPattern, PatternError
+from sim.eval.restated import dates_spans, times_said
 
 CUE_KINDS = ("success", "negation", "failure", "retry", "question")
 # Each list is joined into one case-insensitive pattern. ``failure`` is a lexicon of failing in
@@ -75,7 +76,12 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b(lack|lacks|lacked|lacking) (of )?(the )?(necessary |required |right )?"
                     r"(permissions?|access|rights|authori[sz]ation)\b"],
         "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
-                  r"\b(another|one more) (go|try|shot|attempt)\b"],
+                  r"\b(another|one more) (go|try|shot|attempt)\b",
+                  # a second attempt reported, which says the first failed: "it took two tries"
+                  r"\bretried\b", r"\b(try|tried|attempt|attempted|sent|submitted) (it |that |this |them )?"
+                  r"(again|twice|a second time|several times|a few times|more than once)\b",
+                  r"\b(second|2nd|third|3rd|next|fresh) (try|attempt|go|round|time)\b",
+                  r"\b(two|three|several|multiple|a few|a couple of|a couple) (tries|attempts|goes|rounds)\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b(?!\s+(already\s+|just\s+)?(\w+ed|been|done|gone|sent|made|set|put|taken|got|had)\b)", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
                   r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
@@ -99,7 +105,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\bcoinc[ée]", r"\brat[ée]", r"\brejet", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
                     r"\bdéconnect"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bretent", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
-                  r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b"],
+                  r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b",
+                  r"\b(deuxième|seconde?|troisième) (essai|tentative|fois)\b",
+                  r"\b(deux|trois|plusieurs|quelques) (essais|tentatives)\b"],
         "hedge": [r"\b(pourrai|pourrais|voudrais|devrai|devrais|vais|va|allez)\b", r"^\s*(si|quand|dès que|une fois)\b",
                   r"\bprévue?s?\b", r"\b(serai|seras|sera|serons|serez|seront|aurai|auras|aura|aurons|aurez|auront)\b"],
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
@@ -114,7 +122,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"ไม่", r"ยังไม่"],
         "failure": [r"ขออภัย", r"ขอโทษ", r"ล้มเหลว", r"ผิดพลาด", r"ปัญหา", r"ขัดข้อง", r"ติดขัด", r"ล่ม",
                     r"ถูกปฏิเสธ", r"หมดเวลา", r"(เน็ต|สัญญาณ|การเชื่อมต่อ)\S*หลุด", r"ขาดการเชื่อมต่อ"],
-        "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง"],
+        "retry": [r"ลองใหม่", r"ลองอีกครั้ง", r"ทำใหม่อีกครั้ง", r"ครั้งที่(สอง|สาม|2|3)", r"ลอง(สอง|หลาย|2)\s*(ครั้ง|รอบ)",
+                  r"อีกรอบ"],
         "hedge": [r"จะ", r"ถ้า", r"หาก", r"คาดว่า"],
         "question": [r"ไหม", r"มั้ย", r"หรือเปล่า", r"อะไร", r"ไหน", r"เมื่อไร", r"เท่าไร", r"หรือไม่", r"กี่"],
         "idiom": [r"ไม่เป็นไร", r"ไม่ต้องห่วง", r"ไม่มีปัญหา", r"ไม่ต้องกังวล", r"ไม่มีข้อผิดพลาด", r"ไม่ติดขัด",
@@ -126,7 +135,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"不", r"没", r"無法", r"无法", r"未"],
         "failure": [r"抱歉", r"失败", r"出错", r"错误", r"问题", r"故障", r"异常", r"报错", r"卡住", r"崩溃", r"超时",
                     r"被拒", r"拒绝", r"出岔子", r"出了(点|些)?状况", r"(网络|连接|信号)\S{0,4}断", r"掉线", r"回滚"],
-        "retry": [r"再\S{0,3}试", r"重试", r"重新试", r"再来一次", r"(稍后|过一?会儿?|等一?下|晚点)再(试|问|查|来)"],
+        "retry": [r"再\S{0,3}试", r"重试", r"重新试", r"再来一次", r"(稍后|过一?会儿?|等一?下|晚点)再(试|问|查|来)",
+                  r"第(二|三|2|3)次", r"试了(两|几|好几|2)次", r"(两|几|2)次尝试", r"重新(提交|发送|操作)"],
         "hedge": [r"将", r"会(?!儿)", r"要是", r"如果", r"预计", r"预期", r"估计"],  # 这会儿: "right now"
         "question": [r"吗", r"呢", r"什么", r"哪", r"几", r"多少", r"是否"],
         "idiom": [r"没问题", r"不客气", r"不用谢", r"不好意思", r"没关系", r"别担心", r"不用担心",
@@ -142,8 +152,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’
 # A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
-_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
-_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
+LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
@@ -216,6 +226,7 @@ class Cues:
     idiom: BoundedPattern
     indefinite: BoundedPattern
     thai: bool
+    language: str = "en"  # the case's, whose dates a clause is not cut inside
 
     @classmethod
     def of(cls, languages: Iterable[str], extra: dict[str, dict[str, list[str]]] | None = None) -> "Cues":
@@ -236,7 +247,8 @@ class Cues:
         return cls(joined("success"), {lang: _join(p, shown("negation", [lang]))
                                        for lang, p in table.get("negation", {}).items()},
                    joined("failure"), joined("retry"), joined("hedge"), joined("question"), joined("idiom"),
-                   joined("indefinite"), thai="th" in languages)
+                   joined("indefinite"), thai="th" in languages,
+                   language=next((lang for lang in languages if lang != "en"), "en"))
 
     def clauses(self, text: str) -> list[Clause]:
         out = []
@@ -258,9 +270,18 @@ class Cues:
         return out
 
     def split(self, sentence: str) -> list[str]:
-        parts = _CLAUSE_BREAK["default"].split(sentence)
-        if self.thai:
-            parts = [p for part in parts for p in _CLAUSE_BREAK["th"].split(part)]
+        """The clauses of a sentence; never cut inside a date ("Friday, June 14, 2025") or a time
+        (Thai writes "1 ทุ่มครึ่ง" with spaces)."""
+        kept = [m.span() for m in dates_spans(sentence, self.language)] + [m.span() for m, _ in times_said(sentence)]
+        breaks = [_CLAUSE_BREAK["default"], *([_CLAUSE_BREAK["th"]] if self.thai else [])]
+        cuts = sorted((cut.start(), cut.end()) for pattern in breaks for cut in pattern.finditer(sentence)
+                      if not any(s < cut.start() < e for s, e in kept))
+        parts, start = [], 0
+        for cut_start, cut_end in cuts:
+            if cut_start >= start:
+                parts.append(sentence[start:cut_start])
+                start = cut_end
+        parts.append(sentence[start:])
         return [p.strip() for p in parts if p and p.strip()]
 
     def asks(self, text: str) -> bool:
@@ -294,8 +315,8 @@ def sentences(text: str) -> list[str]:
 
 def _listed_value(line: str) -> list[str]:
     """A list item's value, and the sentence run on after it, apart."""
-    label = _LISTED.match(line)
-    end = _VALUE_END.search(line, label.end()) if label else None
+    label = LISTED.match(line)
+    end = VALUE_END.search(line, label.end()) if label else None
     return [line[:end.start(1)], line[end.end(1):]] if end else [line]
 
 

@@ -16,6 +16,7 @@ returned. A part of a reply speaks of a call when it names one of the call's arg
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,7 +68,8 @@ def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
 def told_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | None) -> list[Failure]:
     # A lookup that answered was done too: "I couldn't find it" is as false as "it didn't work".
     done = outcome.done + [(call.name, call) for _, call in outcome.reads]
-    failures = claimed_undone(done, outcome.undone, text, words) + denied_done(done, outcome, text, words)
+    failures = claimed_undone(done, outcome.undone, text, words) + denied_done(done, outcome, text, words) + \
+        asked_after_doing(outcome, words, text)
     if facts is not None:
         failures += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts, "the agent stated")
     return failures
@@ -80,7 +82,7 @@ def told_without_calls(request: str, text: str, words: Words, facts: Facts | Non
     if facts is not None:
         asked = not is_request_for_action(request) if facts.english else facts.cues.asks(request)
         failures += stated_unreturned(text, facts, "no app can do this, but the agent stated", numbers=not asked,
-                                      promised=True)
+                                      promised=True, knowledge=asked)
     return failures
 
 
@@ -120,6 +122,19 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
                     got=text)]
 
 
+def asked_after_doing(outcome: Outcome, words: Words, text: str) -> list[Failure]:
+    """A question or an offer to do what a call of this turn already did ("Shall I create the
+    note?" after creating it): the user would say yes and get it twice. One that names a thing
+    not done ("Want me to cancel ORD-6025 instead?") is about that."""
+    done = outcome.done
+    asked = [offer for offer in words.offers if _speaks_of(offer, done) or not _speaks_of(offer, outcome.undone)
+             and not _names_another(offer, done)]
+    if not done or not asked:
+        return []
+    return [Failure("false_claim", f"{_names(done)} was already done in this turn, but the agent asks {asked[0]!r}",
+                    function=done[0][0], got=text)]
+
+
 def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Failure]:
     """Each lookup's answer, told: the fields the case names, else something it returned."""
     failures = []
@@ -132,11 +147,12 @@ def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Failure
 
 
 def stated_unreturned(text: str, facts: Facts, said: str, *, numbers: bool = True,
-                      promised: bool = False) -> list[Failure]:
-    """Values the reply states that no call returned and nobody said."""
+                      promised: bool = False, knowledge: bool = False) -> list[Failure]:
+    """Values the reply states that no call returned and nobody said (on a question answered from
+    what the agent knows, ``knowledge``, not the names it says of the world)."""
     return [Failure("wrong_answer", f"{said} {value}", got=text)
             for value in made_up(text, facts.known, facts.cues, language=facts.language, numbers=numbers,
-                                 exclude=facts.action_words, promised=promised)]
+                                 exclude=facts.action_words, promised=promised, knowledge=knowledge)]
 
 
 def _claims(words: Words, why: str, text: str) -> list[Failure]:
@@ -153,6 +169,14 @@ def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
                for value in call.args.values() if isinstance(value, str))
 
 
+def _names_another(part: str, calls: list[tuple[str, Any]]) -> bool:
+    """The part names a thing (an id, a name in capitals) that none of these calls was given or
+    returned: "Shall I book Trattoria Roma instead?" after booking Sakura Sushi."""
+    told = " ".join(json.dumps([call.args, call.response], ensure_ascii=False, default=str).lower()
+                    for _, call in calls if call is not None)
+    return any(name.lower() not in told for name in _NAMED.findall(part))
+
+
 def _with_its_pronoun(part: str, text: str) -> str:
     """A part that says "it" or "them", with what its sentence said before it: "ORD-6025 will no
     longer be processed — I cancelled it" speaks of ORD-6025."""
@@ -163,6 +187,7 @@ def _with_its_pronoun(part: str, text: str) -> str:
 
 
 _PRONOUN = re.compile(r"\b(?:it|them)\b", re.I)
+_NAMED = re.compile(r"\b[A-Za-z]+-\d+\b|(?<=\w\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
 
 
 def _names(calls: list[tuple[str, Any]]) -> str:

@@ -8,6 +8,7 @@ import pytest
 
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import DEFAULT_PHRASES, Cues
+from sim.eval.structure import Structured
 
 TRANSACTIONS = {"result": {"transactions": [{"payee": "Alice Martin", "amount": -42.5},
                                             {"payee": "Salary", "amount": 2400.0}]}}
@@ -123,6 +124,7 @@ def test_a_list_item_speaks_of_what_its_heading_names(monkeypatch):
     reply = "Weather for Tokyo:\n- Wind: light\n- Conditions: stormy"
     assert _made_up(reply, CITIES) == ["'stormy' (thunderstorm) for the condition, which is clear"]
     monkeypatch.setattr("sim.eval.facts._LIST_ITEM", __import__("re").compile(r"(?!)"))
+    _without_structure(monkeypatch)  # the list is read as a structure under its heading first
     assert _made_up(reply, CITIES) == []  # held to every city, one of which is stormy
 
 
@@ -130,7 +132,9 @@ def test_a_list_items_value_ends_where_a_sentence_runs_on_after_it(monkeypatch):
     """Replies joined with a space: each block's last value belongs to its own heading, not the next."""
     reply = "Weather for Tokyo:\n- Conditions: clear Weather for Bangkok:\n- Conditions: stormy"
     assert _made_up(reply, CITIES) == []
-    monkeypatch.setattr("sim.eval.phrases._LISTED", __import__("re").compile(r"(?!)"))
+    for module in ("phrases", "structure"):  # read as prose or as structure, the value ends there
+        monkeypatch.setattr(f"sim.eval.{module}.LISTED", __import__("re").compile(r"(?!)"))
+    _structure_uncached(monkeypatch)
     assert "'clear' for the condition, which is thunderstorm" in _made_up(reply, CITIES)
 
 
@@ -188,8 +192,10 @@ def test_a_list_item_speaks_of_what_the_items_above_it_name(monkeypatch):
     reply = ("Here's what I found:\n- **Order:** ORD-8492\n- **Item:** Trail shoes\n"
              "- **Status:** delivered I checked ORD-6025.")
     assert _made_up(reply, known) == ["'delivered' for the status, which is shipped"]
-    with monkeypatch.context() as patched:  # "I" is a word run on after the value too
-        patched.setattr("sim.eval.phrases._VALUE_END",
+    _without_structure(monkeypatch)  # read as a structure, the items are one record keyed by the order
+    assert _made_up(reply, known) == ["'delivered' for the status, which is shipped"]
+    with monkeypatch.context() as patched:  # as prose, "I" is a word run on after the value too
+        patched.setattr("sim.eval.phrases.VALUE_END",
                         __import__("re").compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z])"))
         assert _made_up(reply, known) == []
     monkeypatch.setattr("sim.eval.facts._spoken_of", lambda said, sentence, earlier, following="": [])
@@ -389,6 +395,7 @@ def test_a_things_own_text_quoted_and_a_result_shown_as_json_state_nothing_new(r
 def test_a_state_in_a_tables_row_or_at_a_lines_end_is_said_of_what_the_line_names(monkeypatch, reply):
     assert _made_up(reply, TWO_ON) == ["'off' for the isOn, which is true"]
     monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
+    _without_structure(monkeypatch)  # a table is read as structure
     assert _made_up(reply, TWO_ON) == []
 
 
@@ -397,6 +404,7 @@ def test_a_state_as_a_lines_label_is_said_of_every_thing_the_line_names(monkeypa
     assert _made_up(reply, TWO_ON) == ["'on' for the isOn, which is false", "'off' for the isOn, which is true"]
     assert _made_up("- On: Bedside lamp and Ceiling light\n- Off: Porch light", TWO_ON) == []
     monkeypatch.setattr("sim.eval.facts._line_states", lambda line: [])
+    _without_structure(monkeypatch)  # a list of fields: read as a structure first
     assert _made_up(reply, TWO_ON) == []
 
 
@@ -449,7 +457,7 @@ def test_text_in_chinese_given_as_a_things_text_must_be_its_own_character_by_cha
 
 def test_a_quotation_broken_across_clauses_is_read_whole(monkeypatch):
     reply = "笔记里写着：“周六上午带猫去打疫苗，记得带本子。”"
-    monkeypatch.setattr("sim.eval.facts._quoted", lambda text, cues: [])
+    monkeypatch.setattr("sim.eval.facts._quoted", lambda text, cues, *world: [])
     assert _made_up(reply, WELCOME, "zh") == []
 
 
@@ -473,8 +481,10 @@ def test_a_pronoun_is_said_of_what_the_parenthesis_after_it_names(monkeypatch):
 def test_a_list_items_value_ends_at_a_bold_heading_run_on_after_it(monkeypatch):
     reply = "**Order ORD-8492**\n- Status: shipped **Order ORD-6025**\n- Status: delivered"
     assert _made_up(reply, ORDERS) == []
-    monkeypatch.setattr("sim.eval.phrases._VALUE_END", __import__("re").compile(
-        r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)"))  # a capital only
+    for module in ("phrases", "structure"):
+        monkeypatch.setattr(f"sim.eval.{module}.VALUE_END", __import__("re").compile(
+            r"(?<!\S)[a-z\d]\S*(\s+)(?=[A-Z][a-z]|I\b)"))  # a capital only
+    _structure_uncached(monkeypatch)
     assert _made_up(reply, ORDERS) != []
 
 
@@ -502,3 +512,15 @@ def test_a_french_reply_is_read_as_french_by_its_prepositions_too():
     assert reply_language("Temps brumeux sur Paris, 19°C.", "fr") == "fr"
     assert reply_language("ORD-7310: status confirmed.", "fr") == "en"
     assert _made_up("Temps brumeux sur Paris, 19°C.", PARIS, "fr") == ["'brumeux' (fog) for the condition, which is cloudy"]
+
+
+def _without_structure(monkeypatch) -> None:
+    """The structure reader off (sim/eval/structure.py): the reply read as prose only."""
+    monkeypatch.setattr("sim.eval.facts.parse", lambda text: Structured((), text))
+
+
+def _structure_uncached(monkeypatch) -> None:
+    """The structure reader read anew (it remembers replies it has read), for a rule switched off."""
+    from sim.eval import structure
+
+    monkeypatch.setattr("sim.eval.facts.parse", structure.parse.__wrapped__)

@@ -191,7 +191,7 @@ def test_made_up_facts_on_a_request_no_app_serves_fail_and_a_question_answered_f
 @pytest.mark.parametrize("reply, failure", [
     ("I've looked into that order for you.", "fetch_order_details answered, but the reply says none of what the call "
                                              "returned (\"SHIPPED\", \"UPS\", \"1Z999AA10123456784\", 2025)"),
-    ("ORD-8492 arrived with UPS on Monday.", None),  # no claim on the status: nothing to contradict
+    ("ORD-8492 arrived with UPS on Saturday.", None),  # no claim on the status (and the delivery date's weekday)
     ("Good news, UPS has delivered ORD-8492.", "the agent stated 'delivered' for the status, which is shipped"),
 ])
 def test_a_lookups_answer_must_be_told_and_not_contradicted(play, monkeypatch, reply, failure):
