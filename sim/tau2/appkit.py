@@ -13,13 +13,15 @@ whose JSON changed, whether the call returned or raised: τ²'s tools change rec
 and some raise after changing one, which leaves that change in the database. A port that
 rolled it back would score differently from the benchmark.
 
-This module is the app side of that contract and imports nothing of the device (the apps
-run it in their own processes): only the standard library and ``droid``.
+This module is the app side of that contract, with what both apps declare alike (a person's
+name, calculate), and imports nothing of the device (the apps run it in their own processes):
+only the standard library and ``droid``.
 """
 
 from __future__ import annotations
 
 import ast
+import collections
 import contextlib
 import json
 import math
@@ -27,10 +29,16 @@ import os
 import sqlite3
 import tempfile
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from droid.appfunctions import AppFunctionAppUnknownException, AppFunctionInvalidArgumentException
+from droid.appfunctions import (
+    AppFunctionAppUnknownException,
+    AppFunctionElementNotFoundException,
+    AppFunctionInvalidArgumentException,
+    app_function_serializable,
+)
 
 DATABASE_FILE = "tau2.db"
 TAU2 = "tau2"
@@ -62,8 +70,16 @@ class Records:
             self._loaded[collection, key] = (row[0], json.loads(row[0]))
         return self._loaded[collection, key][1]
 
+    def require(self, collection: str, key: str, what: str) -> Any:
+        """The record, or ``AppFunctionElementNotFoundException`` naming it (``what``: User, Order...)."""
+        record = self.get(collection, key)
+        if record is None:
+            raise AppFunctionElementNotFoundException(f"{what} {key} not found")
+        return record
+
     def scan(self, collection: str, where: str = "", arguments: tuple = ()) -> list[tuple[str, Any]]:
-        """(key, record) of every record (``where``: an SQL condition on ``key`` and ``record``), in the data's order."""
+        """(key, record) of the collection's records, in the data's order; ``where``: an SQL condition
+        on the columns the loader indexed (``origin``, ``destination`` of flights: storage.py)."""
         query = f"SELECT key, record FROM {collection}{f' WHERE {where}' if where else ''} ORDER BY rowid"
         found = []
         for key, text in self._connection.execute(query, arguments):
@@ -93,35 +109,63 @@ class Records:
 
 # One call at a time reads and writes the database of an app process (its calls may run on several threads).
 _CALLS = threading.Lock()
+# The databases this process read last, in memory, by path: reused while the file is the one read
+# (or written) then, as a reset replaces it with another file. A few: tests run many devices in one process.
+_OPEN: "collections.OrderedDict[str, tuple[tuple, sqlite3.Connection]]" = collections.OrderedDict()
+_OPEN_MAX = 4
 
 
 @contextlib.contextmanager
-def open_records(data_dir: Path, domain: str) -> Iterator[Records]:
-    """A session on the app's database; what it changed is written back when the call ends,
-    raised or not. The file is read whole into memory and replaced whole (a new file renamed
+def open_records(data_dir: Path, domain: str, *, writes: bool) -> Iterator[Records]:
+    """A session on the app's database. A function that ``writes`` (τ²'s write tools) has what it
+    changed written back when it ends, raised or not; one that reads (τ²'s read tools, which change
+    nothing) writes nothing back, and is spared comparing every record it read. The file is read whole into memory and replaced whole (a new file renamed
     over it), never opened by SQLite in place: SQLite resolves a file's path to its real name,
     which an app running under its own uid may be unable to reach (its folder is handed to it
     as /proc/self/fd/N when the folders above are closed to it)."""
     path = Path(data_dir) / DATABASE_FILE
     with _CALLS:
+        connection = _connection(path, domain)
+        records = Records(connection)
         try:
-            image = path.read_bytes()
-        except FileNotFoundError:
-            raise AppFunctionAppUnknownException(
-                f"No {domain} database is loaded in this app: `droidsim eval tau2` loads one from a τ² or "
-                f"τ-bench data folder into {DATABASE_FILE} in the app's data folder before each case") from None
-        connection = sqlite3.connect(":memory:")
-        try:
-            connection.deserialize(image)
-            records = Records(connection)
+            yield records
+        finally:
             try:
-                yield records
-            finally:
-                if records.write_back():
+                if writes and records.write_back():
                     connection.commit()
                     _replace(path, connection.serialize())
-        finally:
-            connection.close()
+                _keep(path, connection)
+            except BaseException:
+                _OPEN.pop(str(path), None)
+                raise
+
+
+def _identity(path: Path) -> tuple:
+    status = path.stat()
+    return status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
+def _connection(path: Path, domain: str) -> sqlite3.Connection:
+    try:
+        identity = _identity(path)
+        kept = _OPEN.get(str(path))
+        if kept is not None and kept[0] == identity:
+            return kept[1]
+        image = path.read_bytes()
+    except FileNotFoundError:
+        raise AppFunctionAppUnknownException(
+            f"No {domain} database is loaded in this app: `droidsim eval tau2` loads one from a τ² or "
+            f"τ-bench data folder into {DATABASE_FILE} in the app's data folder before each case") from None
+    connection = sqlite3.connect(":memory:", check_same_thread=False)
+    connection.deserialize(image)
+    return connection
+
+
+def _keep(path: Path, connection: sqlite3.Connection) -> None:
+    _OPEN[str(path)] = (_identity(path), connection)
+    _OPEN.move_to_end(str(path))
+    while len(_OPEN) > _OPEN_MAX:
+        _OPEN.popitem(last=False)
 
 
 def _replace(path: Path, data: bytes) -> None:
@@ -133,6 +177,24 @@ def _replace(path: Path, data: bytes) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+@app_function_serializable(described_by_docstring=True)
+@dataclass(frozen=True)
+class PersonName:
+    """A person's name (named in each app's own namespace, as every type of its functions).
+
+    Attributes:
+        first_name: The first name.
+        last_name: The last name.
+    """
+
+    first_name: str
+    last_name: str
+
+    @classmethod
+    def of(cls, record: dict[str, str]) -> "PersonName":
+        return cls(record["first_name"], record["last_name"])
 
 
 # --- calculate --------------------------------------------------------------------------------

@@ -41,30 +41,9 @@ AIRPORTS = (
 )
 
 
-def _user(db: Records, user_id: str) -> dict[str, Any]:
-    user = db.get("users", user_id)
-    if user is None:
-        raise AppFunctionElementNotFoundException(f"User {user_id} not found")
-    return user
-
-
-def _reservation(db: Records, reservation_id: str) -> dict[str, Any]:
-    reservation = db.get("reservations", reservation_id)
-    if reservation is None:
-        raise AppFunctionElementNotFoundException(f"Reservation {reservation_id} not found")
-    return reservation
-
-
-def _flight(db: Records, flight_number: str) -> dict[str, Any]:
-    flight = db.get("flights", flight_number)
-    if flight is None:
-        raise AppFunctionElementNotFoundException(f"Flight {flight_number} not found")
-    return flight
-
-
 def _flight_on(db: Records, flight_number: str, date: str) -> dict[str, Any]:
     """The flight's status on a date (with seats and prices when it is available)."""
-    dates = _flight(db, flight_number)["dates"]
+    dates = db.require("flights", flight_number, "Flight")["dates"]
     if date not in dates:
         raise AppFunctionElementNotFoundException(f"Flight {flight_number} does not fly on {date}")
     return dates[date]
@@ -82,12 +61,12 @@ def _bookable(db: Records, flight_number: str, date: str, cabin: str, passengers
 
 def _available(db: Records, date: str, origin: str | None, destination: str | None = None,
                leave_after: str | None = None) -> list[dict[str, Any]]:
-    """τ²'s direct search: the flights available on ``date`` (times compared as text, as τ² does)."""
-    conditions = [(origin, "json_extract(record, '$.origin') = ?"),
-                  (destination, "json_extract(record, '$.destination') = ?")]
+    """τ²'s direct search: the flights available on ``date``, in the data's order (times compared
+    as text, as τ² does)."""
+    conditions = [(origin, "origin = ?"), (destination, "destination = ?")]
     where = " AND ".join(sql for value, sql in conditions if value is not None)
-    arguments = tuple(value for value, _ in conditions if value is not None)
-    return [flight for _, flight in db.scan("flights", where, arguments)
+    flights = db.scan("flights", where, tuple(value for value, _ in conditions if value is not None))
+    return [flight for _, flight in flights
             if date in flight["dates"] and flight["dates"][date]["status"] == "available"
             and (leave_after is None or flight["scheduled_departure_time_est"] >= leave_after)]
 
@@ -129,8 +108,11 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
     service_name = "dev.droidsim.tau2.airline.AirlineFunctionService"
     xml_file_name = "airline_functions"
 
-    def _records(self):
-        return open_records(self.context.data_dir, "airline")
+    def _reading(self):
+        return open_records(self.context.data_dir, "airline", writes=False)
+
+    def _writing(self):
+        return open_records(self.context.data_dir, "airline", writes=True)
 
     @app_function(described_by_docstring=True, destructive=True)
     def book_reservation(self, user_id: str, origin: str, destination: str,
@@ -158,9 +140,9 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The new reservation.
         """
-        with self._records() as db:
+        with self._writing() as db:
             v1 = db.dialect() == TAU_BENCH_V1
-            user = _user(db, user_id)
+            user = db.require("users", user_id, "User")
             reservation_id = _new_reservation_id(db, v1)
             reservation: dict[str, Any] = {
                 "reservation_id": reservation_id, "user_id": user_id, "origin": origin, "destination": destination,
@@ -173,7 +155,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
                 reservation["status"] = None
             price, taken = 0, []
             for info in flights:
-                flight = _flight(db, info.flight_number)
+                flight = db.require("flights", info.flight_number, "Flight")
                 status = _bookable(db, info.flight_number, info.date, cabin, len(passengers))
                 reservation["flights"].append({"flight_number": info.flight_number, "origin": flight["origin"],
                                                "destination": flight["destination"], "date": info.date,
@@ -231,8 +213,8 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The cancelled reservation.
         """
-        with self._records() as db:
-            reservation = _reservation(db, reservation_id)
+        with self._writing() as db:
+            reservation = db.require("reservations", reservation_id, "Reservation")
             refunds = [{"payment_id": p["payment_id"], "amount": -p["amount"]} for p in reservation["payment_history"]]
             reservation["payment_history"].extend(refunds)
             reservation["status"] = "cancelled"
@@ -248,8 +230,8 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The reservation.
         """
-        with self._records() as db:
-            return records.reservation(_reservation(db, reservation_id))
+        with self._reading() as db:
+            return records.reservation(db.require("reservations", reservation_id, "Reservation"))
 
     @app_function(described_by_docstring=True)
     def get_user_details(self, user_id: str) -> User:
@@ -261,8 +243,8 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The user's profile.
         """
-        with self._records() as db:
-            user = _user(db, user_id)
+        with self._reading() as db:
+            user = db.require("users", user_id, "User")
             return records.user(user.get("user_id", user_id), user)
 
     @app_function(described_by_docstring=True)
@@ -287,7 +269,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The flights, with seats left and prices.
         """
-        with self._records() as db:
+        with self._reading() as db:
             return [records.direct_flight(f, date, None) for f in _available(db, date, origin, destination)]
 
     # droidsim-lint: disable=P3 τ²'s dates and times are text (YYYY-MM-DD; HH:MM:SS, +1 when next day), as its data and agents write them
@@ -306,7 +288,7 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
             Each pair of connecting flights, with their dates, seats left and prices.
         """
         trips = []
-        with self._records() as db:
+        with self._reading() as db:
             for first in _available(db, date, origin):
                 arrival = first["scheduled_arrival_time_est"]
                 next_day = _next_day(date) if "+1" in arrival else date
@@ -327,9 +309,9 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             Which certificate the user now has.
         """
-        with self._records() as db:
+        with self._writing() as db:
             v1 = db.dialect() == TAU_BENCH_V1
-            user = _user(db, user_id)
+            user = db.require("users", user_id, "User")
             for payment_id in NEW_CERTIFICATE_IDS:
                 if payment_id not in user["payment_methods"]:
                     # τ²'s certificate stores its amount as a float; v1 stores the number given.
@@ -367,9 +349,9 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The reservation with its new bags.
         """
-        with self._records() as db:
-            reservation = _reservation(db, reservation_id)
-            user = _user(db, reservation["user_id"])
+        with self._writing() as db:
+            reservation = db.require("reservations", reservation_id, "Reservation")
+            user = db.require("users", reservation["user_id"], "User")
             price = 50 * max(0, nonfree_baggages - reservation["nonfree_baggages"])
             payment = _pay_for_change(user, payment_id, price)
             if payment is not None:
@@ -395,17 +377,17 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The reservation with its new flights.
         """
-        with self._records() as db:
+        with self._writing() as db:
             v1 = db.dialect() == TAU_BENCH_V1
-            reservation = _reservation(db, reservation_id)
-            user = _user(db, reservation["user_id"])
+            reservation = db.require("reservations", reservation_id, "Reservation")
+            user = db.require("users", reservation["user_id"], "User")
             passengers = len(reservation["passengers"])
             price, trip = 0, []
             for info in flights:
                 kept = next((f for f in reservation["flights"] if f["flight_number"] == info.flight_number
                              and f["date"] == info.date and cabin == reservation["cabin"]), None)
                 if kept is None:
-                    flight = _flight(db, info.flight_number)
+                    flight = db.require("flights", info.flight_number, "Flight")
                     status = _bookable(db, info.flight_number, info.date, cabin, passengers)
                     kept = {"flight_number": info.flight_number, "date": info.date, "price": status["prices"][cabin],
                             "origin": flight["origin"], "destination": flight["destination"]}
@@ -434,8 +416,8 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The reservation with its new passengers.
         """
-        with self._records() as db:
-            reservation = _reservation(db, reservation_id)
+        with self._writing() as db:
+            reservation = db.require("reservations", reservation_id, "Reservation")
             if len(passengers) != len(reservation["passengers"]):
                 raise AppFunctionInvalidArgumentException(
                     f"Reservation {reservation_id} has {len(reservation['passengers'])} passengers; give as many")
@@ -454,5 +436,5 @@ class AirlineFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The status.
         """
-        with self._records() as db:
+        with self._reading() as db:
             return _flight_on(db, flight_number, date)["status"]

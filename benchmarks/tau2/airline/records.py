@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from droid.appfunctions import app_function_serializable
+from sim.tau2.appkit import PersonName
 
 Cabin = Literal["basic_economy", "economy", "business"]
 FlightType = Literal["one_way", "round_trip"]
@@ -144,20 +145,6 @@ class Address:
     country: str
     state: str
     zip: str
-
-
-@app_function_serializable(described_by_docstring=True)
-@dataclass(frozen=True)
-class PersonName:
-    """A person's name.
-
-    Attributes:
-        first_name: The first name.
-        last_name: The last name.
-    """
-
-    first_name: str
-    last_name: str
 
 
 @app_function_serializable(described_by_docstring=True)
@@ -303,7 +290,7 @@ def user(user_id: str, record: dict[str, Any]) -> User:
                for m in record["payment_methods"].values()]
     address = record["address"]
     return User(
-        user_id, PersonName(record["name"]["first_name"], record["name"]["last_name"]),
+        user_id, PersonName.of(record["name"]),
         Address(address["address1"], address.get("address2"), address["city"], address["country"], address["state"],
                 address["zip"]),
         record["email"], record["dob"], methods, [passenger(p) for p in record["saved_passengers"]],

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from droid.appfunctions import app_function_serializable
+from sim.tau2.appkit import PersonName
 
 
 @app_function_serializable(described_by_docstring=True)
@@ -95,20 +96,6 @@ class Address:
     country: str
     state: str
     zip: str
-
-
-@app_function_serializable(described_by_docstring=True)
-@dataclass(frozen=True)
-class PersonName:
-    """A person's name.
-
-    Attributes:
-        first_name: The first name.
-        last_name: The last name.
-    """
-
-    first_name: str
-    last_name: str
 
 
 @app_function_serializable(described_by_docstring=True)
@@ -261,8 +248,8 @@ def address(record: dict[str, Any]) -> Address:
 def user(record: dict[str, Any]) -> User:
     methods = [PaymentMethod(m["source"], m["id"], m.get("brand"), m.get("last_four"), m.get("balance"))
                for m in record["payment_methods"].values()]
-    name = PersonName(record["name"]["first_name"], record["name"]["last_name"])
-    return User(record["user_id"], name, address(record["address"]), record["email"], methods, list(record["orders"]))
+    return User(record["user_id"], PersonName.of(record["name"]), address(record["address"]), record["email"], methods,
+                list(record["orders"]))
 
 
 def order(record: dict[str, Any]) -> Order:

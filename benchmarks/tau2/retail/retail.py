@@ -26,31 +26,24 @@ from .records import Item, Order, Product, ProductType, User
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
 
 
-def _order(db: Records, order_id: str) -> dict[str, Any]:
-    order = db.get("orders", order_id)
-    if order is None:
-        raise AppFunctionElementNotFoundException(f"Order {order_id} not found")
+def _order_that_is(db: Records, order_id: str, status: str, change: str, *, or_contains: bool = False) -> dict[str, Any]:
+    """The order, if its status is ``status`` (``or_contains``: has it in it, as "pending (item
+    modified)" has "pending": τ²'s address and payment changes take that, its other tools do not)."""
+    order = db.require("orders", order_id, "Order")
+    if not (status in order["status"] if or_contains else order["status"] == status):
+        raise AppFunctionInvalidArgumentException(f"Order {order_id} is {order['status']}: only a {status} order {change}")
     return order
 
 
-def _user(db: Records, user_id: str) -> dict[str, Any]:
-    user = db.get("users", user_id)
-    if user is None:
-        raise AppFunctionElementNotFoundException(f"User {user_id} not found")
-    return user
-
-
 def _variant(db: Records, product_id: str, item_id: str) -> dict[str, Any]:
-    product = db.get("products", product_id)
-    if product is None:
-        raise AppFunctionElementNotFoundException(f"Product {product_id} not found")
+    product = db.require("products", product_id, "Product")
     if item_id not in product["variants"]:
         raise AppFunctionElementNotFoundException(f"Product {product_id} has no item {item_id}")
     return product["variants"][item_id]
 
 
 def _payment_method(db: Records, user_id: str, payment_method_id: str) -> dict[str, Any]:
-    methods = _user(db, user_id)["payment_methods"]
+    methods = db.require("users", user_id, "User")["payment_methods"]
     if payment_method_id not in methods:
         raise AppFunctionElementNotFoundException(f"User {user_id} has no payment method {payment_method_id}")
     return methods[payment_method_id]
@@ -98,8 +91,11 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
     service_name = "dev.droidsim.tau2.retail.RetailFunctionService"
     xml_file_name = "retail_functions"
 
-    def _records(self):
-        return open_records(self.context.data_dir, "retail")
+    def _reading(self):
+        return open_records(self.context.data_dir, "retail", writes=False)
+
+    def _writing(self):
+        return open_records(self.context.data_dir, "retail", writes=True)
 
     # droidsim-lint: disable=F9 τ²'s calculate, the same tool in both domains; an agent works with one domain's app at a time
     @app_function(described_by_docstring=True)
@@ -127,11 +123,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order after the cancellation.
         """
-        with self._records() as db:
-            order = _order(db, order_id)
-            if order["status"] != "pending":
-                raise AppFunctionInvalidArgumentException(
-                    f"Order {order_id} is {order['status']}: only a pending order can be cancelled")
+        with self._writing() as db:
+            order = _order_that_is(db, order_id, "pending", "can be cancelled")
             if reason not in CANCEL_REASONS:
                 raise AppFunctionInvalidArgumentException(
                     f"The reason must be 'no longer needed' or 'ordered by mistake', not {reason!r}")
@@ -162,11 +155,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order, with the exchange requested.
         """
-        with self._records() as db:
-            order = _order(db, order_id)
-            if order["status"] != "delivered":
-                raise AppFunctionInvalidArgumentException(
-                    f"Order {order_id} is {order['status']}: only a delivered order's items can be exchanged")
+        with self._writing() as db:
+            order = _order_that_is(db, order_id, "delivered", "can have items exchanged")
             _held_items(order, item_ids)
             if len(item_ids) != len(new_item_ids):
                 raise AppFunctionInvalidArgumentException("Give as many new items as items to exchange")
@@ -199,7 +189,7 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The user's ID.
         """
-        with self._records() as db:
+        with self._reading() as db:
             for user_id, user in db.scan("users"):
                 name = user["name"]
                 if (name["first_name"].lower() == first_name.lower() and name["last_name"].lower() == last_name.lower()
@@ -217,7 +207,7 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The user's ID.
         """
-        with self._records() as db:
+        with self._reading() as db:
             for user_id, user in db.scan("users"):
                 if user["email"].lower() == email.lower():
                     return user_id
@@ -233,8 +223,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order.
         """
-        with self._records() as db:
-            return records.order(_order(db, order_id))
+        with self._reading() as db:
+            return records.order(db.require("orders", order_id, "Order"))
 
     @app_function(described_by_docstring=True)
     def get_product_details(self, product_id: str) -> Product:
@@ -246,11 +236,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The product and its items.
         """
-        with self._records() as db:
-            product = db.get("products", product_id)
-            if product is None:
-                raise AppFunctionElementNotFoundException(f"Product {product_id} not found")
-            return records.product(product)
+        with self._reading() as db:
+            return records.product(db.require("products", product_id, "Product"))
 
     @app_function(described_by_docstring=True)
     def get_item_details(self, item_id: str) -> Item:
@@ -262,7 +249,7 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The item.
         """
-        with self._records() as db:
+        with self._reading() as db:
             for _, product in db.scan("products"):
                 if item_id in product["variants"]:
                     return records.item(product["variants"][item_id])
@@ -278,8 +265,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The user's profile.
         """
-        with self._records() as db:
-            return records.user(_user(db, user_id))
+        with self._reading() as db:
+            return records.user(db.require("users", user_id, "User"))
 
     @app_function(described_by_docstring=True)
     def list_all_product_types(self) -> list[ProductType]:
@@ -289,7 +276,7 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             Every product type's name and product ID.
         """
-        with self._records() as db:
+        with self._reading() as db:
             by_name = {product["name"]: product["product_id"] for _, product in db.scan("products")}
         return [ProductType(name, product_id) for name, product_id in sorted(by_name.items())]
 
@@ -310,11 +297,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order with its new address.
         """
-        with self._records() as db:
-            order = _order(db, order_id)
-            if "pending" not in order["status"]:
-                raise AppFunctionInvalidArgumentException(
-                    f"Order {order_id} is {order['status']}: only a pending order can be changed")
+        with self._writing() as db:
+            order = _order_that_is(db, order_id, "pending", "can be changed", or_contains=True)
             order["address"] = _address(address1, address2, city, state, country, zip)
             return records.order(order)
 
@@ -334,11 +318,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order with its new items.
         """
-        with self._records() as db:
-            order = _order(db, order_id)
-            if order["status"] != "pending":
-                raise AppFunctionInvalidArgumentException(
-                    f"Order {order_id} is {order['status']}: only a pending order's items can be changed")
+        with self._writing() as db:
+            order = _order_that_is(db, order_id, "pending", "can have items changed")
             _held_items(order, item_ids)
             if len(item_ids) != len(new_item_ids):
                 raise AppFunctionInvalidArgumentException("Give as many new items as items to change")
@@ -379,11 +360,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order with its new payment.
         """
-        with self._records() as db:
-            order = _order(db, order_id)
-            if "pending" not in order["status"]:
-                raise AppFunctionInvalidArgumentException(
-                    f"Order {order_id} is {order['status']}: only a pending order can be changed")
+        with self._writing() as db:
+            order = _order_that_is(db, order_id, "pending", "can be changed", or_contains=True)
             method = _payment_method(db, order["user_id"], payment_method_id)
             history = order["payment_history"]
             if len(history) != 1 or history[0]["transaction_type"] != "payment":
@@ -420,8 +398,8 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The user's profile with the new address.
         """
-        with self._records() as db:
-            user = _user(db, user_id)
+        with self._writing() as db:
+            user = db.require("users", user_id, "User")
             user["address"] = _address(address1, address2, city, state, country, zip)
             return records.user(user)
 
@@ -439,12 +417,9 @@ class RetailFunctionService(AppFunctionServiceEntryPoint):
         Returns:
             The order, with the return requested.
         """
-        with self._records() as db:
-            order = _order(db, order_id)
-            if order["status"] != "delivered":
-                raise AppFunctionInvalidArgumentException(
-                    f"Order {order_id} is {order['status']}: only a delivered order's items can be returned")
-            user = _user(db, order["user_id"])
+        with self._writing() as db:
+            order = _order_that_is(db, order_id, "delivered", "can have items returned")
+            user = db.require("users", order["user_id"], "User")
             method = _payment_method(db, user["user_id"], payment_method_id)
             if not _gift_card(method) and payment_method_id != order["payment_history"][0]["payment_method_id"]:
                 raise AppFunctionInvalidArgumentException(
