@@ -27,13 +27,20 @@ from droid.appfunctions.typeref import wire_name
 def call_parameters(function: AppFunctionMetadata, components: AppFunctionComponentsMetadata,
                     arguments: Mapping[str, Any]) -> AppFunctionData:
     """The parameters document; raises the platform's AppFunctionInvalidArgumentException."""
+    return parameters_from_json(function, wire_arguments(function, components, arguments), components)
+
+
+def wire_arguments(function: AppFunctionMetadata, components: AppFunctionComponentsMetadata,
+                   arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments as JSON under the function's wire names, nested fields it does not declare
+    dropped; an argument it does not take at all kept, for the device to refuse."""
     types = {named.name: named.data_type for named in components.data_types}
     declared = {parameter.name: parameter.data_type for parameter in function.parameters}
     renamed = {}
     for name, value in arguments.items():
         wire = _declared_name(name, declared) or name
         renamed[wire] = _adapt(value, declared[wire], types) if wire in declared else value
-    return parameters_from_json(function, renamed, components)
+    return renamed
 
 
 def _declared_name(name: str, declared: Mapping[str, Any]) -> str | None:

@@ -91,3 +91,12 @@ def test_the_database_file_reports_each_record_a_case_changed():
     changes = read_changes(connection.serialize())
     assert changes == {("users", "a"): '{"name": "A2"}', ("orders", "#2"): "{}", ("users", "b"): None}
     assert read_changes(image) == {}
+
+
+def test_what_was_said_is_read_as_tau2_reads_it():
+    from sim.tau2 import communicated
+
+    assert communicated([], ["anything"]) is None
+    assert communicated(["1000", "Gold"], ["Your GOLD status.", "It costs 1,000 dollars."]) is True
+    assert communicated(["1,000"], ["It costs 1,000 dollars."]) is False  # commas go from the message only
+    assert communicated(["1000"], ["It costs 1 000 dollars."]) is False
