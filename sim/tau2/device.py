@@ -69,7 +69,7 @@ class AppStorage:
         if self._snapshot is None:
             raise RuntimeError("no database was loaded into the app: call load() first")
         image = safe_files.read_file(self.folder / DATABASE_FILE, MAX_DATABASE_BYTES)
-        return DbState(self._snapshot, read_changes(image))
+        return DbState(self._snapshot, read_changes(image, self._snapshot.texts))
 
 
 class DomainApp:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from sim.tau2.appkit import record_text
 
@@ -47,13 +47,17 @@ def build_image(collections: Mapping[str, Mapping[str, str]], dialect: str) -> b
         connection.close()
 
 
-def read_changes(image: bytes) -> Changes:
-    """What a case changed in a database file: each changed record's text (None: deleted)."""
+def read_changes(image: bytes, collections: Iterable[str]) -> Changes:
+    """What a case changed in a database file: each changed record's text (None: deleted). The
+    file is the app's to write: only the collections it was given are read, each record as JSON."""
+    known = set(collections)
     connection = sqlite3.connect(":memory:")
     try:
         connection.deserialize(image)
         changes: Changes = {}
         for collection, key in connection.execute("SELECT collection, key FROM changed").fetchall():
+            if collection not in known:
+                raise ValueError(f"the app's database lists a change to {collection!r}, which it was not given")
             row = connection.execute(f"SELECT record FROM {collection} WHERE key = ?", (key,)).fetchone()
             # Written by the app: read as JSON and stored again as the loader stores records.
             changes[collection, key] = None if row is None else record_text(json.loads(row[0]))

@@ -38,7 +38,7 @@ def test_a_session_writes_back_what_a_call_changed_before_it_raised(tmp_path):
             assert db.get("users", "a") is db.scan("users")[0][1]  # one dict per record in a call
             db.get("users", "b")
             raise AppFunctionInvalidArgumentException("refused after changing a")
-    assert read_changes((tmp_path / DATABASE_FILE).read_bytes()) == {("users", "a"): '{"n": 5}'}
+    assert read_changes((tmp_path / DATABASE_FILE).read_bytes(), ["users"]) == {("users", "a"): '{"n": 5}'}
 
 
 def test_a_record_put_under_a_new_key_goes_last_and_under_an_old_one_keeps_its_place(tmp_path):
@@ -63,7 +63,7 @@ def test_a_reading_session_writes_nothing_back_and_a_replaced_file_is_read_again
         db.get("users", "a")["n"] = 9
     with open_records(tmp_path, "retail", writes=False) as db:
         assert db.get("users", "a") == {"n": 1}
-    assert read_changes(path.read_bytes()) == {}
+    assert read_changes(path.read_bytes(), ["users"]) == {}
     path.write_bytes(build_image({"users": {"a": '{"n": 2}'}}, "tau2"))  # a reset: another file
     with open_records(tmp_path, "retail", writes=False) as db:
         assert db.get("users", "a") == {"n": 2}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 from sim.tau2.state import DbState, Snapshot, changed_fields, diff
 from sim.tau2.storage import build_image, read_changes, stored_texts
 
@@ -88,9 +90,13 @@ def test_the_database_file_reports_each_record_a_case_changed():
     connection.execute("INSERT INTO orders (key, record) VALUES ('#2', '{}')")
     connection.execute("DELETE FROM users WHERE key = 'b'")
     connection.commit()
-    changes = read_changes(connection.serialize())
+    changes = read_changes(connection.serialize(), DB)
     assert changes == {("users", "a"): '{"name": "A2"}', ("orders", "#2"): "{}", ("users", "b"): None}
-    assert read_changes(image) == {}
+    assert read_changes(image, DB) == {}
+    connection.execute("INSERT INTO changed VALUES ('meta', 'dialect')")
+    connection.commit()
+    with pytest.raises(ValueError, match="lists a change to 'meta', which it was not given"):
+        read_changes(connection.serialize(), DB)
 
 
 def test_what_was_said_is_read_as_tau2_reads_it():
