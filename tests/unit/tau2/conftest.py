@@ -42,3 +42,26 @@ def airline_v1(benchmarks):
     from sim.tau2 import load_domain
 
     return load_domain("airline", benchmarks / "tau-bench-v1" / "airline")
+
+
+def _app(domain):
+    from sim.tau2 import DomainDevice
+
+    with DomainDevice(domain) as device:
+        yield device.app
+
+
+# One device per domain for the session (each test loads the database it starts from).
+@pytest.fixture(scope="session")
+def shop(retail):
+    yield from _app(retail)
+
+
+@pytest.fixture(scope="session")
+def desk(airline):
+    yield from _app(airline)
+
+
+@pytest.fixture(scope="session")
+def desk_v1(airline_v1):
+    yield from _app(airline_v1)

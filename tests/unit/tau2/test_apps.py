@@ -1,6 +1,6 @@
 """The τ² apps behave as τ²'s tools, quirks included (docs/benchmarks.md, "Quirks kept"), and raise
-the AppFunction exception of each error's meaning. One device per domain for the module; each test
-loads a fresh database first."""
+the AppFunction exception of each error's meaning. One device per domain (tests/unit/tau2/conftest.py);
+each test loads the database it starts from."""
 
 from __future__ import annotations
 
@@ -13,24 +13,6 @@ from sim.tau2 import DomainDevice, Snapshot
 from sim.tau2.appkit import record_text
 from sim.tau2.direct import DirectApp
 from sim.tau2.gold import replay_gold
-
-
-@pytest.fixture(scope="module")
-def shop(retail):
-    with DomainDevice(retail) as device:
-        yield device.app
-
-
-@pytest.fixture(scope="module")
-def desk(airline):
-    with DomainDevice(airline) as device:
-        yield device.app
-
-
-@pytest.fixture(scope="module")
-def desk_v1(airline_v1):
-    with DomainDevice(airline_v1) as device:
-        yield device.app
 
 
 def altered(snapshot: Snapshot, collection: str, key: str, change: Callable[[dict], Any]) -> Snapshot:

@@ -12,7 +12,6 @@ import json
 
 import pytest
 
-from sim.tau2 import DomainDevice
 from sim.tau2.replay import Replayer
 from sim.tau2.trajectories import RecordedRun, read_runs
 from sim.tau2.tasks import Call
@@ -26,11 +25,11 @@ def v1_runs(benchmarks):
     return runs
 
 
-def test_the_recorded_gpt4o_runs_replay_to_their_recorded_rewards(airline_v1, v1_runs):
+def test_the_recorded_gpt4o_runs_replay_to_their_recorded_rewards(airline_v1, desk_v1, v1_runs):
     runs = [run for run in v1_runs if run.task_id in SUBSET]
     assert len(runs) == 32
-    with DomainDevice(airline_v1) as device:
-        results = [Replayer(airline_v1, device.app).replay(run) for run in runs]
+    replayer = Replayer(airline_v1, desk_v1)
+    results = [replayer.replay(run) for run in runs]
     differ = [(r.run.task_id, r.run.trial) for r in results if not r.agrees]
     assert differ == [(46, 3)]
     # Cut short by the agent's step limit, so never scored (recorded 0); its database is the gold one.
@@ -103,15 +102,17 @@ TAU2_VERDICTS = {
 }
 
 
+APPS = {"retail": "shop", "airline": "desk"}
+
+
 @pytest.mark.parametrize("domain_name", ["retail", "airline"])
 def test_the_database_verdict_is_taus(domain_name, request):
-    domain = request.getfixturevalue(domain_name)
+    domain, app = request.getfixturevalue(domain_name), request.getfixturevalue(APPS[domain_name])
     cases = [(task_id, variant) for (d, task_id, variant) in TAU2_VERDICTS if d == domain_name]
-    with DomainDevice(domain) as device:
-        replayer = Replayer(domain, device.app)
-        verdicts = {(task_id, variant): replayer.replay(
-            RecordedRun(i, task_id, 0, tuple(perturbed(domain.task(task_id), variant)), ())).db_match
-            for i, (task_id, variant) in enumerate(cases)}
+    replayer = Replayer(domain, app)
+    verdicts = {(task_id, variant): replayer.replay(
+        RecordedRun(i, task_id, 0, tuple(perturbed(domain.task(task_id), variant)), ())).db_match
+        for i, (task_id, variant) in enumerate(cases)}
     assert verdicts == {(t, v): TAU2_VERDICTS[domain_name, t, v] for t, v in cases}
 
 
@@ -135,8 +136,7 @@ TAU2_GOLD_HASHES = {
 def test_gold_databases_hash_as_taus(domain_name, request):
     from sim.tau2.gold import replay_gold
 
-    domain = request.getfixturevalue(domain_name)
-    with DomainDevice(domain) as device:
-        hashes = {task_id: replay_gold(device.app, domain.task(task_id).actions).state.tau2_hash()[:16]
-                  for task_id in TAU2_GOLD_HASHES[domain_name]}
+    domain, app = request.getfixturevalue(domain_name), request.getfixturevalue(APPS[domain_name])
+    hashes = {task_id: replay_gold(app, domain.task(task_id).actions).state.tau2_hash()[:16]
+              for task_id in TAU2_GOLD_HASHES[domain_name]}
     assert hashes == TAU2_GOLD_HASHES[domain_name]
