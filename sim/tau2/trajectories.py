@@ -112,14 +112,18 @@ def _tool_call(call: Any, where: str) -> Call:
     name = function.get("name") if isinstance(function, dict) else None
     if not isinstance(name, str) or not name:
         raise DataError(f"{where}: the tool call names no function")
-    arguments = function.get("arguments", "{}")
+    return Call(name=name, arguments=_arguments(function.get("arguments", "{}"), f"{where}: the call to {name}"))
+
+
+def _arguments(arguments: Any, where: str) -> dict[str, Any]:
+    """A call's arguments: an object, or its JSON text (as a chat-completions tool call carries them)."""
     try:
         values = json.loads(arguments) if isinstance(arguments, str) else arguments
     except json.JSONDecodeError as error:
-        raise DataError(f"{where}: the arguments of the call to {name} are not JSON: {error}") from None
+        raise DataError(f"{where}: its arguments are not JSON: {error}") from None
     if not isinstance(values, dict):
-        raise DataError(f"{where}: the arguments of the call to {name} are not an object")
-    return Call(name=name, arguments=values)
+        raise DataError(f"{where}: its arguments are not an object")
+    return values
 
 
 def _gold_action(action: Any, where: str) -> Call:
@@ -145,10 +149,7 @@ def _plain(entry: dict[str, Any], index: int, path: Path, domain: str, trials: C
         name = call.get("name") if isinstance(call, dict) else None
         if not isinstance(name, str) or not name:
             raise DataError(f"{where}: calls[{number}] names no function")
-        arguments = call.get("arguments", {})
-        if not isinstance(arguments, dict):
-            raise DataError(f"{where}: calls[{number}] ({name}): arguments must be an object")
-        calls.append(Call(name=name, arguments=arguments))
+        calls.append(Call(name=name, arguments=_arguments(call.get("arguments", {}), f"{where}: calls[{number}] ({name})")))
     messages = entry.get("messages", [])
     if not isinstance(messages, list) or not all(isinstance(m, str) for m in messages):
         raise DataError(f"{where}: messages must be a list of the agent's texts")

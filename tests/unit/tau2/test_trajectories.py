@@ -41,13 +41,15 @@ def test_a_historical_run_keeps_the_first_call_of_each_message_and_the_replies_a
 
 
 def test_a_plain_run_numbers_its_trials_per_task(tmp_path):
-    runs = [{"task_id": "4", "domain": "retail", "calls": [{"name": "get_order_details", "arguments": {"order_id": "#W1"}}],
+    runs = [{"task_id": "4", "domain": "retail", "calls": [{"name": "get_order_details", "arguments": {"order_id": "#W1"}},
+                                                           {"name": "calculate", "arguments": '{"expression": "1+1"}'}],
              "messages": ["ok"]},
             {"task_id": "4", "calls": []}, {"task_id": "5", "calls": [], "trial": 7}]
     form, read = read_runs(write(tmp_path, runs), "retail")
     assert form == PLAIN
     assert [(r.task_id, r.trial) for r in read] == [("4", 0), ("4", 1), ("5", 7)]
     assert read[0].gold is None and read[0].messages == ("ok",)
+    assert read[0].calls[1].arguments == {"expression": "1+1"}  # JSON text, as a chat-completions call carries it
 
 
 @pytest.mark.parametrize("runs, message", [
@@ -55,12 +57,13 @@ def test_a_plain_run_numbers_its_trials_per_task(tmp_path):
     ([historical([{"role": "assistant", "tool_calls": [{"id": "x"}]}])],
      r"run #0 \(task 3, trial 1\): traj\[0\]: the tool call names no function"),
     ([historical([call("book_reservation", "{not json")])],
-     r"traj\[0\]: the arguments of the call to book_reservation are not JSON"),
-    ([historical([call("get_user_details", "[1]")])], r"the arguments of the call to get_user_details are not an object"),
+     r"traj\[0\]: the call to book_reservation: its arguments are not JSON"),
+    ([historical([call("get_user_details", "[1]")])], r"the call to get_user_details: its arguments are not an object"),
     ([historical([], actions=[{"kwargs": {}}])], r"info.task.actions\[0\]: the action names no function"),
     ([{"task_id": 3, "traj": []}], r"run #0 \(task 3, trial None\): info.task is missing"),
     ([{"task_id": "1", "calls": [{"name": "x"}, {"arguments": {}}]}], r"run #0 \(task 1\): calls\[1\] names no function"),
-    ([{"task_id": "1", "calls": [{"name": "x", "arguments": [1]}]}], r"calls\[0\] \(x\): arguments must be an object"),
+    ([{"task_id": "1", "calls": [{"name": "x", "arguments": [1]}]}], r"calls\[0\] \(x\): its arguments are not an object"),
+    ([{"task_id": "1", "calls": [{"name": "x", "arguments": "{no"}]}], r"calls\[0\] \(x\): its arguments are not JSON"),
     ([{"task_id": "1", "domain": "airline", "calls": []}], r"its domain is 'airline', not 'retail' \(--domain\)"),
     ([{"task_id": "1", "calls": [], "messages": "hi"}], r"messages must be a list of the agent's texts"),
     ([{"task_id": None, "calls": []}], r"run #0: task_id must be the task's id"),
