@@ -40,13 +40,13 @@ from droid.agent.events import (
     TextMessage,
     ToolRequestsReturned,
 )
-from droid.agent.execution import Paused, execute_calls, invoke, json_safe
+from droid.agent.execution import Paused, execute_calls, invoke
 from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart
 from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
 from droid.agent.response import AgentResponse, EventStream
 from droid.agent.models.base import Model, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
 from droid.agent.store import SessionStore
-from droid.agent.tools import AgentTool, as_output, check_unique_names
+from droid.agent.tools import AgentTool, check_unique_names, tool_output
 from droid.appfunctions.exceptions import AppFunctionException
 
 log = logging.getLogger("droid.agent")
@@ -283,7 +283,7 @@ class AgentSession:
                 by_id = {r.id: r for r in responses}
                 for request in self._pending["requests"]:
                     answer = by_id[request["id"]]
-                    output = json_safe(as_output(answer.output))
+                    output = tool_output(answer.output, f"the tool response to {request['name']} ({answer.id})")
                     self._history.append(Message.tool(ToolResponse(answer.id, request["name"], output)))
                     yield FunctionResponse(answer.id, request["name"], output)
                 self._pending = None
@@ -348,7 +348,7 @@ class AgentSession:
             outcomes: dict[str, dict[str, Any]] = dict(pending["responses"])
             by_id = {r.id: r for r in requests}
             for answer in respond:
-                output = json_safe(as_output(answer.output))
+                output = tool_output(answer.output, f"the answer to {by_id[answer.id].name} ({answer.id})")
                 outcomes[answer.id] = output
                 yield FunctionResponse(answer.id, by_id[answer.id].name, output)
             reruns = []
