@@ -32,7 +32,7 @@ from typing import Any, Sequence, TextIO
 from droid.agent.access import AgentAccess, access_summary
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
 from droid.agent.appfunction_tools import AppFunctionAgentTools
-from droid.agent.confirmation import DestructivePredicate, cancelled_by_user, default_is_destructive, require_confirmation
+from droid.agent.confirmation import DestructivePredicate, default_is_destructive, require_confirmation
 from droid.agent.errors import AgentError
 from droid.agent.events import (
     AgentEvent,
@@ -251,9 +251,9 @@ async def _answer_interrupts(ui: "_Ui", event: Interrupted) -> dict[str, list]:
             answer = await ui.read_line(f"{interrupt.metadata['question']} ")  # the tool asks the user something
             respond.append(interrupt.respond({"answer": (answer or "").strip()}))
         elif await ui.confirm(interrupt.name, interrupt.args, interrupt.metadata.get("message")):
-            restart.append(interrupt.restart(resumed_metadata={"approved": True}))
+            restart.append(interrupt.confirm())
         else:
-            respond.append(interrupt.respond(cancelled_by_user()))
+            respond.append(interrupt.deny())
     return {"respond": respond, "restart": restart}
 
 

@@ -29,7 +29,6 @@ from typing import Any, AsyncIterator, Iterable, Protocol
 
 from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, Agent, check_tools
 from droid.agent.chunks import chunks_of
-from droid.agent.confirmation import cancelled_by_user
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, make_error_map
 from droid.agent.events import (
     AgentEvent,
@@ -41,7 +40,7 @@ from droid.agent.events import (
     ToolRequestsReturned,
 )
 from droid.agent.execution import Paused, execute_calls, invoke
-from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart
+from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart, cancelled_by_user
 from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
 from droid.agent.response import AgentResponse, EventStream
 from droid.agent.models.base import Model, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
@@ -257,7 +256,9 @@ class AgentSession:
         if self._pending and self._pending["kind"] == "interrupt":
             ids = ", ".join(i["id"] for i in self._pending["interrupts"])
             raise AgentError(
-                f"session {self.session_id!r} is interrupted (interrupts {ids}): call resume(), or cancel_pending()"
+                f"session {self.session_id!r} is interrupted (interrupts {ids}): answer them with "
+                "session.send(respond=[...], restart=[...]) (or session.resume(...) for events; a confirmation: "
+                "interrupt.confirm() or interrupt.deny()), or drop them with session.cancel_pending()"
             )
         if self._pending and self._pending["kind"] == "tool_requests":
             if not responses:
@@ -338,6 +339,7 @@ class AgentSession:
         self._check_answers(set(given), [i["id"] for i in self._pending["interrupts"]])
         if tools is not None:
             self._run_tools = self._check_run_tools(tools)
+        await self._check_restarts(restart)
         agent = self.runner.agent
         options = _TurnOptions("auto" if agent.tool_choice is not None else None, agent.parallel_tool_calls)
         before = copy.deepcopy(self._state())
@@ -380,6 +382,17 @@ class AgentSession:
             raise
         finally:
             self._end()
+
+    async def _check_restarts(self, restart: list[InterruptRestart]) -> None:
+        """Each restart's resumed_metadata is one its tool reads (a confirmation reads ``approved``):
+        a wrong key would otherwise ask the same question again, silently."""
+        by_name = {t.name: t for t in await self._tools()}
+        names = {i["id"]: i["name"] for i in self._pending["interrupts"]}
+        for answer in restart:
+            tool = by_name.get(names[answer.id])
+            problem = tool.resume_problem(answer.resumed_metadata) if tool is not None else None
+            if problem:
+                raise AgentError(f"interrupt {answer.id}: {problem}")
 
     def cancel_pending(self, message: str = "Action was declined by the user.") -> None:
         """Answer every pending interrupt or tool request with CANCELLED_BY_USER, without running it."""

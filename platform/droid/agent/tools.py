@@ -83,11 +83,10 @@ class AgentTool:
             raise invalid
         return await call_tool(self, dict(args))
 
-    @property
-    def accepted_resume_keys(self) -> tuple[str, ...] | None:
-        """The keys of ``resumed_metadata`` this tool reads when it is restarted after an interrupt;
-        None: any (the session checks a restart's keys against them before anything runs)."""
-        return self.delegate.accepted_resume_keys if self.delegate else None
+    def resume_problem(self, resumed_metadata: dict[str, Any]) -> str | None:
+        """Why ``resumed_metadata`` cannot restart this tool after its interrupt, or None; the
+        session asks before anything runs. A wrapper answers as its delegate does."""
+        return self.delegate.resume_problem(resumed_metadata) if self.delegate else None
 
     def argument_error(self, args: Any) -> AppFunctionException | None:
         """Why ``args`` cannot be this tool's arguments, or None. A wrapper that declares its
