@@ -196,7 +196,7 @@ class AgentSession:
         self,
         prompt: str | None = None,
         *,
-        tool_responses: Iterable[ToolResponse] | None = None,
+        tool_responses: Iterable[ToolResponse | dict[str, Any]] | None = None,
         return_tool_requests: bool = False,
         tools: Iterable[AgentTool] | None = None,
         tool_choice: str | None = None,
@@ -213,7 +213,8 @@ class AgentSession:
         ``return_tool_requests=True`` is the manual loop: the model's tool calls
         are not executed; the run ends with ``ToolRequestsReturned`` and the next
         ``run(tool_responses=[...])`` (with or without a prompt) hands in the
-        results (``execute_tool_request`` runs one for you).
+        results: ``ToolResponse(id, name, output)`` (``request.respond(output)``) or Genkit's
+        ``{"name", "ref", "output"}`` (``execute_tool_request`` runs one for you).
 
         If the model backend fails, the exception propagates and the session is left as
         it was before this call.
@@ -240,19 +241,19 @@ class AgentSession:
             events = self.resume(respond, restart, **options)
         else:
             events = self.run(prompt, **options)
-        return AgentResponse.of([event async for event in events])
+        return AgentResponse.of([event async for event in events], self.history)
 
     async def _run(
         self,
         prompt: str | None,
-        tool_responses: Iterable[ToolResponse] | None,
+        tool_responses: Iterable[ToolResponse | dict[str, Any]] | None,
         return_tool_requests: bool,
         tools: Iterable[AgentTool] | None,
         tool_choice: str | None,
         parallel_tool_calls: bool | None,
     ) -> AsyncIterator[AgentEvent]:
         self._check_idle()
-        responses = list(tool_responses or [])
+        responses = [ToolResponse.of(answer) for answer in tool_responses or []]
         if self._pending and self._pending["kind"] == "interrupt":
             ids = ", ".join(i["id"] for i in self._pending["interrupts"])
             raise AgentError(
@@ -264,6 +265,7 @@ class AgentSession:
             if not responses:
                 raise AgentError("tool requests are pending: pass tool_responses=[...] for every one of them")
             self._check_answers({r.id for r in responses}, [r["id"] for r in self._pending["requests"]])
+            self._check_names(responses, self._pending["requests"])
         elif responses:
             raise AgentError("no tool requests are pending; tool_responses are only for return_tool_requests runs")
         if prompt is None and not responses:
@@ -585,6 +587,14 @@ class AgentSession:
             if r.id not in answered:
                 output = make_error_map(AppFunctionException.ERROR_CANCELLED, "RunCancelled", "the run was stopped before this call finished")
                 self._history.append(Message.tool(ToolResponse(r.id, r.name, output)))
+
+    @staticmethod
+    def _check_names(responses: list[ToolResponse], requests: list[dict[str, Any]]) -> None:
+        names = {r["id"]: r["name"] for r in requests}
+        for response in responses:
+            if response.name != names[response.id]:
+                raise AgentError(f"tool response {response.id} is named {response.name!r}, but request "
+                                 f"{response.id} called {names[response.id]!r}")
 
     @staticmethod
     def _check_answers(given: set[str], expected: list[str]) -> None:
