@@ -133,7 +133,8 @@ def test_without_an_agent_of_its_own_discovery_and_the_bridge_agree_on_what_it_m
         warnings = "".join(bridge.errors)
     assert discovered == listed and {f.split(".OrderFunctionService#")[0] for f in listed} == {ORDERS}
     assert len(seen) > 1, "it sees more apps than it may call"
-    assert f"warning: {PLAIN} may not call the functions of com.example.booking" in warnings
+    assert f"warning: {PLAIN} may call the functions of {ORDERS}, not the functions of com.example.booking" in warnings
+    assert "--target-package APP" not in warnings, "each app it may not call is named in its command"
 
 
 def test_an_agent_without_a_grant_is_told_the_command_and_a_single_prompt_exits_1(device, tmp_path):

@@ -260,7 +260,10 @@ def test_the_readmes_claude_desktop_snippet_starts_a_working_server(device):
     assert "fetch_order_details" in run(scenario())
 
 
-def test_a_package_that_is_not_an_agent_is_refused(device):
-    result = droidsim("mcp", "--as", ORDERS, data=device.data)
-    assert result.returncode != 0
-    assert "com.example.orders is not an agent app: it does not hold android.permission.EXECUTE_APP_FUNCTIONS" in result.stderr
+def test_a_package_that_is_not_an_agent_is_served_its_own_functions_and_told_what_it_lacks(device):
+    """As droidsim agent --as runs it (issue 47): it may call its own functions, and nothing else."""
+    result = droidsim("mcp", "--as", ORDERS, data=device.data, input="")
+    assert result.returncode == 0, result.stderr
+    assert (f"warning: {ORDERS} may call only its own 2 functions (fetch_order_details, cancel_order "
+            "(ACCESS_LEVEL_ANDROID_TRUSTED)), not other apps': com.example.orders does not request "
+            "android.permission.EXECUTE_APP_FUNCTIONS") in result.stderr

@@ -6,11 +6,14 @@ It takes every address droidsim's commands take (a data directory, ``unix:PATH``
 in the device's data directory (``DATA/data/PKG/credential``), else in the app's own folder
 when this process runs as the app (``droidsim agent --as PKG`` starts an app's agent so),
 never through a link, from a FIFO or a device (droid/content/safe_read.py).
-When it finds none, it says everywhere it looked and why each failed.
+When it finds none, it says everywhere it looked and why each failed. Connected, it logs (logger
+``droid.agent``) what the app lacks as an agent, in the words of droidsim agent --as
+(droid.agent.diagnosis).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -23,6 +26,8 @@ from droid.content.device_address import (
     resolve_device,
 )
 from droid.content.safe_read import RefusedFileError, read_file
+
+log = logging.getLogger("droid.agent")
 
 
 def connect_as(package: str, device: str | os.PathLike[str] | None = None, *,
@@ -50,7 +55,22 @@ def connect_as(package: str, device: str | os.PathLike[str] | None = None, *,
     if context.package_name != package:
         context.close()
         raise CredentialNotFoundError(f"the credential found for {package} is {context.package_name}'s")
+    _log_diagnosis(context)
     return context
+
+
+def _log_diagnosis(context: Context) -> None:
+    """What the app lacks as an agent, as droidsim agent --as and mcp --as say it, on the
+    droid.agent logger (nothing for an app that is set up)."""
+    from droid.agent.diagnosis import diagnose
+
+    try:
+        lines = diagnose(context).lines()
+    except Exception as error:  # noqa: BLE001 - the connection works; the diagnosis is advice
+        log.warning("could not diagnose %s as an agent: %s: %s", context.package_name, type(error).__name__, error)
+        return
+    for line in lines:
+        log.warning("%s", line)
 
 
 def _credential(address: DeviceAddress, package: str) -> tuple[str, Path]:

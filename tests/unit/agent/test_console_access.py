@@ -26,7 +26,7 @@ def test_one_prompt_with_no_function_in_reach_warns_with_the_fix_and_exits_1(con
     assert code == 1
     assert lines(out) == [
         {"type": "warning", "message": access_fixes.not_granted(AGENT, ORDERS)},
-        {"type": "error", "message": f"{AGENT} may call none of the app functions it sees; fix its access as said above"},
+        {"type": "error", "message": f"{AGENT} may call no app function, of its own or of another app: fix its access as said above"},
     ]
     assert f"warning: {access_fixes.not_granted(AGENT, ORDERS)}" in err
     assert service.calls == [], "nothing ran"
