@@ -81,7 +81,7 @@ class AppFunctionAccessService:
         return access_fixes.invalid_pair(
             agent_name, target_name, agent_installed=agent is not None,
             agent_requests=agent is not None and agent.requests_permission(EXECUTE_APP_FUNCTIONS),
-            agent_allowlisted=agent_name in self._allowlist.packages(), target_installed=target is not None,
+            agent_allowlisted=agent is not None and self._allowlist.allows(agent), target_installed=target is not None,
             target_has_service=target is not None and self.is_valid_target(target))
 
     def _valid_pair(self, agent_name: str, target_name: str) -> bool:

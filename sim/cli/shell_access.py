@@ -48,7 +48,7 @@ def _unchanged_because(ctx: click.Context, agent: str, target: str) -> str:
         why = access_fixes.invalid_pair(
             agent, target, agent_installed=agent in packages,
             agent_requests=agent in packages and EXECUTE_APP_FUNCTIONS in packages[agent].requested_permissions,
-            agent_allowlisted=agent in manager.get_agent_allowlist(), target_installed=target in packages,
+            agent_allowlisted=agent in manager.get_valid_agents(), target_installed=target in packages,
             target_has_service=target in manager.get_valid_targets())
     return why or f"{agent} -> {target} already has that access flag: nothing changed"
 

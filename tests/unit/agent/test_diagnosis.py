@@ -11,6 +11,7 @@ from droid.agent.diagnosis import diagnose
 from droid.appfunctions import access_fixes
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_GRANTED
 from droid.os.binder import SHELL, Binder
+from droidsim.v1.allowlist_pb2 import AllowlistEdit
 from sim.device import Device
 from tests.helpers import HELPER_PACKAGE
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, LEVELED, make_app, make_manifest_only
@@ -23,7 +24,7 @@ TARGET = HELPER_PACKAGE
 
 def privileged(device: Device, agent: str) -> None:
     with Binder.calling_as(SHELL):
-        device.permissions.set_privileged_allowlist([agent])
+        device.permissions.edit_privileged_allowlist(AllowlistEdit.ADD, [agent])
 
 
 def grant(device: Device, agent: str) -> None:
