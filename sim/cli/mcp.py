@@ -34,7 +34,7 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
     import asyncio
 
     from sim.cli.connection import open_context, resolve
-    from sim.cli.output import fail_with
+    from sim.cli.output import fail_with, warn_if_edited
     from sim.mcp.agent_tools import AgentCatalog
     from sim.mcp.catalog import Catalog
     from sim.mcp.confirmation import Confirmation
@@ -51,8 +51,9 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
     except (ValueError, OSError) as error:
         raise click.ClickException(str(error)) from None
     with open_context(address, as_package) as context:
-        _say_diagnosis(context)
-        with _agent_process(address, context) as agent:
+        warn_if_edited(context)
+        with _agent_process(address, context) as agent:  # its agent built first, as droidsim agent --as does
+            _say_diagnosis(context)
             try:
                 catalog = Catalog(context) if agent is None else AgentCatalog(context, agent.client)
                 bridge = Bridge(catalog, Confirmation(confirm), version=_version())
@@ -94,6 +95,9 @@ def _agent_process(address, context):
         process = ToolServerProcess(plan(address, context.package_name, code_dir_of(context)))
     except AgentLaunchError as error:
         raise click.ClickException(str(error)) from None
+    except AgentProcessGone as error:  # the app's agent could not be built: its words, as droidsim agent --as says them
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(1) from None
     try:
         with ending_with_the_command(process.agent_process):  # before the app's code runs
             try:

@@ -117,3 +117,16 @@ def test_both_doors_refuse_alike_an_agent_app_that_may_call_no_function(device):
         agent_door, mcp_door = both_doors(device, BARE)
         assert agent_door == mcp_door, step
         assert agent_door == (1, [*(f"warning: {line}" for line in expected[step]), refusal]), step
+
+
+def test_both_doors_say_when_the_apps_folder_changed_since_it_was_installed(device):
+    folder = agent_app(device.root / "edited")
+    (folder / "AndroidManifest.xml").write_text((folder / "AndroidManifest.xml").read_text().replace(
+        f'package="{AGENT}"', 'package="com.agentdev.edited"'))
+    assert droidsim("install", str(folder), data=device.data).returncode == 0
+    (folder / "agent.py").write_text((folder / "agent.py").read_text().replace("Help.", "Help more."))
+    for door in (("agent", "--as", "com.agentdev.edited", "hi"), ("mcp", "--as", "com.agentdev.edited")):
+        result = droidsim(*door, data=device.data, timeout=120, input="")
+        assert (f"warning: {folder} has changed since com.agentdev.edited was installed from it: its agent runs from "
+                "the copy install made (") in result.stderr, door
+        assert f"without the changes; `droidsim install {folder}` to run them" in result.stderr, door
