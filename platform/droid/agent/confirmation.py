@@ -140,6 +140,9 @@ class HitlConfirmationTool(AgentTool):
             confirmed = self.on_confirm(self.name, copy.deepcopy(approved_args))
             if inspect.isawaitable(confirmed):
                 confirmed = await confirmed
+            if not isinstance(confirmed, bool):  # a callback that forgot to answer must not decline in silence
+                raise AgentError(f"on_confirm for {self.name} returned {confirmed!r}, not True or False: nothing ran; "
+                                 "return True to run it, False to decline")
         if not confirmed:
             return cancelled_by_user()
         return await call_tool(self.delegate, approved_args)

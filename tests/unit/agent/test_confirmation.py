@@ -161,3 +161,13 @@ def test_explicit_flag_and_description_marker_win():
     assert default_is_destructive(marked)
     assert not default_is_destructive(opted_out)
     assert default_is_destructive(AgentTool(name="deleteDraft"))
+
+
+def test_a_callback_that_answers_neither_yes_nor_no_is_an_error_not_a_silent_no(manager, service):
+    tools = require_confirmation(AppFunctionAgentTools.discover(manager), lambda name, args: None)
+    model = ScriptedModel([tool_call("cancel_order", orderId="ORD-8492"), "Done."])
+    response = asyncio.run(AgentRunner(Agent(tools=tools), model).create_session().send("Cancel ORD-8492"))
+    error = response.function_responses[0].response["error"]
+    assert error["message"] == ("on_confirm for cancel_order returned None, not True or False: nothing ran; return "
+                                "True to run it, False to decline")
+    assert service.calls == []
