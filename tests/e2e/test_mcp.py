@@ -14,6 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from droid.agent.schema import parameters_schema
+from droid.appfunctions import access_fixes
 from droid.appfunctions.manager import AppFunctionManager
 from droid.content.context import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
@@ -238,7 +239,9 @@ def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(
         async with Client(stdio_server(device.data, agent)) as client:
             return {(t.meta["droidsim/packageName"], t.meta["droidsim/functionId"]) for t in (await client.list_tools()).tools}
 
-    assert run(listed()) == set()
+    refused = droidsim("mcp", "--as", agent, data=device.data, input="")  # no grant, no function of its own
+    assert refused.returncode == 1, refused.stderr
+    assert f"warning: {access_fixes.not_granted(agent, target)}" in refused.stderr
     manager = shell.app_function_manager
     manager.update_access_flags(agent, target, manager.ACCESS_FLAG_MASK_OTHER, manager.ACCESS_FLAG_OTHER_GRANTED)
     functions = run(listed())

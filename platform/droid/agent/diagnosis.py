@@ -121,8 +121,9 @@ class AgentDiagnosis:
 
     @property
     def refusal(self) -> str | None:
-        """Why neither door runs the app's agent, or None: it may call some app function."""
-        if self.may_call_anything:
+        """Why neither door runs the app's agent, or None: it may call some app function, or lacks
+        nothing (a device with no other app's functions to call is no fault of the agent's)."""
+        if self.may_call_anything or not self.lines():
             return None
         return f"{self.agent} may call no app function, of its own or of another app: fix its access as said above"
 

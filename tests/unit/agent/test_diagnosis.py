@@ -91,3 +91,10 @@ def test_an_app_that_requests_nothing_may_call_its_own_functions_and_is_told_the
                                  f"{access_fixes.missing_permission(AGENT, requested=False)}"]
     assert diagnosis.refusal is None and diagnosis.requests_permission is False
     assert diagnosis.to_dict()["own_functions"][0] == {"id": "add", "access_level": "ACCESS_LEVEL_SELF"}
+
+
+def test_an_agent_on_a_device_with_nothing_else_lacks_nothing_and_is_not_refused(tmp_path):
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        device.install(make_manifest_only(tmp_path / "src", AGENT, (EXECUTE_APP_FUNCTIONS,)), system=True)
+        diagnosis = diagnose(device.create_context(AGENT))
+    assert (diagnosis.lines(), diagnosis.refusal, diagnosis.may_call_anything) == ([], None, False)
