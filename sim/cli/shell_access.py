@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import click
 
-from droid.appfunctions import access_fixes
-from droid.appfunctions.access_fixes import EXECUTE_APP_FUNCTIONS
 from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_DENIED, ACCESS_FLAG_OTHER_GRANTED
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
 from sim.cli.connection import context_from
@@ -33,24 +31,9 @@ def _update_other_flag(ctx: click.Context, agent: str | None, target: str | None
             changed = context.app_function_manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, flag)
         except Exception as error:
             fail(f"Exception: {java_string(error)}")
-    if not changed:
-        click.echo(f"droidsim: {_unchanged_because(ctx, agent, target)}", err=True)  # a phone says only the line below
+    if not changed:  # byte for byte a phone's line; the device's log says which rule failed, with its fix
         fail(f"Error: Failed to {verb} the app function access.")
     click.echo(f"Access {done} successfully.")
-
-
-def _unchanged_because(ctx: click.Context, agent: str, target: str) -> str:
-    """Why the device changed nothing: the rule of a valid pair that fails, with its fix, else
-    the flag was already set (the device's log says the same)."""
-    with context_from(ctx) as context:
-        manager = context.app_function_manager
-        packages = {p.package_name: p for p in context.get_system_service("package").list_packages()}
-        why = access_fixes.invalid_pair(
-            agent, target, agent_installed=agent in packages,
-            agent_requests=agent in packages and EXECUTE_APP_FUNCTIONS in packages[agent].requested_permissions,
-            agent_allowlisted=agent in manager.get_valid_agents(), target_installed=target in packages,
-            target_has_service=target in manager.get_valid_targets())
-    return why or f"{agent} -> {target} already has that access flag: nothing changed"
 
 
 def _pair_options(command):

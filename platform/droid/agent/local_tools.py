@@ -20,6 +20,7 @@ import asyncio
 import builtins
 import inspect
 import json
+import logging
 import sys
 from typing import Any, Callable
 
@@ -51,6 +52,9 @@ class FunctionTool(AgentTool):
     ) -> None:
         docs = docstrings.function_docs(fn)
         self._arguments = _ArgumentsModel(fn, docs, name or fn.__name__, _defining_locals(fn))
+        if description is None and not docs.description:
+            log.warning("FunctionTool(%s) has no docstring: the model sees only its name; give it one (or "
+                        "description=) that says what it does", name or fn.__name__)
         super().__init__(
             name=name or fn.__name__,
             description=description if description is not None else _description(docs),
@@ -96,6 +100,8 @@ def _description(docs: docstrings.Docs) -> str:
         return f"{docs.description}\nReturns: {docs.returns}".strip()
     return docs.description
 
+
+log = logging.getLogger("droid.agent")
 
 # JSON Schema's type names, written as hints where the Python type was meant.
 _PYTHON_TYPE_OF = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "array": "list",
@@ -176,7 +182,13 @@ class _ArgumentsModel:
         self._typed_text: set[str] = set()  # parameters that take a string as it is
         for index, param in enumerate(signature.parameters.values()):
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                log.warning("FunctionTool(%s): %s%s is not offered to the model: a tool's parameters are named, "
+                            "each with a type hint", tool_name, "*" if param.kind == param.VAR_POSITIONAL else "**",
+                            param.name)
                 continue
+            if param.annotation is param.empty:
+                log.warning("FunctionTool(%s): parameter %r has no type hint, so the model is told nothing of it and "
+                            "any JSON value passes", tool_name, param.name)
             annotation = _resolve_hint(fn, tool_name, param, local_names)
             default = ... if param.default is param.empty else param.default
             description = docs.params.get(param.name) or None

@@ -275,3 +275,24 @@ def test_a_tool_is_called_as_a_genkit_tool_is_arguments_checked_first():
         asyncio.run(tool(amount="2"))
     with pytest.raises(NotImplementedError, match="subclass AgentTool and define `async def execute"):
         asyncio.run(AgentTool(name="bare", parameters={"type": "object"})({}))
+
+
+def test_what_the_model_would_not_be_told_is_warned_about_when_the_tool_is_made(caplog):
+    def undocumented(city, *rest, **more) -> dict:
+        return {}
+
+    FunctionTool(undocumented)
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        "FunctionTool(undocumented): parameter 'city' has no type hint, so the model is told nothing of it and any "
+        "JSON value passes",
+        "FunctionTool(undocumented): *rest is not offered to the model: a tool's parameters are named, each with a "
+        "type hint",
+        "FunctionTool(undocumented): **more is not offered to the model: a tool's parameters are named, each with a "
+        "type hint",
+        "FunctionTool(undocumented) has no docstring: the model sees only its name; give it one (or description=) "
+        "that says what it does",
+    ]
+    caplog.clear()
+    FunctionTool(double)
+    assert caplog.records == []
