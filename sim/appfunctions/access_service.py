@@ -13,6 +13,7 @@ import logging
 import threading
 from typing import Callable, Iterable
 
+from droid.appfunctions import access_fixes
 from droid.appfunctions.manager import (
     ACCESS_FLAG_MASK_ALL,
     ACCESS_FLAG_MASK_OTHER,
@@ -74,6 +75,15 @@ class AppFunctionAccessService:
     def is_valid_target(package: InstalledPackage) -> bool:
         return any(SERVICE_INTERFACE in service.actions for service in package.manifest.services)
 
+    def invalid_pair_reason(self, agent_name: str, target_name: str) -> str | None:
+        """The rule of a valid pair that fails first, with its fix; None for a valid pair."""
+        agent, target = self._registry.get(agent_name), self._registry.get(target_name)
+        return access_fixes.invalid_pair(
+            agent_name, target_name, agent_installed=agent is not None,
+            agent_requests=agent is not None and agent.requests_permission(EXECUTE_APP_FUNCTIONS),
+            agent_allowlisted=agent is not None and self._allowlist.allows(agent), target_installed=target is not None,
+            target_has_service=target is not None and self.is_valid_target(target))
+
     def _valid_pair(self, agent_name: str, target_name: str) -> bool:
         agent, target = self._registry.get(agent_name), self._registry.get(target_name)
         return agent is not None and target is not None and self.is_valid_agent(agent) and self.is_valid_target(target)
@@ -96,11 +106,11 @@ class AppFunctionAccessService:
 
     def _update(self, agent_name: str, target_name: str, flag_mask: int, flags: int) -> bool:
         validate_update(flag_mask, flags, self._valid_flags)
-        if not self._valid_pair(agent_name, target_name):
+        why = self.invalid_pair_reason(agent_name, target_name)
+        if why is not None:
             # updateAccessFlags returns false and the shell says only "Failed to ..."; say why.
-            log.info("%s -> %s is not a valid pair, so its access flags stay as they are: the agent must be installed, "
-                     "request %s and be on the agent allowlist; the target must be installed with an "
-                     "AppFunctionService", agent_name, target_name, EXECUTE_APP_FUNCTIONS)
+            log.info("%s -> %s is not a valid pair, so its access flags stay as they are: %s", agent_name,
+                     target_name, why)
             return False
         key = (agent_name, target_name)
         with self._store.transaction() as db:

@@ -22,6 +22,7 @@ from droid.appfunctions.requests import (
 )
 from droidsim.v1.app_function_manager_pb2 import SearchAppFunctionsResponse
 from sim.data.store import DeviceStore
+from sim.pm.installed_from import public
 
 VALID_STATES = (APP_FUNCTION_STATE_DEFAULT, APP_FUNCTION_STATE_ENABLED, APP_FUNCTION_STATE_DISABLED)
 
@@ -204,7 +205,7 @@ class FunctionIndex:
         """The package's page, cached; called with the lock held."""
         package_only = AppFunctionPackageMetadata(
             package_name=package.package_name, components=package.components, app_metadata=package.app_metadata,
-            answers=package.answers, installed_from=package.installed_from,
+            answers=package.answers, installed_from=public(package.installed_from),
         )
         functions = []
         for declared in package.app_functions:

@@ -36,6 +36,7 @@ def agent_command(ctx: click.Context, as_package: str, model: str, base_url: str
     """
     from sim.agent_app.launch import AgentLaunchError, code_dir_of, plan, run_console
     from sim.cli.connection import open_context, resolve
+    from sim.cli.output import warn_if_edited
 
     model_options, agent_options = split_model_options(server_options)
     address = resolve(ctx.find_root().obj["device"], ctx.find_root().obj["data"])
@@ -44,6 +45,7 @@ def agent_command(ctx: click.Context, as_package: str, model: str, base_url: str
             launch = plan(address, as_package, code_dir_of(context))
         except AgentLaunchError as error:
             raise click.ClickException(str(error)) from None
+        warn_if_edited(context)
     # The agent runs in a process of its own, as the app (sim/agent_app): the app's own agent
     # where its manifest declares one, else the stock console agent. Its settings go down a pipe.
     config = {"prompt": prompt, "model": model, "base_url": base_url, "api_key": api_key,

@@ -245,9 +245,20 @@ def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | No
                 info = context.get_system_service("package").install_package(str(folder.resolve()), system, responses)
             except Exception as error:
                 fail_with(error)
-            click.echo(f"Success: {info.package_name} (uid {info.uid}, {len(info.function_ids)} functions)")
+            click.echo(f"Success: {info.package_name} (uid {info.uid}, {_function_count(info)})")
             for warning in info.warnings:
                 click.echo(f"Warning: {warning}", err=True)
+
+
+def _function_count(info) -> str:
+    """What install counts: the functions the device indexed, and how many of them the shell
+    (and so list-app-functions) sees when that is fewer."""
+    declared, visible = info.declared_function_count, len(info.function_ids)
+    counted = f"{declared} function{'s' if declared != 1 else ''}"
+    if visible == declared:
+        return counted
+    hidden = "the other one is" if declared - visible == 1 else f"the other {declared - visible} are"
+    return f"{counted}, {visible} visible to the shell: {hidden} ACCESS_LEVEL_SELF, the app's own"
 
 
 def _app_folders(paths: list[Path]) -> list[Path]:

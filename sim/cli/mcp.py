@@ -34,9 +34,9 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
     import asyncio
 
     from sim.cli.connection import open_context, resolve
-    from sim.cli.output import fail_with
+    from sim.cli.output import fail_with, warn_if_edited
     from sim.mcp.agent_tools import AgentCatalog
-    from sim.mcp.catalog import Catalog, NotAnAgentError
+    from sim.mcp.catalog import Catalog
     from sim.mcp.confirmation import Confirmation
     from sim.mcp.http_auth import bridge_token
     from sim.mcp.server import Bridge
@@ -50,22 +50,38 @@ def mcp_command(ctx: click.Context, as_package: str, device: str | None, transpo
         token = bridge_token(token_file) if transport == "http" else ""
     except (ValueError, OSError) as error:
         raise click.ClickException(str(error)) from None
-    with open_context(address, as_package) as context, _agent_process(address, context) as agent:
-        try:
-            catalog = Catalog(context) if agent is None else AgentCatalog(context, agent.client)
-            bridge = Bridge(catalog, Confirmation(confirm), version=_version())
-            for line in catalog.access_report():  # what the agent sees but may not call
-                click.echo(f"warning: {line}", err=True)
-        except NotAnAgentError as error:
-            raise click.ClickException(str(error)) from None
-        except Exception as error:
-            fail_with(error)
-        serve = (bridge.serve_stdio() if transport == "stdio"
-                 else bridge.serve_http(host, port, sys.stderr, token, token_file, address.data_dir))
-        try:
-            asyncio.run(serve)
-        except KeyboardInterrupt:
-            pass
+    with open_context(address, as_package) as context:
+        warn_if_edited(context)
+        with _agent_process(address, context) as agent:  # its agent built first, as droidsim agent --as does
+            _say_diagnosis(context)
+            try:
+                catalog = Catalog(context) if agent is None else AgentCatalog(context, agent.client)
+                bridge = Bridge(catalog, Confirmation(confirm), version=_version())
+            except Exception as error:
+                fail_with(error)
+            serve = (bridge.serve_stdio() if transport == "stdio"
+                     else bridge.serve_http(host, port, sys.stderr, token, token_file, address.data_dir))
+            try:
+                asyncio.run(serve)
+            except KeyboardInterrupt:
+                pass
+
+
+def _say_diagnosis(context) -> None:
+    """What the app holds and lacks as an agent, in the words droidsim agent --as says it
+    (droid.agent.diagnosis); exit 1, as that door does, when it may call no app function."""
+    from droid.agent.diagnosis import diagnose
+    from sim.cli.output import fail_with
+
+    try:
+        diagnosis = diagnose(context)
+    except Exception as error:
+        fail_with(error)
+    for line in diagnosis.lines():
+        click.echo(f"warning: {line}", err=True)
+    if diagnosis.refusal:
+        click.echo(f"error: {diagnosis.refusal}", err=True)
+        raise SystemExit(1)
 
 
 @contextlib.contextmanager
@@ -79,6 +95,9 @@ def _agent_process(address, context):
         process = ToolServerProcess(plan(address, context.package_name, code_dir_of(context)))
     except AgentLaunchError as error:
         raise click.ClickException(str(error)) from None
+    except AgentProcessGone as error:  # the app's agent could not be built: its words, as droidsim agent --as says them
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(1) from None
     try:
         with ending_with_the_command(process.agent_process):  # before the app's code runs
             try:

@@ -23,8 +23,10 @@ _OPTIONS = (
     click.option("--temperature", type=click.FloatRange(min=0), metavar="T",
                  help="Sampling temperature sent to the server (default: the server's)."),
     click.option("--max-tokens", type=click.IntRange(min=1), metavar="N",
-                 help="The most tokens the model may write per answer (max_tokens); bounds a model whose "
-                      "answer or call arguments run on (default: the server's, often the whole context)."),
+                 help="The most tokens the model may write per answer (max_tokens, sent with every request); bounds "
+                      "a model whose answer or call arguments run on, where the server honours it: llama-cpp-python's "
+                      "chatml-function-calling ignores it for automatic tool calls, and a warning says when an "
+                      "answer was longer (default: the server's, often the whole context)."),
     click.option("--tool-choice", metavar=_TOOL_CHOICE,
                  help="tool_choice for the first model call of each prompt (later calls: auto)."),
     click.option("--parallel-tool-calls/--no-parallel-tool-calls", default=None,

@@ -70,3 +70,13 @@ def fail_with(error: BaseException, hint: str | None = None) -> None:
     if hint:
         err.print(Text(hint), soft_wrap=True)
     raise SystemExit(1)
+
+
+def warn_if_edited(context: Any) -> None:
+    """``warning:`` on stderr when the app's folder has changed since it was installed
+    (sim/agent_app/installed_copy.py): its agent runs the copy install made."""
+    from sim.agent_app.installed_copy import edited_since_install
+
+    warning = edited_since_install(context)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)

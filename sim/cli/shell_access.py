@@ -31,7 +31,7 @@ def _update_other_flag(ctx: click.Context, agent: str | None, target: str | None
             changed = context.app_function_manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, flag)
         except Exception as error:
             fail(f"Exception: {java_string(error)}")
-    if not changed:
+    if not changed:  # byte for byte a phone's line; the device's log says which rule failed, with its fix
         fail(f"Error: Failed to {verb} the app function access.")
     click.echo(f"Access {done} successfully.")
 

@@ -125,7 +125,8 @@ def wrong_model(case: Case, catalog: Catalog, tool_names: dict[str, str]) -> Scr
 
 class TimedModel(Model):
     """Measures the wrapped model's own time and collects the token usage and the warnings it reports
-    (an answer that looks like a tool call no parser read: the server, not the model, needs fixing)."""
+    (an answer that looks like a tool call no parser read, tool results its prompt never held, an
+    answer past max_tokens: the server, not the model, needs fixing)."""
 
     def __init__(self, model: Model) -> None:
         self.model = model

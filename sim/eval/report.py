@@ -73,14 +73,20 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
             console.print(f"{label}: {config['scores']['overall']['infra_errors']} trial(s) met an infrastructure "
                           "error and are left out of the rates (summary.json: infra_errors)", markup=False)
     for label, config in configs.items():
-        found = config.get("warnings") or []
-        if found:
-            cases = sorted({w["case_id"] for w in found})
-            console.print(f"warning: {label}: {len(cases)} case(s) got answers that look like tool calls no parser "
-                          f"read ({', '.join(cases)}): {found[0]['warning']}", style="yellow", markup=False)
+        for warning, cases in warning_cases(config.get("warnings") or []).items():
+            console.print(f"warning: {label}: {len(cases)} case(s) ({', '.join(cases)}): {warning}", style="yellow",
+                          markup=False)
     variant = summary.get("variant")
     if variant:
         console.print(f"variant {variant['path']}: {_variant_text(variant)}", markup=False)
+
+
+def warning_cases(found: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each thing the backend warned about, in its own words, with the cases it came up in."""
+    cases: dict[str, set[str]] = {}
+    for entry in found:
+        cases.setdefault(entry["warning"], set()).add(entry["case_id"])
+    return {warning: sorted(ids) for warning, ids in cases.items()}
 
 
 def retrieval_line(found: dict[str, Any]) -> str:

@@ -158,10 +158,11 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
         for turn in case.turns:
             try:
                 record, verdict = await _play_turn(session, turn, user, ears, model_mode, catalog, settings.run_date)
-            except ContextLengthExceededError:
+            except ContextLengthExceededError as overflow:
                 if model.own_overflow is None:
                     raise  # the suite's conversation or tools do not fit: no verdict on the model
-                record, verdict = _overflowed(turn, model.own_overflow, settings.model, catalog)
+                record, verdict = _overflowed(turn, model.own_overflow, settings.model, catalog,
+                                              getattr(overflow, "calls_before", []))
             result.failures += [f.detail for f in verdict.failures]
             result.confusion += verdict.confusion
             result.turns.append(record)
@@ -239,14 +240,16 @@ async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears
     return record, verdict
 
 
-def _overflowed(turn: Turn, why: str, model: str, catalog: Catalog) -> tuple[dict[str, Any], TurnVerdict]:
+def _overflowed(turn: Turn, why: str, model: str, catalog: Catalog,
+                calls: list[MadeCall]) -> tuple[dict[str, Any], TurnVerdict]:
     """A turn the model could not finish because its own output filled its context: the model's
-    failure, counted in the rates and never retried (a model that runs on would run on again)."""
+    failure, counted in the rates and never retried (a model that runs on would run on again);
+    its record keeps the calls it made before (they ran on the device)."""
     failure = Failure("context_overflow", f"{model}: {why}; the conversation could not go on")
     expected = [catalog.short(catalog.resolve(c.function).function_id) for c in turn.calls or []]
     verdict = TurnVerdict([failure], [(name, NO_CALL) for name in expected] or [(NO_CALL, NO_CALL)])
-    return {"user": turn.user, "calls": [], "text": "", "passed": False, "overflowed": True,
-            "failures": [failure.to_dict()]}, verdict
+    return {"user": turn.user, "calls": [c.to_dict() for c in calls], "text": "", "passed": False,
+            "overflowed": True, "failures": [failure.to_dict()]}, verdict
 
 
 class SimulatedUser:
@@ -287,16 +290,20 @@ async def _turn(session: Any, prompt: str, confirmations: dict[str, bool]) -> tu
     calls: dict[str, MadeCall] = {}
     texts: list[str] = []
     notes: list[str] = []
-    async for event in session.run(prompt):
-        if isinstance(event, FunctionCall):
-            calls[event.id] = MadeCall(event.name, event.function_id, dict(event.args))
-        elif isinstance(event, FunctionResponse) and event.id in calls:
-            calls[event.id].response = event.response
-            calls[event.id].confirmed = confirmations.get(event.id)
-        elif isinstance(event, TextMessage) and not event.partial:
-            texts.append(event.text)
-        elif isinstance(event, MaxTurnsReached):
-            notes.append(f"stopped at max_turns ({event.max_turns})")
+    try:
+        async for event in session.run(prompt):
+            if isinstance(event, FunctionCall):
+                calls[event.id] = MadeCall(event.name, event.function_id, dict(event.args))
+            elif isinstance(event, FunctionResponse) and event.id in calls:
+                calls[event.id].response = event.response
+                calls[event.id].confirmed = confirmations.get(event.id)
+            elif isinstance(event, TextMessage) and not event.partial:
+                texts.append(event.text)
+            elif isinstance(event, MaxTurnsReached):
+                notes.append(f"stopped at max_turns ({event.max_turns})")
+    except ContextLengthExceededError as overflow:
+        overflow.calls_before = list(calls.values())  # they ran: the turn's record keeps them
+        raise
     return list(calls.values()), "\n".join(texts), notes
 
 

@@ -40,7 +40,8 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int
 
 
 def warnings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What the backend warned about, per case: answers that look like tool calls nobody parsed."""
+    """What the backend warned about, per case, in its own words: an answer that looks like a tool
+    call nobody parsed, tool results the server's prompt never held, an answer past max_tokens..."""
     return [{"case_id": r["case_id"], "trial": r["trial"], "warning": w} for r in rows for w in r.get("warnings") or []]
 
 

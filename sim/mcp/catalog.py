@@ -4,39 +4,26 @@ Discovery is the agent runtime's (AppFunctionAgentTools.discover given the agent
 enabled functions the agent may execute, not merely see, droid.agent.access), so the bridge
 lists exactly the tools the agent's own model would be offered: its own functions, every
 package's when it holds EXECUTE_APP_FUNCTIONS_SYSTEM, else only the targets it has been
-granted. ``access_report`` says what keeps it from the rest, naming each app it sees (an app
-holding only DISCOVER_APP_FUNCTIONS, Android 17, sees them all and calls none). The device still
-checks every call.
+granted. What keeps it from the rest is droidsim mcp's diagnosis (droid.agent.diagnosis), said
+before it serves. The device still checks every call.
 """
 
 from __future__ import annotations
 
 import threading
 
-from droid.agent.access import AgentAccess, access_summary
 from droid.agent.appfunction_tools import AppFunctionAgentTools
 from droid.agent.confirmation import default_is_destructive
 from droid.appfunctions.observe import AppFunctionObservation, AppFunctionObserver, Executor
 from droid.content.context import Context
 from sim.mcp.conversion import ToolShape
 from sim.mcp.naming import ToolNames
-from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS
-
-
-class NotAnAgentError(Exception):
-    """The package the bridge was asked to act as cannot call other apps' functions."""
 
 
 class Catalog:
     def __init__(self, context: Context) -> None:
         self._context = context
         self._manager = context.app_function_manager
-        if not AgentAccess(context).sees_other_apps:
-            raise NotAnAgentError(
-                f"{context.package_name} is not an agent app: it does not hold {EXECUTE_APP_FUNCTIONS} "
-                "(an agent requests it in its manifest and is installed as a privileged system app, "
-                "e.g. droidsim install --system APP_DIR)"
-            )
         self._names = ToolNames()
         self._lock = threading.Lock()
         self._shapes: dict[str, ToolShape] | None = None
@@ -84,12 +71,6 @@ class Catalog:
     def invalidate(self) -> None:
         with self._lock:
             self._shapes = None
-
-    def access_report(self) -> list[str]:
-        """What keeps the agent from the functions it sees but the bridge does not list."""
-        seen = {function.package_name for function in self._manager.search_app_functions()}
-        problems = AgentAccess(self._context).problems(seen)
-        return access_summary(self.agent_package, problems, reachable=any(s.function_id for s in self.refresh().values()))
 
     def describe(self) -> str:
         """The server's instructions: the description of each app whose functions are listed."""

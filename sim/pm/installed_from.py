@@ -25,3 +25,11 @@ def installed_from_line(source: InstalledFrom) -> str:
     signed = f"signed={','.join(source.signing_schemes)}" if source.certificate_sha256 else "unsigned"
     parts = [f"from={APK}:{source.file_name}", f"sha256={source.sha256}", signed]
     return " ".join(parts + [f"signer={digest}" for digest in source.certificate_sha256])
+
+
+def public(source: InstalledFrom) -> InstalledFrom:
+    """What anyone who sees the package may know of its source: not the developer's folder."""
+    shown = InstalledFrom()
+    shown.CopyFrom(source)
+    shown.ClearField("folder")
+    return shown

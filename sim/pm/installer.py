@@ -154,6 +154,7 @@ class PackageInstaller:
                 raise InstallError("INSTALL_FAILED_INVALID_APK",
                                    f"{app_dir / RESPONSES_DIR}: that name is the device's own (an installed app's response source)")
             digest = source_hash(app_dir)
+            source = InstalledFrom(kind=FOLDER, folder=str(app_dir), sha256=digest)
         try:
             if digest is None:
                 decoded, source = stage_apk(app_dir, staging, self._verifier, self._version.sdk_int,

@@ -21,6 +21,7 @@ from sim.identity import Authenticator, hash_secret
 from sim.permissions.definitions import QUERY_ALL_PACKAGES
 from sim.permissions.enforcement import require_shell_or_root
 from sim.permissions.service import PermissionManagerService
+from sim.pm.installed_from import public
 from sim.pm.installer import PackageInstaller, identity_of
 from sim.pm.registry import InstalledPackage, PackageRegistry
 from sim.responses.staging import ResponseOptions, response_options
@@ -146,6 +147,8 @@ class PackageManagerService:
         return package
 
     def package_info(self, package: InstalledPackage) -> pm_pb2.PackageInfo:
+        caller = Binder.get_calling_identity()
+        own = caller.uid < FIRST_APPLICATION_UID or caller.uid == package.uid  # the shell, root, system, itself
         return pm_pb2.PackageInfo(
             package_name=package.package_name,
             uid=package.uid,
@@ -154,7 +157,8 @@ class PackageManagerService:
             function_ids=self._visible_function_ids(Binder.get_calling_identity(), package),
             privileged=self._permissions.is_privileged(package),
             granted_permissions=self._permissions.granted_permissions(package),
-            installed_from=package.metadata.installed_from,
+            installed_from=package.metadata.installed_from if own else public(package.metadata.installed_from),
             warnings=package.install_notes,
             code_path=str(package.app_dir),
+            declared_function_count=len(package.metadata.app_functions),
         )

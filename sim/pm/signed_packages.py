@@ -47,7 +47,9 @@ class SignedPackage:
 def parse_entry(text: str) -> SignedPackage:
     name, colon, digest = text.partition(":")
     if not PACKAGE_NAME.fullmatch(name):
-        raise IllegalArgumentException(f"not a package name: {name!r}")
+        several = "," in name or ";" in name
+        raise IllegalArgumentException(f"not a package name: {name!r}" + (
+            ": separate packages with spaces on a command line (with ';' in a setting's value)" if several else ""))
     if colon and not _DIGEST.fullmatch(digest):
         raise IllegalArgumentException(
             f"{text!r}: a signer is named by the SHA-256 of its certificate, 64 hex digits "

@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from droid.appfunctions.analysis import analyze
 from droid.appfunctions.entry_point import AppFunctionServiceEntryPoint
@@ -38,6 +38,9 @@ from droid.content.context import Context
 from droidsim.v1.app_function_manager_pb2 import AccessHistoryEntry
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, parse_agent_list, serialize_agent_list
 from sim.device import Device
+
+if TYPE_CHECKING:
+    from droid.agent.diagnosis import AgentDiagnosis
 from sim.pm.code_verifier import InProcessCodeVerifier
 from sim.pm.decoded_apks import DecodedApks
 from sim.pm.registry import InstalledPackage
@@ -300,6 +303,13 @@ class TestDevice:
         self.device.access_history.clear()
 
     # -- agents ------------------------------------------------------------------------------------
+    def agent_diagnosis(self, agent_package: str) -> "AgentDiagnosis":
+        """What ``agent_package`` holds and lacks as an agent, as droidsim agent --as and mcp --as
+        say it (droid.agent.diagnosis): ``lines()``, ``refusal``, ``own_functions``, ``targets``."""
+        from droid.agent.diagnosis import diagnose
+
+        return diagnose(self.device.create_context(agent_package))
+
     def run_agent(self, agent_package: str, prompt: str, script: Sequence[Any], **options: Any) -> AgentRun:
         """Run ``prompt`` through an agent as ``agent_package`` whose model follows ``script``;
         see sim.testing.agent.run_agent."""

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from droid.appfunctions import access_fixes
+
 from tests.helpers import DeviceProcess, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, make_app
 
@@ -65,9 +67,10 @@ def test_an_agent_runs_as_itself_with_as(device):
 def test_a_grant_for_an_invalid_pair_prints_what_a_phone_prints_and_the_log_says_why(device):
     result = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", TARGET,
                  "--target-package", AGENT)
+    why = access_fixes.missing_permission(TARGET, requested=False)  # the one rule that failed, with its fix
     assert (result.returncode, result.stdout, result.stderr) == (255, "Error: Failed to grant the app function access.\n", "")
     log = droidsim("logcat", data=device.data).stdout
-    assert f"{TARGET} -> {AGENT} is not a valid pair, so its access flags stay as they are" in log
+    assert f"{TARGET} -> {AGENT} is not a valid pair, so its access flags stay as they are: {why}" in log
 
 
 @pytest.mark.parametrize("command", [
@@ -115,3 +118,13 @@ def test_a_public_tcp_listener_is_reported(tmp_path):
         assert any("reachable from other machines, not only this one" in line for line in device.output)
     finally:
         device.stop()
+
+
+def test_a_comma_separated_list_of_packages_is_refused_saying_to_separate_them_with_spaces(device):
+    for command in (("pm", "add-privileged-allowlist", f"{AGENT},{TARGET}"),):
+        result = run(device, *command)
+        assert result.returncode == 1
+        assert (f"not a package name: '{AGENT},{TARGET}': separate packages with spaces on a command line "
+                "(with ';' in a setting's value)") in result.stderr
+    added = droidsim("access", "agents", "add", f"{AGENT},{TARGET}", data=device.data)
+    assert added.returncode == 1 and "separate packages with spaces" in added.stderr

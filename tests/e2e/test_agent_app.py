@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from mcp import Client
 
 from droid.agent import AppFunctionAgentTools, connect_as
 from droid.appfunctions import access_fixes
-from droid.content.device_address import CredentialNotFoundError
+from droid.content.device_address import CredentialNotFoundError, DeviceNotFoundError
 from tests.e2e.agent_registration import EXAMPLE, register, renamed_copy
 from tests.e2e.conftest import make_sim_options
 from tests.e2e.mcp_support import http_bridge, stdio_server
@@ -133,7 +134,8 @@ def test_without_an_agent_of_its_own_discovery_and_the_bridge_agree_on_what_it_m
         warnings = "".join(bridge.errors)
     assert discovered == listed and {f.split(".OrderFunctionService#")[0] for f in listed} == {ORDERS}
     assert len(seen) > 1, "it sees more apps than it may call"
-    assert f"warning: {PLAIN} may not call the functions of com.example.booking" in warnings
+    assert f"warning: {PLAIN} may call the functions of {ORDERS}, not the functions of com.example.booking" in warnings
+    assert "--target-package APP" not in warnings, "each app it may not call is named in its command"
 
 
 def test_an_agent_without_a_grant_is_told_the_command_and_a_single_prompt_exits_1(device, tmp_path):
@@ -171,9 +173,9 @@ def test_connect_as_takes_every_address_form_and_says_where_it_looked(device, tm
             assert context.package_name == EXAMPLE
     with pytest.raises(CredentialNotFoundError) as missing:
         connect_as("com.example.nobody", device.data)
-    assert str(missing.value) == (f"no credential for com.example.nobody: looked at {device.data.resolve()}/data/"
-                                  "com.example.nobody/credential (not found: is com.example.nobody installed on this "
-                                  "device?)")
+    assert str(missing.value).startswith(f"no credential for com.example.nobody: looked at {device.data.resolve()}/"
+                                         "data/com.example.nobody/credential (not found: is com.example.nobody "
+                                         f"installed on this device?). Looked at: the address unix:")
 
 
 def test_connect_as_finds_a_tcp_devices_folder_from_the_running_devices(tmp_path_factory):
@@ -184,8 +186,29 @@ def test_connect_as_finds_a_tcp_devices_folder_from_the_running_devices(tmp_path
         with connect_as("com.example.assistant", address) as context:
             assert context.package_name == "com.example.assistant"
             assert context.data_dir == data.resolve() / "data" / "com.example.assistant"
+        with connect_as("com.example.assistant", data) as context:  # its data folder: the registry gives the address
+            assert context.package_name == "com.example.assistant"
+        monkeypatch = pytest.MonkeyPatch()
+        monkeypatch.setenv("DROIDSIM_HOME", str(tmp_path_factory.mktemp("other-home")))  # a registry that lists none
+        try:
+            with pytest.raises(CredentialNotFoundError) as unnamed:
+                connect_as("com.example.assistant", address)
+            assert str(unnamed.value).startswith(
+                f"no credential for com.example.assistant: looked at the device's data folder, which {address} does "
+                "not name and no running device lists (pass data=DIR: the folder the device was started with")
+            assert f"the devices running on this machine ({os.environ['DROIDSIM_HOME']}/running): none" in str(unnamed.value)
+            with pytest.raises(DeviceNotFoundError, match=rf"the device running on {data.resolve()} \(pid \d+\) listens "
+                                                          r"elsewhere \(--listen HOST:PORT\): pass that address, with data=DIR"):
+                connect_as("com.example.assistant", data)
+            with connect_as("com.example.assistant", address, data=data) as context:
+                assert context.package_name == "com.example.assistant"
+        finally:
+            monkeypatch.undo()
     finally:
         process.stop()
+    with pytest.raises(DeviceNotFoundError, match=rf"nothing answers at {address} \(Connection refused\)\. Looked at: "
+                                                  rf"the address {address} \(given\)"):
+        connect_as("com.example.assistant", address)
 
 
 def test_a_call_refused_for_want_of_an_answer_fails_a_json_run(device):

@@ -1,20 +1,17 @@
 """An agent app that holds DISCOVER_APP_FUNCTIONS (issue 48): on --sdk 37 it sees another app's
 functions through the platform API (`droidsim --as APP shell`), and `droidsim agent --as` and
-`droidsim mcp --as` (a real MCP client in another process) list that app and its functions as
-seen but out of its reach, since discovering executes nothing; on --sdk 36 the permission does
+`droidsim mcp --as` name that app and its functions as seen but out of its reach, since
+discovering executes nothing, and refuse alike an app that may call no function; on --sdk 36 the permission does
 not exist and it sees nothing (VisibilityHelperImpl.hasPermissionsToQueryRuntimeMetadata)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
-from mcp import Client
 
 from droid.appfunctions import access_fixes
 from tests.e2e.agent_registration import renamed_copy
-from tests.e2e.mcp_support import http_bridge
 from tests.helpers import SAMPLE_APPS, DeviceProcess, droidsim
 
 pytestmark = pytest.mark.e2e
@@ -69,18 +66,12 @@ def test_droidsim_agent_lists_the_app_it_sees_and_may_not_call(device):
         assert warnings == [missing]
 
 
-def test_droidsim_mcp_lists_the_app_it_sees_and_offers_no_tool_it_cannot_call(device):
-    if not sees(device):
-        refused = droidsim("mcp", "--as", DISCOVERER, data=device.data, timeout=120)
-        assert refused.returncode != 0 and f"{DISCOVERER} is not an agent app" in refused.stderr
-        return
-    with http_bridge(device.data, DISCOVERER) as bridge:
-        async def scenario():
-            async with Client(bridge.client_transport()) as client:
-                return (await client.list_tools()).tools
-
-        tools = asyncio.run(scenario())
-        warnings = "".join(bridge.errors)
-    assert tools == []
+def test_droidsim_mcp_names_the_app_it_sees_and_refuses_as_droidsim_agent_does(device):
+    """It may call no app function (it has none of its own): both doors say so and exit 1 (issue 47)."""
+    refused = droidsim("mcp", "--as", DISCOVERER, data=device.data, timeout=120, input="")
     missing = access_fixes.missing_permission(DISCOVERER, requested=False)
-    assert f"warning: {access_fixes.sees_but_may_not_call(DISCOVERER, ORDERS, missing)}" in warnings
+    seen = access_fixes.sees_but_may_not_call(DISCOVERER, ORDERS, missing) if sees(device) else missing
+    assert refused.returncode == 1
+    assert f"warning: {seen}" in refused.stderr
+    assert (f"error: {DISCOVERER} may call no app function, of its own or of another app: fix its access as said "
+            "above") in refused.stderr

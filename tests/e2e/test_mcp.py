@@ -14,6 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from droid.agent.schema import parameters_schema
+from droid.appfunctions import access_fixes
 from droid.appfunctions.manager import AppFunctionManager
 from droid.content.context import connect
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST
@@ -238,7 +239,9 @@ def test_an_agent_lists_only_granted_targets_and_never_self_or_system_functions(
         async with Client(stdio_server(device.data, agent)) as client:
             return {(t.meta["droidsim/packageName"], t.meta["droidsim/functionId"]) for t in (await client.list_tools()).tools}
 
-    assert run(listed()) == set()
+    refused = droidsim("mcp", "--as", agent, data=device.data, input="")  # no grant, no function of its own
+    assert refused.returncode == 1, refused.stderr
+    assert f"warning: {access_fixes.not_granted(agent, target)}" in refused.stderr
     manager = shell.app_function_manager
     manager.update_access_flags(agent, target, manager.ACCESS_FLAG_MASK_OTHER, manager.ACCESS_FLAG_OTHER_GRANTED)
     functions = run(listed())
@@ -260,7 +263,10 @@ def test_the_readmes_claude_desktop_snippet_starts_a_working_server(device):
     assert "fetch_order_details" in run(scenario())
 
 
-def test_a_package_that_is_not_an_agent_is_refused(device):
-    result = droidsim("mcp", "--as", ORDERS, data=device.data)
-    assert result.returncode != 0
-    assert "com.example.orders is not an agent app: it does not hold android.permission.EXECUTE_APP_FUNCTIONS" in result.stderr
+def test_a_package_that_is_not_an_agent_is_served_its_own_functions_and_told_what_it_lacks(device):
+    """As droidsim agent --as runs it (issue 47): it may call its own functions, and nothing else."""
+    result = droidsim("mcp", "--as", ORDERS, data=device.data, input="")
+    assert result.returncode == 0, result.stderr
+    assert (f"warning: {ORDERS} may call only its own 2 functions (fetch_order_details, cancel_order "
+            "(ACCESS_LEVEL_ANDROID_TRUSTED)), not other apps': com.example.orders does not request "
+            "android.permission.EXECUTE_APP_FUNCTIONS") in result.stderr

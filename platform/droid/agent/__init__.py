@@ -20,8 +20,8 @@ _EXPORTS = {
     "connection": ("connect_as",),
     "confirmation": ("CANCELLED_BY_USER", "DESTRUCTIVE_VERBS", "DestructivePolicy", "HitlConfirmationTool",
                      "cancelled_by_user", "default_is_destructive", "require_confirmation"),
-    "errors": ("AgentError", "ContextLengthExceededError", "ModelError", "ToolsNotSupportedError", "error_map",
-               "is_error_map"),
+    "errors": ("AgentError", "ContextLengthExceededError", "ModelError", "ToolResultError", "ToolsNotSupportedError",
+               "error_map", "is_error_map"),
     "events": ("AgentEvent", "FunctionCall", "FunctionResponse", "Interrupted", "MaxTurnsReached", "ReasoningMessage",
                "TextMessage", "ToolRequestsReturned"),
     "interrupts": ("Interrupt", "InterruptRequest", "InterruptResponse", "InterruptRestart", "InterruptTool",
@@ -34,7 +34,7 @@ _EXPORTS = {
     "schema": ("parameters_schema",),
     "session": ("AgentSession",),
     "store": ("FileSessionStore", "InMemorySessionStore", "SessionStore"),
-    "function_tool": ("FunctionTool", "function_tool"),
+    "local_tools": ("FunctionTool", "function_tool"),
     "tools": ("AgentTool",),
 }
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -50,13 +50,18 @@ class AgentAccess:
         self.sees_other_apps = self.holds_permission or (v2 and holds(access_fixes.DISCOVER_APP_FUNCTIONS))
         self._packages = packages
 
+    def requests_permission(self) -> bool:
+        """Whether its manifest requests EXECUTE_APP_FUNCTIONS (holding it, it does)."""
+        if self.holds_permission:
+            return True
+        own = next((p for p in self._packages.list_packages() if p.package_name == self.agent), None)
+        return own is not None and access_fixes.EXECUTE_APP_FUNCTIONS in own.requested_permissions
+
     def permission_problem(self) -> str | None:
         """Why the agent sees no other app's functions at all, or None: it holds the permission."""
         if self.holds_permission:
             return None
-        own = next((p for p in self._packages.list_packages() if p.package_name == self.agent), None)
-        requested = own is not None and access_fixes.EXECUTE_APP_FUNCTIONS in own.requested_permissions
-        return access_fixes.missing_permission(self.agent, requested)
+        return access_fixes.missing_permission(self.agent, self.requests_permission())
 
     def may_execute(self, package: str) -> bool:
         if package == self.agent or self.reaches_every_target:
@@ -83,11 +88,3 @@ class AgentAccess:
             self._states[package] = self._manager.get_access_request_state(package)
         return self._states[package]
 
-
-def access_summary(agent: str, problems: dict[str, str], reachable: bool) -> list[str]:
-    """What to tell the developer: every problem with its command when the agent may call
-    nothing; else one line naming the apps out of its reach."""
-    if not problems or not reachable:
-        return list(problems.values())
-    return [f"{agent} may not call the functions of {', '.join(problems)}: "
-            f"`{access_fixes.grant_command(agent, 'APP')}` grants it one"]

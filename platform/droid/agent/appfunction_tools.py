@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from droid.agent.access import AgentAccess
 from droid.agent.schema import parameters_schema, tool_description
-from droid.agent.tools import AgentTool, as_output
+from droid.agent.tools import AgentTool, tool_output
 from droid.appfunctions.exceptions import AppFunctionException
 from droid.appfunctions.json_codec import parameters_from_json, to_json
 from droid.appfunctions.metadata import (
@@ -92,7 +92,7 @@ class AppFunctionAgentTool(AgentTool):
         Raises the device's AppFunctionException (invalid argument, not found,
         denied, ...); the runtime turns it into an error map for the model.
         """
-        return as_output(await self.return_value_json(args))
+        return tool_output(await self.return_value_json(args), f"tool {self.name}")
 
     async def return_value_json(self, args: dict[str, Any]) -> Any:
         """``execute`` without the wrapping of a non-object value (MCP's structured content

@@ -8,8 +8,10 @@ private copy taken before it asks.
 
 Without ``on_confirm`` the wrapper asks through a Genkit-style interrupt instead:
 the run ends ``Interrupted`` with metadata ``{"confirmation_required": True, ...}``,
-and the caller resumes with ``interrupt.restart(resumed_metadata={"approved": True})``
-(or False), or answers directly with ``interrupt.respond(...)``.
+and the caller answers ``interrupt.confirm()`` (run it: a restart with resumed_metadata
+``{"approved": True}``) or ``interrupt.deny()`` (``CANCELLED_BY_USER``), in
+``session.send(restart=[...], respond=[...])``. A restart whose resumed_metadata has another
+key is refused before anything runs, naming the one it reads.
 
 Which tools are destructive is a predicate, ``is_destructive(tool) -> bool``;
 ``require_confirmation(tools, on_confirm, is_destructive=...)`` wraps exactly
@@ -35,10 +37,15 @@ import inspect
 import re
 from typing import Any, Awaitable, Callable, Iterable
 
-from droid.agent.interrupts import Interrupt, current_tool_context
+from droid.agent.errors import AgentError
+from droid.agent.interrupts import (  # noqa: F401 - CANCELLED_BY_USER: exported here, defined beside the interrupts
+    APPROVED,
+    CANCELLED_BY_USER,
+    Interrupt,
+    cancelled_by_user,
+    current_tool_context,
+)
 from droid.agent.tools import AgentTool, call_tool
-
-CANCELLED_BY_USER = "CANCELLED_BY_USER"
 
 DESTRUCTIVE_VERBS = frozenset({
     "cancel", "delete", "remove", "erase", "wipe", "destroy", "purge", "clear", "reset",
@@ -49,10 +56,6 @@ DESTRUCTIVE_MARKERS = ("destructive", "cannot be undone", "can't be undone", "ir
 
 ConfirmCallback = Callable[[str, dict[str, Any]], "bool | Awaitable[bool]"]
 DestructivePredicate = Callable[[AgentTool], bool]
-
-
-def cancelled_by_user(message: str = "Action was declined by the user.") -> dict[str, Any]:
-    return {"status": CANCELLED_BY_USER, "message": message}
 
 
 def name_words(name: str) -> list[str]:
@@ -137,14 +140,23 @@ class HitlConfirmationTool(AgentTool):
             confirmed = self.on_confirm(self.name, copy.deepcopy(approved_args))
             if inspect.isawaitable(confirmed):
                 confirmed = await confirmed
+            if not isinstance(confirmed, bool):  # a callback that forgot to answer must not decline in silence
+                raise AgentError(f"on_confirm for {self.name} returned {confirmed!r}, not True or False: nothing ran; "
+                                 "return True to run it, False to decline")
         if not confirmed:
             return cancelled_by_user()
         return await call_tool(self.delegate, approved_args)
 
+    def resume_problem(self, resumed_metadata: dict[str, Any]) -> str | None:
+        return confirmation_answer_problem(self.name, resumed_metadata)
+
     def _confirmation_from_interrupt(self, args: dict[str, Any]) -> bool:
         context = current_tool_context()
-        if context is not None and context.resumed and "approved" in context.resumed_metadata:
-            return bool(context.resumed_metadata["approved"])
+        if context is not None and context.resumed:
+            approved = context.resumed_metadata.get(APPROVED)
+            if not isinstance(approved, bool):
+                raise AgentError(confirmation_answer_problem(self.name, context.resumed_metadata))
+            return approved
         raise Interrupt({
             "confirmation_required": True,
             "tool": self.name,
@@ -152,6 +164,17 @@ class HitlConfirmationTool(AgentTool):
             "args": args,
             "message": f"Allow {self.name} with {args}?",
         })
+
+
+def confirmation_answer_problem(name: str, resumed_metadata: dict[str, Any]) -> str | None:
+    """Why ``resumed_metadata`` is no answer to ``name``'s confirmation, or None."""
+    unknown = sorted(set(resumed_metadata) - {APPROVED})
+    if not unknown and isinstance(resumed_metadata.get(APPROVED), bool):
+        return None
+    got = f"got the key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}" if unknown else (
+        f"got approved={resumed_metadata.get(APPROVED)!r}")
+    return (f"the confirmation of {name} reads resumed_metadata {{'{APPROVED}': True or False}}, {got}: answer it "
+            f"with interrupt.confirm() or interrupt.deny(), or restart(resumed_metadata={{'{APPROVED}': True}})")
 
 
 def require_confirmation(

@@ -9,13 +9,14 @@ With ``prompt=None`` it is an interactive chat (``/clear`` forgets the conversat
 ``/exit`` or end of input leaves). ``json_output=True`` writes the event stream as JSON
 lines on stdout instead (prompts and questions then go to stderr). Colour only on a terminal.
 
-A confirmation that gets no answer (end of input) counts as "no". An app that may call
-none of the functions it sees (not allowlisted, not granted) is warned about, with the
-command that fixes it.
+A confirmation that gets no answer (end of input) counts as "no". What the app holds and
+lacks as an agent is said once per session, each missing step with its command
+(droid.agent.diagnosis, the words ``droidsim mcp --as`` says too).
 
 Exit codes: 0 when the agent answered; 1 when the run ended in an error (the model
 backend failed, max_turns was reached, the answer was cut off at the model's token limit,
-the app may call none of the functions it sees and a single prompt was given, or, with
+the app may call no app function, of its own or of another app, and a single prompt was
+given, or, with
 ``--json``, a call was refused for want of an answer: ERROR_NOT_SUPPORTED from a code-less
 app whose cassette or double has none); 130 on ^C.
 """
@@ -29,10 +30,10 @@ import os
 import sys
 from typing import Any, Sequence, TextIO
 
-from droid.agent.access import AgentAccess, access_summary
 from droid.agent.agent import DEFAULT_MAX_TURNS, Agent
 from droid.agent.appfunction_tools import AppFunctionAgentTools
-from droid.agent.confirmation import DestructivePredicate, cancelled_by_user, default_is_destructive, require_confirmation
+from droid.agent.confirmation import DestructivePredicate, default_is_destructive, require_confirmation
+from droid.agent.diagnosis import diagnose
 from droid.agent.errors import AgentError
 from droid.agent.events import (
     AgentEvent,
@@ -132,7 +133,7 @@ async def _main(
         agent = build(await discover())
         runner = AgentRunner(agent, model, context=context, session_dir=session_dir)
         tools = await runner.resolve_tools_async()
-        blocked = await asyncio.to_thread(access_problems, context)
+        diagnosis = await asyncio.to_thread(diagnose, context)
     except (AgentError, ValueError, TypeError) as exc:
         ui.error(str(exc))
         return 1
@@ -141,20 +142,20 @@ async def _main(
         return 1
     try:
         functions = [t for t in tools if t.function_id]
-        for line in access_summary(context.package_name, blocked, reachable=bool(functions)):
-            if functions:
-                ui.notice(f"({line})")
-            else:
-                ui.warning(line)
-        if blocked and not functions and prompt is not None:  # one prompt (a script, CI): nothing it could do
-            ui.error(f"{agent.name} may call none of the app functions it sees; fix its access as said above")
-            return 1
         session = runner.create_session(session_id)
+        if not session.history:  # once per session: a stored one continued has heard it
+            for line in diagnosis.lines():
+                ui.warning(line)
+        if diagnosis.refusal and prompt is not None:  # one prompt (a script, CI): nothing it could do
+            ui.error(diagnosis.refusal)
+            return 1
         if prompt is not None:
             return await _turn(ui, session, prompt)
+        own = sum(t.package_name == context.package_name for t in functions)
         others = len(tools) - len(functions)
         ui.notice(f"Chatting as {agent.name} with {model.name} ({len(functions)} functions"
-                  f"{f', {others} other tools' if others else ''}). /clear, /exit.")
+                  f"{f', {own} of them its own' if own else ''}{f', {others} other tools' if others else ''}). "
+                  "/clear, /exit.")
         status = 0
         while True:
             line = await ui.read_line("you> ")
@@ -174,17 +175,6 @@ async def _main(
         return status
     finally:
         await runner.aclose()
-
-
-def access_problems(context: Any) -> dict[str, str]:
-    """What keeps ``context``'s app from the functions it sees (droid.agent.access), by app
-    (``context``'s own when it lacks the permission itself)."""
-    access = AgentAccess(context)
-    missing = access.permission_problem()
-    if missing is not None and not access.sees_other_apps:
-        return {context.package_name: missing}
-    seen = {f.package_name for f in context.app_function_manager.search_app_functions()} - {context.package_name}
-    return access.problems(seen) if seen or missing is None else {context.package_name: missing}
 
 
 async def _refresh_tools(ui: "_Ui", agent: Agent, runner: AgentRunner, discover: Any) -> None:
@@ -251,9 +241,9 @@ async def _answer_interrupts(ui: "_Ui", event: Interrupted) -> dict[str, list]:
             answer = await ui.read_line(f"{interrupt.metadata['question']} ")  # the tool asks the user something
             respond.append(interrupt.respond({"answer": (answer or "").strip()}))
         elif await ui.confirm(interrupt.name, interrupt.args, interrupt.metadata.get("message")):
-            restart.append(interrupt.restart(resumed_metadata={"approved": True}))
+            restart.append(interrupt.confirm())
         else:
-            respond.append(interrupt.respond(cancelled_by_user()))
+            respond.append(interrupt.deny())
     return {"respond": respond, "restart": restart}
 
 

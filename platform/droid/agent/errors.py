@@ -39,6 +39,10 @@ class ModelError(AgentError):
     """The model backend failed (unreachable server, bad response, timeout, exhausted script)."""
 
 
+class ToolResultError(AgentError):
+    """A tool returned a value that has no JSON form (an object of a class of its own, NaN)."""
+
+
 class ContextLengthExceededError(ModelError):
     """The server refused the request because the conversation no longer fits the model's context.
 

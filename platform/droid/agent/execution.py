@@ -3,18 +3,18 @@
 ``execute_calls`` yields a ``FunctionCall`` for every call before any starts, then the
 ``FunctionResponse``s in request order. A call that raises ``Interrupt`` is collected as an
 ``InterruptRequest`` instead; any other exception becomes the error map the model receives.
-Outputs are made JSON-safe, since they are stored and sent to models as JSON.
+Outputs are JSON objects (droid.agent.tools.tool_output), since they are stored and sent to
+models as JSON.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
-from droid.agent.errors import error_map, make_error_map
+from droid.agent.errors import ToolResultError, error_map, make_error_map
 from droid.agent.events import AgentEvent, FunctionCall, FunctionResponse
 from droid.agent.interrupts import Interrupt, InterruptRequest, ToolContext, set_tool_context
 from droid.agent.messages import ToolRequest
@@ -78,20 +78,15 @@ async def invoke(
         return error_map(invalid)
     set_tool_context(ToolContext(request.id, session_id, resumed_metadata is not None, dict(resumed_metadata or {})))
     try:
-        return json_safe(await call_tool(tool, dict(request.args)))
+        return await call_tool(tool, dict(request.args))
     except Interrupt as interrupt:
         return Paused(interrupt.metadata)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # noqa: BLE001 - every failure goes back to the model
-        if not isinstance(exc, AppFunctionException):
+        if isinstance(exc, ToolResultError):  # the runtime's own refusal: its message is the whole story
+            log.warning("%s", exc)
+        elif not isinstance(exc, AppFunctionException):
             log.warning("tool %s raised %s: %s", request.name, type(exc).__name__, exc, exc_info=True)
         return error_map(exc)
 
-
-def json_safe(output: dict[str, Any]) -> dict[str, Any]:
-    """Outputs are stored and sent to models as JSON: make sure they are."""
-    try:
-        return json.loads(json.dumps(output))
-    except (TypeError, ValueError):
-        return json.loads(json.dumps(output, default=str))

@@ -5,8 +5,11 @@ event listing one ``InterruptRequest`` per paused call, each addressed by the
 id of its own tool call (unique even when several calls of one turn interrupt).
 The caller answers every one of them, in any combination::
 
-    await session.resume(respond=[first.respond({"approved": True})],
-                         restart=[second.restart(resumed_metadata={"approved": False})])
+    await session.send(respond=[first.respond({"answer": "M"})], restart=[second.confirm()])
+
+(``session.resume(respond=..., restart=...)`` streams the same as events.) A confirmation
+(HitlConfirmationTool without ``on_confirm``) is answered with ``interrupt.confirm()`` (run it)
+or ``interrupt.deny()`` (the model gets ``CANCELLED_BY_USER``).
 
 ``respond`` gives the model ``output`` as if the tool had returned it;
 ``restart`` runs the tool again, and the tool sees ``resumed_metadata`` (and the
@@ -21,6 +24,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from droid.agent.tools import EMPTY_SCHEMA, AgentTool
+
+
+CANCELLED_BY_USER = "CANCELLED_BY_USER"
+APPROVED = "approved"  # the resumed_metadata key a confirmation reads
+
+
+def cancelled_by_user(message: str = "Action was declined by the user.") -> dict[str, Any]:
+    return {"status": CANCELLED_BY_USER, "message": message}
 
 
 class Interrupt(Exception):
@@ -47,6 +58,14 @@ class InterruptRequest:
         self, resumed_metadata: dict[str, Any] | None = None, replace_input: dict[str, Any] | None = None
     ) -> "InterruptRestart":
         return InterruptRestart(self.id, dict(resumed_metadata or {}), replace_input)
+
+    def confirm(self) -> "InterruptRestart":
+        """Yes to a confirmation: the tool runs again, approved, with the arguments the user saw."""
+        return self.restart(resumed_metadata={APPROVED: True})
+
+    def deny(self, message: str = "Action was declined by the user.") -> "InterruptResponse":
+        """No to a confirmation: nothing runs and the model gets ``CANCELLED_BY_USER`` with ``message``."""
+        return self.respond(cancelled_by_user(message))
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "args": self.args, "metadata": self.metadata}

@@ -12,6 +12,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from droid.agent.errors import AgentError
+
 SYSTEM = "system"
 USER = "user"
 ASSISTANT = "assistant"
@@ -24,7 +26,8 @@ def new_call_id() -> str:
 
 @dataclass
 class ToolRequest:
-    """One call the model asked for. ``id`` is unique within a session.
+    """One call the model asked for. ``id`` is unique within a session (Genkit's ``ref``; ``args``
+    is its ``input``); ``respond(output)`` answers it in a manual loop.
 
     ``argument_error`` is set when the model's arguments could not be parsed
     (e.g. invalid JSON); the runtime then answers with an error map instead of
@@ -35,6 +38,18 @@ class ToolRequest:
     args: dict[str, Any] = field(default_factory=dict)
     id: str = ""
     argument_error: str | None = None
+
+    @property
+    def ref(self) -> str:
+        return self.id
+
+    @property
+    def input(self) -> dict[str, Any]:
+        return self.args
+
+    def respond(self, output: Any) -> "ToolResponse":
+        """The answer to this request, for ``session.run(tool_responses=[...])``."""
+        return ToolResponse(self.id, self.name, output)
 
     def to_dict(self) -> dict[str, Any]:
         data = {"id": self.id, "name": self.name, "args": self.args}
@@ -49,11 +64,28 @@ class ToolRequest:
 
 @dataclass
 class ToolResponse:
-    """The answer to one ToolRequest, addressed by the request's id."""
+    """The answer to one ToolRequest, addressed by the request's id: what a manual loop hands to
+    ``session.run(tool_responses=[...])``. Genkit's shape is accepted there too (see ``of``)."""
 
     id: str
     name: str
     output: dict[str, Any]
+
+    @classmethod
+    def of(cls, answer: Any) -> "ToolResponse":
+        """A ToolResponse from what a manual loop gives: one, Genkit's tool response
+        ``{"name", "ref", "output"}`` (bare or as a part, ``{"toolResponse": {...}}``) or this
+        class's dict form ``{"id", "name", "output"}``; AgentError showing the shapes otherwise."""
+        if isinstance(answer, cls):
+            return answer
+        data = answer.get("toolResponse", answer) if isinstance(answer, dict) else None
+        if isinstance(data, dict) and "output" in data and ("ref" in data or "id" in data) and isinstance(
+                data.get("name"), str):
+            return cls(str(data.get("ref", data.get("id"))), data["name"], data["output"])
+        raise AgentError(
+            f"a tool response is ToolResponse(id, name, output), or Genkit's {{'name': ..., 'ref': ..., 'output': "
+            f"...}} (also as {{'toolResponse': {{...}}}}), with the id (ref) and name of the ToolRequest it answers; "
+            f"got {answer!r:.200}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "output": self.output}

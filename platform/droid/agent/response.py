@@ -3,7 +3,8 @@
 Genkit's ``generate()`` and ``chat.send()`` return one response with the answer's
 ``text``, a ``finish_reason``, the ``interrupts`` to answer and, in a manual loop, the
 ``tool_requests`` to run; ``AgentResponse`` is that, built from the run's events (kept in
-``events``). ``finish_reason`` is Genkit's where Genkit has one: ``stop`` (the model
+``events``), with ``messages``, the conversation after the run (Genkit's ``response.messages``:
+the request's history and the answer). ``finish_reason`` is Genkit's where Genkit has one: ``stop`` (the model
 answered, or returned tool requests), ``length`` (cut off at the token limit) and
 ``interrupted``; ``max_turns`` where Genkit raises instead ("Exceeded maximum tool call
 iterations"), because here the session stays usable: ``finish_message`` says what to check.
@@ -29,7 +30,7 @@ from droid.agent.events import (
     ToolRequestsReturned,
 )
 from droid.agent.interrupts import InterruptRequest
-from droid.agent.messages import ToolRequest
+from droid.agent.messages import Message, ToolRequest
 
 STOP = "stop"
 LENGTH = "length"
@@ -51,6 +52,7 @@ class AgentResponse:
     tool_requests: tuple[ToolRequest, ...] = ()
     reasoning: str = ""
     events: tuple[AgentEvent, ...] = ()
+    messages: tuple[Message, ...] = ()
 
     @property
     def function_calls(self) -> list[FunctionCall]:
@@ -61,7 +63,8 @@ class AgentResponse:
         return [e for e in self.events if isinstance(e, FunctionResponse)]
 
     @classmethod
-    def of(cls, events: Iterable[AgentEvent]) -> "AgentResponse":
+    def of(cls, events: Iterable[AgentEvent], messages: Iterable[Message] = ()) -> "AgentResponse":
+        """The response a run's ``events`` make; ``messages``: the session's history after it."""
         events = tuple(events)
         text, reasoning, reason, message = "", "", STOP, ""
         interrupts: tuple[InterruptRequest, ...] = ()
@@ -82,7 +85,7 @@ class AgentResponse:
                 reason, message = MAX_TURNS, event.message
             elif isinstance(event, ToolRequestsReturned):
                 requests = event.requests
-        return cls(text, reason, message, interrupts, requests, reasoning, events)
+        return cls(text, reason, message, interrupts, requests, reasoning, events, tuple(messages))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,6 +93,7 @@ class AgentResponse:
             "interrupts": [i.to_dict() for i in self.interrupts],
             "tool_requests": [r.to_dict() for r in self.tool_requests],
             "reasoning": self.reasoning, "events": [e.to_dict() for e in self.events],
+            "messages": [m.to_dict() for m in self.messages],
         }
 
 

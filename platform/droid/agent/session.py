@@ -29,7 +29,6 @@ from typing import Any, AsyncIterator, Iterable, Protocol
 
 from droid.agent.agent import CONTEXT_OVERFLOW_DROP_OLDEST, TOOL_CHOICES, Agent, check_tools
 from droid.agent.chunks import chunks_of
-from droid.agent.confirmation import cancelled_by_user
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError, make_error_map
 from droid.agent.events import (
     AgentEvent,
@@ -40,13 +39,13 @@ from droid.agent.events import (
     TextMessage,
     ToolRequestsReturned,
 )
-from droid.agent.execution import Paused, execute_calls, invoke, json_safe
-from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart
+from droid.agent.execution import Paused, execute_calls, invoke
+from droid.agent.interrupts import InterruptRequest, InterruptResponse, InterruptRestart, cancelled_by_user
 from droid.agent.messages import ASSISTANT, USER, Message, ToolRequest, ToolResponse, new_call_id
 from droid.agent.response import AgentResponse, EventStream
 from droid.agent.models.base import Model, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
 from droid.agent.store import SessionStore
-from droid.agent.tools import AgentTool, as_output, check_unique_names
+from droid.agent.tools import AgentTool, check_unique_names, tool_output
 from droid.appfunctions.exceptions import AppFunctionException
 
 log = logging.getLogger("droid.agent")
@@ -197,7 +196,7 @@ class AgentSession:
         self,
         prompt: str | None = None,
         *,
-        tool_responses: Iterable[ToolResponse] | None = None,
+        tool_responses: Iterable[ToolResponse | dict[str, Any]] | None = None,
         return_tool_requests: bool = False,
         tools: Iterable[AgentTool] | None = None,
         tool_choice: str | None = None,
@@ -214,7 +213,8 @@ class AgentSession:
         ``return_tool_requests=True`` is the manual loop: the model's tool calls
         are not executed; the run ends with ``ToolRequestsReturned`` and the next
         ``run(tool_responses=[...])`` (with or without a prompt) hands in the
-        results (``execute_tool_request`` runs one for you).
+        results: ``ToolResponse(id, name, output)`` (``request.respond(output)``) or Genkit's
+        ``{"name", "ref", "output"}`` (``execute_tool_request`` runs one for you).
 
         If the model backend fails, the exception propagates and the session is left as
         it was before this call.
@@ -241,28 +241,31 @@ class AgentSession:
             events = self.resume(respond, restart, **options)
         else:
             events = self.run(prompt, **options)
-        return AgentResponse.of([event async for event in events])
+        return AgentResponse.of([event async for event in events], self.history)
 
     async def _run(
         self,
         prompt: str | None,
-        tool_responses: Iterable[ToolResponse] | None,
+        tool_responses: Iterable[ToolResponse | dict[str, Any]] | None,
         return_tool_requests: bool,
         tools: Iterable[AgentTool] | None,
         tool_choice: str | None,
         parallel_tool_calls: bool | None,
     ) -> AsyncIterator[AgentEvent]:
         self._check_idle()
-        responses = list(tool_responses or [])
+        responses = [ToolResponse.of(answer) for answer in tool_responses or []]
         if self._pending and self._pending["kind"] == "interrupt":
             ids = ", ".join(i["id"] for i in self._pending["interrupts"])
             raise AgentError(
-                f"session {self.session_id!r} is interrupted (interrupts {ids}): call resume(), or cancel_pending()"
+                f"session {self.session_id!r} is interrupted (interrupts {ids}): answer them with "
+                "session.send(respond=[...], restart=[...]) (or session.resume(...) for events; a confirmation: "
+                "interrupt.confirm() or interrupt.deny()), or drop them with session.cancel_pending()"
             )
         if self._pending and self._pending["kind"] == "tool_requests":
             if not responses:
                 raise AgentError("tool requests are pending: pass tool_responses=[...] for every one of them")
             self._check_answers({r.id for r in responses}, [r["id"] for r in self._pending["requests"]])
+            self._check_names(responses, self._pending["requests"])
         elif responses:
             raise AgentError("no tool requests are pending; tool_responses are only for return_tool_requests runs")
         if prompt is None and not responses:
@@ -283,7 +286,7 @@ class AgentSession:
                 by_id = {r.id: r for r in responses}
                 for request in self._pending["requests"]:
                     answer = by_id[request["id"]]
-                    output = json_safe(as_output(answer.output))
+                    output = tool_output(answer.output, f"the tool response to {request['name']} ({answer.id})")
                     self._history.append(Message.tool(ToolResponse(answer.id, request["name"], output)))
                     yield FunctionResponse(answer.id, request["name"], output)
                 self._pending = None
@@ -338,6 +341,7 @@ class AgentSession:
         self._check_answers(set(given), [i["id"] for i in self._pending["interrupts"]])
         if tools is not None:
             self._run_tools = self._check_run_tools(tools)
+        await self._check_restarts(restart)
         agent = self.runner.agent
         options = _TurnOptions("auto" if agent.tool_choice is not None else None, agent.parallel_tool_calls)
         before = copy.deepcopy(self._state())
@@ -348,7 +352,7 @@ class AgentSession:
             outcomes: dict[str, dict[str, Any]] = dict(pending["responses"])
             by_id = {r.id: r for r in requests}
             for answer in respond:
-                output = json_safe(as_output(answer.output))
+                output = tool_output(answer.output, f"the answer to {by_id[answer.id].name} ({answer.id})")
                 outcomes[answer.id] = output
                 yield FunctionResponse(answer.id, by_id[answer.id].name, output)
             reruns = []
@@ -380,6 +384,17 @@ class AgentSession:
             raise
         finally:
             self._end()
+
+    async def _check_restarts(self, restart: list[InterruptRestart]) -> None:
+        """Each restart's resumed_metadata is one its tool reads (a confirmation reads ``approved``):
+        a wrong key would otherwise ask the same question again, silently."""
+        by_name = {t.name: t for t in await self._tools()}
+        names = {i["id"]: i["name"] for i in self._pending["interrupts"]}
+        for answer in restart:
+            tool = by_name.get(names[answer.id])
+            problem = tool.resume_problem(answer.resumed_metadata) if tool is not None else None
+            if problem:
+                raise AgentError(f"interrupt {answer.id}: {problem}")
 
     def cancel_pending(self, message: str = "Action was declined by the user.") -> None:
         """Answer every pending interrupt or tool request with CANCELLED_BY_USER, without running it."""
@@ -572,6 +587,14 @@ class AgentSession:
             if r.id not in answered:
                 output = make_error_map(AppFunctionException.ERROR_CANCELLED, "RunCancelled", "the run was stopped before this call finished")
                 self._history.append(Message.tool(ToolResponse(r.id, r.name, output)))
+
+    @staticmethod
+    def _check_names(responses: list[ToolResponse], requests: list[dict[str, Any]]) -> None:
+        names = {r["id"]: r["name"] for r in requests}
+        for response in responses:
+            if response.name != names[response.id]:
+                raise AgentError(f"tool response {response.id} is named {response.name!r}, but request "
+                                 f"{response.id} called {names[response.id]!r}")
 
     @staticmethod
     def _check_answers(given: set[str], expected: list[str]) -> None:

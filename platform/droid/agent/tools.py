@@ -12,6 +12,14 @@ decorator only overrides ``execute``::
 object. It may be ``async`` (preferred) or plain (it then runs on a worker thread,
 so it never holds up the other calls of a turn); it may raise: the runtime turns
 exceptions into an error map for the model, and ``Interrupt`` pauses the loop.
+What it returns is made JSON as Pydantic writes JSON (dates and times as ISO 8601,
+dataclasses and Pydantic models as objects, enums as their values); anything else (an
+object of a class of your own) is refused, naming the tool and the type, never
+stringified. A value that is not an object reaches the model as ``{"result": value}``.
+
+A tool is called as Genkit's are: ``await tool({"city": "Paris"})`` (or ``await
+tool(city="Paris")``) checks the arguments as the loop does and returns what the model
+would get.
 
 Before ``execute`` runs (and before a confirmation wrapper asks anyone), the runtime
 checks the arguments with ``argument_error``: against the declared JSON Schema for a
@@ -23,11 +31,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 from typing import Any
 
 import jsonschema
+import pydantic_core
 
-from droid.agent.errors import AgentError
+from droid.agent.errors import AgentError, ToolResultError
 from droid.agent.messages import ToolDeclaration
 from droid.appfunctions.exceptions import AppFunctionException, AppFunctionInvalidArgumentException
 
@@ -55,8 +65,28 @@ class AgentTool:
 
     async def execute(self, args: dict[str, Any]) -> dict[str, Any]:
         if self.delegate is None:
-            raise NotImplementedError(f"{type(self).__name__} must implement execute() or wrap a delegate")
+            raise NotImplementedError(
+                f"{type(self).__name__} {self.name!r} has no delegate and no execute() of its own: subclass "
+                "AgentTool and define `async def execute(self, args) -> dict`, or wrap a tool "
+                "(AgentTool(delegate)), or make a function a tool with FunctionTool(fn)")
         return await call_tool(self.delegate, args)
+
+    async def __call__(self, args: dict[str, Any] | None = None, /, **kwargs: Any) -> dict[str, Any]:
+        """Run the tool as the loop runs it, as a Genkit tool is called: the arguments (a dict, or
+        keywords) are checked first (AppFunctionInvalidArgumentException names the problem), and
+        the result is what the model would get."""
+        if args is not None and kwargs:
+            raise TypeError(f"{self.name}: give the arguments as one dict or as keywords, not both")
+        args = dict(kwargs) if args is None else args
+        invalid = self.argument_error(args)
+        if invalid is not None:
+            raise invalid
+        return await call_tool(self, dict(args))
+
+    def resume_problem(self, resumed_metadata: dict[str, Any]) -> str | None:
+        """Why ``resumed_metadata`` cannot restart this tool after its interrupt, or None; the
+        session asks before anything runs. A wrapper answers as its delegate does."""
+        return self.delegate.resume_problem(resumed_metadata) if self.delegate else None
 
     def argument_error(self, args: Any) -> AppFunctionException | None:
         """Why ``args`` cannot be this tool's arguments, or None. A wrapper that declares its
@@ -96,14 +126,14 @@ class AgentTool:
 
 
 async def call_tool(tool: AgentTool, args: dict[str, Any]) -> dict[str, Any]:
-    """Run ``tool.execute`` (a plain one on a worker thread) and insist on a JSON object back."""
+    """Run ``tool.execute`` (a plain one on a worker thread); its result made a JSON object."""
     if inspect.iscoroutinefunction(tool.execute):
         result = await tool.execute(args)
     else:
         result = await asyncio.to_thread(tool.execute, args)
         if inspect.isawaitable(result):
             result = await result
-    return as_output(result)
+    return tool_output(result, f"tool {tool.name}")
 
 
 def first_schema_error(validator: jsonschema.Validator, args: Any) -> jsonschema.ValidationError | None:
@@ -131,8 +161,21 @@ def check_unique_names(tools: list[AgentTool]) -> None:
         names[tool.name] = tool
 
 
-def as_output(result: Any) -> dict[str, Any]:
-    """Tool outputs are JSON objects; anything else is wrapped as ``{"result": value}``."""
-    if isinstance(result, dict):
-        return result
-    return {"result": result}
+def tool_output(result: Any, who: str) -> dict[str, Any]:
+    """``result`` as the JSON object the model gets (see the module docstring); ``ToolResultError``
+    naming ``who`` and the type that has no JSON form."""
+    try:
+        value = pydantic_core.to_jsonable_python(result, bytes_mode="base64")
+        text = json.dumps(value, allow_nan=False)
+    except (pydantic_core.PydanticSerializationError, TypeError, ValueError) as error:
+        raise ToolResultError(
+            f"{who} returned {_kind(result)}, which has no JSON form ({error}): return a dict, a list, a "
+            "str, a number, a bool, None, a date or time, an enum, a dataclass or a Pydantic model, or "
+            "convert the value yourself") from None
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {"result": value}
+
+
+def _kind(value: Any) -> str:
+    kind = type(value)
+    return f"a {kind.__module__}.{kind.__qualname__}" if kind.__module__ != "builtins" else f"a {kind.__name__}"

@@ -62,3 +62,21 @@ def self_only(function_id: str, target: str) -> str:
 def system_only(agent: str, function_id: str) -> str:
     return (f"{function_id} is ACCESS_LEVEL_SYSTEM: only holders of {EXECUTE_APP_FUNCTIONS_SYSTEM} may call it, "
             f"and {agent} does not hold it (a privileged permission: request it and be privileged)")
+
+
+def invalid_pair(agent: str, target: str, *, agent_installed: bool, agent_requests: bool, agent_allowlisted: bool,
+                 target_installed: bool, target_has_service: bool) -> str | None:
+    """The first rule of a valid (agent, target) pair that fails, with its fix; None when the pair
+    is valid (QPR2's AppFunctionAccessService: an invalid pair ignores grants)."""
+    if not agent_installed:
+        return f"{agent} is not installed"
+    if not agent_requests:
+        return missing_permission(agent, requested=False)
+    if not agent_allowlisted:
+        return f"{agent} is not on the agent allowlist: `{allowlist_command(agent)}`"
+    if not target_installed:
+        return f"{target} is not installed"
+    if not target_has_service:
+        return (f"{target} has no service with the android.app.appfunctions.AppFunctionService intent filter, "
+                "so it is no target of agents")
+    return None

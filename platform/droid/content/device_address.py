@@ -81,7 +81,10 @@ def resolve_device(device: str | os.PathLike[str] | None = None, data: str | os.
     given = data or os.environ.get("DROIDSIM_DATA")
     data_dir = Path(given) if given else None
     path = Path(raw[5:] if raw.startswith("unix:") else raw)
-    if path.is_dir():
+    if path.is_dir():  # the device running on it listens where its registry entry says (HOST:PORT too)
+        listening = next((d.address for d in running_devices() if d.data_dir == path.resolve()), None)
+        if listening and not listening.startswith("unix:"):
+            return DeviceAddress(listening, data_dir or path.resolve())
         return DeviceAddress(f"unix:{(path / SOCKET_NAME).resolve()}", data_dir or path.resolve())
     if raw.startswith("unix:") or path.is_socket():
         guess = path.resolve().parent

@@ -165,18 +165,20 @@ class AppFunctionPackageMetadata(_message.Message):
     def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ..., answers: _Optional[_Union[AnswerSource, _Mapping]] = ..., installed_from: _Optional[_Union[InstalledFrom, _Mapping]] = ...) -> None: ...
 
 class InstalledFrom(_message.Message):
-    __slots__ = ("kind", "file_name", "sha256", "signing_schemes", "certificate_sha256")
+    __slots__ = ("kind", "file_name", "sha256", "signing_schemes", "certificate_sha256", "folder")
     KIND_FIELD_NUMBER: _ClassVar[int]
     FILE_NAME_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     SIGNING_SCHEMES_FIELD_NUMBER: _ClassVar[int]
     CERTIFICATE_SHA256_FIELD_NUMBER: _ClassVar[int]
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
     kind: str
     file_name: str
     sha256: str
     signing_schemes: _containers.RepeatedScalarFieldContainer[str]
     certificate_sha256: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, kind: _Optional[str] = ..., file_name: _Optional[str] = ..., sha256: _Optional[str] = ..., signing_schemes: _Optional[_Iterable[str]] = ..., certificate_sha256: _Optional[_Iterable[str]] = ...) -> None: ...
+    folder: str
+    def __init__(self, kind: _Optional[str] = ..., file_name: _Optional[str] = ..., sha256: _Optional[str] = ..., signing_schemes: _Optional[_Iterable[str]] = ..., certificate_sha256: _Optional[_Iterable[str]] = ..., folder: _Optional[str] = ...) -> None: ...
 
 class AnswerSource(_message.Message):
     __slots__ = ("kind", "cassette", "double_dir", "on_miss", "recorded")

@@ -29,11 +29,18 @@ Flavors (how each really sends things):
   an empty stream (the handler raises "Automatic streaming tool choice is not supported" after
   the response began); the prompt is rendered with HTML autoescape (``"`` -> ``&#34;``) and
   without the ``tool`` role, so tool results never reach the model, and ``usage.prompt_tokens``
-  counts that prompt; ``max_tokens`` is ignored for the arguments of automatic calls
-  (``max_tokens=None`` in its handler), so arguments that run on (``[runaway]``) fill the
-  context, and the next request, which carries them, is HTTP 400 "This model's maximum context
-  length is N tokens. However, you requested M tokens (P in the messages, C in the
-  completion)...".
+  counts that prompt, the tools its template writes into the system message included;
+  ``max_tokens`` is ignored for the arguments of automatic calls (``max_tokens=None`` in its
+  handler), so arguments that run on (``[runaway]``) fill the context, ``usage.completion_tokens``
+  counting them past ``max_tokens``, and the next request, which carries them, is HTTP 400 "This
+  model's maximum context length is N tokens. However, you requested M tokens (P in the
+  messages, C in the completion)..."; ``[calls-run-on]``: the handler generates call after call
+  into its own prompt until it passes the context, and that same request is HTTP 400 with the
+  tokens it counted (far more than were sent).
+- ``-notools``: a model served without tool support, refused in the server's words when a
+  request carries tools: Ollama "registry.ollama.ai/library/NAME does not support tools", vLLM
+  '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+  llama.cpp "tools param requires --jinja flag".
 
 Policy, read from the last message:
 
@@ -111,6 +118,17 @@ class Flavor:
         self.context = int(context[3:]) if context else None
         self.reasoning_field = "reasoning" if self.name in ("vllm", "ollama") else "reasoning_content"
         self.chatml_function_calling = self.name == "llama_cpp_python"
+        self.no_tools = "notools" in parts
+
+    def no_tools_error(self) -> dict:
+        """How a server without tool support for the model refuses a request with tools."""
+        if self.name == "ollama":
+            return {"error": {"message": "registry.ollama.ai/library/gemma:2b does not support tools",
+                              "type": "invalid_request_error", "param": None, "code": None}}
+        if self.name == "vllm":
+            return {"object": "error", "type": "BadRequestError", "param": None, "code": 400,
+                    "message": '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'}
+        return {"error": {"code": 500, "type": "server_error", "message": "tools param requires --jinja flag"}}
 
     def sees_tools(self, body: dict) -> bool:
         """chatml-function-calling renders the tools only when tool_choice is given and not "none"."""
@@ -118,12 +136,12 @@ class Flavor:
             return body.get("tool_choice") not in (None, "none")
         return True
 
-    def prompt(self, messages: list[dict]) -> str:
+    def prompt(self, messages: list[dict], tools: list | None = None) -> str:
         """What the model reads: chatml-function-calling's template (no tool role, HTML-escaped),
         or the messages as JSON for the others."""
         if not self.chatml_function_calling:
             return json.dumps(messages)
-        parts = []
+        parts = [f"<|im_start|>system\nfunctions: {json.dumps(tools)}<|im_end|>"] if tools else []  # tojson: not escaped
         for message in messages:
             if message.get("role") == "tool":
                 continue  # the template has no branch for it
@@ -290,9 +308,16 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(400, {"object": "error", "type": "BadRequestError", "code": 400,
                                  "message": "Conversation roles must alternate user/assistant/user/assistant/..."})
                 return
-        tokens = len(flavor.prompt(messages)) // 4
+        if flavor.no_tools and body.get("tools"):
+            self._json(400 if flavor.name != "llamacpp" else 500, flavor.no_tools_error())
+            return
+        tokens = len(flavor.prompt(messages, body.get("tools") if flavor.sees_tools(body) else None)) // 4
         if flavor.context is not None and tokens > flavor.context:
             self._json(400, flavor.context_error(tokens))
+            return
+        if flavor.chatml_function_calling and "[calls-run-on]" in prompt and body.get("tools"):
+            # Each call the handler generates goes into its own prompt, until it passes the context.
+            self._json(400, flavor.context_error((flavor.context or 2048) + 1 + tokens // 10))
             return
         reply = Reply(body, flavor, prompt, tokens)
         if body.get("stream") and flavor.chatml_function_calling and reply.calls:
@@ -411,9 +436,21 @@ class Reply:
         return {
             "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": self.body.get("model"),
             "choices": [{"index": 0, "message": message, "finish_reason": self.finish}],
-            "usage": {"prompt_tokens": self.prompt_tokens, "completion_tokens": 1,
-                      "total_tokens": self.prompt_tokens + 1},
+            "usage": {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                      "total_tokens": self.prompt_tokens + self.completion_tokens},
         }
+
+    @property
+    def completion_tokens(self) -> int:
+        """What the model wrote, as the server counts it: the text and each call as its template
+        writes calls (chatml-function-calling: ``functions.NAME:\\nARGUMENTS``)."""
+        written = (self.content or "") + (self.reasoning or "")
+        for call in self.calls:
+            arguments = call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])
+            written += (f"functions.{call['name']}:\n{arguments}" if self.flavor.chatml_function_calling
+                        else json.dumps({"name": call["name"], "arguments": arguments}))
+        bound = None if self.flavor.chatml_function_calling else self.body.get("max_tokens")  # it ignores it
+        return min(max(1, len(written) // 4), bound or len(written))
 
     def _chunk(self, delta: dict, finish: str | None = None) -> dict:
         return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": int(time.time()),

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from droid.agent import (
     Agent,
+    AgentError,
     AgentRunner,
     AgentTool,
     AppFunctionAgentTools,
@@ -85,6 +88,50 @@ def test_confirmation_through_an_interrupt_when_there_is_no_callback(manager, se
     assert service.executed == [CANCEL]
 
 
+def interrupted_cancel(manager):
+    tools = require_confirmation(AppFunctionAgentTools.discover(manager))
+    model = ScriptedModel([tool_call("cancel_order", orderId="ORD-8492"), "Done.", "Left alone."])
+    session = AgentRunner(Agent(tools=tools), model).create_session()
+    (pending,) = run(session, "Cancel ORD-8492")[-1].interrupts
+    return session, pending
+
+
+def test_confirm_and_deny_answer_a_confirmation(manager, service):
+    session, pending = interrupted_cancel(manager)
+    response = asyncio.run(session.send(restart=[pending.confirm()]))
+    assert service.executed == [CANCEL] and response.text == "Done."
+    session, pending = interrupted_cancel(manager)
+    response = asyncio.run(session.send(respond=[pending.deny("Not today.")]))
+    assert response.function_responses[0].response == {"status": "CANCELLED_BY_USER", "message": "Not today."}
+    assert service.executed == [CANCEL], "denied: nothing more ran"
+
+
+@pytest.mark.parametrize("metadata, got", [
+    ({"confirmed": True}, "got the key 'confirmed'"),
+    ({"approved": "yes"}, "got approved='yes'"),
+    ({}, "got approved=None"),
+])
+def test_a_confirmation_resumed_with_another_key_is_refused_naming_the_one_it_reads(manager, service, metadata, got):
+    session, pending = interrupted_cancel(manager)
+    with pytest.raises(AgentError) as error:
+        asyncio.run(session.send(restart=[pending.restart(resumed_metadata=metadata)]))
+    assert str(error.value) == (
+        f"interrupt {pending.id}: the confirmation of cancel_order reads resumed_metadata {{'approved': True or "
+        f"False}}, {got}: answer it with interrupt.confirm() or interrupt.deny(), or "
+        "restart(resumed_metadata={'approved': True})")
+    assert service.calls == [] and session.pending_interrupts == [pending], "nothing ran; still waiting"
+
+
+def test_a_prompt_while_interrupted_names_the_apis_that_answer(manager):
+    session, pending = interrupted_cancel(manager)
+    with pytest.raises(AgentError) as error:
+        asyncio.run(session.send("hello"))
+    assert str(error.value) == (
+        f"session {session.session_id!r} is interrupted (interrupts {pending.id}): answer them with "
+        "session.send(respond=[...], restart=[...]) (or session.resume(...) for events; a confirmation: "
+        "interrupt.confirm() or interrupt.deny()), or drop them with session.cancel_pending()")
+
+
 def test_default_policy_marks_cancel_but_not_fetch(manager):
     fetch, cancel = AppFunctionAgentTools.discover(manager)
     assert default_is_destructive(cancel) and not default_is_destructive(fetch)
@@ -114,3 +161,13 @@ def test_explicit_flag_and_description_marker_win():
     assert default_is_destructive(marked)
     assert not default_is_destructive(opted_out)
     assert default_is_destructive(AgentTool(name="deleteDraft"))
+
+
+def test_a_callback_that_answers_neither_yes_nor_no_is_an_error_not_a_silent_no(manager, service):
+    tools = require_confirmation(AppFunctionAgentTools.discover(manager), lambda name, args: None)
+    model = ScriptedModel([tool_call("cancel_order", orderId="ORD-8492"), "Done."])
+    response = asyncio.run(AgentRunner(Agent(tools=tools), model).create_session().send("Cancel ORD-8492"))
+    error = response.function_responses[0].response["error"]
+    assert error["message"] == ("on_confirm for cancel_order returned None, not True or False: nothing ran; return "
+                                "True to run it, False to decline")
+    assert service.calls == []

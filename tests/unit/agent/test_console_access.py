@@ -26,7 +26,7 @@ def test_one_prompt_with_no_function_in_reach_warns_with_the_fix_and_exits_1(con
     assert code == 1
     assert lines(out) == [
         {"type": "warning", "message": access_fixes.not_granted(AGENT, ORDERS)},
-        {"type": "error", "message": f"{AGENT} may call none of the app functions it sees; fix its access as said above"},
+        {"type": "error", "message": f"{AGENT} may call no app function, of its own or of another app: fix its access as said above"},
     ]
     assert f"warning: {access_fixes.not_granted(AGENT, ORDERS)}" in err
     assert service.calls == [], "nothing ran"
@@ -37,6 +37,17 @@ def test_a_chat_with_no_function_in_reach_warns_and_carries_on(context, service)
     code, out, err = console(context, None, stdin="hello\n/exit\n")
     assert code == 0
     assert "grant-app-function-access --agent-package com.example.assistant --target-package com.example.orders" in err
+
+
+def test_what_the_app_lacks_is_said_once_per_session_naming_each_package(context, service, tmp_path):
+    service.access_states[ORDERS] = ACCESS_REQUEST_STATE_DENIED
+    stored = {"session_dir": tmp_path, "session_id": "kept"}
+    _, _, first = console(context, None, stdin="hello\n/exit\n", **stored)
+    assert f"warning: {access_fixes.not_granted(AGENT, ORDERS)}" in first and "--target-package APP" not in first
+    _, _, again = console(context, None, stdin="hello again\n/exit\n", **stored)
+    assert "warning:" not in again, "a conversation continued has heard it"
+    _, _, other = console(context, None, stdin="hi\n/exit\n", session_dir=tmp_path, session_id="new")
+    assert f"warning: {access_fixes.not_granted(AGENT, ORDERS)}" in other
 
 
 def test_an_agent_without_the_permission_is_told_how_to_get_it(context, service):

@@ -472,3 +472,87 @@ def test_an_overflow_counted_far_beyond_what_was_sent_is_put_down_to_the_models_
     assert "the model's own output filled its context of 8192. Bound each answer with --max-tokens" in str(generated)
     sent = ContextOverflow.of(llm, SimpleNamespace(message=said.format(30, 30), body=None), body)
     assert not sent.by_own_output and "--trim-history" in str(sent)
+
+
+def many_tools(count: int = 12) -> list:
+    """``count`` local tools with descriptions as long as real apps' (12 take ~2,000 tokens)."""
+    def make(n: int):
+        def tool(order_id: str, note: str = "") -> dict:
+            return {"n": n}
+        tool.__name__ = f"tool_{n}"
+        tool.__doc__ = f"Tool number {n}. " + "It looks up an order and says everything about it. " * 12
+        return FunctionTool(tool)
+
+    return [make(n) for n in range(count)]
+
+
+def test_an_answer_the_server_counts_past_max_tokens_is_warned_about(chat_server, manager, caplog):
+    llm = model(chat_server, f"{LCPP}-ctx4096", stream=False, max_tokens=64)
+    with pytest.raises(ContextLengthExceededError):  # the runaway arguments overflow the next request
+        run(session_for(manager, llm), "[runaway] go")
+    (warning,) = [r.getMessage() for r in caplog.records if "where max_tokens was 64" in r.getMessage()]
+    assert warning.startswith(f"{LCPP}-ctx4096 at {chat_server}/v1 wrote ")
+    assert ("the server does not bound this answer (llama-cpp-python's chatml-function-calling ignores max_tokens "
+            "for automatic tool calls)") in warning
+    caplog.clear()
+    run(session_for(manager, model(chat_server, "vllm", stream=False, max_tokens=64)), "[runaway] go")
+    assert "where max_tokens was" not in caplog.text, "a server that honours the bound is not warned about"
+
+
+def test_short_tool_results_the_prompt_never_holds_are_warned_about_too(chat_server, caplog):
+    def status() -> dict:
+        """Says whether the helper is ready."""
+        return {"result": "ready"}
+
+    for flavor, dropped in ((LCPP, True), ("vllm", False), ("openai", False)):
+        caplog.clear()
+        session = AgentRunner(Agent(tools=[FunctionTool(status)]), model(chat_server, flavor, stream=False)
+                              ).create_session()
+        run(session, calls({"name": "status", "arguments": {}}))
+        warned = [r.getMessage() for r in caplog.records if "did not reach the model" in r.getMessage()]
+        assert bool(warned) == dropped, flavor
+    # One more round of the conversation, on the server that drops them: warned again.
+    caplog.clear()
+    session = AgentRunner(Agent(tools=[FunctionTool(status)]), model(chat_server, LCPP, stream=False)).create_session()
+    run(session, calls({"name": "status", "arguments": {}}))
+    run(session, calls({"name": "status", "arguments": {}}))
+    assert len([r for r in caplog.records if "did not reach the model" in r.getMessage()]) == 2
+
+
+def test_an_overflow_the_server_generates_into_its_own_prompt_is_the_models_at_a_small_context(chat_server):
+    tools = many_tools()
+    llm = model(chat_server, f"{LCPP}-ctx4096", stream=False)
+    sent = len(json.dumps(llm.request_body(__import__("droid.agent.models.base", fromlist=["x"]).ModelRequest(
+        "", (), tuple(t.declaration() for t in tools))))) // 4
+    assert sent > 2000, "12 declarations take half of this context"
+    with pytest.raises(ContextLengthExceededError) as raised:
+        run(AgentRunner(Agent(tools=tools), llm).create_session(), "[calls-run-on] go")
+    assert raised.value.by_own_output and raised.value.context == 4096
+    assert "the model's own output filled its context of 4096" in str(raised.value)
+    # A conversation that does not fit by itself is no doing of the model's.
+    with pytest.raises(ContextLengthExceededError) as too_long:
+        run(AgentRunner(Agent(tools=tools), model(chat_server, f"{LCPP}-ctx2048", stream=False)).create_session(), "hi")
+    assert not too_long.value.by_own_output and "--trim-history" in str(too_long.value)
+
+
+def test_a_base_url_without_v1_says_to_add_it(chat_server, manager):
+    llm = OpenAICompatibleModel("openai", base_url=chat_server, max_retries=0)
+    with pytest.raises(ModelError) as raised:
+        run(session_for(manager, llm), "hello")
+    assert str(raised.value).endswith(f"no route /chat/completions. No chat-completions endpoint at "
+                                      f"{chat_server}/chat/completions: OpenAI-compatible servers serve it under /v1, "
+                                      f"so try --base-url {chat_server}/v1 (base_url=, OPENAI_BASE_URL)")
+
+
+@pytest.mark.parametrize("flavor, words", [
+    ("ollama-notools", "does not support tools"),
+    ("vllm-notools", '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'),
+    ("llamacpp-notools", "tools param requires --jinja flag"),
+])
+def test_a_model_served_without_tool_support_is_told_what_to_change(chat_server, manager, flavor, words):
+    with pytest.raises(ModelError) as raised:
+        run(session_for(manager, model(chat_server, flavor)), "Where is ORD-8492?")
+    message = str(raised.value)
+    assert words in message, "the server's own words"
+    assert (f"The server cannot give model {flavor} tools as it serves it: on Ollama pick a model with tool support"
+            in message) and "--enable-auto-tool-choice --tool-call-parser NAME" in message and "--jinja" in message

@@ -3,6 +3,8 @@ define_interrupt, and stream chunks that carry tool requests."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from droid.agent import (
@@ -17,6 +19,7 @@ from droid.agent import (
     Interrupted,
     MaxTurnsReached,
     ScriptedModel,
+    ToolResponse,
     define_interrupt,
     tool_call,
 )
@@ -108,3 +111,52 @@ def test_a_tool_choice_that_names_nothing_is_refused_before_the_model_is_called(
         run(session, "hi", tool_choice="sometimes")
     assert model.requests == [] and session.history == []
     assert run(session, "hi", tool_choice="fetch_order_details")[-1].text == "hi"
+
+
+def manual_loop(manager):
+    model = ScriptedModel([tool_call("fetch_order_details", orderId="ORD-8492"), "It is lost."])
+    session = AgentRunner(Agent(tools=AppFunctionAgentTools.discover(manager)), model).create_session()
+    (request,) = asyncio.run(session.send("Where is ORD-8492?", return_tool_requests=True)).tool_requests
+    return session, request
+
+
+@pytest.mark.parametrize("shape", ["ToolResponse", "respond", "genkit", "genkit part", "to_dict"])
+def test_a_manual_loop_takes_genkits_tool_response_shape_and_its_own(manager, shape):
+    session, request = manual_loop(manager)
+    assert (request.ref, request.input) == (request.id, {"orderId": "ORD-8492"})  # Genkit's names
+    output = {"status": "LOST"}
+    answer = {
+        "ToolResponse": ToolResponse(request.id, request.name, output),
+        "respond": request.respond(output),
+        "genkit": {"name": request.name, "ref": request.ref, "output": output},
+        "genkit part": {"toolResponse": {"name": request.name, "ref": request.ref, "output": output}},
+        "to_dict": ToolResponse(request.id, request.name, output).to_dict(),
+    }[shape]
+    response = asyncio.run(session.send(tool_responses=[answer]))
+    assert response.text == "It is lost."
+    assert [m.role for m in response.messages] == ["user", "assistant", "tool", "assistant"]
+    assert response.messages[2].tool_response.output == output and response.messages[-1].text == "It is lost."
+
+
+def test_a_tool_response_of_another_shape_is_refused_showing_the_right_one(manager):
+    session, request = manual_loop(manager)
+    for wrong in ({"id": request.id, "result": {}}, {"ref": request.id, "output": {}}, "LOST"):
+        with pytest.raises(AgentError) as error:
+            asyncio.run(session.send(tool_responses=[wrong]))
+        assert str(error.value).startswith(
+            "a tool response is ToolResponse(id, name, output), or Genkit's {'name': ..., 'ref': ..., 'output': ...} "
+            "(also as {'toolResponse': {...}}), with the id (ref) and name of the ToolRequest it answers; got ")
+    with pytest.raises(AgentError, match=rf"tool response {request.id} is named 'cancel_order', but request "
+                                         rf"{request.id} called 'fetch_order_details'"):
+        asyncio.run(session.send(tool_responses=[{"name": "cancel_order", "ref": request.id, "output": {}}]))
+    assert session.pending_tool_requests == [request], "still waiting for its answer"
+
+
+def test_agent_response_messages_is_the_conversation_after_the_run(manager):
+    model = ScriptedModel(["Hello.", "Again."])
+    session = AgentRunner(Agent(), model).create_session()
+    asyncio.run(session.send("hi"))
+    second = asyncio.run(session.send("once more"))
+    assert [(m.role, m.text) for m in second.messages] == [
+        ("user", "hi"), ("assistant", "Hello."), ("user", "once more"), ("assistant", "Again.")]
+    assert second.to_dict()["messages"][-1] == {"role": "assistant", "text": "Again."}

@@ -92,7 +92,7 @@ def test_an_overflow_of_the_models_own_output_is_its_failure_counted_and_not_ret
     # full, whatever max_tokens says; the next request overflows: the model's doing, not the run's.
     suite = write_suite(tmp_path, RUNAWAY)
     with running() as server:
-        result = droidsim("eval", str(suite), "--model", "openai:llama_cpp_python-ctx2048", "--base-url",
+        result = droidsim("eval", str(suite), "--model", "openai:llama_cpp_python-ctx4096", "--base-url",
                           f"{server}/v1", "--no-stream", "--max-tokens", "64", "--out", str(tmp_path / "o"),
                           "--date", "2026-03-14", timeout=240)
         asked = [r["body"]["messages"][-1]["content"] for r in received(server)]
@@ -103,8 +103,14 @@ def test_an_overflow_of_the_models_own_output_is_its_failure_counted_and_not_ret
     assert asked.count("[runaway] Where is order ORD-8492?") == 1, "not asked again"
     (failure,) = runaway["turns"][0]["failures"]
     assert failure["kind"] == "context_overflow"
-    assert failure["detail"].startswith("openai:llama_cpp_python-ctx2048: the model's own messages (")
+    assert failure["detail"].startswith("openai:llama_cpp_python-ctx4096: the model's own messages (")
     assert failure["detail"].endswith("characters) filled its context; the conversation could not go on")
+    (made,) = runaway["turns"][0]["calls"]  # the call it made before the overflow ran: the record keeps it
+    assert made["name"] == "fetch_order_details" and made["args"]["orderId"].startswith("ORD-8492 and so on")
+    # Every warning the server earned is printed, each in its own words (issue 47).
+    assert "warning: base: 1 case(s) (runs-on): openai:llama_cpp_python-ctx4096" not in result.stdout
+    assert "(runs-on): llama_cpp_python-ctx4096 at " in result.stdout and "where max_tokens was 64" in result.stdout
+    assert "(fine): the tool results sent to llama_cpp_python-ctx4096 at " in result.stdout
     overall = json.loads((tmp_path / "o" / "summary.json").read_text())["configs"]["base"]["scores"]["overall"]
     assert (overall["trials_run"], overall["passed"], overall["infra_errors"]) == (2, 0, 0)
     # The other case fails too: chatml-function-calling never showed the model the order it looked up.

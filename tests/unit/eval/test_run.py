@@ -208,4 +208,4 @@ def test_text_tool_calls_are_scored_as_calls_and_an_unparsed_one_is_warned_about
 
     console = Console(record=True, width=400, color_system=None)
     terminal_table(summary, console)
-    assert "warning: base: 1 case(s) got answers that look like tool calls no parser read (unparsed)" in console.export_text()
+    assert f"warning: base: 1 case(s) (unparsed): {warning}" in console.export_text()

@@ -34,5 +34,6 @@ def test_the_openai_backend_reports_the_servers_usage():
         response = asyncio.run(model.complete(ModelRequest("", (Message.user("hello"),))))
     finally:
         server.stop()
-    # The test server counts its prompt as real servers do (about 4 characters a token).
-    assert response.usage == {"prompt_tokens": 9, "completion_tokens": 1, "total_tokens": 10}
+    # The test server counts its prompt and its answer as real servers do (about 4 characters a token):
+    # "Hello from the test server." is 27 characters.
+    assert response.usage == {"prompt_tokens": 9, "completion_tokens": 6, "total_tokens": 15}

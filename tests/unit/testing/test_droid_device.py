@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from droid.appfunctions import access_fixes
+
 from droid.appfunctions import (
     AppFunctionDeniedException,
     AppFunctionDisabledException,
@@ -75,6 +77,18 @@ def test_a_caller_is_held_to_the_access_rules_and_the_history_says_so(droid_devi
     droid_device.revoke_access("com.example.assistant", "com.example.orders")
     with pytest.raises(AppFunctionDeniedException):
         agent.call("fetch_order_details", order_id="ORD-8492")
+
+
+def test_the_plugin_diagnoses_an_agent_app_as_the_doors_do(droid_device, orders) -> None:
+    droid_device.install(ASSISTANT, system=True)
+    ungranted = droid_device.agent_diagnosis("com.example.assistant")
+    assert ungranted.lines() == [access_fixes.not_allowlisted("com.example.assistant", "com.example.orders")]
+    assert ungranted.refusal == ("com.example.assistant may call no app function, of its own or of another app: "
+                                 "fix its access as said above")
+    droid_device.allowlist_agents("com.example.assistant")
+    droid_device.grant_access("com.example.assistant", "com.example.orders")
+    ready = droid_device.agent_diagnosis("com.example.assistant")
+    assert (ready.lines(), ready.refusal, ready.callable_targets) == ([], None, ["com.example.orders"])
 
 
 def test_enabled_state(droid_device, orders) -> None:

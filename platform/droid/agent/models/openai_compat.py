@@ -21,12 +21,15 @@ What it does about real servers' quirks (docs/agent.md, "Model servers"):
   ends announcing tool calls it never sent, or with nothing at all while tools
   were offered (Ollama has done both; llama-cpp-python answers HTTP 200 with an empty
   stream when its model calls), is asked again once without streaming, saying which it saw;
-- ``max_tokens`` bounds each answer (CLI ``--max-tokens``); a call cut at that limit has
-  arguments that are not JSON, and the error the model gets back says it was cut;
+- ``max_tokens`` is sent to bound each answer (CLI ``--max-tokens``); a call cut at that limit
+  has arguments that are not JSON, and the error the model gets back says it was cut. Not every
+  server honours it (llama-cpp-python's chatml-function-calling ignores it for automatic tool
+  calls): an answer the server counts longer than the bound is warned about;
 - warnings (logged, and in ``ModelResponse.warnings``) when a call's arguments carry HTML
   entities (``&#34;``: the server's chat template escaped the conversation) or when the
-  tool results of the last round did not reach the model's prompt (the prompt grew by less
-  than they hold, by the server's own token count): both point at the server;
+  tool results of the last round did not reach the model's prompt: by the server's own token
+  counts, the prompt grew by what the model wrote in that round and not by its results (a
+  chat template without a ``tool`` role): both point at the server;
 - ``connect_timeout`` / ``read_timeout`` bound each connection attempt and each
   wait for data, so a stalled stream ends with a ``ModelError`` after
   ``read_timeout`` seconds;
@@ -48,12 +51,13 @@ import json
 import logging
 import os
 import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
 from droid.agent.agent import TOOL_CHOICES
 from droid.agent.errors import AgentError, ContextLengthExceededError, ModelError
-from droid.agent.messages import SYSTEM, TOOL
+from droid.agent.messages import ASSISTANT, SYSTEM, TOOL, USER
 from droid.agent.models.base import Model, ModelChunk, ModelRequest, ModelResponse, ReasoningDelta, TextDelta
 from droid.agent.models.openai_wire import ToolCallAssembler, message_calls, reasoning_of, to_openai_message, usage_of
 from droid.agent.models.text_tool_calls import could_be_tool_call, parse_text_tool_calls, unparsed_call
@@ -196,7 +200,7 @@ class OpenAICompatibleModel(Model):
     async def generate(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
         body = self.request_body(request)
         names = [t.name for t in request.tools] if self.text_tool_calls else []
-        with _ErrorTranslation(self, body):
+        with _ErrorTranslation(self, body, request):
             if not self.stream:
                 response = self._finish((await self._complete(body)).response, request, names)
                 for chunk in _chunks_of(response):
@@ -257,14 +261,25 @@ class OpenAICompatibleModel(Model):
             warnings.append(f"the answer of {self.name} at {self.where} looks like a tool call that was not run "
                             f"({why}): start the server with its tool-call parser, or check that the call "
                             "names a declared tool (docs/agent.md, \"Model servers\")")
-        warnings += [w for w in (self._escaped_arguments(requests), self._unseen_tool_results(request, response))
-                     if w]
+        warnings += [w for w in (self._escaped_arguments(requests), self._unseen_tool_results(request, response),
+                                 self._unbounded(response)) if w]
         for warning in warnings[len(response.warnings):]:
             log.warning("%s", warning)
         return ModelResponse(text, requests, response.usage, reasoning, response.truncated, warnings)
 
     def _limit(self) -> str:
         return f" of max_tokens {self.max_tokens}" if self.max_tokens else ""
+
+    def _unbounded(self, response: ModelResponse) -> str | None:
+        """An answer the server counts longer than the max_tokens it was sent: the server ignored
+        the bound (llama-cpp-python's chatml-function-calling does for automatic tool calls)."""
+        written = response.usage.get("completion_tokens")
+        if not self.max_tokens or not isinstance(written, int) or written <= self.max_tokens:
+            return None
+        return (f"{self.name} at {self.where} wrote {written} tokens in one answer where max_tokens was "
+                f"{self.max_tokens}: the server does not bound this answer (llama-cpp-python's chatml-function-calling "
+                "ignores max_tokens for automatic tool calls), so a model that runs on fills its context; serve "
+                "the model with a chat template that renders tools (docs/agent.md, \"llama-cpp-python\")")
 
     def _escaped_arguments(self, requests: list[Any]) -> str | None:
         """A call whose arguments carry HTML entities: the server's chat template escaped the
@@ -279,23 +294,32 @@ class OpenAICompatibleModel(Model):
         return None
 
     def _unseen_tool_results(self, request: ModelRequest, response: ModelResponse) -> str | None:
-        """Tool results sent since the last request that the server's prompt does not hold: by the
-        server's own count, the prompt grew by less than half of what they take (a chat template
-        without a ``tool`` role drops them, as llama-cpp-python's chatml-function-calling does)."""
+        """Tool results sent since the last request that the prompt the server rendered does not
+        hold. By the server's own counts the prompt grew by what the model wrote in the last round
+        (its completion tokens, the assistant turn) and by the results; a template without a
+        ``tool`` role (llama-cpp-python's chatml-function-calling) renders only the former, so the
+        growth left after the model's own turn falls short of half what the results take, however
+        short they are."""
         now = _PromptSize.of(request, response.usage)
         before, self._last_prompt = self._last_prompt, now
         if now is None or before is None or now.count <= before.count:
             return None
         if _fingerprint(request.messages[:before.count]) != before.fingerprint:
             return None  # another conversation, or one whose oldest turns are no longer sent
-        results = [m for m in request.messages[before.count:] if m.role == TOOL and m.tool_response is not None]
-        size = sum(len(json.dumps(m.tool_response.output, default=str)) for m in results)
-        grew = now.tokens - before.tokens
-        if size < _MEASURABLE_RESULTS or grew * CHARS_PER_TOKEN * 2 >= size:
+        added = request.messages[before.count:]
+        results = [m for m in added if m.role == TOOL and m.tool_response is not None]
+        if not results or any(m.role == USER for m in added):
             return None
-        return (f"the tool results sent to {self.name} at {self.where} did not reach the model: its prompt grew by "
-                f"{grew} tokens for {size} characters of results; the server's chat template drops the tool "
-                "role (llama-cpp-python's chatml-function-calling does), so the model answers without them "
+        own_turn = before.completion or sum(_tokens(_said(m)) for m in added if m.role == ASSISTANT)
+        left = now.tokens - before.tokens - own_turn - _TURN_FRAME_TOKENS
+        size = sum(len(json.dumps(m.tool_response.output, default=str)) for m in results)
+        expected = sum(_tokens(json.dumps(m.tool_response.output, default=str)) + _TURN_FRAME_TOKENS for m in results)
+        if left * 2 >= expected:
+            return None
+        return (f"the tool results sent to {self.name} at {self.where} did not reach the model: after the "
+                f"{own_turn} tokens it wrote, its prompt grew by {max(left, 0)} tokens for {len(results)} result(s) "
+                f"of {size} characters (about {expected} tokens); the server's chat template drops the tool role "
+                "(llama-cpp-python's chatml-function-calling does), so the model answers without them "
                 "(docs/agent.md, \"llama-cpp-python\")")
 
     async def _complete(self, body: dict[str, Any]) -> "_Turn":
@@ -368,21 +392,36 @@ class _Turn:
 
 @dataclass(frozen=True)
 class _PromptSize:
-    """A request's message count, a fingerprint of its messages and the prompt tokens the server counted."""
+    """A request's message count, a fingerprint of its messages, the prompt tokens the server
+    counted and the tokens it counted for the answer (0 when it did not say)."""
 
     count: int
     fingerprint: int
     tokens: int
+    completion: int = 0
 
     @classmethod
     def of(cls, request: ModelRequest, usage: dict[str, int]) -> "_PromptSize | None":
         tokens = usage.get("prompt_tokens")
         if not isinstance(tokens, int) or not tokens:
             return None
-        return cls(len(request.messages), _fingerprint(request.messages), tokens)
+        completion = usage.get("completion_tokens")
+        return cls(len(request.messages), _fingerprint(request.messages), tokens,
+                   completion if isinstance(completion, int) else 0)
 
 
-_MEASURABLE_RESULTS = 200  # characters of results below which a prompt's growth says nothing
+# What a chat template adds around one message (its role's start and end markers), in tokens:
+# ChatML's "<|im_start|>tool\n...<|im_end|>\n" is about five.
+_TURN_FRAME_TOKENS = 5
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // CHARS_PER_TOKEN)
+
+
+def _said(message: Any) -> str:
+    """What the model wrote in an assistant message: its text and its calls' names and arguments."""
+    return (message.text or "") + "".join(f"{r.name}{json.dumps(r.args, default=str)}" for r in message.tool_requests)
 
 
 def _fingerprint(messages: tuple[Any, ...]) -> int:
@@ -425,21 +464,38 @@ class ContextOverflow(ContextLengthExceededError):
     call after call into one prompt), is what filled the context.
     """
 
-    def __init__(self, message: str, requested: int | None, context: int | None, sent: int) -> None:
+    def __init__(self, message: str, requested: int | None, context: int | None, sent: int,
+                 counted: int | None = None) -> None:
         super().__init__(message)
-        self.requested, self.context, self.sent = requested, context, sent
+        self.requested, self.context, self.sent, self.counted = requested, context, sent, counted
 
     @property
     def by_own_output(self) -> bool:
-        return self.requested is not None and self.requested > 2 * self.sent
+        """The server counted more than the request could hold: far more than droidsim estimates
+        it sent, or more than the context where the request fits it with room to spare (by the
+        server's own count of the conversation so far, where it gave one: the estimate alone is
+        off by a third on JSON, and 12 tool declarations already take half of a 4096 context, so
+        "twice what was sent" can never be reached there)."""
+        if self.requested is None:
+            return False
+        if self.requested > 2 * self.sent:
+            return True
+        if self.context is None or self.requested <= self.context:
+            return False
+        # The estimate (4 characters a token) is off by up to a third on JSON; the server's count
+        # of the conversation so far by what a template adds around the new messages.
+        fits = self.counted * 1.1 if self.counted is not None else self.sent * 1.4
+        return fits < self.context
 
     @classmethod
-    def of(cls, model: "OpenAICompatibleModel", exc: Any, body: dict[str, Any]) -> "ContextOverflow":
+    def of(cls, model: "OpenAICompatibleModel", exc: Any, body: dict[str, Any],
+           request: ModelRequest | None = None) -> "ContextOverflow":
         said = f"{exc.message} {exc.body}"
         requested, context = _first_number(_REQUESTED, said), _first_number(_CONTEXT, said)
         sent = len(json.dumps(body, default=str)) // CHARS_PER_TOKEN
-        if requested is not None and requested > 2 * sent:
-            cause = (f"the server counted {requested} tokens for a request of about {sent}: the model's own "
+        counted = _counted(model._last_prompt, request)
+        if cls("", requested, context, sent, counted).by_own_output:
+            cause = (f"the server counted {requested} tokens for a request of about {counted or sent}: the model's own "
                      f"output filled its context{f' of {context}' if context else ''}. Bound each answer with "
                      "--max-tokens (max_tokens); a server that generates calls into its own prompt "
                      "(llama-cpp-python's chatml-function-calling) may not honour it")
@@ -447,7 +503,42 @@ class ContextOverflow(ContextLengthExceededError):
             cause = ("Start a new session, clear this one, or let the agent drop its oldest turns "
                      '(Agent(context_overflow="drop_oldest"), droidsim agent --trim-history)')
         return cls(f"the conversation no longer fits the context of model {model.name} at {model.where}: "
-                   f"{exc.message}. {cause}", requested, context, sent)
+                   f"{exc.message}. {cause}", requested, context, sent, counted)
+
+
+def _counted(last: "_PromptSize | None", request: ModelRequest | None) -> int | None:
+    """The tokens of ``request`` by the server's count of the last request of the same conversation
+    (its prompt and its answer) and droidsim's estimate of what came after; None without one."""
+    if last is None or request is None or len(request.messages) < last.count:
+        return None
+    if _fingerprint(request.messages[:last.count]) != last.fingerprint:
+        return None
+    tail = request.messages[last.count:]
+    return last.tokens + last.completion + sum(
+        _tokens(json.dumps(m.to_dict(), default=str)) + _TURN_FRAME_TOKENS for m in tail)
+
+
+# How Ollama, vLLM and llama.cpp refuse tools for a model served without tool support.
+_NO_TOOLS = re.compile(r"does not support tools|--enable-auto-tool-choice|requires --jinja", re.I)
+
+
+def _status_advice(model: "OpenAICompatibleModel", status: int, said: str) -> str:
+    """What to change when a server refuses: a base URL without its /v1, a model it does not
+    have, a model served without tool support."""
+    if _NO_TOOLS.search(said):
+        return (f". The server cannot give model {model.name} tools as it serves it: on Ollama pick a model "
+                "with tool support (its page lists 'tools'; qwen2.5, llama3.1); start vLLM with "
+                "--enable-auto-tool-choice --tool-call-parser NAME; start llama.cpp's llama-server with --jinja "
+                "(docs/agent.md, \"Model servers\")")
+    if status == 404:
+        path = urllib.parse.urlparse(model.base_url or "").path.rstrip("/")
+        if model.base_url and not path.endswith("/v1"):
+            return (f". No chat-completions endpoint at {model.base_url.rstrip('/')}/chat/completions: "
+                    f"OpenAI-compatible servers serve it under /v1, so try --base-url "
+                    f"{model.base_url.rstrip('/')}/v1 (base_url=, OPENAI_BASE_URL)")
+        if "model" in said.lower():
+            return f". The server has no model named {model.name!r}: check the name (--model openai:NAME), or pull it"
+    return ""
 
 
 def _first_number(pattern: re.Pattern, text: str) -> int | None:
@@ -458,9 +549,10 @@ def _first_number(pattern: re.Pattern, text: str) -> int | None:
 class _ErrorTranslation:
     """Turns the SDK's and the HTTP library's exceptions into ModelErrors that say what happened."""
 
-    def __init__(self, model: OpenAICompatibleModel, body: dict[str, Any]) -> None:
+    def __init__(self, model: OpenAICompatibleModel, body: dict[str, Any], request: ModelRequest | None = None) -> None:
         self.model = model
         self.body = body
+        self.request = request
 
     def __enter__(self) -> None:
         return None
@@ -486,8 +578,9 @@ class _ErrorTranslation:
                               "and is that its address? (base_url=, droidsim --base-url, OPENAI_BASE_URL)")
         if isinstance(exc, openai.APIStatusError):
             if exc.status_code in (400, 413) and _CONTEXT_MARKERS.search(f"{exc.message} {exc.body}"):
-                return ContextOverflow.of(model, exc, self.body)
-            return ModelError(f"{where} refused the request for model {model.name}: HTTP {exc.status_code}: {exc.message}")
+                return ContextOverflow.of(model, exc, self.body, self.request)
+            refused = f"{where} refused the request for model {model.name}: HTTP {exc.status_code}: {exc.message}"
+            return ModelError(refused + _status_advice(model, exc.status_code, f"{exc.message} {exc.body}"))
         if isinstance(exc, _http.HTTPError):
             return ModelError(f"the stream from {where} for model {model.name} broke off: {type(exc).__name__}: {exc}")
         if isinstance(exc, openai.OpenAIError):
