@@ -129,9 +129,19 @@ def parse_app(
         try:
             check_double(double_dir, metadata, verifier, str(double_dir), frozenset(f.id for f in unindexed.app_functions))
         except DoubleMismatch as error:
-            raise InstallError(error.reason, f"{error} (droidsim responses skeleton {app_dir} DIR writes a double "
-                                             "that matches)") from None
+            raise InstallError(error.reason, f"{error} ({_double_fix(metadata, error, app_dir)})") from None
     return ParsedApp(facts, metadata, code_less, tuple(indexed.notes), unindexed)
+
+
+def _double_fix(metadata: AppFunctionPackageMetadata, error: DoubleMismatch, app_dir: Path) -> str:
+    """What brings the double and the XML together: the skeleton, unless it cannot spell that function."""
+    from sim.responses.skeleton import by_hand_reason
+
+    reason = by_hand_reason(metadata, error.function_id) if error.function_id else None
+    if reason is None:
+        return f"droidsim responses skeleton {app_dir} DIR writes a double that matches"
+    return (f"the skeleton cannot write it ({reason}): write its signature by hand, as docs/declaring-functions.md "
+            "says")
 
 
 def _unindexed(manifest: Manifest, app_dir: Path, indexed: set[str]) -> AppFunctionPackageMetadata:

@@ -142,7 +142,7 @@ def test_one_double_serves_both_layouts_because_it_is_keyed_on_the_class(tmp_pat
     per_class.CopyFrom(library)
     for function in per_class.app_functions:
         function.service_name = function.id.split("#")[0]
-    assert [(f.path, f.text) for f in skeleton_files(library)] == [(f.path, f.text) for f in skeleton_files(per_class)]
+    assert [(f.path, f.text) for f in skeleton_files(library).files] == [(f.path, f.text) for f in skeleton_files(per_class).files]
 
 
 def test_nothing_of_the_double_runs_in_the_device(tmp_path):

@@ -1,0 +1,126 @@
+"""``droidsim responses skeleton`` spells the library's types as droid spells them (androidx's
+``SetField<T>`` of every type, nullable or not; the java.time and Uri proxies; lists of each),
+so that the double of an app with update functions installs unchanged; a function whose type it
+cannot spell is a marked stub, named by the command and by install's refusal."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from droid.appfunctions import AppFunctionData, AppFunctionNotSupportedException, ExecuteAppFunctionRequest
+from droid.os import IllegalArgumentException
+from sim.cli.main import cli
+from sim.device import Device
+from sim.responses.staging import ResponseOptions
+
+pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
+
+APKS = Path(__file__).resolve().parents[2] / "apks"
+TRAVEL_APK = APKS / "travel-signed.apk"
+TRAVEL = "com.example.travel"
+UPDATE = "com.example.travel.bookings.BookingFunctions#updateBooking"
+CHECK_IN = "com.example.travel.checkin.CheckInFunctions#checkIn"
+
+
+def skeleton(app: Path, out: Path, exit_code: int = 0) -> str:
+    result = CliRunner().invoke(cli, ["responses", "skeleton", str(app), str(out)])
+    assert result.exit_code == exit_code, result.output
+    return result.output
+
+
+def call(device, function_id, package=TRAVEL, **parameters):
+    manager = device.shell_context().app_function_manager
+    return manager.execute_app_function(ExecuteAppFunctionRequest(package, function_id, AppFunctionData(parameters)))
+
+
+def test_an_update_function_is_spelled_with_droids_set_field_of_each_type(tmp_path):
+    skeleton(TRAVEL_APK, tmp_path / "double")
+    bookings = (tmp_path / "double" / "bookings.py").read_text()
+    assert ("def updateBooking(self, booking_id: str, seat: SetField[str] | None = None, meal_preference: "
+            "SetField[str | None] | None = None, return_date: SetField[date] | None = None, travellers: "
+            "SetField[list[Traveller]] | None = None, checked_bags: SetField[Int32] | None = None) -> Booking:") in bookings
+    assert "    booked_at: Instant\n" in bookings and "    time_zone: ZoneInfo\n" in bookings
+    checkin = (tmp_path / "double" / "checkin.py").read_text()
+    assert "@app_function_serializable(qualified_name='android.net.Uri')\n@dataclass\nclass AppFunctionUri:" in checkin
+
+
+@pytest.mark.parametrize("sdk", [36, 37])
+def test_the_travel_skeleton_installs_unchanged_on_either_sdk(tmp_path, sdk):
+    skeleton(TRAVEL_APK, tmp_path / "double")
+    with Device(tmp_path / "data", isolated_apps=False, sdk=sdk) as device:
+        package = device.install(TRAVEL_APK, responses=ResponseOptions(double_dir=tmp_path / "double"))
+        assert (CHECK_IN in {f.id for f in package.metadata.app_functions}) == (sdk == 37)
+        with pytest.raises(AppFunctionNotSupportedException, match=re.escape(
+                f"{UPDATE} is not implemented in this double yet: write BookingFunctions.updateBooking in bookings.py")):
+            call(device, UPDATE, bookingId="BK-1", seat=AppFunctionData({"value": "14C"}))
+
+
+def _one_of_check_in(tmp_path: Path) -> Path:
+    """The travel app as `apk extract` writes it, its checkIn taking a ONE_OF: a type the skeleton cannot spell."""
+    from sim.pm.apk_tools import extracted
+
+    with extracted(TRAVEL_APK, 37) as (folder, _decoded):
+        app = shutil.copytree(folder, tmp_path / "travel")
+    (app / "droidsim-extract.json").unlink(missing_ok=True)
+    xml = app / "assets" / "check_in_functions.xml"
+    text = xml.read_text()
+    enum = "<enumValues>WINDOW</enumValues>"
+    start, end = text.index("<dataTypeMetadata>", text.index(enum) - 200), text.index("</dataTypeMetadata>", text.index(enum))
+    one_of = ("<dataTypeMetadata><oneOf><dataTypeReference>com.example.travel.checkin.BoardingPass</dataTypeReference>"
+              "<id>unused</id><isNullable>false</isNullable><type>11</type></oneOf><id>unused</id>"
+              "<isNullable>true</isNullable><type>14</type>")
+    xml.write_text(text[:start] + one_of + text[end:])
+    return app
+
+
+def test_a_type_it_cannot_spell_leaves_a_marked_stub_and_names_the_function(tmp_path):
+    app = _one_of_check_in(tmp_path)
+    output = skeleton(app, tmp_path / "double", exit_code=1)
+    assert output.splitlines()[:4] == [f"wrote {tmp_path / 'double' / name}"
+                                       for name in ("__init__.py", "bookings.py", "trips.py", "checkin.py")]
+    assert output.splitlines()[4:] == [
+        "Error: 1 function(s) need a hand: the skeleton wrote each as a stub marked 'droidsim: write by hand', and "
+        "install refuses the double until its signature is written (docs/declaring-functions.md):",
+        f"  {CHECK_IN} (checkin.py): parameter seatPreference: ONE_OF (a sealed class or a union of serializables) is a type the skeleton cannot spell"]
+    checkin = (tmp_path / "double" / "checkin.py").read_text()
+    assert f"    # droidsim: write by hand: {CHECK_IN}: parameter seatPreference: ONE_OF" in checkin
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        with pytest.raises(IllegalArgumentException) as raised:
+            device.install(app, responses=ResponseOptions(double_dir=tmp_path / "double"))
+        assert str(raised.value) == (
+            f"INSTALL_FAILED_FUNCTION_MISMATCH: {CHECK_IN}: the double's com.example.travel.checkin.CheckInFunctions "
+            f"({tmp_path / 'double'}) does not implement it (the skeleton cannot write it (parameter seatPreference: "
+            "ONE_OF (a sealed class or a union of serializables) is a type the skeleton cannot spell): write its signature by hand, as "
+            "docs/declaring-functions.md says)")
+
+
+@pytest.mark.parametrize("golden", ["functionWithSerializableProxyInput_app_function_dynamic_schema.xml",
+                                    "serializableInputFunctions_app_function_dynamic_schema.xml",
+                                    "fakeAllNullablePrimitiveParamsWithDefault_app_function_dynamic_schema.xml",
+                                    "parcelablePrimitiveFunctions_app_function_dynamic_schema.xml"])
+def test_the_androidx_compilers_own_output_gets_a_skeleton_that_installs(tmp_path, reference_dir, golden):
+    app = _app_of(reference_dir, reference_dir / "androidx-compiler-output" / "xml" / golden, tmp_path / "app")
+    skeleton(app, tmp_path / "double")
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        device.install(app, responses=ResponseOptions(double_dir=tmp_path / "double"))
+
+
+def _app_of(reference: Path, xml: Path, app: Path) -> Path:
+    """A code-less app whose one service serves ``xml`` (copied from the reference data for the test)."""
+    (app / "assets").mkdir(parents=True)
+    shutil.copy(reference / "androidx-assets" / "app_functions_schema.xsd", app / "assets")
+    shutil.copy(xml, app / "assets" / xml.name)
+    (app / "AndroidManifest.xml").write_text(
+        '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.testdata"><application>'
+        '<service android:name="com.testdata.Service" android:exported="true" '
+        'android:permission="android.permission.BIND_APP_FUNCTION_SERVICE"><intent-filter>'
+        '<action android:name="android.app.appfunctions.AppFunctionService"/></intent-filter>'
+        '<property android:name="android.app.appfunctions.schema" android:value="app_functions_schema.xsd"/>'
+        f'<property android:name="android.app.appfunctions.v2" android:value="{xml.name}"/></service>'
+        '</application></manifest>')
+    return app
