@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from droid.appfunctions import AppFunctionNotSupportedException, ExecuteAppFunctionRequest
+from droid.appfunctions import AppFunctionAppUnknownException, AppFunctionNotSupportedException, ExecuteAppFunctionRequest
 from droid.appfunctions.json_codec import parameters_from_json
 from droid.os import IllegalArgumentException
 from sim.pm.app_parser import parse_app
@@ -55,6 +55,23 @@ def test_a_double_whose_signature_differs_is_refused_naming_the_function(device,
         f"XML has String, the code Long (droidsim responses skeleton "
         f"{kotlin_orders} DIR writes a double that matches)")
     assert device.registry.get(ORDERS) is None
+
+
+def test_an_exception_of_the_double_names_the_function_and_its_place_and_logs_the_traceback(device, kotlin_orders,
+                                                                                           tmp_path, caplog):
+    double = shutil.copytree(DOUBLE, tmp_path / "my-double")
+    module = double / "orders.py"
+    text = module.read_text()
+    module.write_text(text.replace("        status = self._status(order_id)\n", "        status = {}[order_id]\n", 1))
+    line = text.splitlines().index("        status = self._status(order_id)") + 1
+    device.install(kotlin_orders, responses=ResponseOptions(double_dir=double))
+    with caplog.at_level(logging.ERROR, logger="droidsim.responses"), pytest.raises(AppFunctionAppUnknownException) as raised:
+        call(device, FETCH, orderId="ORD-9999")
+    assert raised.value.error_message == (
+        f"{FETCH}: KeyError: 'ORD-9999' at orders.py:{line} in fetch_order_details (the double my-double; its "
+        "traceback is in droidsim logcat)")
+    assert f"the double my-double raised KeyError: 'ORD-9999' in {FETCH} at orders.py:{line}" in caplog.text
+    assert f'File "my-double/orders.py", line {line}, in fetch_order_details' in caplog.text
 
 
 def test_a_double_without_a_service_class_is_refused(device, kotlin_orders, tmp_path):
