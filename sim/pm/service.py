@@ -157,4 +157,5 @@ class PackageManagerService:
             installed_from=package.metadata.installed_from,
             warnings=package.install_notes,
             code_path=str(package.app_dir),
+            unindexed_functions=package.metadata.unindexed,
         )
