@@ -11,6 +11,7 @@ checks every call.
 
 from __future__ import annotations
 
+import difflib
 import threading
 
 from droid.agent.access import AgentAccess, access_summary
@@ -21,6 +22,7 @@ from droid.content.context import Context
 from sim.mcp.conversion import ToolShape
 from sim.mcp.naming import ToolNames
 from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS
+from sim.pm.unindexed import not_indexed_words, unindexed_functions
 
 
 class NotAnAgentError(Exception):
@@ -77,6 +79,15 @@ class Catalog:
         if shapes is None or name not in shapes:
             shapes = self.refresh()
         return shapes.get(name)
+
+    def unknown(self, name: str) -> str | None:
+        """What to say of a tool name the bridge does not list: a function declared but not indexed
+        on this device's SDK, and why; else the listed names closest to it."""
+        declared = not_indexed_words(unindexed_functions(self._context), name)
+        if declared is not None:
+            return declared
+        close = difflib.get_close_matches(name, list(self._shapes or {}), n=3)
+        return f"did you mean {' or '.join(close)}?" if close else None
 
     def observe(self, executor: Executor, observer: AppFunctionObserver) -> AppFunctionObservation:
         return self._manager.observe_app_functions(executor, observer)

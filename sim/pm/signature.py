@@ -8,7 +8,6 @@ so that a refusal can say which text is stale.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from droid.appfunctions.metadata import (
@@ -16,12 +15,12 @@ from droid.appfunctions.metadata import (
     AppFunctionDataTypeMetadata,
     AppFunctionMetadata,
     DataType,
+    short_type_name,
 )
 
 # The Kotlin names of the primitive type codes, as a developer wrote them.
 _KOTLIN = {DataType.UNIT: "Unit", DataType.BOOLEAN: "Boolean", DataType.BYTES: "ByteArray", DataType.DOUBLE: "Double",
            DataType.FLOAT: "Float", DataType.LONG: "Long", DataType.INT: "Int", DataType.STRING: "String"}
-_PACKAGE = re.compile(r"\b(?:[a-z_]\w*\.)+(?=[A-Za-z_])")
 
 
 def function_signature(function: AppFunctionMetadata, components: AppFunctionComponentsMetadata) -> dict:
@@ -104,21 +103,16 @@ def type_words(described: Any) -> str:
         return "no such thing"
     mark = "?" if described.get("nullable") else ""
     if "reference" in described:
-        return _short(described["reference"]) + mark
+        return short_type_name(described["reference"]) + mark
     kind = described.get("type")
     if "class" in described:
-        name = _short(described["class"])
+        name = short_type_name(described["class"])
     elif kind == DataType.ARRAY:
         name = f"List<{type_words(described.get('item'))}>"
     else:
         name = _KOTLIN.get(kind, DataType(kind).name if kind in DataType._value2member_map_ else f"type {kind}")
     enum = f" ({'|'.join(str(v) for v in described['enum'])})" if described.get("enum") else ""
     return f"{name}{mark}{enum}"
-
-
-def _short(qualified: str) -> str:
-    """``androidx.appfunctions.schema.types.SetField<kotlin.String?>`` -> ``SetField<String?>``."""
-    return _PACKAGE.sub("", qualified)
 
 
 def _required(parameter: dict) -> str:

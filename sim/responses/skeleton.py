@@ -23,6 +23,7 @@ from pathlib import Path
 
 from droid.appfunctions.metadata import (
     FORMAT_URI,
+    SET_FIELD,
     AppFunctionDataTypeMetadata,
     AppFunctionMetadata,
     AppFunctionPackageMetadata,
@@ -56,7 +57,7 @@ _LIBRARY_TYPES = {
 }
 # androidx's generic serializables, by the name before their type arguments: droid's class of the
 # same name, whose one type argument is the type of the property named here.
-_LIBRARY_GENERICS = {"androidx.appfunctions.schema.types.SetField": ("SetField", "value")}
+_LIBRARY_GENERICS = {SET_FIELD: ("SetField", "value")}
 STUB_MARK = "droidsim: write by hand"
 # Names a module may import: a class of the app's never takes one.
 _RESERVED = {spelling for spelling, _ in [*_LIBRARY_TYPES.values(), *_PARCELABLES.values(), *_LIBRARY_GENERICS.values()]} | {

@@ -89,5 +89,5 @@ def access_summary(agent: str, problems: dict[str, str], reachable: bool) -> lis
     nothing; else one line naming the apps out of its reach."""
     if not problems or not reachable:
         return list(problems.values())
-    return [f"{agent} may not call the functions of {', '.join(problems)}: "
-            f"`{access_fixes.grant_command(agent, 'APP')}` grants it one"]
+    commands = ", ".join(f"`{access_fixes.grant_command(agent, package)}`" for package in problems)
+    return [f"{agent} may not call the functions of {', '.join(problems)}; to let it, run {commands}"]

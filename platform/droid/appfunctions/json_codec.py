@@ -21,7 +21,9 @@ from droid.appfunctions.metadata import (
     AppFunctionComponentsMetadata,
     AppFunctionDataTypeMetadata,
     AppFunctionMetadata,
+    SET_FIELD,
     DataType,
+    short_type_name,
 )
 
 _INTEGER_TYPES = {DataType.INT, DataType.LONG}
@@ -167,10 +169,14 @@ def _accepted_forms(data_type: AppFunctionDataTypeMetadata, path: str, types: _C
     if data_type.object_qualified_name in _FROM_TEXT:
         fields = ", ".join(p.name for p in data_type.properties)
         return f"text ({_FROM_TEXT[data_type.object_qualified_name][1]}) or an object {{{fields}}}"
+    if data_type.object_qualified_name.startswith(f"{SET_FIELD}<"):
+        return (f'a {short_type_name(data_type.object_qualified_name)}, written {{"value": ...}} (a bare value is no '
+                "SetField; leave the parameter out to keep the field as it is)")
     if data_type.type in (DataType.OBJECT, DataType.ALL_OF):
         fields = ", ".join(types.object_properties(data_type, path)[0])
         return f"an object {{{fields}}} ({data_type.object_qualified_name or 'a document'})"
     return _describe(data_type.type)
+
 
 
 def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> AppFunctionData:
@@ -183,7 +189,8 @@ def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, t
         )
     missing = sorted(required - set(value))
     if missing:
-        raise AppFunctionInvalidArgumentException(f"Parameter {path}.{missing[0]} is required")
+        raise AppFunctionInvalidArgumentException(f"Parameter {path}.{missing[0]} is required; {path} is "
+                                                  f"{_accepted_forms(data_type, path, types)}")
     document = {
         name: _convert(value[name], prop_type, f"{path}.{name}", types)
         for name, prop_type in properties.items()
