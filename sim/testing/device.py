@@ -306,6 +306,11 @@ class TestDevice:
     def run_agent(self, agent_package: str, prompt: str, script: Sequence[Any], **options: Any) -> AgentRun:
         """Run ``prompt`` through an agent as ``agent_package`` whose model follows ``script``;
         see sim.testing.agent.run_agent."""
+        if self.device.registry.get(agent_package) is None:
+            raise LookupError(
+                f"{agent_package} is not installed: install the agent app first (system=True, then "
+                f"pregrant_agent({agent_package!r})); droidsim's stock one is sim.testing.STOCK_ASSISTANT "
+                f"(com.example.assistant), in an installed droidsim too")
         return run_agent(self.device.create_context(agent_package), self.function, prompt, script, **options)
 
     # -- lifetime ----------------------------------------------------------------------------------
