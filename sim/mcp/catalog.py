@@ -33,12 +33,9 @@ class Catalog:
     def __init__(self, context: Context) -> None:
         self._context = context
         self._manager = context.app_function_manager
-        if not AgentAccess(context).sees_other_apps:
-            raise NotAnAgentError(
-                f"{context.package_name} is not an agent app: it does not hold {EXECUTE_APP_FUNCTIONS} "
-                "(an agent requests it in its manifest and is installed as a privileged system app, "
-                "e.g. droidsim install --system APP_DIR)"
-            )
+        access = AgentAccess(context)
+        if not access.sees_other_apps:
+            raise NotAnAgentError(f"{context.package_name} is not an agent app: {access.permission_problem()}")
         self._names = ToolNames()
         self._lock = threading.Lock()
         self._shapes: dict[str, ToolShape] | None = None

@@ -143,7 +143,8 @@ def _double_fix(metadata: AppFunctionPackageMetadata, error: DoubleMismatch, app
 
     reason = by_hand_reason(metadata, error.function_id) if error.function_id else None
     if reason is None:
-        return f"droidsim responses skeleton {app_dir} DIR writes a double that matches"
+        return (f"`droidsim responses skeleton {app_dir} {metadata.package_name}-skeleton` writes one that matches, "
+                "to compare with yours")
     return (f"the skeleton cannot write it ({reason}): write its signature by hand, as docs/declaring-functions.md "
             "says")
 

@@ -266,4 +266,5 @@ def test_the_readmes_claude_desktop_snippet_starts_a_working_server(device):
 def test_a_package_that_is_not_an_agent_is_refused(device):
     result = droidsim("mcp", "--as", ORDERS, data=device.data)
     assert result.returncode != 0
-    assert "com.example.orders is not an agent app: it does not hold android.permission.EXECUTE_APP_FUNCTIONS" in result.stderr
+    assert ("com.example.orders is not an agent app: com.example.orders does not request "
+            "android.permission.EXECUTE_APP_FUNCTIONS: an agent app declares") in result.stderr

@@ -45,7 +45,7 @@ def test_the_destructive_fix_names_the_kotlin_function_and_the_words_agents_act_
     (d1,) = [f for f in findings if f["rule"] == "D1"]
     assert d1["function_id"] == SEND_PAYMENT
     assert "the KDoc of sendPayment in PaymentFunctions" in d1["fix"]
-    assert "This cannot be undone." in d1["fix"] and "--suppressions FILE" in d1["fix"]
+    assert "This cannot be undone." in d1["fix"] and "`droidsim lint --suppressions` reads" in d1["fix"]
 
 
 def test_a_description_that_says_it_cannot_be_undone_clears_d1_and_makes_agents_ask(tmp_path):

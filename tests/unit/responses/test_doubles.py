@@ -52,8 +52,8 @@ def test_a_double_whose_signature_differs_is_refused_naming_the_function(device,
     assert str(raised.value) == (
         f"INSTALL_FAILED_FUNCTION_MISMATCH: {FETCH}: the double's com.example.orders.OrderFunctionService ({double}) "
         f"does not match the app's XML: parameter 'orderId' has a different type in the code than in the XML: the "
-        f"XML has String, the code Long (droidsim responses skeleton "
-        f"{kotlin_orders} DIR writes a double that matches)")
+        f"XML has String, the code Long (`droidsim responses skeleton {kotlin_orders} com.example.orders-skeleton` "
+        "writes one that matches, to compare with yours)")
     assert device.registry.get(ORDERS) is None
 
 
@@ -83,8 +83,8 @@ def test_a_double_without_a_service_class_is_refused(device, kotlin_orders, tmp_
     assert str(raised.value) == (
         "INSTALL_FAILED_BAD_CODE: the double's com.example.orders.OrderFunctionService (for fetch_order_details, "
         f"cancel_order): AppLoadError: {double}/orders.py: defines no class OrderFunctionService (the service "
-        f"com.example.orders.OrderFunctionService) (droidsim responses skeleton {kotlin_orders} DIR writes a double "
-        "that matches)")
+        f"com.example.orders.OrderFunctionService) (`droidsim responses skeleton {kotlin_orders} "
+        "com.example.orders-skeleton` writes one that matches, to compare with yours)")
 
 
 @pytest.mark.parametrize("app", ["orders", "lights", "booking", "weather", "notes"])

@@ -96,7 +96,7 @@ def test_a_refused_double_names_the_users_folder_and_apk_never_a_staging_folder(
     assert str(raised.value) == (
         "INSTALL_FAILED_BAD_CODE: the double's com.example.bank.cards.CardFunctions (for freezeCard): AppLoadError: "
         f"{double}: no module for service com.example.bank.cards.CardFunctions; looked for {looked} "
-        f"(droidsim responses skeleton {BANK_APK} DIR writes a double that matches)")
+        f"(`droidsim responses skeleton {BANK_APK} com.example.bank-skeleton` writes one that matches, to compare with yours)")
     assert device.registry.get(BANK) is None
 
 
@@ -112,7 +112,7 @@ def test_an_update_whose_kept_double_no_longer_matches_names_that_double(tmp_pat
     assert str(raised.value) == (
         "INSTALL_FAILED_FUNCTION_MISMATCH: com.example.bank.cards.CardFunctions#blockCard: the double's "
         "com.example.bank.cards.CardFunctions (double, the double installed before) does not implement it "
-        f"(droidsim responses skeleton {extracted} DIR writes a double that matches)")
+        f"(`droidsim responses skeleton {extracted} com.example.bank-skeleton` writes one that matches, to compare with yours)")
     assert device.registry.get(BANK).metadata.installed_from.kind == "apk"  # the installed version stays
 
 
