@@ -28,9 +28,9 @@ def skeleton(app_dir: Path, out_dir: Path) -> None:
     install accepts unchanged (`droidsim install APP --double OUT_DIR`). Each method answers
     ERROR_NOT_SUPPORTED naming the function and its file until you fill it in.
 
-    A function with a type the skeleton cannot spell (ONE_OF, ALL_OF, an app's own generic
-    class) is written as a stub marked "droidsim: write by hand", the rest as usual; the
-    command then names each such function and exits 1."""
+    A function with a type the skeleton cannot spell (a sealed class or union, a subclass of
+    another serializable) is written as a stub marked "droidsim: write by hand", the rest as
+    usual; the command then names each such function and exits 1."""
     from sim.responses.adb import metadata_of_folder
     from sim.responses.record import RecordError
     from sim.responses.skeleton import SkeletonError, write_skeleton

@@ -8,9 +8,10 @@ Each method body refuses with ERROR_NOT_SUPPORTED until someone writes it. The l
 are spelled as droid spells them: ``SetField[T]`` for androidx's ``SetField<T>``, ``date``,
 ``time``, ``datetime``, ``Instant`` and ``ZoneInfo`` for the java.time proxies. Before anything
 is written the skeleton is compiled and compared with the XML as install compares a double, so
-a skeleton that is written passes the install check unchanged. A function with a type it cannot
-spell (ONE_OF, ALL_OF, an app's own generic class, a parcelable of the app's) is written as a
-marked stub, which install refuses until someone writes it; ``Skeleton.by_hand`` names each.
+a skeleton that is written passes the install check unchanged. A generic class of the app's own
+(``Page<T>``) is a Python generic dataclass, made from the instances the XML defines. A function
+with a type it cannot spell (ONE_OF, ALL_OF, a parcelable of the app's) is written as a marked
+stub, which install refuses until someone writes it; ``Skeleton.by_hand`` names each.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from droid.appfunctions.metadata import (
 )
 from droid.appfunctions.typeref import wire_name
 from sim.responses.doubles import DoubleMismatch, check_double, functions_by_class
+from sim.responses.generic_names import KOTLIN_ARRAYS, KOTLIN_LIST, KOTLIN_SCALARS, split_generic
 
 _SCALARS = {
     DataType.BOOLEAN: "bool", DataType.LONG: "int", DataType.INT: "Int32", DataType.DOUBLE: "float",
@@ -62,7 +64,7 @@ STUB_MARK = "droidsim: write by hand"
 # Names a module may import: a class of the app's never takes one.
 _RESERVED = {spelling for spelling, _ in [*_LIBRARY_TYPES.values(), *_PARCELABLES.values(), *_LIBRARY_GENERICS.values()]} | {
     "Uri", "Literal", "Annotated", "dataclass", "field", "Int32", "Float32", "SerialName", "AppFunctionNotSupportedException",
-    "AppFunctionServiceEntryPoint", "app_function", "app_function_serializable"}
+    "AppFunctionServiceEntryPoint", "app_function", "app_function_serializable", "Generic", "TypeVar", "T"}
 # Platform types the XML defines as objects of its own: the class's name (androidx's for the proxy)
 # and what the XML does not say of it.
 _PLATFORM_OBJECTS = {"android.net.Uri": ("AppFunctionUri", "An android.net.Uri as androidx sends it (its serializable "
@@ -95,6 +97,7 @@ class _Module:
     classes: dict[str, str] = field(default_factory=dict)  # qualified name -> class name
     blocks: list[str] = field(default_factory=list)
     services: list[str] = field(default_factory=list)  # the classes standing in for the app's
+    typevars: set[str] = field(default_factory=set)  # the type parameters of its generic classes
 
     def __post_init__(self) -> None:
         self.shared = {named.name: named.data_type for named in self.metadata.components.data_types}
@@ -153,12 +156,11 @@ class _Module:
         generic = qualified.split("<", 1)[0]
         if generic in _LIBRARY_GENERICS and qualified != generic:
             return self._library_generic(data_type, *_LIBRARY_GENERICS[generic], where)
+        if "<" in qualified:
+            return self._app_generic(qualified, where)
         if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", qualified):
-            raise SkeletonError(f"{where}: {qualified} is a generic class of the app's own, which the skeleton "
-                                "cannot spell")
-        name, doc = _PLATFORM_OBJECTS.get(qualified, (_identifier(qualified.rsplit(".", 1)[-1]), ""))
-        while name in self.classes.values() or name in _RESERVED:
-            name += "_"
+            raise SkeletonError(f"{where}: {qualified} is a type name the skeleton cannot spell")
+        name, doc = self._class_name(qualified), _PLATFORM_OBJECTS.get(qualified, ("", ""))[1]
         self.classes[qualified] = name
         self.droid_names.add("app_function_serializable")
         self.imports.add("from dataclasses import dataclass")
@@ -180,6 +182,77 @@ class _Module:
                                 f"have the one property {argument})")
         self.droid_names.add(spelling)
         return f"{spelling}[{self.annotation(typed[0].data_type, f'{where}.{argument}')}]"
+
+    def _app_generic(self, qualified: str, where: str) -> str:
+        """``Page[Item]``: a generic class of the app's, made once from every instance the XML
+        defines, its type arguments spelled from their Kotlin names."""
+        try:
+            base, arguments = split_generic(qualified)
+        except ValueError as error:
+            raise SkeletonError(f"{where}: {error}") from None
+        name = self.classes.get(base) or self._generic_class(base, len(arguments), where)
+        return f"{name}[{', '.join(self._kotlin(a, where) for a in arguments)}]"
+
+    def _generic_class(self, base: str, arity: int, where: str) -> str:
+        """The generic class: a property whose type is, in every instance, one of the instance's type
+        arguments (or a list of it, or it nullable) is typed with that parameter; the others as written."""
+        instances = [(dt, split_generic(dt.object_qualified_name)[1]) for dt in self.shared.values()
+                     if dt.object_qualified_name.startswith(f"{base}<")]
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", base) or any(len(a) != arity for _, a in instances):
+            raise SkeletonError(f"{where}: {base} is a generic class the skeleton cannot spell")
+        name = self._class_name(base)
+        self.classes[base] = name  # before the fields: a property may refer to the class itself
+        params = ["T"] if arity == 1 else [f"T{i}" for i in range(arity)]
+        self.typevars.update(params)
+        first = instances[0][0]
+        required = set(first.required)
+        fields = []
+        for prop in first.properties:
+            prop_where = f"{where}.{prop.name}"
+            spelled = [(self.annotation(_property(dt, prop.name, prop_where), prop_where),
+                        [self._kotlin(a, prop_where) for a in arguments]) for dt, arguments in instances]
+            annotation = _generic_annotation(spelled, params)
+            if annotation is None:
+                raise SkeletonError(f"{prop_where}: which type parameter of {base} it is typed with is not clear "
+                                    "from the XML")
+            python, annotation = self.named(prop.name, annotation)
+            if prop.name in required:
+                fields.append(f"{python}: {annotation}")
+            else:
+                fields.append(f"{python}: {annotation} = {_default(prop.data_type, prop_where)}")
+        fields.sort(key=lambda line: "=" in line)
+        self.imports.update({"from dataclasses import dataclass", "from typing import Generic, TypeVar"})
+        self.droid_names.add("app_function_serializable")
+        doc = _docstring(first.description or f"The {name} of the app's XML.", "    ")
+        self.blocks.append(
+            f"@app_function_serializable(qualified_name={base!r})\n@dataclass\nclass {name}(Generic[{', '.join(params)}]):\n"
+            f"{doc}\n" + "".join(f"    {line}\n" for line in fields or ["pass"]))
+        return name
+
+    def _kotlin(self, kotlin: str, where: str) -> str:
+        """A Kotlin type name of a generic's type argument, as an annotation."""
+        if kotlin.endswith("?"):
+            return f"{self._kotlin(kotlin[:-1], where)} | None"
+        base, arguments = split_generic(kotlin)
+        if base == KOTLIN_LIST and len(arguments) == 1:
+            return f"list[{self._kotlin(arguments[0], where)}]"
+        if kotlin in KOTLIN_SCALARS or kotlin in KOTLIN_ARRAYS:
+            spelling = KOTLIN_SCALARS.get(kotlin) or KOTLIN_ARRAYS[kotlin]
+            if spelling in ("Int32", "Float32"):
+                self.droid_names.add(spelling)
+            return spelling if kotlin in KOTLIN_SCALARS else f"list[{spelling}]"
+        if kotlin in _LIBRARY_TYPES:
+            return self._library(kotlin)
+        defined = next((dt for dt in self.shared.values() if dt.object_qualified_name == kotlin), None)
+        if defined is None:
+            raise SkeletonError(f"{where}: type argument {kotlin} is a type the XML does not define")
+        return self._class(defined, where)
+
+    def _class_name(self, qualified: str) -> str:
+        name, _ = _PLATFORM_OBJECTS.get(qualified, (_identifier(qualified.rsplit(".", 1)[-1]), ""))
+        while name in self.classes.values() or name in _RESERVED:
+            name += "_"
+        return name
 
     def _field(self, wire: str, data_type: AppFunctionDataTypeMetadata, required: bool, where: str) -> str:
         python, annotation = self.named(wire, self.annotation(data_type, where))
@@ -205,13 +278,13 @@ class _Module:
         """The method; or, for a function the skeleton cannot spell, a marked stub (not an app
         function, so install refuses the double until it is written) and why. The module is as it
         was before the function: a half-spelled type leaves nothing behind."""
-        before = (set(self.imports), set(self.droid_names), dict(self.classes), list(self.blocks))
+        before = (set(self.imports), set(self.droid_names), dict(self.classes), list(self.blocks), set(self.typevars))
         try:
             if stub_because is not None:
                 raise SkeletonError(stub_because)
             return self.method(function, module_file), None
         except SkeletonError as error:
-            self.imports, self.droid_names, self.classes, self.blocks = before
+            self.imports, self.droid_names, self.classes, self.blocks, self.typevars = before
             by_hand = ByHand(function.id, str(error).removeprefix(f"{function.id}: "), module_file)
             return _stub(function, by_hand), by_hand
 
@@ -311,6 +384,8 @@ def _module_text(metadata: AppFunctionPackageMetadata, module: _Module) -> str:
         + ("\n" if imports else "")
         + f"from droid.appfunctions import (\n{droid})\n"
     )
+    if module.typevars:
+        head += "\n" + "".join(f"{name} = TypeVar({name!r})\n" for name in sorted(module.typevars))
     body = "\n\n".join(module.blocks)
     return head + "\n\n" + (body + "\n\n" if body else "") + "\n\n".join(module.services)
 
@@ -370,6 +445,24 @@ def _not_implemented(function: AppFunctionMetadata, module_file: str) -> str:
     class_name = function.id.rsplit("#", 1)[0].rsplit(".", 1)[-1]
     return (f"{function.id} is not implemented in this double yet: write {class_name}.{function_name(function)} "
             f"in {module_file} (docs/responses.md)")
+
+
+def _property(data_type: AppFunctionDataTypeMetadata, name: str, where: str) -> AppFunctionDataTypeMetadata:
+    found = next((p.data_type for p in data_type.properties if p.name == name), None)
+    if found is None:
+        raise SkeletonError(f"{where}: not a property of every instance of its generic class")
+    return found
+
+
+def _generic_annotation(spelled: list[tuple[str, list[str]]], params: list[str]) -> str | None:
+    """The annotation of a generic class's property, from (its annotation, the type arguments' annotations)
+    in each instance: a type parameter, a list of one, one nullable, or the same annotation in all."""
+    for i, param in enumerate(params):
+        for form in ("{}", "list[{}]", "{} | None"):
+            if all(annotation == form.format(arguments[i]) for annotation, arguments in spelled):
+                return form.format(param)
+    annotations = {annotation for annotation, _ in spelled}
+    return annotations.pop() if len(annotations) == 1 else None
 
 
 def _stub(function: AppFunctionMetadata, by_hand: ByHand) -> str:

@@ -100,6 +100,7 @@ def test_a_type_it_cannot_spell_leaves_a_marked_stub_and_names_the_function(tmp_
 
 
 @pytest.mark.parametrize("golden", ["functionWithSerializableProxyInput_app_function_dynamic_schema.xml",
+                                    "functionWithGenericSerializable_app_function_dynamic_schema.xml",  # its own SetField<T>
                                     "serializableInputFunctions_app_function_dynamic_schema.xml",
                                     "fakeAllNullablePrimitiveParamsWithDefault_app_function_dynamic_schema.xml",
                                     "parcelablePrimitiveFunctions_app_function_dynamic_schema.xml"])
@@ -124,3 +125,18 @@ def _app_of(reference: Path, xml: Path, app: Path) -> Path:
         f'<property android:name="android.app.appfunctions.v2" android:value="{xml.name}"/></service>'
         '</application></manifest>')
     return app
+
+
+def test_an_update_params_object_of_library_set_fields_gets_a_skeleton_that_installs(tmp_path, reference_dir):
+    """The androidx compiler's own update-parameters case (UpdateNoteParams of SetField<T>? with
+    defaults, a nullable SetField parameter without one), its test-data SetField read as androidx's."""
+    golden = reference_dir / "androidx-compiler-output" / "xml" / "functionWithGenericSerializable_app_function_dynamic_schema.xml"
+    app = _app_of(reference_dir, golden, tmp_path / "app")
+    xml = app / "assets" / golden.name
+    xml.write_text(xml.read_text().replace("com.testdata.SetField", "androidx.appfunctions.schema.types.SetField"))
+    skeleton(app, tmp_path / "double")
+    module = (tmp_path / "double" / "testdata.py").read_text()
+    assert "    nullable_attachments: SetField[list[Attachment] | None] | None = None\n" in module
+    assert "def test(self, params: UpdateNoteParams, top_level_generic_param: SetField[Int32] | None) -> None:" in module
+    with Device(tmp_path / "data", isolated_apps=False) as device:
+        device.install(app, responses=ResponseOptions(double_dir=tmp_path / "double"))
