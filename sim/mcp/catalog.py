@@ -21,7 +21,6 @@ from droid.appfunctions.observe import AppFunctionObservation, AppFunctionObserv
 from droid.content.context import Context
 from sim.mcp.conversion import ToolShape
 from sim.mcp.naming import ToolNames
-from sim.permissions.definitions import EXECUTE_APP_FUNCTIONS
 from sim.pm.unindexed import not_indexed_words, unindexed_functions
 
 
