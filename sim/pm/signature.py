@@ -80,7 +80,10 @@ def signature_difference(xml: dict, code: dict) -> str | None:
 
 def _types(xml: Any, code: Any, where: str = "") -> str:
     """Both types in words, at the first place they differ (a property of an object, an item)."""
-    if xml is None or code is None or type_words(xml) != type_words(code):
+    if xml is None or code is None:
+        side, described = ("the code", code) if xml is None else ("the XML", xml)
+        return f"{where}only {side} has it ({type_words(described)})"
+    if type_words(xml) != type_words(code):
         return f"{where}the XML has {type_words(xml)}, the code {type_words(code)}"
     for key in ("item", "properties"):
         xml_part, code_part = xml.get(key), code.get(key)

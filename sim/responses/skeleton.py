@@ -401,8 +401,9 @@ def write_skeleton(metadata: AppFunctionPackageMetadata, out_dir: Path) -> Skele
         if mismatch.function_id is None or mismatch.function_id in stubbed:
             raise SkeletonError(f"the skeleton droidsim wrote does not match the app's XML, a mistake of droidsim's "
                                 f"(please report it): {mismatch}")
+        difference = str(mismatch).partition("does not match the app's XML: ")[2] or str(mismatch)
         stubbed[mismatch.function_id] = (f"its types, as the skeleton spells them, compile to another signature "
-                                         f"than the XML's: {str(mismatch).rsplit(': ', 1)[-1]}")
+                                         f"than the XML's: {difference}")
     for file in skeleton.files:
         target = out_dir / file.path
         if target.exists() and target.read_text() != file.text:

@@ -60,13 +60,19 @@ def test_the_travel_skeleton_installs_unchanged_on_either_sdk(tmp_path, sdk):
             call(device, UPDATE, bookingId="BK-1", seat=AppFunctionData({"value": "14C"}))
 
 
-def _one_of_check_in(tmp_path: Path) -> Path:
-    """The travel app as `apk extract` writes it, its checkIn taking a ONE_OF: a type the skeleton cannot spell."""
+def _travel_folder(tmp_path: Path) -> Path:
+    """The travel app's code-less folder, as `apk extract` writes it, for a test to change."""
     from sim.pm.apk_tools import extracted
 
     with extracted(TRAVEL_APK, 37) as (folder, _decoded):
         app = shutil.copytree(folder, tmp_path / "travel")
     (app / "droidsim-extract.json").unlink(missing_ok=True)
+    return app
+
+
+def _one_of_check_in(tmp_path: Path) -> Path:
+    """The travel app with its checkIn taking a ONE_OF: a type the skeleton cannot spell."""
+    app = _travel_folder(tmp_path)
     xml = app / "assets" / "check_in_functions.xml"
     text = xml.read_text()
     enum = "<enumValues>WINDOW</enumValues>"
@@ -97,6 +103,22 @@ def test_a_type_it_cannot_spell_leaves_a_marked_stub_and_names_the_function(tmp_
             f"({tmp_path / 'double'}) does not implement it (the skeleton cannot write it (parameter seatPreference: "
             "ONE_OF (a sealed class or a union of serializables) is a type the skeleton cannot spell): write its signature by hand, as "
             "docs/declaring-functions.md says)")
+
+
+def test_a_type_that_compiles_to_another_signature_than_the_xml_stubs_its_functions_naming_the_difference(tmp_path):
+    """A java.time proxy defined with a field androidx never writes: the skeleton's `datetime`
+    compiles to the proxy droid knows, so each function using it is left to write by hand."""
+    app = _travel_folder(tmp_path)
+    xml = app / "assets" / "check_in_functions.xml"
+    text = xml.read_text()
+    at = text.index("<required>", text.index("<objectQualifiedName>java.time.LocalDateTime</objectQualifiedName>"))
+    xml.write_text(text[:at] + "<properties><dataTypeMetadata><id>unused</id><isNullable>false</isNullable><type>8</type>"
+                   "</dataTypeMetadata><id>unused</id><name>era</name></properties>" + text[at:])
+    output = skeleton(app, tmp_path / "double", exit_code=1)
+    assert (f"  {CHECK_IN} (checkin.py): its types, as the skeleton spells them, compile to another signature than "
+            "the XML's: the response type differs between the code and the XML: property 'boardingTime': property "
+            "'era': only the XML has it (String)") in output.splitlines()
+    assert "findHotels" not in output and "cancelBooking" not in output  # no date-time: written as usual
 
 
 @pytest.mark.parametrize("golden", ["functionWithSerializableProxyInput_app_function_dynamic_schema.xml",
