@@ -120,6 +120,10 @@ class _Module:
         if kind == DataType.STRING and data_type.enum_values:
             self.imports.add("from typing import Literal")
             return f"Literal[{', '.join(repr(v) for v in data_type.enum_values)}]"
+        if kind == DataType.INT and data_type.enum_values and all(v.lstrip("-").isdigit() for v in data_type.enum_values):
+            self.imports.update({"from typing import Literal", "from typing import Annotated"})
+            self.droid_names.add("Int32")
+            return f"Annotated[Literal[{', '.join(data_type.enum_values)}], Int32]"
         if kind == DataType.STRING and data_type.format == FORMAT_URI:
             self.imports.add("from droid.net.uri import Uri")
             return "Uri"
@@ -481,7 +485,7 @@ def _default(data_type: AppFunctionDataTypeMetadata, where: str) -> str:
     """The default that makes a value optional, as the declaration layer reads it."""
     if data_type.is_nullable:
         return "None"
-    if data_type.type in _DEFAULTS and not data_type.enum_values:
+    if data_type.type in _DEFAULTS:  # an Int's enum values too: an omitted one is 0 (typeref.omitted_value)
         return _DEFAULTS[data_type.type]
     raise SkeletonError(f"{where}: optional but neither nullable nor of a type with a default, which the "
                         "skeleton cannot spell")

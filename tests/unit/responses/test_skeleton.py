@@ -121,6 +121,16 @@ def test_a_type_that_compiles_to_another_signature_than_the_xml_stubs_its_functi
     assert "findHotels" not in output and "cancelBooking" not in output  # no date-time: written as usual
 
 
+def test_an_int_with_enum_values_is_spelled_as_droid_declares_one(tmp_path):
+    app = _travel_folder(tmp_path)
+    xml = app / "assets" / "app_functions_v2.xml"
+    text = xml.read_text()
+    at = text.index("<type>7</type>", text.index("<name>cabin</name>"))  # maxStops, optional
+    xml.write_text(text[:at] + "<enumValues>0</enumValues><enumValues>1</enumValues>" + text[at:])
+    skeleton(app, tmp_path / "double")
+    assert "max_stops: Annotated[Literal[0, 1], Int32] = 0" in (tmp_path / "double" / "trips.py").read_text()
+
+
 @pytest.mark.parametrize("golden", ["functionWithSerializableProxyInput_app_function_dynamic_schema.xml",
                                     "functionWithGenericSerializable_app_function_dynamic_schema.xml",  # its own SetField<T>
                                     "serializableInputFunctions_app_function_dynamic_schema.xml",
