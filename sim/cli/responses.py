@@ -43,7 +43,7 @@ def skeleton(app_dir: Path, out_dir: Path) -> None:
     for file in skeleton.files:
         click.echo(f"wrote {out_dir / file.path}")
     if skeleton.by_hand:
-        lines = "".join(f"\n  {b}" for b in skeleton.by_hand)
+        lines = "".join(f"\n  {b.function_id} ({b.module_file}): {b.reason}" for b in skeleton.by_hand)
         raise click.ClickException(
             f"{len(skeleton.by_hand)} function(s) need a hand: the skeleton wrote each as a stub marked "
             f"'droidsim: write by hand', and install refuses the double until its signature is written "

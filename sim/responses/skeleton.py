@@ -83,9 +83,6 @@ class ByHand:
     reason: str
     module_file: str
 
-    def __str__(self) -> str:
-        return f"{self.function_id} ({self.module_file}): {self.reason}"
-
 
 @dataclass
 class _Module:
