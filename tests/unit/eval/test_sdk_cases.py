@@ -29,12 +29,11 @@ def _suite(tmp_path, cases: str):
 
 
 STATUS = """\
-- id: order-status
+- id: status
   category: simple
-  user: What is the status of order ORD-1234?
+  user: How far along is ORD-1234?
   calls:
-    - function: fetchOrderStatus
-      args: {orderId: ORD-1234}
+    - {function: fetchOrderStatus, args: {orderId: ORD-1234}}
 """
 PARCEL = """\
 - id: parcel
@@ -100,7 +99,7 @@ def test_an_argument_the_function_does_not_declare_is_refused_naming_the_declare
     with pytest.raises(SuiteError) as caught:
         run_eval(suite, EvalOptions(model="openai:nobody", base_url="http://127.0.0.1:9/v1", out=tmp_path / "o"))
     assert (caught.value.line, caught.value.field, caught.value.message) == (
-        11, f"cases[0].calls[0].args.{written}", message)
+        10, f"cases[0].calls[0].args.{written}", message)
 
 
 def test_a_setup_call_and_a_state_check_are_held_to_the_declared_names_too(tmp_path):

@@ -12,15 +12,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from droid.appfunctions import AppFunctionData, AppFunctionNotSupportedException, ExecuteAppFunctionRequest
+from droid.appfunctions import AppFunctionData, AppFunctionNotSupportedException
 from droid.os import IllegalArgumentException
 from sim.cli.main import cli
 from sim.device import Device
 from sim.responses.staging import ResponseOptions
 
-pytest.importorskip("androguard", reason="reading APKs needs the apk extra: pip install 'droidsim[apk]'")
+from tests.unit.responses.test_jetpack_layouts import APKS, call
 
-APKS = Path(__file__).resolve().parents[2] / "apks"
 TRAVEL_APK = APKS / "travel-signed.apk"
 TRAVEL = "com.example.travel"
 UPDATE = "com.example.travel.bookings.BookingFunctions#updateBooking"
@@ -31,11 +30,6 @@ def skeleton(app: Path, out: Path, exit_code: int = 0) -> str:
     result = CliRunner().invoke(cli, ["responses", "skeleton", str(app), str(out)])
     assert result.exit_code == exit_code, result.output
     return result.output
-
-
-def call(device, function_id, package=TRAVEL, **parameters):
-    manager = device.shell_context().app_function_manager
-    return manager.execute_app_function(ExecuteAppFunctionRequest(package, function_id, AppFunctionData(parameters)))
 
 
 def test_an_update_function_is_spelled_with_droids_set_field_of_each_type(tmp_path):
@@ -57,7 +51,7 @@ def test_the_travel_skeleton_installs_unchanged_on_either_sdk(tmp_path, sdk):
         assert (CHECK_IN in {f.id for f in package.metadata.app_functions}) == (sdk == 37)
         with pytest.raises(AppFunctionNotSupportedException, match=re.escape(
                 f"{UPDATE} is not implemented in this double yet: write BookingFunctions.updateBooking in bookings.py")):
-            call(device, UPDATE, bookingId="BK-1", seat=AppFunctionData({"value": "14C"}))
+            call(device, UPDATE, TRAVEL, bookingId="BK-1", seat=AppFunctionData({"value": "14C"}))
 
 
 def _travel_folder(tmp_path: Path) -> Path:
