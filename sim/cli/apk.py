@@ -96,7 +96,10 @@ def inspection(apk: Path, sdk: int) -> dict:
 def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk: int) -> None:
     from sim.apk.folder import in_apk_terms
     from sim.cli.shell import signature_json
+    from droidsim.v1.metadata_pb2 import InstalledFrom
     from sim.pm.app_parser import parse_app
+    from sim.pm.installed_from import APK
+    from sim.pm.install_warnings import install_warnings
     from sim.responses.types import shared_types
     from sim.pm.code_verifier import InProcessCodeVerifier
     from sim.pm.install_error import InstallError
@@ -112,6 +115,10 @@ def _checked_by_install(report: dict, folder: Path, apk_name: str, decoded, sdk:
     report["functions"] = [{"id": f.id, "service": f.service_name, **signature_json(f, shared)}
                            for f in parsed.metadata.app_functions]
     report["notes"] = [in_apk_terms(str(note), folder, apk_name, decoded) for note in parsed.notes]
+    # Every warning install prints of the APK alone (a cassette's are install's: inspect has none).
+    source = InstalledFrom(kind=APK, file_name=apk_name, signing_schemes=decoded.signing.schemes,
+                           certificate_sha256=decoded.signing.certificate_digests)
+    report["notes"] += install_warnings(parsed, source, platform_version(sdk))
 
 
 def _print(report: dict) -> None:

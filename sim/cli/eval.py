@@ -91,7 +91,7 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
     from sim.eval.results import ResumeError
     from sim.eval.run import EvalOptions, run_eval
     from sim.eval.runner import ModelUnavailable
-    from sim.eval.suite import SuiteError, load_suite
+    from sim.eval.suite import SuiteError, load_suite, skipped_lines
     from sim.junit import JUnitPathError
 
     options = EvalOptions(
@@ -118,6 +118,8 @@ def eval_command(suite_file: Path, model: str, base_url: str | None, api_key: st
         raise server_went_down(error, out) from None
     show_summary(summary, json_output, out, terminal_table, err)
     _warn_unanswered(summary, err)
+    for line in skipped_lines(summary):
+        err.print(line, style="yellow", markup=False, soft_wrap=True)
     exit_on_infra_errors(summary, allow_errors, err)
 
 

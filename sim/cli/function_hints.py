@@ -10,10 +10,16 @@ from __future__ import annotations
 import difflib
 
 from droid.appfunctions.metadata import AppFunctionMetadata
+from sim.pm.unindexed import Unindexed, not_indexed_words
 
 
-def unknown_function_hint(functions: list[AppFunctionMetadata], package_name: str, function_id: str) -> str:
-    """``functions``: every function on the device (the shell's search)."""
+def unknown_function_hint(functions: list[AppFunctionMetadata], package_name: str, function_id: str,
+                          unindexed: list[Unindexed] = ()) -> str:
+    """``functions``: every function on the device (the shell's search); ``unindexed``: those the
+    packages declare but this device's SDK does not index (sim/pm/unindexed.py)."""
+    declared = not_indexed_words(unindexed, function_id, package_name)
+    if declared is not None:
+        return f"{declared}."
     ids: dict[str, list[str]] = {}
     for function in functions:
         ids.setdefault(function.package_name, []).append(function.id)

@@ -26,18 +26,28 @@ def skeleton(app_dir: Path, out_dir: Path) -> None:
     One class per @AppFunction class (the part of each function id before #), whichever
     service serves it, with typed signatures and dataclasses from the app's function XML, which
     install accepts unchanged (`droidsim install APP --double OUT_DIR`). Each method answers
-    ERROR_NOT_SUPPORTED naming the function and its file until you fill it in."""
+    ERROR_NOT_SUPPORTED naming the function and its file until you fill it in.
+
+    A function with a type the skeleton cannot spell (a sealed class or union, a subclass of
+    another serializable) is written as a stub marked "droidsim: write by hand", the rest as
+    usual; the command then names each such function and exits 1."""
     from sim.responses.adb import metadata_of_folder
     from sim.responses.record import RecordError
     from sim.responses.skeleton import SkeletonError, write_skeleton
 
     try:
         with app_folder(app_dir) as folder:
-            written = write_skeleton(metadata_of_folder(folder), out_dir)
+            skeleton = write_skeleton(metadata_of_folder(folder), out_dir)
     except (SkeletonError, RecordError) as error:
         raise click.ClickException(str(error)) from None
-    for path in written:
-        click.echo(f"wrote {path}")
+    for file in skeleton.files:
+        click.echo(f"wrote {out_dir / file.path}")
+    if skeleton.by_hand:
+        lines = "".join(f"\n  {b.function_id} ({b.module_file}): {b.reason}" for b in skeleton.by_hand)
+        raise click.ClickException(
+            f"{len(skeleton.by_hand)} function(s) need a hand: the skeleton wrote each as a stub marked "
+            f"'droidsim: write by hand', and install refuses the double until its signature is written "
+            f"(docs/declaring-functions.md):{lines}")
 
 
 @responses_command.command("record")

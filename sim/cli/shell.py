@@ -51,6 +51,7 @@ from sim.cli.shell_settings import device_config, dumpsys, settings
 from sim.cli.shell_test_hooks import TEST_HOOK_COMMANDS
 from sim.cli.shell_users import user_option
 from sim.pm.installed_from import installed_from_json
+from sim.pm.unindexed import unindexed_functions
 from sim.responses.describe import answers_json
 from sim.responses.generated import GENERATED_EXTRA
 from sim.responses.types import enum_values, shared_types
@@ -256,7 +257,9 @@ def _not_found_hint(ctx: click.Context, manager, error: AppFunctionException, pa
     would learn what it may not see."""
     if error.error_code != AppFunctionException.ERROR_FUNCTION_NOT_FOUND or ctx.find_root().obj.get("as_package"):
         return None
-    return unknown_function_hint(manager.search_app_functions(), package_name, function_id)
+    with context_from(ctx) as context:
+        unindexed = unindexed_functions(context)
+    return unknown_function_hint(manager.search_app_functions(), package_name, function_id, unindexed)
 
 
 @app_function.command("set-enabled", cls=PlatformVerb)

@@ -16,6 +16,7 @@ from typing import Any
 
 from sim.eval.categories import CATEGORIES
 from sim.eval.scoring import NO_CALL
+from sim.eval.suite import skipped_lines
 from sim.eval.unanswered import alarms
 
 CATEGORY_CHART = "accuracy-per-category.svg"
@@ -124,6 +125,7 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
              "Intervals are 95 % Wilson score intervals; trials that met an infrastructure error are left out "
              "of the rates and counted apart.</p>",
              *(f"<p class='why'><strong>Warning: {_e(text)}</strong></p>" for text in alarms(summary)),
+             *(f"<p class='why'>{_e(text)}</p>" for text in skipped_lines(summary)),
              "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
     if summary["trials"] > 1:
         parts += [f"<h2>pass^k: all of k trials pass (k = 1…{summary['trials']})</h2>",

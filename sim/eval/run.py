@@ -26,6 +26,7 @@ from sim.eval.suite import Suite
 from sim.eval.summary import differences, summarize
 from sim.eval.unanswered import unanswered, variant_warning
 from sim.junit import check_writable, write_junit
+from sim.pm.unindexed import unindexed_functions
 
 SUMMARY = "summary.json"
 REPORT = "report.html"
@@ -116,9 +117,16 @@ def run_eval(suite: Suite, options: EvalOptions, progress: Callable[[dict[str, A
 def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options: EvalOptions,
          progress: Callable[[dict[str, Any], int, int], None] | None,
          on_nodes: Callable[[list[dict[str, Any]]], None] | None) -> dict[str, Any]:
-    # The up-front check, on the apps the suite runs against (distractors add none of its functions).
-    for _label, spec in plan[:1] + ([plan[len(options.distractors)]] if options.variant else []):
-        check_suite(suite, Catalog(_discover(local_device(replace(spec, distractors=0)).shell)))
+    # The up-front check, on the apps the suite runs against (distractors add none of its functions);
+    # what is not for the devices' SDK is left out, each skipped case with why.
+    skipped: dict[str, str] = {}
+    # A variant's arguments are not checked: renaming a parameter is a change a variant may measure.
+    for n, (_label, spec) in enumerate(plan[:1] + ([plan[len(options.distractors)]] if options.variant else [])):
+        context = local_device(replace(spec, distractors=0)).shell
+        catalog = Catalog(_discover(context), unindexed_functions(context), context.sdk_int)
+        skipped = {**check_suite(suite, catalog, arguments=n == 0), **suite.sdk_skips(context.sdk_int), **skipped}
+    suite = suite.for_sdk(context.sdk_int, skipped)
+    cases = [case for case in suite.cases if case.id in {c.id for c in cases}]
     meta = start_run(options.out, {
         "suite": str(suite.path), "model": options.model, "trials": options.trials,
         "configs": [label for label, _ in plan],
@@ -128,6 +136,7 @@ def _run(suite: Suite, cases: list, plan: list[tuple[str, DeviceSpec]], options:
         "sdk": options.sdk,
         "model_options": {k: v for k, v in options.model_options.items() if v is not None},
         "agent_options": {k: v for k, v in options.agent_options.items() if v is not None},
+        "skipped": skipped,
     }, options.resume)
     settings = RunSettings(options.model, dt.date.fromisoformat(meta["run_date"]), options.base_url, options.api_key,
                            options.confirmation_mode, meta.get("model_options", {}), meta.get("agent_options", {}),
@@ -153,7 +162,7 @@ def write_summary(out: Path, records: list[dict[str, Any]], labels: list[str], o
 
     summary = summarize(records, labels, options.trials)
     summary.update({"suite": meta["suite"], "model": meta["model"], "run_date": meta["run_date"],
-                    "confirmation_mode": meta.get("confirmation_mode", "runtime")})
+                    "confirmation_mode": meta.get("confirmation_mode", "runtime"), "skipped": meta.get("skipped", {})})
     summary["distractors"] = {label: count for label, count in zip(labels, options.distractors * 2)}
     for label in labels:
         summary["configs"][label]["unanswered"] = unanswered(r for r in records if r["config"] == label)

@@ -19,6 +19,7 @@ from sim.eval.matchers import Matcher, MatcherError, compile_fields, compile_mat
 from sim.eval.pairing import MAX_EXPECTED
 from sim.eval.phrases import check_patterns
 from sim.eval.yaml_lines import YamlError, line_of, load_with_lines
+from sim.platform_version import VERSIONS
 from sim.pm.app_folders import NotAnAppFolder, app_folders_in
 from sim.responses.installed import ON_MISS_CHOICES
 
@@ -46,7 +47,25 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
 
-class Call(_Strict):
+class ForSdks(_Strict):
+    """Something of a suite that applies on some SDKs only: ``sdk: 37`` or ``sdk: [36, 37]``
+    (left out: every SDK). Elsewhere it is left out of the run, as if not written."""
+
+    sdk: tuple[int, ...] | None = None
+
+    @field_validator("sdk", mode="before")
+    @classmethod
+    def _sdks(cls, value: Any) -> Any:
+        values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+        if not isinstance(values, (list, tuple)) or not values or any(v not in VERSIONS for v in values):
+            raise ValueError(f"sdk is one of {', '.join(map(str, VERSIONS))} or a list of them, not {value!r}")
+        return tuple(values)
+
+    def applies(self, sdk: int) -> bool:
+        return self.sdk is None or sdk in self.sdk
+
+
+class Call(ForSdks):
     """A call the suite makes itself (setup, state checks, probes), as the shell."""
 
     function: str = Field(min_length=1)
@@ -61,7 +80,7 @@ class Call(_Strict):
         return value
 
 
-class ExpectedCall(_Strict):
+class ExpectedCall(ForSdks):
     """A call the agent must make: the function (short or full id) and argument matchers."""
 
     function: str = Field(min_length=1)
@@ -128,7 +147,7 @@ class Turn(_Strict):
         return "abstain" if self.abstain else "ask" if self.ask else None
 
 
-class StateCheck(_Strict):
+class StateCheck(ForSdks):
     """A read-only call after the conversation whose result must match (or fail with ``error``)."""
 
     function: str = Field(min_length=1)
@@ -159,7 +178,7 @@ class StateCheck(_Strict):
         return Call(function=self.function, args=self.args)
 
 
-class Case(_Strict):
+class Case(ForSdks):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
     category: Category
     description: str = ""
@@ -200,6 +219,14 @@ class Case(_Strict):
         names = [c.function for c in self.setup] + [c.function for c in self.expected_calls()]
         names += [s.function for s in self.state] + [f for t in self.turns for f in t.allow]
         return names
+
+    def for_sdk(self, sdk: int) -> "Case":
+        """The case as it runs on ``sdk``: its setup calls, expected calls and state checks for
+        other SDKs left out (a turn left with no call expects nothing)."""
+        turns = [t if not t.calls else t.model_copy(update={"calls": [c for c in t.calls if c.applies(sdk)] or None})
+                 for t in self.turns]
+        return self.model_copy(update={"setup": [c for c in self.setup if c.applies(sdk)], "turns": turns,
+                                       "state": [c for c in self.state if c.applies(sdk)]})
 
 
 class AppEntry(_Strict):
@@ -332,6 +359,27 @@ class Suite(_Strict):
                            "which changes the device, but has no state check (add state: to read what changed)")
         return out
 
+    def sdk_skips(self, sdk: int) -> dict[str, str]:
+        """The cases that do not run on ``sdk``, and why: written for other SDKs (``sdk:``), or
+        left with nothing to check once their calls for other SDKs are left out."""
+        skips = {}
+        for case in self.cases:
+            adapted = case.for_sdk(sdk)
+            if not case.applies(sdk):
+                skips[case.id] = (f"the case is for SDK {' and '.join(map(str, case.sdk or ()))} only (sdk:), and "
+                                  f"this run's devices are SDK {sdk}")
+            elif not any(t.expects for t in adapted.turns) and not adapted.state:
+                skips[case.id] = f"on SDK {sdk} the case checks nothing: its calls and state checks are for other SDKs (sdk:)"
+        return skips
+
+    def for_sdk(self, sdk: int, skipped: dict[str, str]) -> "Suite":
+        """The suite as it runs on ``sdk``: its cases for that SDK (each as ``Case.for_sdk``), but
+        those in ``skipped``; its probes for that SDK."""
+        cases = [c.for_sdk(sdk) for c in self.cases if c.applies(sdk) and c.id not in skipped]
+        suite = self.model_copy(update={"cases": cases, "probes": [p for p in self.probes if p.applies(sdk)]})
+        suite._lines, suite._data = self._lines, self._data
+        return suite
+
     def select(self, ids: list[str] | None = None, categories: list[str] | None = None) -> list[Case]:
         cases = [c for c in self.cases if (not ids or c.id in ids) and (not categories or c.category in categories)]
         unknown = sorted(set(ids or ()) - {c.id for c in self.cases})
@@ -347,6 +395,11 @@ def _outside_the_suite(path: str, app: bool, ray: bool) -> list[str]:
     if ray:
         said.append(f"--ray uploads {'its app folders' if app and folder else 'it'} to the Ray cluster")
     return said
+
+
+def skipped_lines(summary: dict[str, Any]) -> list[str]:
+    """What a run's report and terminal say of the cases it skipped (Suite.sdk_skips, check_suite)."""
+    return [f"case {case_id} skipped: {reason}" for case_id, reason in (summary.get("skipped") or {}).items()]
 
 
 def is_read(function: str) -> bool:

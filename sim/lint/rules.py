@@ -54,6 +54,7 @@ _CATALOGUE = [
     Rule("R1", ERROR, "Function not indexed or not reached on Android 16"),
     Rule("I1", ERROR, "Install would refuse the app"),
     Rule("I2", ERROR, "A phone indexes less than the app declares"),
+    Rule("I3", ERROR, "No phone indexes any AppFunction of the app"),
 ]
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _CATALOGUE}

@@ -171,14 +171,17 @@ def lint_app(
     return sorted(findings.values(), key=lambda f: (f.file, f.line, f.rule))
 
 
-def lint_installed_app(app_dir: Path) -> list[Finding]:
+def lint_installed_app(app_dir: Path, android16_services_known: bool = True) -> list[Finding]:
     """The findings to log when ``app_dir`` is installed, unsuppressed ones only.
 
     Reads the XML and the source without importing or running app code, and
     compares with nothing else (install does not refuse an app over lint
     findings). Raises ``LintInputError`` only for an app install would refuse
-    anyway (missing manifest, invalid XML)."""
+    anyway (missing manifest, invalid XML). ``android16_services_known`` False (an APK's copy,
+    decoded for the device's SDK): R1 says nothing, as it cannot tell what Android 16 enables."""
     app = read_app(Path(app_dir), import_code=False)
+    if not android16_services_known:
+        app.android16_services = []
     return [f for f in lint_app(app) if f.suppressed_by is None]
 
 

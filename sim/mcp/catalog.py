@@ -10,6 +10,7 @@ before it serves. The device still checks every call.
 
 from __future__ import annotations
 
+import difflib
 import threading
 
 from droid.agent.appfunction_tools import AppFunctionAgentTools
@@ -18,6 +19,7 @@ from droid.appfunctions.observe import AppFunctionObservation, AppFunctionObserv
 from droid.content.context import Context
 from sim.mcp.conversion import ToolShape
 from sim.mcp.naming import ToolNames
+from sim.pm.unindexed import not_indexed_words, unindexed_functions
 
 
 class Catalog:
@@ -64,6 +66,15 @@ class Catalog:
         if shapes is None or name not in shapes:
             shapes = self.refresh()
         return shapes.get(name)
+
+    def unknown(self, name: str) -> str | None:
+        """What to say of a tool name the bridge does not list: a function declared but not indexed
+        on this device's SDK, and why; else the listed names closest to it."""
+        declared = not_indexed_words(unindexed_functions(self._context), name)
+        if declared is not None:
+            return declared
+        close = difflib.get_close_matches(name, list(self._shapes or {}), n=3)
+        return f"did you mean {' or '.join(close)}?" if close else None
 
     def observe(self, executor: Executor, observer: AppFunctionObserver) -> AppFunctionObservation:
         return self._manager.observe_app_functions(executor, observer)

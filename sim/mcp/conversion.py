@@ -21,7 +21,7 @@ from droid.agent.errors import error_map
 from droid.agent.schema import parameters_schema, response_schema
 from droid.agent.tools import first_schema_error, invalid_arguments
 from droid.appfunctions.exceptions import AppFunctionException
-from droid.appfunctions.json_codec import UnknownKeyError, parameters_from_json
+from droid.appfunctions.json_codec import parameters_from_json
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FUNCTION_ID_META = "droidsim/functionId"
@@ -65,17 +65,19 @@ class ToolShape:
         return self.result(value)
 
     def schema_violation(self, args: Any) -> str | None:
-        """How ``args`` break the input schema, naming where, or None."""
+        """How ``args`` break the input schema, or None. What breaks it is said as the shell says
+        it (an unknown key with the declared name closest to it, the form of a SetField, the
+        fields of a date), and what the shell takes is taken (a date as ISO text): the call
+        reads its arguments as the shell reads them (AppFunctionAgentTool.return_value_json)."""
         error = first_schema_error(self._validator, args)
         if error is None:
             return None
-        if error.validator == "additionalProperties":  # named as the shell and agents name it
+        if isinstance(args, dict):
             try:
                 parameters_from_json(self.agent_tool.metadata, args, self.agent_tool.components)
-            except UnknownKeyError as unknown:
-                return unknown.error_message
-            except AppFunctionException:
-                pass
+            except AppFunctionException as refused:
+                return refused.error_message
+            return None
         return invalid_arguments(error).error_message
 
     def tool(self) -> types.Tool:

@@ -79,7 +79,8 @@ class Bridge:
         self._remember(ctx)
         shape = self.catalog.cached(params.name) or await anyio.to_thread.run_sync(self.catalog.find, params.name)
         if shape is None:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+            why = await anyio.to_thread.run_sync(self.catalog.unknown, params.name)
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}" + (f" ({why})" if why else ""))
         args = params.arguments or {}
         problem = await shape.invalid(args)
         if problem is not None:

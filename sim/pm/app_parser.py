@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Callable
 
 from droid.appfunctions.metadata import AppFunctionPackageMetadata
+from droidsim.v1.metadata_pb2 import UnindexedFunction
 from sim.pm.app_metadata import parse_app_metadata, resolve_app_metadata
 from sim.pm.code_verifier import CodeVerificationError, CodeVerifier
 from sim.pm.descriptions import description_difference, function_descriptions
 from sim.pm.function_files import APPLICATION_LEVEL, declared_function_xml_files
 from sim.pm.function_xml import FunctionDocument, parse_function_xml
 from sim.pm.index_notes import IndexNote
-from sim.pm.indexer import index_app
+from sim.pm.indexer import IndexedFile, index_app
 from sim.pm.install_error import InstallError
 from sim.pm.manifest import Manifest, parse_manifest, resolution_order
 from sim.pm.registry import ManifestFacts, PermissionFacts, ServiceFacts
@@ -118,34 +119,67 @@ def parse_app(
     app_level_ids = frozenset(
         f.id for read in indexed.files if read.file.service_name == APPLICATION_LEVEL for f in read.document.functions
     )
+    unindexed = _unindexed(manifest, app_dir, indexed.files)
+    metadata.unindexed.extend(UnindexedFunction(function_id=f.id, reason=_why_unindexed(f.service_name, manifest,
+                                                                                       version, indexed.notes))
+                              for f in unindexed.app_functions)
     if not code_less:
         for read in indexed.files:
             if read.file.service_name != APPLICATION_LEVEL:
                 _check_code(app_dir, code_dir, read.file.service_name, read.as_written, read.file.path, verifier,
                             app_level_ids, f"(regenerate it: droidsim appfunctions generate {app_dir})")
-        return ParsedApp(facts, metadata, code_less, tuple(indexed.notes))
-    unindexed = _unindexed(manifest, app_dir, {f.id for f in metadata.app_functions})
+        return ParsedApp(facts, metadata, code_less, tuple(indexed.notes), unindexed)
     if double_dir is not None and double_dir.is_dir():
         try:
             check_double(double_dir, metadata, verifier, str(double_dir), frozenset(f.id for f in unindexed.app_functions))
         except DoubleMismatch as error:
-            raise InstallError(error.reason, f"{error} (droidsim responses skeleton {app_dir} DIR writes a double "
-                                             "that matches)") from None
+            raise InstallError(error.reason, f"{error} ({_double_fix(metadata, error, app_dir)})") from None
     return ParsedApp(facts, metadata, code_less, tuple(indexed.notes), unindexed)
 
 
-def _unindexed(manifest: Manifest, app_dir: Path, indexed: set[str]) -> AppFunctionPackageMetadata:
+def _double_fix(metadata: AppFunctionPackageMetadata, error: DoubleMismatch, app_dir: Path) -> str:
+    """What brings the double and the XML together: the skeleton, unless it cannot spell that function."""
+    from sim.responses.skeleton import by_hand_reason
+
+    reason = by_hand_reason(metadata, error.function_id) if error.function_id else None
+    if reason is None:
+        return (f"`droidsim responses skeleton {app_dir} {metadata.package_name}-skeleton` writes one that matches, "
+                "to compare with yours")
+    return (f"the skeleton cannot write it ({reason}): write its signature by hand, as docs/declaring-functions.md "
+            "says")
+
+
+def _unindexed(manifest: Manifest, app_dir: Path, indexed: list[IndexedFile]) -> AppFunctionPackageMetadata:
     """The functions the app declares in files, or parts of files, this device does not index,
-    read as leniently as nothing reads them: a file that does not parse is left out."""
+    read as leniently as nothing reads them: a file that does not parse is left out. A file the
+    device indexed as it is written is not read again."""
+    read = {(str(f.file.path), f.file.format) for f in indexed}
+    ids = {f.id for file in indexed for f in file.document.functions}
     unindexed = AppFunctionPackageMetadata(package_name=manifest.package)
     for file in declared_function_xml_files(manifest, app_dir):
+        if (str(file.path), file.format) in read:
+            continue
         try:
             document = parse_function_xml(file.path, manifest.package, file.service_name, format=file.format)
         except XmlError:
             continue
-        unindexed.app_functions.extend(f for f in document.functions if f.id not in indexed)
+        unindexed.app_functions.extend(f for f in document.functions if f.id not in ids)
         unindexed.components.data_types.extend(document.components.data_types)
     return unindexed
+
+
+def _why_unindexed(service_name: str, manifest: Manifest, version: PlatformVersion, notes: list[IndexNote]) -> str:
+    """Why ``version`` does not index the functions of ``service_name``'s file, in words."""
+    if service_name == APPLICATION_LEVEL:
+        return f"{version.name} does not read application-level function XML (Android 17 does)"
+    service = next((s for s in manifest.services if s.name == service_name), None)
+    if service is not None and not service.enabled:
+        return (f"its service {service_name} is disabled on {version.name} (android:enabled is false there; a "
+                "device of another SDK may index it)")
+    note = next((n for n in notes if f" {service_name}" in n.message), None)
+    if note is not None:
+        return note.message.rstrip(".")
+    return f"{version.name} does not read the function XML of its service {service_name}"
 
 
 def _check_code(

@@ -1,5 +1,5 @@
 """What an install takes but its developer should hear about: said in the install's output and
-in logcat, never a reason to refuse."""
+in logcat, never a reason to refuse. ``apk inspect`` prints the same (docs/kotlin.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,18 @@ from sim.pm.app_parser import ParsedApp
 from sim.pm.installed_from import APK
 from sim.pm.manifest import SERVICE_INTERFACE
 from sim.platform_version import PlatformVersion
+
+# What a Gradle build needs for AppFunctions: the library merges PlatformAppFunctionService into the
+# manifest (appfunctions-service until 1.0.0-alpha09, appfunctions from alpha10), KSP writes the XML.
+KOTLIN_SETUP = (
+    'add the AppFunctions library and its KSP compiler to the app module: implementation("androidx.appfunctions:'
+    'appfunctions:VERSION") (it merges androidx.appfunctions.service.PlatformAppFunctionService into the manifest; '
+    'before 1.0.0-alpha10 also "androidx.appfunctions:appfunctions-service"), ksp("androidx.appfunctions:'
+    'appfunctions-compiler:VERSION") with ksp { arg("appfunctions:aggregateAppFunctions", "true") }, and annotate '
+    "the functions with @AppFunction; a release build must keep the service (R8 keep rules)")
+# An app that calls other apps' functions needs none of its own.
+AGENT_PERMISSIONS = ("android.permission.EXECUTE_APP_FUNCTIONS", "android.permission.EXECUTE_APP_FUNCTIONS_SYSTEM",
+                     "android.permission.DISCOVER_APP_FUNCTIONS")
 
 
 def install_warnings(parsed: ParsedApp, source: InstalledFrom, version: PlatformVersion) -> list[str]:
@@ -18,19 +30,24 @@ def install_warnings(parsed: ParsedApp, source: InstalledFrom, version: Platform
             "droidsim installs it, but no signed build can update it until it is uninstalled (./gradlew assembleDebug "
             "signs with the debug key; sign a release build with apksigner)")
     if parsed.code_less and not parsed.metadata.app_functions:
-        warnings.append(f"{parsed.manifest.package} has no AppFunctions that {version.name} indexes: "
-                        f"{_why_none(parsed, version)}")
+        unindexed = sorted({f.service_name for f in parsed.unindexed.app_functions})
+        has_service = any(SERVICE_INTERFACE in s.actions for s in parsed.manifest.services)
+        reason, setup = why_no_functions(unindexed, has_service, version.name)
+        warnings.append(f"{parsed.manifest.package} has no AppFunctions that {version.name} indexes: {reason}"
+                        + (f": {setup}" if setup else ""))
     return warnings
 
 
-def _why_none(parsed: ParsedApp, version: PlatformVersion) -> str:
-    services = sorted({f.service_name for f in parsed.unindexed.app_functions})
-    if services:
-        where = ", ".join(f"service {s}" if s else "the application's function XML" for s in services)
-        return (f"its functions are declared by {where}, which {version.name} does not index (android:enabled "
-                "false on this SDK; app-level XML before Android 17)")
-    if not any(SERVICE_INTERFACE in s.actions for s in parsed.manifest.services):
-        return (f"no enabled service has the {SERVICE_INTERFACE} intent filter (an agent app needs none; "
-                "@AppFunction classes get androidx.appfunctions.service.PlatformAppFunctionService from "
-                "androidx.appfunctions:appfunctions-service)")
-    return "the function XML of its AppFunctionServices declares no function"
+def why_no_functions(unindexed_services: list[str], has_service: bool, indexer: str) -> tuple[str, str | None]:
+    """Why ``indexer`` (an SDK's name) indexes no function of a Kotlin app, and the Gradle set-up that
+    brings them where the build lacks it (else None): ``unindexed_services`` declare functions it
+    does not index; ``has_service``: the manifest has a service with the AppFunctionService intent
+    filter at all."""
+    if unindexed_services:
+        where = ", ".join(f"service {s}" if s else "the application's function XML" for s in unindexed_services)
+        return (f"its functions are declared by {where}, which {indexer} does not index (android:enabled false on "
+                "this SDK; app-level XML before Android 17)"), None
+    if not has_service:
+        return (f"no enabled service has the {SERVICE_INTERFACE} intent filter, so the AppFunctions library is not "
+                "in the build (an agent app needs none)"), KOTLIN_SETUP
+    return "the function XML of its AppFunctionServices declares no function, so KSP wrote none", KOTLIN_SETUP

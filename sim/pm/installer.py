@@ -234,7 +234,7 @@ class PackageInstaller:
         own_for_app(data_dir, self._os_uid(row.uid), 0o700)
         if previous is not None:
             shutil.rmtree(previous.app_dir, ignore_errors=True)
-        _log_lint_warnings(target, package_name)
+        _log_lint_warnings(target, package_name, from_apk=decoded is not None)
         return replace(package_from_row(row, data_dir), install_notes=tuple(warnings)), secret
 
     def _check_extracted_for(self, copy: Path, app_dir: Path) -> None:
@@ -335,16 +335,17 @@ def _in_user_terms(error: InstallError, staging: Path, source: Path, decoded: De
     return InstallError(error.reason, detail.replace(str(staging), str(source)))
 
 
-def _log_lint_warnings(app_dir: Path, package_name: str) -> None:
+def _log_lint_warnings(app_dir: Path, package_name: str, from_apk: bool) -> None:
     """Quality findings are advice: written to the device log (logcat) at INFO, never a
     reason to refuse, and not worked out at all when nothing records INFO (a test device).
-    This runs after the commit, so a lint that fails must not fail the install."""
+    This runs after the commit, so a lint that fails must not fail the install. ``from_apk``:
+    the copy holds one SDK's resources, so what Android 16 indexes of it is not known here."""
     if not log.isEnabledFor(logging.INFO):
         return
     from sim.lint.runner import lint_installed_app
 
     try:
-        findings = lint_installed_app(app_dir)
+        findings = lint_installed_app(app_dir, android16_services_known=not from_apk)
     except Exception as error:  # lint is advice; whatever stops it, the install stands
         log.info("%s lint could not run: %s", package_name, error)
         return

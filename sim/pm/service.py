@@ -161,4 +161,5 @@ class PackageManagerService:
             warnings=package.install_notes,
             code_path=str(package.app_dir),
             declared_function_count=len(package.metadata.app_functions),
+            unindexed_functions=package.metadata.unindexed,
         )

@@ -14,7 +14,13 @@ from droid.appfunctions.metadata import (
     AppFunctionComponentsMetadata,
     AppFunctionDataTypeMetadata,
     AppFunctionMetadata,
+    DataType,
+    short_type_name,
 )
+
+# The Kotlin names of the primitive type codes, as a developer wrote them.
+_KOTLIN = {DataType.UNIT: "Unit", DataType.BOOLEAN: "Boolean", DataType.BYTES: "ByteArray", DataType.DOUBLE: "Double",
+           DataType.FLOAT: "Float", DataType.LONG: "Long", DataType.INT: "Int", DataType.STRING: "String"}
 
 
 def function_signature(function: AppFunctionMetadata, components: AppFunctionComponentsMetadata) -> dict:
@@ -64,12 +70,52 @@ def signature_difference(xml: dict, code: dict) -> str | None:
         if old["required"] != param["required"]:
             return f"parameter {name!r} is {_required(param)} in the code but {_required(old)} in the XML"
         if old["type"] != param["type"]:
-            return f"parameter {name!r} has a different type (or nullability) in the code than in the XML"
+            return f"parameter {name!r} has a different type in the code than in the XML: {_types(old['type'], param['type'])}"
     if [p["name"] for p in xml["parameters"]] != [p["name"] for p in code["parameters"]]:
         return "the parameters are in a different order in the code than in the XML"
     if xml["response"] != code["response"]:
-        return "the response type differs between the code and the XML"
+        return f"the response type differs between the code and the XML: {_types(xml['response'], code['response'])}"
     return None
+
+
+def _types(xml: Any, code: Any, where: str = "") -> str:
+    """Both types in words, at the first place they differ (a property of an object, an item)."""
+    if xml is None or code is None:
+        side, described = ("the code", code) if xml is None else ("the XML", xml)
+        return f"{where}only {side} has it ({type_words(described)})"
+    if type_words(xml) != type_words(code):
+        return f"{where}the XML has {type_words(xml)}, the code {type_words(code)}"
+    for key in ("item", "properties"):
+        xml_part, code_part = xml.get(key), code.get(key)
+        if key == "item" and xml_part != code_part:
+            return _types(xml_part, code_part, f"{where}its items: ")
+        if key == "properties" and xml_part != code_part:
+            xml_props, code_props = xml_part or {}, code_part or {}
+            for name in [*xml_props, *(n for n in code_props if n not in xml_props)]:
+                if xml_props.get(name) != code_props.get(name):
+                    return _types(xml_props.get(name), code_props.get(name), f"{where}property {name!r}: ")
+    if xml.get("required") != code.get("required"):
+        return (f"{where}its required properties: the XML has {', '.join(xml.get('required') or []) or 'none'}, "
+                f"the code {', '.join(code.get('required') or []) or 'none'}")
+    return f"{where}the XML has {type_words(xml)}, the code {type_words(code)} (their definitions differ)"
+
+
+def type_words(described: Any) -> str:
+    """A compared type as a developer writes it: ``SetField<String>?``, ``List<Booking>``, ``String (A|B)``."""
+    if described is None:
+        return "no such thing"
+    mark = "?" if described.get("nullable") else ""
+    if "reference" in described:
+        return short_type_name(described["reference"]) + mark
+    kind = described.get("type")
+    if "class" in described:
+        name = short_type_name(described["class"])
+    elif kind == DataType.ARRAY:
+        name = f"List<{type_words(described.get('item'))}>"
+    else:
+        name = _KOTLIN.get(kind, DataType(kind).name if kind in DataType._value2member_map_ else f"type {kind}")
+    enum = f" ({'|'.join(str(v) for v in described['enum'])})" if described.get("enum") else ""
+    return f"{name}{mark}{enum}"
 
 
 def _required(parameter: dict) -> str:

@@ -45,9 +45,10 @@ def functions_by_class(metadata: AppFunctionPackageMetadata) -> dict[str, list[A
 class DoubleMismatch(Exception):
     """The double cannot stand in for the app's code: ``reason`` is the install error's."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: str, detail: str, function_id: str | None = None) -> None:
         super().__init__(detail)
         self.reason = reason
+        self.function_id = function_id  # the function it is about, where it is about one
 
 
 def check_double(
@@ -75,7 +76,7 @@ def check_double(
         missing = sorted(wanted - code.ids)
         if missing:
             raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH",
-                                 f"{missing[0]}: the double's {class_name} ({shown_as}) does not implement it")
+                                 f"{missing[0]}: the double's {class_name} ({shown_as}) does not implement it", missing[0])
         extra = sorted(code.ids - wanted - declared_elsewhere)
         if extra:
             raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH",
@@ -92,4 +93,4 @@ def check_double(
             if difference is not None:
                 raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH",
                                      f"{function.id}: the double's {class_name} ({shown_as}) does not match the "
-                                     f"app's XML: {difference}")
+                                     f"app's XML: {difference}", function.id)

@@ -93,7 +93,8 @@ def record(calls_file: Path, target: Target) -> dict:
 def write_cassette(cassette: dict, out: Path) -> None:
     import yaml
 
-    header = "# Recorded by `droidsim responses record`; install with: droidsim install APP --responses THIS_FILE\n"
+    header = (f"# Recorded by `droidsim responses record` from {cassette['package']}; install it with the app's build: "
+              f"droidsim install app/build/outputs/apk/debug/app-debug.apk --responses {out.name}\n")
     out.write_text(header + yaml.safe_dump(cassette, sort_keys=False, allow_unicode=True, width=100))
 
 

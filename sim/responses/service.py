@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import logging
+import traceback
 from pathlib import Path
 
 from droid.appfunctions.data import AppFunctionData
 from droid.appfunctions.exceptions import (
+    AppFunctionAppUnknownException,
     AppFunctionException,
     AppFunctionFunctionNotFoundException,
     AppFunctionInvalidArgumentException,
@@ -106,7 +108,9 @@ class ResponseService(AppFunctionService):
         elif recorded is not None:
             callback.on_result(recorded)
         elif (double := self._double_for(function)) is not None:
-            double.on_execute_function(request, calling_package, cancellation_signal, callback)
+            double.on_execute_function(request, calling_package, cancellation_signal,
+                                       _DoubleOutcome(callback, request.function_identifier,
+                                                      responses_dir(self.app_copy) / DOUBLE_DIR, self.source.double or ""))
         elif self.source.on_miss == ON_MISS_SCHEMA and function is not None:
             callback.on_result(self._generated(request, function))
         else:
@@ -133,6 +137,42 @@ class ResponseService(AppFunctionService):
                     _parameters_text(request.parameters), GENERATED_NOTE)
         response = generated_response(function, self._metadata)
         return ExecuteAppFunctionResponse(response.result_document, AppFunctionData({GENERATED_EXTRA: GENERATED_NOTE}))
+
+
+class _DoubleOutcome:
+    """The double's outcome, passed on; an exception the double raised (ERROR_APP_UNKNOWN_ERROR)
+    names the function and the place in the double's own files, and the log has its traceback."""
+
+    logs_failures = True  # the entry point leaves the traceback to on_error, which names the double's files
+
+    def __init__(self, callback: OutcomeReceiver, function_id: str, double_dir: Path, double_name: str) -> None:
+        self._callback, self._function_id, self._dir, self._name = callback, function_id, double_dir, double_name
+
+    def on_result(self, result: ExecuteAppFunctionResponse) -> None:
+        self._callback.on_result(result)
+
+    def on_error(self, error: AppFunctionException) -> None:
+        cause = error.__cause__
+        if isinstance(error, AppFunctionAppUnknownException) and cause is not None:
+            place = self._place(cause)
+            log.error("the double %s raised %s in %s%s; its traceback:\n%s", self._name, error.error_message,
+                      self._function_id, place, self._traceback(cause))
+            error = AppFunctionAppUnknownException(
+                f"{self._function_id}: {error.error_message}{place} (the double {self._name}; its traceback is in "
+                "droidsim logcat)")
+        self._callback.on_error(error)
+
+    def _place(self, cause: BaseException) -> str:
+        """`` at bookings.py:87 in getBooking``: the innermost frame in the double's files."""
+        frames = [f for f in traceback.extract_tb(cause.__traceback__) if Path(f.filename).is_relative_to(self._dir)]
+        if not frames:
+            return ""
+        frame = frames[-1]
+        return f" at {Path(frame.filename).relative_to(self._dir)}:{frame.lineno} in {frame.name}"
+
+    def _traceback(self, cause: BaseException) -> str:
+        text = "".join(traceback.format_exception(cause))
+        return text.replace(f"{self._dir}/", f"{self._name}/")
 
 
 def service_class_for(app_copy: Path, service_name: str) -> type[ResponseService] | None:

@@ -9,6 +9,12 @@ where droidsim is installed, and that must not cost the device's imports.
 """
 
 from importlib import import_module
+from pathlib import Path
+
+# The stock agent app droidsim ships (com.example.assistant, the make sim device's preinstalled
+# agent), in a checkout and in an installed package alike: install it with system=True and
+# pregrant_agent it to run_agent as it (docs/testing.md, "Testing an agent").
+STOCK_ASSISTANT = Path(__file__).resolve().parents[1] / "eval" / "system_apps" / "assistant"
 
 _EXPORTS = {
     "AgentRun": "sim.testing.agent",
@@ -23,7 +29,7 @@ _EXPORTS = {
     "NoAnswerError": "sim.testing.functions",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted([*_EXPORTS, "STOCK_ASSISTANT"])
 
 
 def __getattr__(name: str):

@@ -57,6 +57,7 @@ from sim.testing.functions import (
     function_of,
     spec_of,
 )
+from sim.pm.unindexed import Unindexed
 from sim.testing.metadata_values import AppTypes, MetadataTyping
 
 # One for every device of the test run: a suite that installs app-debug.apk in each test
@@ -247,8 +248,10 @@ class TestDevice:
         cls = None
         if callable(name):
             cls, name = function_of(name)
-        candidates = [(p.package_name, f.id) for p in self.device.registry.all() for f in p.metadata.app_functions]
-        package_name, function_id = choose(name, candidates, package)
+        installed_packages = self.device.registry.all()
+        candidates = [(p.package_name, f.id) for p in installed_packages for f in p.metadata.app_functions]
+        unindexed = [Unindexed(p.package_name, u.function_id, u.reason) for p in installed_packages for u in p.metadata.unindexed]
+        package_name, function_id = choose(name, candidates, package, unindexed)
         installed = self.device.registry.get(package_name)
         metadata = next(f for f in installed.metadata.app_functions if f.id == function_id)
         spec = None
@@ -313,6 +316,11 @@ class TestDevice:
     def run_agent(self, agent_package: str, prompt: str, script: Sequence[Any], **options: Any) -> AgentRun:
         """Run ``prompt`` through an agent as ``agent_package`` whose model follows ``script``;
         see sim.testing.agent.run_agent."""
+        if self.device.registry.get(agent_package) is None:
+            raise LookupError(
+                f"{agent_package} is not installed: install the agent app first (system=True, then "
+                f"pregrant_agent({agent_package!r})); droidsim's stock one is sim.testing.STOCK_ASSISTANT "
+                f"(com.example.assistant), in an installed droidsim too")
         return run_agent(self.device.create_context(agent_package), self.function, prompt, script, **options)
 
     # -- lifetime ----------------------------------------------------------------------------------

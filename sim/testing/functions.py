@@ -24,6 +24,7 @@ from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException, A
 from droid.appfunctions.json_codec import to_json
 from droid.appfunctions.metadata import AppFunctionComponentsMetadata, AppFunctionMetadata
 from droid.appfunctions.typeref import Kind
+from sim.pm.unindexed import Unindexed, not_indexed_words
 from sim.testing.values import as_declared, unknown_key
 
 
@@ -171,20 +172,37 @@ def spec_of(cls: type, function_id: str) -> FunctionSpec | None:
     return analyze(cls).function(function_id)
 
 
-def choose(name: str, candidates: Iterable[tuple[str, str]], package: str | None) -> tuple[str, str]:
-    """The one (package, id) that ``name`` (a full or short id) names among ``candidates``."""
+def choose(name: str, candidates: Iterable[tuple[str, str]], package: str | None,
+           unindexed: Iterable[Unindexed] = ()) -> tuple[str, str]:
+    """The one (package, id) that ``name`` (a full or short id) names among ``candidates``;
+    ``unindexed``: what the packages declare that this device's SDK does not index."""
     candidates = [(p, f) for p, f in candidates if package is None or p == package]
     hits = [(p, f) for p, f in candidates if name == f or name == f.rsplit("#", 1)[-1]]
     if len(hits) == 1:
         return hits[0]
     where = f" in {package}" if package else " on the device"
     if not hits:
+        declared = not_indexed_words(unindexed, name, package)
+        if declared is not None:
+            raise FunctionLookupError(f"no function {name!r}{where}: {declared}")
         close = difflib.get_close_matches(name, [f.rsplit("#", 1)[-1] for _, f in candidates] + [f for _, f in candidates])
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise FunctionLookupError(f"no function {name!r}{where}{hint}")
+        raise FunctionLookupError(f"no function {name!r}{where}{hint} {_listing(candidates)}")
     raise FunctionLookupError(
         f"{name!r} could be any of {', '.join(f'{f} ({p})' for p, f in hits)}: use the full id or package="
     )
+
+
+def _listing(candidates: list[tuple[str, str]], at_most: int = 30) -> str:
+    """The functions a test may name, by package: ``(the functions: com.x: a, b; com.y: c)``."""
+    if not candidates:
+        return "(no installed app has functions)"
+    by_package: dict[str, list[str]] = {}
+    for package, function_id in candidates[:at_most]:
+        by_package.setdefault(package, []).append(function_id.rsplit("#", 1)[-1])
+    more = f"; and {len(candidates) - at_most} more" if len(candidates) > at_most else ""
+    listed = "; ".join(f"{package}: {', '.join(names)}" for package, names in by_package.items())
+    return f"(the functions: {listed}{more})"
 
 
 def _is_json(value: Any) -> bool:

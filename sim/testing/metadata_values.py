@@ -30,7 +30,9 @@ from droid.appfunctions.metadata import (
     AppFunctionComponentsMetadata,
     AppFunctionDataTypeMetadata,
     AppFunctionMetadata,
+    SET_FIELD,
     DataType,
+    short_type_name,
     type_label,
 )
 from droid.appfunctions.typeref import wire_name
@@ -147,10 +149,7 @@ class AppTypes:
         elif isinstance(value, Mapping):
             fields = dict(value)
         else:
-            cls = self.record_class(data_type)
-            names = ", ".join(f"{attribute}=…" for attribute in self._layouts[cls].attributes.values())
-            raise TypeError(f"{path} must be a {cls.__name__}: {cls.__name__}({names}) or a dict with those keys; "
-                            f"not {kind_of(value)}")
+            raise TypeError(f"{path} must be a {self._forms(data_type)}; not {kind_of(value)}")
         form = {}
         for key, item in fields.items():
             name = _declared(key, properties)
@@ -159,6 +158,18 @@ class AppTypes:
                                             f"a property of {data_type.object_qualified_name or 'the object'}"))
             form[name] = self.json_form(properties[name], item, f"{path}.{name}")
         return form
+
+    def _forms(self, data_type: AppFunctionDataTypeMetadata) -> str:
+        """An object type as the test writes it: ``Balance: Balance(amount=…, currency=…) or a
+        dict with those keys``; ``SetField<String>: SetField(value) or a dict {"value": …}``."""
+        qualified = data_type.object_qualified_name
+        if qualified.startswith(f"{SET_FIELD}<"):
+            return f'{short_type_name(qualified)}: SetField(value) or a dict {{"value": …}}'
+        cls = self.record_class(data_type)
+        names = ", ".join(f"{attribute}=…" for attribute in self._layouts[cls].attributes.values())
+        if not _CLASS_NAME.fullmatch(qualified):  # a generic type of the app's own: no class of its name
+            return f"{short_type_name(qualified)}: a dict with the keys {names.replace('=…', '')}"
+        return f"{cls.__name__}: {cls.__name__}({names}) or a dict with those keys"
 
     def _one_of_form(self, data_type: AppFunctionDataTypeMetadata, value: Any, path: str) -> dict[str, Any]:
         """An instance of a case's generated class goes as that case; a dict as the shell's JSON

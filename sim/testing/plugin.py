@@ -44,20 +44,27 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """A droid_sdk marker parametrizes the test by SDK (ids ``sdk36``, ``sdk37``)."""
+    """A droid_sdk marker parametrizes the test by SDK (ids ``sdk36``, ``sdk37``). A value
+    droidsim cannot simulate is checked when the test runs, so that it costs that test alone."""
     marker = metafunc.definition.get_closest_marker(SDK_MARKER)
     if marker is None or "droid_device" not in metafunc.fixturenames:
         return
-    sdks = list(marker.args)
-    where = f"@pytest.mark.{SDK_MARKER}({', '.join(map(repr, sdks))}) on {metafunc.definition.nodeid}"
+    sdks = list(marker.args) or [_NO_SDK]
+    metafunc.parametrize("droid_sdk", sdks, ids=[f"sdk{sdk}" if sdk is not _NO_SDK else "sdk" for sdk in sdks])
+
+
+_NO_SDK = object()  # an empty droid_sdk marker
+
+
+def _sdk_problem(sdk: object) -> str | None:
+    """Why a droid_sdk marker's value cannot run (None: it can)."""
+    if sdk is _NO_SDK:
+        return f"name an SDK level, e.g. @pytest.mark.{SDK_MARKER}({max(VERSIONS)})"
     try:
-        if not sdks:
-            raise ValueError(f"name an SDK level, e.g. @pytest.mark.{SDK_MARKER}({max(VERSIONS)})")
-        for sdk in sdks:
-            _check_sdk(sdk)
+        _check_sdk(sdk)
     except ValueError as error:
-        raise ValueError(f"{where}: {error}") from None
-    metafunc.parametrize("droid_sdk", sdks, ids=[f"sdk{sdk}" for sdk in sdks])
+        return str(error)
+    return None
 
 
 def _check_sdk(sdk: object) -> None:
@@ -79,6 +86,13 @@ def droid_device(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
     """A fresh device for this test; install apps with ``droid_device.install(APP)``."""
     from sim.testing.device import TestDevice
 
+    marker = request.node.get_closest_marker(SDK_MARKER)
+    problem = _sdk_problem(droid_sdk) if marker is not None else None
+    if problem is not None:
+        where = f"@pytest.mark.{SDK_MARKER}({', '.join(map(repr, marker.args))})"
+        if type(droid_sdk) is int:  # an Android droidsim does not simulate: not this test's fault
+            pytest.skip(f"{where}: {problem}")
+        pytest.fail(f"{where}: {problem}", pytrace=False)
     processes = request.config.getoption("--droid-processes") or request.node.get_closest_marker(MARKER) is not None
     with TestDevice(tmp_path_factory.mktemp("droid_device"), processes=processes, sdk=droid_sdk) as device:
         yield device

@@ -31,8 +31,13 @@ FRAMEWORK_RES = Path("/usr/share/android-framework-res/framework-res.apk")
 TOOLS = ("aapt2", "zipalign", "apksigner")
 # Each source and the variants built of it beside NAME.apk: shop is the APK most tests use, bank
 # the default Jetpack layout (the library's PlatformAppFunctionService serving @AppFunction classes)
-# with what AndroidX and Gradle merge into a real manifest, agent an agent app (no functions, no assets).
-SOURCES = {"shop": ("signed", "other-key", "config.fr"), "bank": ("signed",), "agent": ("signed", "other-key")}
+# with what AndroidX and Gradle merge into a real manifest, agent an agent app (no functions, no assets),
+# travel both layouts at once (two @AppFunction classes on the library's service, an entry point
+# enabled from values-v37) with the types of an update function (SetField<T>? of strings, dates,
+# lists), nested serializables, enums and every java.time and Uri proxy as the androidx compiler
+# writes them.
+SOURCES = {"shop": ("signed", "other-key", "config.fr"), "bank": ("signed",), "agent": ("signed", "other-key"),
+           "travel": ("signed",)}
 KEYS = {"signed": "test", "other-key": "other"}
 WARMUP = HERE.parent.parent / "sim" / "apk" / "warmup.apk"
 MIN_SDK, TARGET_SDK = "34", "36"

@@ -108,14 +108,17 @@ def test_errors_are_error_results_with_the_platform_code_and_bad_arguments_never
             wrong_type = await client.call_tool("fetch_order_details", {"orderId": 5})
             unknown_argument = await client.call_tool("fetch_order_details", {"orderId": "ORD-8492", "x": 1})
             untouched = len(shell.app_function_manager.get_access_history()) == calls
-            with pytest.raises(MCPError, match="Unknown tool: no_such_tool"):
+            with pytest.raises(MCPError, match="Unknown tool: no_such_tool$"):
                 await client.call_tool("no_such_tool", {})
+            with pytest.raises(MCPError, match=r"Unknown tool: fetch_order_detail \(did you mean fetch_order_details\?\)"):
+                await client.call_tool("fetch_order_detail", {})
             return missing, wrong_type, unknown_argument, untouched
 
     missing, wrong_type, unknown_argument, untouched = run(scenario())
     assert missing.is_error and text_json(missing)["error"]["code_name"] == "ERROR_RESOURCE_NOT_FOUND"
     assert text_json(missing)["error"]["message"] == "No order found with ID ORD-0000"
-    for result, words in ((wrong_type, "orderId: 5 is not of type 'string'"), (unknown_argument, "Unknown parameter 'x'; ")):
+    for result, words in ((wrong_type, "Parameter orderId: expected a string, got the number 5"),
+                          (unknown_argument, "Unknown parameter 'x'; ")):
         error = text_json(result)["error"]
         assert result.is_error and error["code_name"] == "ERROR_INVALID_ARGUMENT" and words in error["message"]
     assert untouched

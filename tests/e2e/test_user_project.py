@@ -81,7 +81,7 @@ def test_the_projects_own_suite_passes_with_droidsim_from_a_wheel(installed, pro
     assert warmup.stdout.strip() == "True", warmup.stdout + warmup.stderr  # package data, not tests/
     suite = run(installed / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project, timeout=600)
     assert suite.returncode == 0, suite.stdout + suite.stderr
-    assert suite.stdout.splitlines()[-1].startswith("6 passed")
+    assert suite.stdout.splitlines()[-1].startswith("7 passed")
     checked = run(installed / "droidsim", "appfunctions", "generate", "--check", "apps/todo", cwd=project, timeout=120)
     assert (checked.returncode, checked.stdout.strip()) == (0, "up to date: apps/todo"), checked.stderr
     linted = run(installed / "droidsim", "lint", "apps/todo", cwd=project, timeout=120)

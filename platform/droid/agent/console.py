@@ -51,6 +51,7 @@ from droid.agent.runner import AgentRunner
 from droid.agent.session import AgentSession
 from droid.agent.tools import AgentTool
 from droid.appfunctions.exceptions import AppFunctionException
+from droid.appfunctions.json_codec import readable
 
 DEFAULT_INSTRUCTIONS = (
     "You are an assistant on an Android device. Use the available app functions to do what the user "
@@ -311,7 +312,9 @@ class _Ui:
                     style="red", markup=False,
                 )
             else:
-                self.out.print(f"<- {event.name} {json.dumps(event.response, ensure_ascii=False)}", style="green", markup=False)
+                # Dates and times as people write them (ISO 8601), not as their proxies' fields; --json keeps the wire form.
+                self.out.print(f"<- {event.name} {json.dumps(readable(event.response), ensure_ascii=False)}",
+                               style="green", markup=False)
         elif isinstance(event, MaxTurnsReached):
             self.out.print(f"Stopped: {event.message}.", style="yellow", markup=False)
         elif isinstance(event, Interrupted):

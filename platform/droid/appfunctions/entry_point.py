@@ -161,8 +161,11 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
             callback.on_error(e)
             return
         except (Exception, SystemExit) as e:
-            log.warning("%s failed", fn.id, exc_info=True)
-            callback.on_error(AppFunctionAppUnknownException(_message(e)))
+            if not getattr(callback, "logs_failures", False):  # one that logs them itself, in its own terms
+                log.warning("%s failed", fn.id, exc_info=True)
+            unknown = AppFunctionAppUnknownException(_message(e))
+            unknown.__cause__ = e  # in the app's process, for a wrapper that names where it was raised
+            callback.on_error(unknown)
             return
         try:
             value = codec.encode_value(fn.returns, result, "return value")

@@ -12,7 +12,7 @@ import base64
 import binascii
 import difflib
 import re
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Mapping
 
 from droid.appfunctions.data import AppFunctionData
@@ -21,7 +21,9 @@ from droid.appfunctions.metadata import (
     AppFunctionComponentsMetadata,
     AppFunctionDataTypeMetadata,
     AppFunctionMetadata,
+    SET_FIELD,
     DataType,
+    short_type_name,
 )
 
 _INTEGER_TYPES = {DataType.INT, DataType.LONG}
@@ -167,10 +169,14 @@ def _accepted_forms(data_type: AppFunctionDataTypeMetadata, path: str, types: _C
     if data_type.object_qualified_name in _FROM_TEXT:
         fields = ", ".join(p.name for p in data_type.properties)
         return f"text ({_FROM_TEXT[data_type.object_qualified_name][1]}) or an object {{{fields}}}"
+    if data_type.object_qualified_name.startswith(f"{SET_FIELD}<"):
+        return (f'a {short_type_name(data_type.object_qualified_name)}, written {{"value": ...}} (a bare value is no '
+                "SetField; leave the parameter out to keep the field as it is)")
     if data_type.type in (DataType.OBJECT, DataType.ALL_OF):
         fields = ", ".join(types.object_properties(data_type, path)[0])
         return f"an object {{{fields}}} ({data_type.object_qualified_name or 'a document'})"
     return _describe(data_type.type)
+
 
 
 def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> AppFunctionData:
@@ -183,7 +189,8 @@ def _object(value: Mapping, data_type: AppFunctionDataTypeMetadata, path: str, t
         )
     missing = sorted(required - set(value))
     if missing:
-        raise AppFunctionInvalidArgumentException(f"Parameter {path}.{missing[0]} is required")
+        raise AppFunctionInvalidArgumentException(f"Parameter {path}.{missing[0]} is required; {path} is "
+                                                  f"{_accepted_forms(data_type, path, types)}")
     document = {
         name: _convert(value[name], prop_type, f"{path}.{name}", types)
         for name, prop_type in properties.items()
@@ -278,6 +285,56 @@ def to_json(value: Any) -> Any:
     if isinstance(value, bytes):
         return base64.b64encode(value).decode("ascii")
     return value
+
+
+def readable(value: Any, spoken: bool = False) -> Any:
+    """A result's JSON as a person reads it: each date, time, instant, zone or URI object (a proxy's
+    fields, ``{year, month, dayOfMonth}``...) as ISO 8601 text (``2026-03-14``, ``10:30``,
+    ``2026-03-14T10:30``, ``2026-03-14T09:00:00Z``) or the zone's or URI's own text; the rest as it is.
+    ``spoken``: as a sentence says it, a space between date and time (``2026-03-14 10:30``,
+    ``2026-03-14 09:00 UTC``)."""
+    if isinstance(value, list):
+        return [readable(v, spoken) for v in value]
+    if not isinstance(value, Mapping):
+        return value
+    text = _proxy_text(value, spoken)
+    return text if text is not None else {k: readable(v, spoken) for k, v in value.items()}
+
+
+# A proxy's fields, by their names, and the value they make.
+_MOMENTS = {
+    frozenset({"year", "month", "dayOfMonth"}): lambda f: date(f["year"], f["month"], f["dayOfMonth"]),
+    frozenset({"hour", "minute", "second", "nanoOfSecond"}):
+        lambda f: time(f["hour"], f["minute"], f["second"], f["nanoOfSecond"] // 1000),
+    frozenset({"year", "month", "dayOfMonth", "hour", "minute", "second", "nanoOfSecond"}):
+        lambda f: datetime(f["year"], f["month"], f["dayOfMonth"], f["hour"], f["minute"], f["second"],
+                           f["nanoOfSecond"] // 1000),
+    frozenset({"epochSecond", "nanoAdjustment"}): lambda f: (
+        datetime.fromtimestamp(f["epochSecond"], timezone.utc) + timedelta(microseconds=f["nanoAdjustment"] // 1000)),
+}
+
+
+def _proxy_text(fields: Mapping, spoken: bool) -> str | None:
+    keys = frozenset(fields)
+    if keys in (frozenset({"zoneID"}), frozenset({"uri"})) and isinstance(next(iter(fields.values())), str):
+        return next(iter(fields.values()))
+    make = _MOMENTS.get(keys)
+    if make is None or not all(isinstance(v, int) and not isinstance(v, bool) for v in fields.values()):
+        return None
+    try:
+        moment = make(fields)
+    except (ValueError, OverflowError, OSError):
+        return None  # not a date after all: said as it is
+    if isinstance(moment, date) and not isinstance(moment, datetime):
+        return moment.isoformat()
+    clock = moment.time() if isinstance(moment, datetime) else moment
+    shown = clock.isoformat(timespec="minutes" if not (clock.second or clock.microsecond) else "auto")
+    if not isinstance(moment, datetime):
+        return shown
+    utc = moment.tzinfo is not None
+    if spoken:
+        return f"{moment.date().isoformat()} {shown}" + (" UTC" if utc else "")
+    return f"{moment.date().isoformat()}T{shown}" + ("Z" if utc else "")
 
 
 def _describe(kind: int) -> str:

@@ -7,6 +7,8 @@ and cross the wire without a conversion step.
 
 from __future__ import annotations
 
+import re
+
 from enum import IntEnum
 
 from droidsim.v1.metadata_pb2 import (
@@ -70,6 +72,17 @@ def function_name(metadata: AppFunctionMetadata) -> str:
     return metadata.id.rsplit("#", 1)[-1]
 
 
+# androidx.appfunctions.schema.types.SetField<T>: an update's "set this field" (droid's SetField[T]).
+SET_FIELD = "androidx.appfunctions.schema.types.SetField"
+_PACKAGE = re.compile(r"\b(?:[a-z_]\w*\.)+(?=[A-Za-z_])")
+
+
+def short_type_name(qualified: str) -> str:
+    """A qualified type as a Kotlin developer writes it in code:
+    ``androidx.appfunctions.schema.types.SetField<kotlin.String?>`` -> ``SetField<String?>``."""
+    return _PACKAGE.sub("", qualified)
+
+
 def type_label(data_type: AppFunctionDataTypeMetadata) -> str:
     """A short human name for a type: ``string``, ``list<long>``, ``com.example.Order?``."""
     kind = data_type.type
@@ -85,6 +98,8 @@ def type_label(data_type: AppFunctionDataTypeMetadata) -> str:
 
 
 __all__ = [
+    "SET_FIELD",
+    "short_type_name",
     "ACCESS_LEVEL_ANDROID_TRUSTED",
     "ACCESS_LEVEL_SELF",
     "ACCESS_LEVEL_SYSTEM",

@@ -149,20 +149,30 @@ class AppFunctionAppMetadata(_message.Message):
     def __init__(self, description: _Optional[str] = ..., display_description: _Optional[str] = ...) -> None: ...
 
 class AppFunctionPackageMetadata(_message.Message):
-    __slots__ = ("package_name", "app_functions", "components", "app_metadata", "answers", "installed_from")
+    __slots__ = ("package_name", "app_functions", "components", "app_metadata", "answers", "installed_from", "unindexed")
     PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     APP_FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     APP_METADATA_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
     INSTALLED_FROM_FIELD_NUMBER: _ClassVar[int]
+    UNINDEXED_FIELD_NUMBER: _ClassVar[int]
     package_name: str
     app_functions: _containers.RepeatedCompositeFieldContainer[AppFunctionMetadata]
     components: AppFunctionComponentsMetadata
     app_metadata: AppFunctionAppMetadata
     answers: AnswerSource
     installed_from: InstalledFrom
-    def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ..., answers: _Optional[_Union[AnswerSource, _Mapping]] = ..., installed_from: _Optional[_Union[InstalledFrom, _Mapping]] = ...) -> None: ...
+    unindexed: _containers.RepeatedCompositeFieldContainer[UnindexedFunction]
+    def __init__(self, package_name: _Optional[str] = ..., app_functions: _Optional[_Iterable[_Union[AppFunctionMetadata, _Mapping]]] = ..., components: _Optional[_Union[AppFunctionComponentsMetadata, _Mapping]] = ..., app_metadata: _Optional[_Union[AppFunctionAppMetadata, _Mapping]] = ..., answers: _Optional[_Union[AnswerSource, _Mapping]] = ..., installed_from: _Optional[_Union[InstalledFrom, _Mapping]] = ..., unindexed: _Optional[_Iterable[_Union[UnindexedFunction, _Mapping]]] = ...) -> None: ...
+
+class UnindexedFunction(_message.Message):
+    __slots__ = ("function_id", "reason")
+    FUNCTION_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    function_id: str
+    reason: str
+    def __init__(self, function_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class InstalledFrom(_message.Message):
     __slots__ = ("kind", "file_name", "sha256", "signing_schemes", "certificate_sha256", "folder")

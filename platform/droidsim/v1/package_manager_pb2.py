@@ -27,7 +27,7 @@ from droidsim.v1 import data_pb2 as droidsim_dot_v1_dot_data__pb2
 from droidsim.v1 import metadata_pb2 as droidsim_dot_v1_dot_metadata__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!droidsim/v1/package_manager.proto\x12\x0b\x64roidsim.v1\x1a\x1b\x64roidsim/v1/allowlist.proto\x1a\x16\x64roidsim/v1/data.proto\x1a\x1a\x64roidsim/v1/metadata.proto\"i\n\x15InstallPackageRequest\x12\x0f\n\x07\x61pp_dir\x18\x01 \x01(\t\x12\x0e\n\x06system\x18\x02 \x01(\x08\x12/\n\tresponses\x18\x03 \x01(\x0b\x32\x1c.droidsim.v1.ResponseOptions\"H\n\x0fResponseOptions\x12\x10\n\x08\x63\x61ssette\x18\x01 \x01(\t\x12\x12\n\ndouble_dir\x18\x02 \x01(\t\x12\x0f\n\x07on_miss\x18\x03 \x01(\t\"\xa0\x02\n\x0bPackageInfo\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\x12\x0b\n\x03uid\x18\x02 \x01(\x05\x12\x0e\n\x06system\x18\x03 \x01(\x08\x12\x1d\n\x15requested_permissions\x18\x04 \x03(\t\x12\x14\n\x0c\x66unction_ids\x18\x05 \x03(\t\x12\x10\n\x08warnings\x18\x06 \x03(\t\x12\x12\n\nprivileged\x18\x07 \x01(\x08\x12\x1b\n\x13granted_permissions\x18\x08 \x03(\t\x12\x32\n\x0einstalled_from\x18\t \x01(\x0b\x32\x1a.droidsim.v1.InstalledFrom\x12\x11\n\tcode_path\x18\n \x01(\t\x12\x1f\n\x17\x64\x65\x63lared_function_count\x18\x0b \x01(\x05\"N\n\x0ePermissionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10protection_level\x18\x02 \x01(\t\x12\x14\n\x0cpackage_name\x18\x03 \x01(\t\"K\n\x17ListPermissionsResponse\x12\x30\n\x0bpermissions\x18\x01 \x03(\x0b\x32\x1b.droidsim.v1.PermissionInfo\"=\n\x11PermissionRequest\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\x12\x12\n\npermission\x18\x02 \x01(\t\")\n\x17\x43heckPermissionResponse\x12\x0e\n\x06result\x18\x01 \x01(\x05\",\n\x13PrivilegedAllowlist\x12\x15\n\rpackage_names\x18\x01 \x03(\t\"/\n\x17UninstallPackageRequest\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\"B\n\x14ListPackagesResponse\x12*\n\x08packages\x18\x01 \x03(\x0b\x32\x18.droidsim.v1.PackageInfo\"/\n\x17\x43learPackageDataRequest\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t2\x9d\x06\n\x0ePackageManager\x12N\n\x0eInstallPackage\x12\".droidsim.v1.InstallPackageRequest\x1a\x18.droidsim.v1.PackageInfo\x12L\n\x10UninstallPackage\x12$.droidsim.v1.UninstallPackageRequest\x1a\x12.droidsim.v1.Empty\x12\x45\n\x0cListPackages\x12\x12.droidsim.v1.Empty\x1a!.droidsim.v1.ListPackagesResponse\x12L\n\x10\x43learPackageData\x12$.droidsim.v1.ClearPackageDataRequest\x1a\x12.droidsim.v1.Empty\x12K\n\x0fListPermissions\x12\x12.droidsim.v1.Empty\x1a$.droidsim.v1.ListPermissionsResponse\x12W\n\x0f\x43heckPermission\x12\x1e.droidsim.v1.PermissionRequest\x1a$.droidsim.v1.CheckPermissionResponse\x12\x45\n\x0fGrantPermission\x12\x1e.droidsim.v1.PermissionRequest\x1a\x12.droidsim.v1.Empty\x12\x46\n\x10RevokePermission\x12\x1e.droidsim.v1.PermissionRequest\x1a\x12.droidsim.v1.Empty\x12N\n\x16GetPrivilegedAllowlist\x12\x12.droidsim.v1.Empty\x1a .droidsim.v1.PrivilegedAllowlist\x12S\n\x17\x45\x64itPrivilegedAllowlist\x12\x1a.droidsim.v1.AllowlistEdit\x1a\x1c.droidsim.v1.AllowlistChangeb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!droidsim/v1/package_manager.proto\x12\x0b\x64roidsim.v1\x1a\x1b\x64roidsim/v1/allowlist.proto\x1a\x16\x64roidsim/v1/data.proto\x1a\x1a\x64roidsim/v1/metadata.proto\"i\n\x15InstallPackageRequest\x12\x0f\n\x07\x61pp_dir\x18\x01 \x01(\t\x12\x0e\n\x06system\x18\x02 \x01(\x08\x12/\n\tresponses\x18\x03 \x01(\x0b\x32\x1c.droidsim.v1.ResponseOptions\"H\n\x0fResponseOptions\x12\x10\n\x08\x63\x61ssette\x18\x01 \x01(\t\x12\x12\n\ndouble_dir\x18\x02 \x01(\t\x12\x0f\n\x07on_miss\x18\x03 \x01(\t\"\xdd\x02\n\x0bPackageInfo\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\x12\x0b\n\x03uid\x18\x02 \x01(\x05\x12\x0e\n\x06system\x18\x03 \x01(\x08\x12\x1d\n\x15requested_permissions\x18\x04 \x03(\t\x12\x14\n\x0c\x66unction_ids\x18\x05 \x03(\t\x12\x10\n\x08warnings\x18\x06 \x03(\t\x12\x12\n\nprivileged\x18\x07 \x01(\x08\x12\x1b\n\x13granted_permissions\x18\x08 \x03(\t\x12\x32\n\x0einstalled_from\x18\t \x01(\x0b\x32\x1a.droidsim.v1.InstalledFrom\x12\x11\n\tcode_path\x18\n \x01(\t\x12\x1f\n\x17\x64\x65\x63lared_function_count\x18\x0b \x01(\x05\x12;\n\x13unindexed_functions\x18\x0c \x03(\x0b\x32\x1e.droidsim.v1.UnindexedFunction\"N\n\x0ePermissionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10protection_level\x18\x02 \x01(\t\x12\x14\n\x0cpackage_name\x18\x03 \x01(\t\"K\n\x17ListPermissionsResponse\x12\x30\n\x0bpermissions\x18\x01 \x03(\x0b\x32\x1b.droidsim.v1.PermissionInfo\"=\n\x11PermissionRequest\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\x12\x12\n\npermission\x18\x02 \x01(\t\")\n\x17\x43heckPermissionResponse\x12\x0e\n\x06result\x18\x01 \x01(\x05\",\n\x13PrivilegedAllowlist\x12\x15\n\rpackage_names\x18\x01 \x03(\t\"/\n\x17UninstallPackageRequest\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t\"B\n\x14ListPackagesResponse\x12*\n\x08packages\x18\x01 \x03(\x0b\x32\x18.droidsim.v1.PackageInfo\"/\n\x17\x43learPackageDataRequest\x12\x14\n\x0cpackage_name\x18\x01 \x01(\t2\x9d\x06\n\x0ePackageManager\x12N\n\x0eInstallPackage\x12\".droidsim.v1.InstallPackageRequest\x1a\x18.droidsim.v1.PackageInfo\x12L\n\x10UninstallPackage\x12$.droidsim.v1.UninstallPackageRequest\x1a\x12.droidsim.v1.Empty\x12\x45\n\x0cListPackages\x12\x12.droidsim.v1.Empty\x1a!.droidsim.v1.ListPackagesResponse\x12L\n\x10\x43learPackageData\x12$.droidsim.v1.ClearPackageDataRequest\x1a\x12.droidsim.v1.Empty\x12K\n\x0fListPermissions\x12\x12.droidsim.v1.Empty\x1a$.droidsim.v1.ListPermissionsResponse\x12W\n\x0f\x43heckPermission\x12\x1e.droidsim.v1.PermissionRequest\x1a$.droidsim.v1.CheckPermissionResponse\x12\x45\n\x0fGrantPermission\x12\x1e.droidsim.v1.PermissionRequest\x1a\x12.droidsim.v1.Empty\x12\x46\n\x10RevokePermission\x12\x1e.droidsim.v1.PermissionRequest\x1a\x12.droidsim.v1.Empty\x12N\n\x16GetPrivilegedAllowlist\x12\x12.droidsim.v1.Empty\x1a .droidsim.v1.PrivilegedAllowlist\x12S\n\x17\x45\x64itPrivilegedAllowlist\x12\x1a.droidsim.v1.AllowlistEdit\x1a\x1c.droidsim.v1.AllowlistChangeb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,23 +39,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RESPONSEOPTIONS']._serialized_start=238
   _globals['_RESPONSEOPTIONS']._serialized_end=310
   _globals['_PACKAGEINFO']._serialized_start=313
-  _globals['_PACKAGEINFO']._serialized_end=601
-  _globals['_PERMISSIONINFO']._serialized_start=603
-  _globals['_PERMISSIONINFO']._serialized_end=681
-  _globals['_LISTPERMISSIONSRESPONSE']._serialized_start=683
-  _globals['_LISTPERMISSIONSRESPONSE']._serialized_end=758
-  _globals['_PERMISSIONREQUEST']._serialized_start=760
-  _globals['_PERMISSIONREQUEST']._serialized_end=821
-  _globals['_CHECKPERMISSIONRESPONSE']._serialized_start=823
-  _globals['_CHECKPERMISSIONRESPONSE']._serialized_end=864
-  _globals['_PRIVILEGEDALLOWLIST']._serialized_start=866
-  _globals['_PRIVILEGEDALLOWLIST']._serialized_end=910
-  _globals['_UNINSTALLPACKAGEREQUEST']._serialized_start=912
-  _globals['_UNINSTALLPACKAGEREQUEST']._serialized_end=959
-  _globals['_LISTPACKAGESRESPONSE']._serialized_start=961
-  _globals['_LISTPACKAGESRESPONSE']._serialized_end=1027
-  _globals['_CLEARPACKAGEDATAREQUEST']._serialized_start=1029
-  _globals['_CLEARPACKAGEDATAREQUEST']._serialized_end=1076
-  _globals['_PACKAGEMANAGER']._serialized_start=1079
-  _globals['_PACKAGEMANAGER']._serialized_end=1876
+  _globals['_PACKAGEINFO']._serialized_end=662
+  _globals['_PERMISSIONINFO']._serialized_start=664
+  _globals['_PERMISSIONINFO']._serialized_end=742
+  _globals['_LISTPERMISSIONSRESPONSE']._serialized_start=744
+  _globals['_LISTPERMISSIONSRESPONSE']._serialized_end=819
+  _globals['_PERMISSIONREQUEST']._serialized_start=821
+  _globals['_PERMISSIONREQUEST']._serialized_end=882
+  _globals['_CHECKPERMISSIONRESPONSE']._serialized_start=884
+  _globals['_CHECKPERMISSIONRESPONSE']._serialized_end=925
+  _globals['_PRIVILEGEDALLOWLIST']._serialized_start=927
+  _globals['_PRIVILEGEDALLOWLIST']._serialized_end=971
+  _globals['_UNINSTALLPACKAGEREQUEST']._serialized_start=973
+  _globals['_UNINSTALLPACKAGEREQUEST']._serialized_end=1020
+  _globals['_LISTPACKAGESRESPONSE']._serialized_start=1022
+  _globals['_LISTPACKAGESRESPONSE']._serialized_end=1088
+  _globals['_CLEARPACKAGEDATAREQUEST']._serialized_start=1090
+  _globals['_CLEARPACKAGEDATAREQUEST']._serialized_end=1137
+  _globals['_PACKAGEMANAGER']._serialized_start=1140
+  _globals['_PACKAGEMANAGER']._serialized_end=1937
 # @@protoc_insertion_point(module_scope)

@@ -30,7 +30,7 @@ class ResponseOptions(_message.Message):
     def __init__(self, cassette: _Optional[str] = ..., double_dir: _Optional[str] = ..., on_miss: _Optional[str] = ...) -> None: ...
 
 class PackageInfo(_message.Message):
-    __slots__ = ("package_name", "uid", "system", "requested_permissions", "function_ids", "warnings", "privileged", "granted_permissions", "installed_from", "code_path", "declared_function_count")
+    __slots__ = ("package_name", "uid", "system", "requested_permissions", "function_ids", "warnings", "privileged", "granted_permissions", "installed_from", "code_path", "declared_function_count", "unindexed_functions")
     PACKAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     UID_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_FIELD_NUMBER: _ClassVar[int]
@@ -42,6 +42,7 @@ class PackageInfo(_message.Message):
     INSTALLED_FROM_FIELD_NUMBER: _ClassVar[int]
     CODE_PATH_FIELD_NUMBER: _ClassVar[int]
     DECLARED_FUNCTION_COUNT_FIELD_NUMBER: _ClassVar[int]
+    UNINDEXED_FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
     package_name: str
     uid: int
     system: bool
@@ -53,7 +54,8 @@ class PackageInfo(_message.Message):
     installed_from: _metadata_pb2.InstalledFrom
     code_path: str
     declared_function_count: int
-    def __init__(self, package_name: _Optional[str] = ..., uid: _Optional[int] = ..., system: _Optional[bool] = ..., requested_permissions: _Optional[_Iterable[str]] = ..., function_ids: _Optional[_Iterable[str]] = ..., warnings: _Optional[_Iterable[str]] = ..., privileged: _Optional[bool] = ..., granted_permissions: _Optional[_Iterable[str]] = ..., installed_from: _Optional[_Union[_metadata_pb2.InstalledFrom, _Mapping]] = ..., code_path: _Optional[str] = ..., declared_function_count: _Optional[int] = ...) -> None: ...
+    unindexed_functions: _containers.RepeatedCompositeFieldContainer[_metadata_pb2.UnindexedFunction]
+    def __init__(self, package_name: _Optional[str] = ..., uid: _Optional[int] = ..., system: _Optional[bool] = ..., requested_permissions: _Optional[_Iterable[str]] = ..., function_ids: _Optional[_Iterable[str]] = ..., warnings: _Optional[_Iterable[str]] = ..., privileged: _Optional[bool] = ..., granted_permissions: _Optional[_Iterable[str]] = ..., installed_from: _Optional[_Union[_metadata_pb2.InstalledFrom, _Mapping]] = ..., code_path: _Optional[str] = ..., declared_function_count: _Optional[int] = ..., unindexed_functions: _Optional[_Iterable[_Union[_metadata_pb2.UnindexedFunction, _Mapping]]] = ...) -> None: ...
 
 class PermissionInfo(_message.Message):
     __slots__ = ("name", "protection_level", "package_name")

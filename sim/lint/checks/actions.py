@@ -57,8 +57,8 @@ def _how_to_mark_destructive(app: App, function: Function) -> str:
         return (f"The platform has no field that marks a function destructive, so say it in "
                 f"{where_to_write(app, function, 'description', written=True)}: that it is destructive or cannot "
                 f"be undone (end it with \"This cannot be undone.\"); agents then ask the user first. Or, if the "
-                f"app asks the user itself, suppress D1 with the reason in a suppressions file (droidsim lint "
-                f"--suppressions FILE, docs/lint-rules.md).")
+                f"app asks the user itself, suppress D1 with the reason in a suppressions file, which "
+                f"`droidsim lint --suppressions` reads (docs/lint-rules.md).")
     how = (
         "declare it with @app_function(..., destructive=True)"
         if function.code is not None

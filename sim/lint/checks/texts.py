@@ -13,7 +13,13 @@ from sim.lint.model import App, Function, Scope, Text, TextKind
 
 APP_DESCRIPTION_PLACE = ("appfn:description in res/xml/app_metadata.xml (referenced by the manifest's "
                          "android.app.appfunctions.app_metadata property)")
+# The annotation KSP reads a function's KDoc for: @AppFunction on a class the library's service
+# serves (the default layout), @AppFunctionDeclaration in an @AppFunctionServiceEntryPoint class
+# (androidx AppFunctionDeclaration.kt @dc9175e: "Marks a function under AppFunctionServiceEntryPoint").
 _DESCRIBED_BY_KDOC = "@AppFunction(isDescribedByKDoc = true)"
+_DECLARATION_DESCRIBED_BY_KDOC = "@AppFunctionDeclaration(isDescribedByKDoc = true)"
+_LIBRARY_SERVICES = ("androidx.appfunctions.service.PlatformAppFunctionService",
+                     "androidx.appfunctions.service.ExtensionAppFunctionService")
 _SERIALIZABLE_DESCRIBED_BY_KDOC = "@AppFunctionSerializable(isDescribedByKDoc = true)"
 
 
@@ -58,7 +64,9 @@ def _in_kotlin(function: Function | None, kind: TextKind, subject: str, written:
         return f"the KDoc of {where}" + ("" if written else f", with {_SERIALIZABLE_DESCRIBED_BY_KDOC}")
     method = kotlin_function(function.id) if function is not None else "the function"
     tag = {"parameter": f"`@param {subject}` in ", "return": "`@return` in "}.get(kind, "")
-    return f"{tag}the KDoc of {method}" + ("" if written else f", with {_DESCRIBED_BY_KDOC}")
+    entry_point = function is not None and function.service not in ("", *_LIBRARY_SERVICES)
+    annotation = _DECLARATION_DESCRIBED_BY_KDOC if entry_point else _DESCRIBED_BY_KDOC
+    return f"{tag}the KDoc of {method}" + ("" if written else f", with {annotation}")
 
 
 def in_kotlin_too(app: App, scope: Scope, text: Text, fix: str) -> str:

@@ -101,3 +101,16 @@ def test_a_device_that_refuses_discovery_is_an_error_exit(context, service):
     service.search_app_functions = refuse
     code, out, err = console(context, "hi")
     assert code == 1 and "EXECUTE_APP_FUNCTIONS" in err
+
+
+def test_text_mode_shows_dates_as_people_write_them_and_json_keeps_the_wire_form(context, service):
+    from droid.appfunctions import AppFunctionData
+
+    service.orders["ORD-8492"]["estimatedDelivery"] = AppFunctionData({"year": 2025, "month": 6, "dayOfMonth": 3})
+    code, out, _ = console(context, "Where is my order ORD-8492?")
+    assert code == 0
+    assert '"estimatedDelivery": "2025-06-03"' in out and "dayOfMonth" not in out
+    assert "estimated delivery: 2025-06-03" in out  # the offline model's words too
+    _, out, _ = console(context, "Where is my order ORD-8492?", json_output=True)
+    response = next(e for e in events(out) if e["type"] == "function_response")
+    assert response["response"]["estimatedDelivery"] == {"year": 2025, "month": 6, "dayOfMonth": 3}

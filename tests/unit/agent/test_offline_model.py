@@ -142,3 +142,20 @@ def test_similar_functions_are_told_apart_by_verb_and_description_or_asked_about
     response = decide("note-1", [PIN, ARCHIVE])
     assert response.tool_requests == [], "two equally good fits: it does not guess"
     assert "pin note or archive note?" in response.text
+
+
+def test_dates_times_and_instants_are_said_as_iso_text_not_as_their_fields():
+    from droid.agent.messages import ToolResponse
+    from droid.agent.models.offline.answers import phrase
+
+    booking = {"bookingId": "BK-1", "departure": {"year": 2026, "month": 3, "dayOfMonth": 14, "hour": 10, "minute": 30,
+                                                  "second": 0, "nanoOfSecond": 0},
+               "returnDate": {"year": 2026, "month": 3, "dayOfMonth": 21}, "boarding": {"hour": 9, "minute": 45,
+                                                                                       "second": 0, "nanoOfSecond": 0},
+               "bookedAt": {"epochSecond": 1773480600, "nanoAdjustment": 0}, "zone": {"zoneID": "Europe/Lisbon"}}
+    said = phrase(ToolResponse(id="c1", name="getBooking", output=booking))
+    assert said == ("Here is what get booking returned: booking id: BK-1, departure: 2026-03-14 10:30, return date: "
+                    "2026-03-21, boarding: 09:45, booked at: 2026-03-14 09:30 UTC, zone: Europe/Lisbon.")
+    odd = {"year": 2026, "month": 13, "dayOfMonth": 1}  # no date: said as it is
+    assert phrase(ToolResponse(id="c2", name="getThing", output=odd)) == (
+        "Here is what get thing returned: year: 2026, month: 13, day of month: 1.")

@@ -54,22 +54,51 @@ def _built(source: Path, out: Path) -> Path:
     return out
 
 
-@needs_aapt2
-def test_an_apk_without_any_appfunctions_says_so(tmp_path, device, monkeypatch):
-    source = tmp_path / "agent"
+def _no_functions_apk(tmp_path: Path, *uses_permissions: str) -> Path:
+    """An APK whose build lost the AppFunctions library: no AppFunctionService, no function XML."""
+    source = tmp_path / "app"
     (source / "res" / "values").mkdir(parents=True)
     (source / "assets").mkdir()
     (source / "res" / "values" / "strings.xml").write_text(
-        '<resources><string name="app_name">Agent</string></resources>')
+        '<resources><string name="app_name">App</string></resources>')
+    uses = "".join(f'<uses-permission android:name="{p}"/>' for p in uses_permissions)
     (source / "AndroidManifest.xml").write_text(
-        '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.agent">'
+        f'<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app">{uses}'
         '<application android:label="@string/app_name"/></manifest>')
-    result = install(device, str(_built(source, tmp_path / "agent.apk")), monkeypatch=monkeypatch)
+    return _built(source, tmp_path / "app.apk")
+
+
+SETUP = (
+    'add the AppFunctions library and its KSP compiler to the app module: implementation("androidx.appfunctions:'
+    'appfunctions:VERSION") (it merges androidx.appfunctions.service.PlatformAppFunctionService into the manifest; '
+    'before 1.0.0-alpha10 also "androidx.appfunctions:appfunctions-service"), ksp("androidx.appfunctions:'
+    'appfunctions-compiler:VERSION") with ksp { arg("appfunctions:aggregateAppFunctions", "true") }, and annotate '
+    "the functions with @AppFunction; a release build must keep the service (R8 keep rules)")
+NO_SERVICE = ("no enabled service has the android.app.appfunctions.AppFunctionService intent filter, so the "
+              "AppFunctions library is not in the build (an agent app needs none)")
+
+
+@needs_aapt2
+def test_an_apk_without_any_appfunctions_is_said_so_by_install_and_inspect_and_fails_lint(tmp_path, device, monkeypatch):
+    apk = _no_functions_apk(tmp_path)
+    warning = f"Warning: com.example.app has no AppFunctions that Android 17 (SDK 37) indexes: {NO_SERVICE}: {SETUP}"
+    result = install(device, str(apk), monkeypatch=monkeypatch)
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines()[1] == (
-        "Warning: com.example.agent has no AppFunctions that Android 17 (SDK 37) indexes: no enabled service has the "
-        "android.app.appfunctions.AppFunctionService intent filter (an agent app needs none; @AppFunction classes get "
-        "androidx.appfunctions.service.PlatformAppFunctionService from androidx.appfunctions:appfunctions-service)")
+    assert result.stderr.splitlines()[1] == warning
+    inspected = CliRunner().invoke(cli, ["apk", "inspect", str(apk)])
+    assert inspected.exit_code == 0, inspected.output
+    assert result.stderr.splitlines() == [line for line in inspected.stdout.splitlines() if line.startswith("Warning: ")]
+    linted = CliRunner().invoke(cli, ["lint", str(apk)])
+    assert linted.exit_code == 1, linted.output
+    assert f"error I3 com.example.app has no AppFunctions a phone indexes: {NO_SERVICE}." in linted.output
+    assert f"fix: {SETUP[0].upper()}{SETUP[1:]}." in linted.output
+
+
+@needs_aapt2
+def test_an_agent_apk_needs_no_appfunctions_of_its_own(tmp_path):
+    linted = CliRunner().invoke(cli, ["lint", str(_no_functions_apk(tmp_path, "android.permission.EXECUTE_APP_FUNCTIONS"))])
+    assert linted.exit_code == 0, linted.output
+    assert "I3" not in linted.output
 
 
 @needs_aapt2

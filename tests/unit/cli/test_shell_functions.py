@@ -91,3 +91,17 @@ def test_brief_yaml_follows_aosps_minimal_generator():
         "nested:\n  nestedProp: I am nested\ndocs:\n  - prop: first\n  - prop: second\n"
         'odd: "a: b"\nword: "true"'
     )
+
+
+def test_a_function_this_sdk_does_not_index_is_said_declared_and_why(tmp_path):
+    check_in = "com.example.travel.checkin.CheckInFunctions#checkIn"
+    with Device(tmp_path / "data", isolated_apps=False, sdk=36) as device:
+        device.install(Path(__file__).resolve().parents[2] / "apks" / "travel-signed.apk")
+        device.serve()
+        result = shell(device, "execute-app-function", "--package", "com.example.travel", "--function", check_in,
+                       "--parameters", '{"bookingId": "BK-1"}')
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[1] == (
+        f"com.example.travel declares {check_in}, but this device does not index it: its service "
+        "com.example.travel.CheckInService is disabled on Android 16 (SDK 36) (android:enabled is false there; a "
+        "device of another SDK may index it).")

@@ -34,13 +34,13 @@ def _edit(app, old, new):
     ("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_ref: str)",
      f"{FETCH}: the code has parameter 'orderRef', the XML does not"),
     ("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_id: int)",
-     f"{FETCH}: parameter 'orderId' has a different type (or nullability)"),
+     f"{FETCH}: parameter 'orderId' has a different type in the code than in the XML: the XML has String, the code Long"),
     ("async def fetch_order_details(self, order_id: str)", "async def fetch_order_details(self, order_id: str | None)",
-     f"{FETCH}: parameter 'orderId' has a different type (or nullability)"),
+     f"{FETCH}: parameter 'orderId' has a different type in the code than in the XML: the XML has String, the code String?"),
     ("reason: str | None = None) -> CancelOrderResult", "reason: str | None) -> CancelOrderResult",
      f"{CANCEL}: parameter 'reason' is required in the code but optional in the XML"),
     ("fetch_order_details(self, order_id: str) -> OrderDetails:", "fetch_order_details(self, order_id: str) -> str:",
-     f"{FETCH}: the response type differs"),
+     f"{FETCH}: the response type differs between the code and the XML: the XML has OrderDetails, the code String"),
     ("Fetches the status, carrier,", "Fetches the state, carrier,",
      f"{FETCH}: the description of the function differs (the code: 'Fetches the state, carrier,"),
     ("order_id: The alphanumeric order identifier", "order_id: The order's identifier",
@@ -68,7 +68,8 @@ def test_stale_xml_is_refused_with_the_command_that_regenerates_it(device, order
 
 def test_a_changed_field_of_a_returned_dataclass_is_stale_too(device, orders) -> None:
     _edit(orders, "    carrier: str | None", "    carrier: int | None")
-    with pytest.raises(InstallError, match="response type differs"):
+    with pytest.raises(InstallError, match="response type differs between the code and the XML: property 'carrier': "
+                                           r"the XML has String\?, the code Long\?"):
         device.install(orders)
 
 

@@ -50,3 +50,18 @@ def test_a_legacy_v1_function_xml_is_noted_and_not_linted(tmp_path) -> None:
     assert app.findings == []
     assert app.notes == [f"{app_dir / 'assets' / 'legacy.xml'}: a legacy v1 function XML has no descriptions, so it is not linted"]
     assert lint_installed_app(app_dir) == []
+
+
+def test_the_install_time_lint_of_an_apks_copy_claims_nothing_of_android_16(tmp_path, caplog) -> None:
+    """The copy holds one SDK's resources (the travel APK's check-in service enabled from values-v37,
+    on a device of SDK 37): what Android 16 indexes of it is not known there, so R1 says nothing; the
+    APK linted itself, from its resources for both SDKs, has no R1 either."""
+    import logging
+    from pathlib import Path
+
+    from sim.device import Device
+
+    apk = Path(__file__).resolve().parents[2] / "apks" / "travel-signed.apk"
+    with caplog.at_level(logging.INFO, logger="droidsim.pm"), Device(tmp_path / "data", isolated_apps=False) as device:
+        device.install(apk)
+    assert "installed com.example.travel" in caplog.text and " R1 " not in caplog.text

@@ -45,7 +45,7 @@ def test_the_destructive_fix_names_the_kotlin_function_and_the_words_agents_act_
     (d1,) = [f for f in findings if f["rule"] == "D1"]
     assert d1["function_id"] == SEND_PAYMENT
     assert "the KDoc of sendPayment in PaymentFunctions" in d1["fix"]
-    assert "This cannot be undone." in d1["fix"] and "--suppressions FILE" in d1["fix"]
+    assert "This cannot be undone." in d1["fix"] and "`droidsim lint --suppressions` reads" in d1["fix"]
 
 
 def test_a_description_that_says_it_cannot_be_undone_clears_d1_and_makes_agents_ask(tmp_path):
@@ -128,3 +128,22 @@ def test_a_v1_file_named_by_resource_is_i2_with_the_fix_in_the_developers_terms(
         assert finding["fix"].startswith("Move the file to src/main/assets/ and name it with android:value=")
     else:
         assert "droidsim appfunctions generate writes assets/<xml_file_name>.xml" in finding["fix"]
+
+
+def test_an_undescribed_parameter_names_the_annotation_of_its_layout(tmp_path):
+    """KSP reads a function's KDoc with @AppFunction(isDescribedByKDoc = true) on a class the
+    library's service serves, and with @AppFunctionDeclaration(isDescribedByKDoc = true) in an
+    @AppFunctionServiceEntryPoint class (androidx AppFunctionDeclaration.kt)."""
+    from sim.pm.apk_tools import extracted
+
+    with extracted(APKS / "travel-signed.apk", 37) as (folder, _decoded):
+        app = shutil.copytree(folder, tmp_path / "travel")
+    for xml in ("app_functions_v2.xml", "check_in_functions.xml"):
+        path = app / "assets" / xml
+        path.write_text(path.read_text().replace("<description>The booking id, for example BK-1042.</description>", ""))
+    _, findings = lint(str(app))
+    fixes = {f["function_id"].rsplit("#", 1)[-1]: f["fix"] for f in findings if f["rule"] == "F6"}
+    assert fixes["checkIn"].endswith("`@param bookingId` in the KDoc of checkIn in CheckInFunctions, with "
+                                     "@AppFunctionDeclaration(isDescribedByKDoc = true).")
+    assert fixes["getBooking"].endswith("`@param bookingId` in the KDoc of getBooking in BookingFunctions, with "
+                                        "@AppFunction(isDescribedByKDoc = true).")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from droid.appfunctions import AppFunctionNotSupportedException, ExecuteAppFunctionRequest
+from droid.appfunctions import AppFunctionAppUnknownException, AppFunctionNotSupportedException, ExecuteAppFunctionRequest
 from droid.appfunctions.json_codec import parameters_from_json
 from droid.os import IllegalArgumentException
 from sim.pm.app_parser import parse_app
@@ -51,10 +51,27 @@ def test_a_double_whose_signature_differs_is_refused_naming_the_function(device,
         device.install(kotlin_orders, responses=ResponseOptions(double_dir=double))
     assert str(raised.value) == (
         f"INSTALL_FAILED_FUNCTION_MISMATCH: {FETCH}: the double's com.example.orders.OrderFunctionService ({double}) "
-        f"does not match the app's XML: parameter 'orderId' has a different type (or nullability) in the code than in "
-        f"the XML (droidsim responses skeleton "
-        f"{kotlin_orders} DIR writes a double that matches)")
+        f"does not match the app's XML: parameter 'orderId' has a different type in the code than in the XML: the "
+        f"XML has String, the code Long (`droidsim responses skeleton {kotlin_orders} com.example.orders-skeleton` "
+        "writes one that matches, to compare with yours)")
     assert device.registry.get(ORDERS) is None
+
+
+def test_an_exception_of_the_double_names_the_function_and_its_place_and_logs_the_traceback(device, kotlin_orders,
+                                                                                           tmp_path, caplog):
+    double = shutil.copytree(DOUBLE, tmp_path / "my-double")
+    module = double / "orders.py"
+    text = module.read_text()
+    module.write_text(text.replace("        status = self._status(order_id)\n", "        status = {}[order_id]\n", 1))
+    line = text.splitlines().index("        status = self._status(order_id)") + 1
+    device.install(kotlin_orders, responses=ResponseOptions(double_dir=double))
+    with caplog.at_level(logging.ERROR, logger="droidsim.responses"), pytest.raises(AppFunctionAppUnknownException) as raised:
+        call(device, FETCH, orderId="ORD-9999")
+    assert raised.value.error_message == (
+        f"{FETCH}: KeyError: 'ORD-9999' at orders.py:{line} in fetch_order_details (the double my-double; its "
+        "traceback is in droidsim logcat)")
+    assert f"the double my-double raised KeyError: 'ORD-9999' in {FETCH} at orders.py:{line}" in caplog.text
+    assert f'File "my-double/orders.py", line {line}, in fetch_order_details' in caplog.text
 
 
 def test_a_double_without_a_service_class_is_refused(device, kotlin_orders, tmp_path):
@@ -66,11 +83,11 @@ def test_a_double_without_a_service_class_is_refused(device, kotlin_orders, tmp_
     assert str(raised.value) == (
         "INSTALL_FAILED_BAD_CODE: the double's com.example.orders.OrderFunctionService (for fetch_order_details, "
         f"cancel_order): AppLoadError: {double}/orders.py: defines no class OrderFunctionService (the service "
-        f"com.example.orders.OrderFunctionService) (droidsim responses skeleton {kotlin_orders} DIR writes a double "
-        "that matches)")
+        f"com.example.orders.OrderFunctionService) (`droidsim responses skeleton {kotlin_orders} "
+        "com.example.orders-skeleton` writes one that matches, to compare with yours)")
 
 
-@pytest.mark.parametrize("app", ["orders", "lights", "booking", "weather"])
+@pytest.mark.parametrize("app", ["orders", "lights", "booking", "weather", "notes"])
 def test_a_skeleton_passes_the_install_check_unchanged(device, tmp_path, app):
     kotlin = code_less_copy(SAMPLE_APPS / app, tmp_path / app)
     double = skeleton_of(kotlin, tmp_path / "double")
@@ -85,12 +102,6 @@ def _plainest_parameters(function, metadata):
     shared = {named.name: named.data_type for named in metadata.components.data_types}
     values = {p.name: generated_json(p.data_type, shared, frozenset()) for p in function.parameters if p.is_required}
     return parameters_from_json(function, values, metadata.components)
-
-
-def test_a_skeleton_refuses_a_type_it_cannot_spell_naming_it(tmp_path):
-    with pytest.raises(SkeletonError, match=r"update_note: parameter title: androidx.appfunctions.schema.types.SetField<kotlin.String> is .* write it by hand"):
-        skeleton_of(code_less_copy(SAMPLE_APPS / "notes", tmp_path / "notes"), tmp_path / "double")
-    assert not (tmp_path / "double").exists()
 
 
 def test_a_skeleton_never_overwrites_a_double(tmp_path, kotlin_orders):

@@ -96,7 +96,7 @@ def test_a_refused_double_names_the_users_folder_and_apk_never_a_staging_folder(
     assert str(raised.value) == (
         "INSTALL_FAILED_BAD_CODE: the double's com.example.bank.cards.CardFunctions (for freezeCard): AppLoadError: "
         f"{double}: no module for service com.example.bank.cards.CardFunctions; looked for {looked} "
-        f"(droidsim responses skeleton {BANK_APK} DIR writes a double that matches)")
+        f"(`droidsim responses skeleton {BANK_APK} com.example.bank-skeleton` writes one that matches, to compare with yours)")
     assert device.registry.get(BANK) is None
 
 
@@ -112,7 +112,7 @@ def test_an_update_whose_kept_double_no_longer_matches_names_that_double(tmp_pat
     assert str(raised.value) == (
         "INSTALL_FAILED_FUNCTION_MISMATCH: com.example.bank.cards.CardFunctions#blockCard: the double's "
         "com.example.bank.cards.CardFunctions (double, the double installed before) does not implement it "
-        f"(droidsim responses skeleton {extracted} DIR writes a double that matches)")
+        f"(`droidsim responses skeleton {extracted} com.example.bank-skeleton` writes one that matches, to compare with yours)")
     assert device.registry.get(BANK).metadata.installed_from.kind == "apk"  # the installed version stays
 
 
@@ -142,7 +142,7 @@ def test_one_double_serves_both_layouts_because_it_is_keyed_on_the_class(tmp_pat
     per_class.CopyFrom(library)
     for function in per_class.app_functions:
         function.service_name = function.id.split("#")[0]
-    assert [(f.path, f.text) for f in skeleton_files(library)] == [(f.path, f.text) for f in skeleton_files(per_class)]
+    assert [(f.path, f.text) for f in skeleton_files(library).files] == [(f.path, f.text) for f in skeleton_files(per_class).files]
 
 
 def test_nothing_of_the_double_runs_in_the_device(tmp_path):

@@ -279,3 +279,37 @@ def test_the_plugins_modules_import_each_other_one_way_only() -> None:
         return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})) for nxt in graph.get(start, ()))
 
     assert [module for module in graph if reaches(module, module)] == []
+
+
+@pytest.mark.droid_sdk(36)
+def test_a_function_this_sdk_does_not_index_is_said_so_and_an_unknown_one_lists_the_candidates(droid_device) -> None:
+    droid_device.install(APKS / "travel-signed.apk")
+    with pytest.raises(FunctionLookupError) as raised:
+        droid_device.call("checkIn", bookingId="BK-1")
+    assert str(raised.value) == (
+        "no function 'checkIn' on the device: com.example.travel declares com.example.travel.checkin.CheckInFunctions"
+        "#checkIn, but this device does not index it: its service com.example.travel.CheckInService is disabled on "
+        "Android 16 (SDK 36) (android:enabled is false there; a device of another SDK may index it)")
+    with pytest.raises(FunctionLookupError) as raised:
+        droid_device.call("reserveSeat")
+    assert str(raised.value) == (
+        "no function 'reserveSeat' on the device (the functions: com.example.travel: getBooking, listBookings, "
+        "updateBooking, cancelBooking, listTravellers, searchFlights, bookFlight, getFlightStatus, findHotels)")
+
+
+def test_a_bare_value_for_a_set_field_names_the_type_as_written_and_its_forms(droid_device) -> None:
+    droid_device.install(APKS / "travel-signed.apk")
+    with pytest.raises(TypeError) as raised:
+        droid_device.call("updateBooking", bookingId="BK-1", mealPreference="VEGETARIAN")
+    assert str(raised.value) == ('mealPreference must be a SetField<String?>: SetField(value) or a dict {"value": …}; '
+                                 "not str 'VEGETARIAN'")
+
+
+def test_run_agent_names_the_stock_assistant_an_installed_droidsim_ships(droid_device) -> None:
+    from sim.testing import STOCK_ASSISTANT
+
+    with pytest.raises(LookupError, match=r"com.example.assistant is not installed: .* sim.testing.STOCK_ASSISTANT"):
+        droid_device.run_agent("com.example.assistant", "Hi", ["Hello."])
+    assert (STOCK_ASSISTANT / "AndroidManifest.xml").is_file()
+    droid_device.install(STOCK_ASSISTANT, system=True)
+    assert droid_device.run_agent("com.example.assistant", "Hi", ["Hello."]).text == "Hello."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -42,7 +43,8 @@ def test_loading_the_plugin_does_not_import_the_device() -> None:
 
 def _pytest(project, *options: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, "test_sdk.py"],
-                          cwd=project, capture_output=True, text=True, timeout=120)
+                          cwd=project, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "400"})  # the summary's lines whole
 
 
 def test_droid_sdk_sets_every_unmarked_test_and_the_marker_wins(tmp_path) -> None:
@@ -58,17 +60,27 @@ def test_droid_sdk_sets_every_unmarked_test_and_the_marker_wins(tmp_path) -> Non
     assert result.returncode == 0 and "2 passed" in result.stdout, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(("marker", "options", "message"), [
-    ("@pytest.mark.droid_sdk(35)", (), "@pytest.mark.droid_sdk(35) on test_sdk.py::test_it: no platform version with "
-                                       "SDK 35: this simulator has 36, 37"),
-    ("@pytest.mark.droid_sdk('36')", (), "@pytest.mark.droid_sdk('36') on test_sdk.py::test_it: an SDK level is an int, "
-                                         "not '36'"),
-    ("@pytest.mark.droid_sdk()", (), "@pytest.mark.droid_sdk() on test_sdk.py::test_it: name an SDK level, e.g. "
-                                     "@pytest.mark.droid_sdk(37)"),
-    ("", ("--droid-sdk", "35"), "--droid-sdk 35: no platform version with SDK 35: this simulator has 36, 37"),
+@pytest.mark.parametrize(("marker", "outcome", "message"), [
+    ("@pytest.mark.droid_sdk(35)", "1 passed, 1 skipped",
+     "SKIPPED [1] test_sdk.py:6: @pytest.mark.droid_sdk(35): no platform version with SDK 35: this simulator has 36, 37"),
+    ("@pytest.mark.droid_sdk(35, 37)", "2 passed, 1 skipped",
+     "SKIPPED [1] test_sdk.py:6: @pytest.mark.droid_sdk(35, 37): no platform version with SDK 35"),
+    ("@pytest.mark.droid_sdk('36')", "1 passed, 1 error",
+     "ERROR test_sdk.py::test_it[sdk36] - Failed: @pytest.mark.droid_sdk('36'): an SDK level is an int, not '36'"),
+    ("@pytest.mark.droid_sdk()", "1 passed, 1 error",
+     "ERROR test_sdk.py::test_it[sdk] - Failed: @pytest.mark.droid_sdk(): name an SDK level, e.g. @pytest.mark.droid_sdk(37)"),
 ])
-def test_an_sdk_the_simulator_lacks_is_refused_naming_the_ones_it_has(tmp_path, marker, options, message) -> None:
-    (tmp_path / "test_sdk.py").write_text(f"import pytest\n\n{marker}\ndef test_it(droid_device):\n    pass\n")
-    result = _pytest(tmp_path, *options)
+def test_a_marked_sdk_the_simulator_lacks_costs_that_test_alone(tmp_path, marker, outcome, message) -> None:
+    """An Android droidsim does not simulate skips the test; a marker that names no SDK fails it; the
+    module's other tests run."""
+    (tmp_path / "test_sdk.py").write_text(
+        f"import pytest\n\ndef test_other(droid_device):\n    pass\n\n{marker}\ndef test_it(droid_device):\n    pass\n")
+    result = _pytest(tmp_path, "-rsE")
+    assert outcome in result.stdout and message in result.stdout, result.stdout + result.stderr
+
+
+def test_an_sdk_option_the_simulator_lacks_is_refused_naming_the_ones_it_has(tmp_path) -> None:
+    (tmp_path / "test_sdk.py").write_text("def test_it(droid_device):\n    pass\n")
+    result = _pytest(tmp_path, "--droid-sdk", "35")
     assert result.returncode != 0
-    assert message in result.stdout + result.stderr, result.stdout + result.stderr
+    assert "--droid-sdk 35: no platform version with SDK 35: this simulator has 36, 37" in result.stderr, result.stderr

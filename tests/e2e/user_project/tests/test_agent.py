@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from sim.testing import model_call
+from sim.testing import STOCK_ASSISTANT, model_call
 
 AGENT = "com.example.todoagent"
 
@@ -34,3 +34,13 @@ def test_the_model_may_send_dates(device):
     ])
     run.assert_called("list_tasks", due_before=date(2026, 5, 1))
     assert [t["title"] for t in run.responses[0].response["result"]] == ["Taxes"]
+
+
+def test_the_stock_assistant_of_an_installed_droidsim_runs_too(droid_device):
+    droid_device.install("apps/todo")
+    droid_device.install(STOCK_ASSISTANT, system=True)
+    droid_device.pregrant_agent("com.example.assistant")
+    run = droid_device.run_agent("com.example.assistant", "What is on my list?", [
+        model_call("list_tasks"), "Nothing yet.",
+    ])
+    assert run.responses[0].response == {"result": []}

@@ -3,7 +3,8 @@
 Each result becomes one sentence: the fields of the returned object, the message
 of an error map, or that the user declined. A result that says the action did not
 happen (``cancelled: false`` from ``cancel_order``, ``updated: false``...) is
-reported as a failure with its message, never as done.
+reported as a failure with its message, never as done. Dates and times are said as
+people write them (ISO 8601), never as their proxies' fields.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from droid.agent.confirmation import CANCELLED_BY_USER, name_words
 from droid.agent.errors import is_error_map
 from droid.agent.messages import ToolResponse
+from droid.appfunctions.json_codec import readable
 
 
 def humanize(name: str) -> str:
@@ -59,6 +61,7 @@ def phrase(result: ToolResponse) -> str:
 
 
 def _describe(value: Any) -> str:
+    value = readable(value, spoken=True)
     if isinstance(value, dict):
         parts = []
         for key, item in value.items():
