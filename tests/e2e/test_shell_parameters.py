@@ -62,8 +62,8 @@ def test_a_value_in_the_wrong_form_is_refused_by_the_device_with_the_forms_accep
     assert refused.returncode == 1
     assert refused.stderr.splitlines()[0].startswith("Error: ERROR_INVALID_ARGUMENT (1001): ")
     assert refused.stderr.splitlines()[1] == (
-        "Parameter title: expected an object {value} (androidx.appfunctions.schema.types.SetField<kotlin.String>), "
-        "got a string"
+        'Parameter title: expected a SetField<String>, written {"value": ...} (a bare value is no SetField; '
+        "leave the parameter out to keep the field as it is), got a string"
     )
     assert "ERROR_INVALID_ARGUMENT" in history(device)[-1]
     refused = execute(device, "list_tasks", {"dueBefore": 20260501})
