@@ -42,7 +42,9 @@ def purge_allowlist_cache(ctx: click.Context) -> None:
 
 
 @click.command("set-test-page-size", cls=PlatformVerb)
-@click.option("--page-size", default="-1", help="Search's internal page size.")
+# setTestPageSize reads the value inside its try, so one that is missing fails as one that is
+# no number does: flag_value stands for it.
+@click.option("--page-size", default="-1", is_flag=False, flag_value="", help="Search's internal page size.")
 @click.pass_context
 def set_test_page_size(ctx: click.Context, page_size: str) -> None:
     """Set search's internal page size for a test (Android 17)."""

@@ -194,7 +194,8 @@ ROWS: tuple[Row, ...] = (
         "--user 0 or --user current; execute-app-function without --parameters",
         "the user is taken; a missing --parameters is an error"),
     Row("shell.test-hooks", "§5", "cmd app_function purge-allowlist-cache / set-test-page-size / reset-test-page-size",
-        "on Android 17", "Purge allowlist cache; Set test page size to N; nothing"),
+        "on Android 17; --page-size without its value", "Purge allowlist cache; Set test page size to N; nothing; "
+        '"Fail to parse page-size", exit 255'),
     Row("shell.set-enabled", "§5", "cmd app_function set-enabled", "set-enabled --package P --function F "
         "--state enable|disable|default; an unknown function",
         '"App function enabled state updated successfully." and the state changes; "Error setting app function '

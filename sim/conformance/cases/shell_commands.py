@@ -103,11 +103,14 @@ def shell_user_option_and_required_parameters(t) -> None:
 @case("shell-android-17-test-hooks", "shell.test-hooks", sdks=frozenset({37}))
 def shell_android_17_test_hooks(t) -> None:
     """purge-allowlist-cache prints "Purge allowlist cache"; set-test-page-size --page-size N
-    prints "Set test page size to N"; reset-test-page-size prints nothing; each exits 0."""
+    prints "Set test page size to N"; reset-test-page-size prints nothing; each exits 0. A
+    --page-size without its value is read inside setTestPageSize's try: "Fail to parse page-size", -1."""
     for args, output in ((("purge-allowlist-cache",), "Purge allowlist cache\n"),
                          (("set-test-page-size", "--page-size", "3"), "Set test page size to 3\n"),
                          (("reset-test-page-size",), "")):
         equal(f"{args[0]}'s output", output, _succeeds(t.shell_command(*args), args[0]))
+    _prints(t.shell_command("set-test-page-size", "--page-size"), "set-test-page-size --page-size without a value",
+            "Fail to parse page-size\n", 255)
 
 
 @case("shell-set-enabled", "shell.set-enabled")
