@@ -204,9 +204,11 @@ class FunctionIndex:
     def _build_page(self, package: AppFunctionPackageMetadata) -> SearchPage:
         """The package's page, cached; called with the lock held."""
         package_only = AppFunctionPackageMetadata(
-            package_name=package.package_name, components=package.components, app_metadata=package.app_metadata,
+            package_name=package.package_name, components=package.components,
             answers=package.answers, installed_from=public(package.installed_from),
         )
+        if package.HasField("app_metadata"):  # whether the app names one is what read-app-description tells
+            package_only.app_metadata.CopyFrom(package.app_metadata)
         functions = []
         for declared in package.app_functions:
             function = AppFunctionMetadata()

@@ -319,12 +319,17 @@ def is_enabled(ctx: click.Context, package_name: str | None, function_id: str | 
 @user_option(what="the user whose app to read")
 @click.pass_context
 def read_app_description(ctx: click.Context, package_name: str | None) -> None:
-    """Print the app description agents read (res/xml/app_metadata.xml)."""
+    """Print the app description agents read (res/xml/app_metadata.xml).
+
+    As readAppDescription: without --package, PackageManager.getProperty's requireNonNull throws;
+    a package that is not installed, or has no app metadata property, is its
+    NameNotFoundException (no message); a resource without a description prints ``null``."""
+    if package_name is None:
+        fail("Exception: java.lang.NullPointerException")
     with context_from(ctx) as context:
         functions = context.app_function_manager.search_app_functions(
-            AppFunctionSearchSpec(package_names=frozenset({package_name}))
-        ) if package_name else []
-    description = next((f.package_metadata.app_metadata.description for f in functions), "")
-    if not description:
-        fail(f"No app metadata found for package: {package_name}", err=True)  # line 322
-    click.echo(description)
+            AppFunctionSearchSpec(package_names=frozenset({package_name})))
+    package = next((f.package_metadata for f in functions), None)
+    if package is None or not package.HasField("app_metadata"):
+        fail("Exception: android.content.pm.PackageManager$NameNotFoundException")
+    click.echo(package.app_metadata.description or "null")

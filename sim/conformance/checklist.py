@@ -203,9 +203,9 @@ ROWS: tuple[Row, ...] = (
     Row("shell.is-enabled", "§5", "cmd app_function is-enabled", "is-enabled of an unknown function",
         '"Error checking app function state: ..." on stdout, exit 0'),
     Row("shell.errors", "§5", "cmd app_function (every verb)", "a missing option, an option without its value, an "
-        "unknown option, an unknown verb",
+        "unknown option, an unknown verb, read-app-description of an app without app metadata or without --package",
         '"Error: --x must be specified.", "Exception: ... Argument expected after", "Unknown option: --x", '
-        '"Unknown command: x" on stdout, exit 255'),
+        '"Unknown command: x", "Exception: ...NameNotFoundException" / "...NullPointerException" on stdout, exit 255'),
     Row("shell.allowlist", "§5", "cmd app_function set-additional-allowlisted-agents / "
         "clear-additional-allowlisted-agents", "set PKG...; clear", "the Secure setting written whole; nothing "
         "printed, exit 0"),

@@ -181,7 +181,8 @@ def shell_is_enabled_of_an_unknown_function(t) -> None:
 def shell_argument_errors(t) -> None:
     """A verb's own argument errors print on stdout and exit 255 (onCommand's -1): a missing
     option, an option without its value, an unknown option, an unknown verb (a phone has no
-    add-additional-allowlisted-agents)."""
+    add-additional-allowlisted-agents), and read-app-description's PackageManager.getProperty
+    failures (a package without app metadata: NameNotFoundException; no --package: requireNonNull)."""
     for args, line in (
         (("execute-app-function", "--package", CALLER_PACKAGE, "--function", "noOp"),
          "Error: --parameters must be specified."),
@@ -191,6 +192,9 @@ def shell_argument_errors(t) -> None:
         (("is-enabled", "--package"), 'Exception: java.lang.IllegalArgumentException: Argument expected after "--package"'),
         (("is-enabled", "--package", CALLER_PACKAGE, "--function", "add", "--verbose"), "Unknown option: --verbose"),
         (("add-additional-allowlisted-agents", CALLER_PACKAGE), "Unknown command: add-additional-allowlisted-agents"),
+        (("read-app-description", "--package", HELPER_PACKAGE),
+         "Exception: android.content.pm.PackageManager$NameNotFoundException"),
+        (("read-app-description",), "Exception: java.lang.NullPointerException"),
     ):
         _prints(t.shell_command(*args), " ".join(args[:1]), f"{line}\n", 255)
 

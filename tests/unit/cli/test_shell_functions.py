@@ -5,6 +5,8 @@ exact id only. Run in-process through click against a device served on its Unix 
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -52,8 +54,33 @@ def test_read_app_description(device):
     result = shell(device, "read-app-description", "--package", ORDERS)
     assert result.exit_code == 0 and result.stdout.strip()
     assert result.stdout.strip() == device.registry.get(ORDERS).metadata.app_metadata.description.strip()
-    none = shell(device, "read-app-description", "--package", HELPER_PACKAGE)
-    assert (none.exit_code, none.stderr) == (255, f"No app metadata found for package: {HELPER_PACKAGE}\n")
+
+
+
+def test_read_app_description_of_metadata_without_one_prints_null(device, tmp_path):
+    """Android prints the attribute it read, null when there is none (PrintWriter.println(null))."""
+    app = tmp_path / "orders"
+    shutil.copytree(ORDERS_APP, app, ignore=shutil.ignore_patterns("__pycache__"))
+    metadata = app / "res" / "xml" / "app_metadata.xml"
+    metadata.write_text(re.sub(r'appfn:description="[^"]*"', "", metadata.read_text()))
+    device.install(app)
+    try:
+        result = shell(device, "read-app-description", "--package", ORDERS)
+        assert (result.exit_code, result.stdout, result.stderr) == (0, "null\n", "")
+    finally:
+        device.install(ORDERS_APP)
+
+
+@pytest.mark.parametrize("args, line", [
+    (("--package", HELPER_PACKAGE), "Exception: android.content.pm.PackageManager$NameNotFoundException"),
+    (("--package", "com.example.absent"), "Exception: android.content.pm.PackageManager$NameNotFoundException"),
+    ((), "Exception: java.lang.NullPointerException"),
+], ids=["no-app-metadata", "not-installed", "no-package"])
+def test_read_app_description_fails_as_package_manager_does(device, args, line):
+    """readAppDescription's getProperty throws: NameNotFoundException for a package without the
+    property or not installed, NullPointerException without --package; onCommand prints it."""
+    result = shell(device, "read-app-description", *args)
+    assert (result.exit_code, result.stdout, result.stderr) == (255, line + "\n", "")
 
 
 def test_a_short_name_is_refused_naming_the_exact_id(device):
