@@ -76,8 +76,13 @@ class PlatformVerb(click.Command):
 
 
 class PlatformShellGroup(click.Group):
-    """``cmd app_function``: an unknown verb is ``Unknown command: X``
-    (BasicShellCommandHandler.handleDefaultCommands, reached from line 285)."""
+    """``cmd app_function``: an unknown verb is ``Unknown command: X`` and ``-h`` the help with
+    -1 (BasicShellCommandHandler.handleDefaultCommands, reached from line 285)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args[:1] == ["-h"]:  # handleDefaultCommands' own "-h": the help, then -1
+            print_help(ctx)
+        return super().parse_args(ctx, args)
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else None

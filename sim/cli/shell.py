@@ -47,7 +47,7 @@ from sim.cli.platform_shell import (
 )
 from sim.cli.shell_access import ACCESS_COMMANDS
 from sim.cli.shell_pm import pm
-from sim.cli.shell_settings import device_config, dumpsys, settings
+from sim.cli.shell_settings import device_config, dumpsys, dumpsys_app_function, settings
 from sim.cli.shell_test_hooks import TEST_HOOK_COMMANDS
 from sim.cli.shell_users import user_option
 from sim.pm.installed_from import installed_from_json
@@ -132,6 +132,14 @@ def parameters_line(parameters: list[dict]) -> str:
 def help_command(ctx: click.Context) -> None:
     """Print this help text (cmd app_function help)."""
     print_help(ctx.parent)
+
+
+@app_function.command("dump", hidden=True)
+@click.pass_context
+def dump_command(ctx: click.Context) -> None:
+    """dumpsys app_function (android.os.ShellCommand.handleDefaultCommands runs the service's dump
+    for ``dump`` and returns 0; the phone's help does not list it)."""
+    ctx.invoke(dumpsys_app_function)
 
 
 @app_function.command("list-app-functions", cls=PlatformVerb)

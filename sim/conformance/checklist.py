@@ -206,6 +206,8 @@ ROWS: tuple[Row, ...] = (
         "unknown option, an unknown verb, read-app-description of an app without app metadata or without --package",
         '"Error: --x must be specified.", "Exception: ... Argument expected after", "Unknown option: --x", '
         '"Unknown command: x", "Exception: ...NameNotFoundException" / "...NullPointerException" on stdout, exit 255'),
+    Row("shell.default-commands", "§5", "cmd app_function dump / -h", "dump; -h",
+        "the service's dump, exit 0; the help, exit 255 (android.os.ShellCommand.handleDefaultCommands)"),
     Row("shell.allowlist", "§5", "cmd app_function set-additional-allowlisted-agents / "
         "clear-additional-allowlisted-agents", "set PKG...; clear", "the Secure setting written whole; nothing "
         "printed, exit 0"),

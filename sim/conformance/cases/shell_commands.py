@@ -199,6 +199,19 @@ def shell_argument_errors(t) -> None:
         _prints(t.shell_command(*args), " ".join(args[:1]), f"{line}\n", 255)
 
 
+@case("shell-dump-and-help", "shell.default-commands")
+def shell_dump_and_help(t) -> None:
+    """android.os.ShellCommand's default commands: ``dump`` runs the service's dump and exits 0;
+    ``-h`` prints the help and exits 255, as ``help`` does (handleDefaultCommands)."""
+    dumped = _succeeds(t.shell_command("dump"), "dump")
+    if HELPER_PACKAGE not in dumped:
+        raise Mismatch(f"dump to name {HELPER_PACKAGE}", show(dumped[:300]))
+    helped = t.shell_command("-h")
+    equal("-h's exit code and stderr", (255, ""), (helped.returncode, helped.stderr))
+    if "set-enabled" not in helped.stdout:
+        raise Mismatch("-h to print the help", show(helped.stdout[:300]))
+
+
 @case("shell-set-and-clear-additional-allowlisted-agents", "shell.allowlist")
 def shell_set_and_clear_additional_allowlisted_agents(t) -> None:
     """set-additional-allowlisted-agents writes the Secure setting whole and

@@ -83,7 +83,7 @@ def test_read_app_description_says_its_unknown_option_on_stderr(device):
     assert (result.exit_code, result.stdout, result.stderr) == (255, "", "Unknown option: --json\n")
 
 
-@pytest.mark.parametrize("args", [("help",), ()])
+@pytest.mark.parametrize("args", [("help",), (), ("-h",)])
 def test_help_lists_the_verbs_and_exits_255_as_on_android(device, args):
     result = shell(device, *args)
     assert result.exit_code == 255
@@ -152,3 +152,10 @@ def test_a_page_size_that_is_no_number_fails_as_on_android(device, value):
     result = shell(device, "set-test-page-size", "--page-size", *value)
     expected = "Fail to parse page-size\n" if device.version.sdk_int == 37 else ""
     assert (result.exit_code, result.stdout, result.stderr) == (255, expected, "")
+
+
+def test_dump_is_dumpsys_app_function_as_on_android(device):
+    """android.os.ShellCommand runs the service's dump for ``cmd app_function dump``, exit 0."""
+    dumped = shell(device, "dump")
+    assert (dumped.exit_code, dumped.stderr) == (0, "")
+    assert dumped.stdout.startswith("APP FUNCTION MANAGER (dumpsys app_function)") and HELPER_PACKAGE in dumped.stdout
