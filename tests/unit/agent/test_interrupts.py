@@ -11,6 +11,7 @@ from droid.agent import (
     AgentTool,
     FunctionCall,
     FunctionResponse,
+    FunctionTool,
     Interrupt,
     Interrupted,
     InterruptRestart,
@@ -144,3 +145,17 @@ def test_cancel_pending_answers_interrupts_as_cancelled_by_user():
     outputs = [m.tool_response.output for m in session.history if m.role == TOOL]
     assert [o.get("status") for o in outputs] == ["CANCELLED_BY_USER", "CANCELLED_BY_USER", None]
     assert session.pending_interrupts == []
+
+
+def test_an_interrupt_raised_with_text_rather_than_a_dict_says_what_it_takes():
+    def ask(question: str) -> dict:
+        """Asks the user."""
+        raise Interrupt("are you sure?")
+
+    model = ScriptedModel([tool_call("ask", question="x"), "ok"])
+    events = run(AgentRunner(Agent(tools=[FunctionTool(ask)]), model).create_session(), "go")
+    (response,) = [e.response for e in events if e.type == "function_response"]
+    assert response["error"]["type"] == "TypeError"
+    assert response["error"]["message"] == ("Interrupt(metadata) takes a dict of what the tool asks, not a str "
+                                            "('are you sure?'): raise Interrupt({'question': 'are you sure?'}), "
+                                            "for example")
