@@ -127,6 +127,15 @@ def test_a_misspelt_function_module_or_property_gets_the_name_it_meant(tmp_path)
                                  "droidsim's stock agent)")
 
 
+def test_a_function_named_with_a_dot_gets_the_colon_form_and_an_async_builder_is_told_to_be_a_plain_def(tmp_path):
+    assert failure(tmp_path / "d", "agent.build_agent", "def build_agent(context): pass") == (
+        "/home/dev/myagent/agent/build_agent.py: no such module: the manifest's droidsim.agent is 'agent.build_agent' "
+        "(did you mean 'agent:build_agent'? the value is MODULE:FUNCTION)" + COPIED)
+    assert failure(tmp_path / "a", "agent:build_agent", "async def build_agent(context): pass") == (
+        "/home/dev/myagent/agent.py: build_agent(context) is async def, so calling it returned a coroutine, not an "
+        "Agent: make it a plain def (it is called once, before anything runs; a tool may be async)" + COPIED)
+
+
 def test_a_module_the_app_lacks_is_named_as_the_app_names_it_and_one_it_does_not_ship_names_the_interpreter(tmp_path):
     own = failure(tmp_path / "a", "agent:build_agent", "from .helpers import settings")
     assert own.startswith("/home/dev/myagent/agent.py: importing the agent 'agent:build_agent' failed with "
