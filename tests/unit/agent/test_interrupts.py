@@ -99,8 +99,10 @@ def test_every_interrupt_needs_exactly_one_answer():
     size, colour = run(session, "Buy")[-1].interrupts
     with pytest.raises(AgentError, match="missing"):
         collect(session.resume(respond=[size.respond({"answer": "M"})]))
-    with pytest.raises(AgentError, match="no pending call has id"):
+    with pytest.raises(AgentError) as unknown:
         collect(session.resume(respond=[size.respond(1), colour.respond(2)], restart=[InterruptRestart("nope")]))
+    assert str(unknown.value) == (f"no pending call of this session has id 'nope' (pending: {size.id}, {colour.id}): "
+                                  "answer each interrupt or tool request on the session whose run returned it")
     with pytest.raises(AgentError, match="answered twice"):
         collect(session.resume(respond=[size.respond(1), colour.respond(2)], restart=[size.restart()]))
 
