@@ -81,7 +81,7 @@ def build_app_agent(code_dir: Path, context: Any) -> Agent | None:
         shipped = sorted(".".join(p.relative_to(code_dir).with_suffix("").parts) for p in code_dir.rglob("*.py"))
         raise AgentDeclarationError(
             f"{places.shown(source)}: no such module: the manifest's {AGENT_PROPERTY} is {declared!r}"
-            f"{did_you_mean(module_name, shipped)}{places.copied}")
+            f"{_colon_meant(code_dir, declared) or did_you_mean(module_name, shipped)}{places.copied}")
     try:
         module = importlib.import_module(f"{load_app_package(code_dir).__name__}.{module_name}")
     except Exception as error:  # noqa: BLE001 - the app's code: any failure is the app's to fix
@@ -97,10 +97,25 @@ def build_app_agent(code_dir: Path, context: Any) -> Agent | None:
         agent = build(context)
     except Exception as error:  # noqa: BLE001 - as above
         raise AgentDeclarationError(places.failure(source, f"{function_name}(context) raised", error)) from None
+    if inspect.iscoroutine(agent):
+        agent.close()
+        raise AgentDeclarationError(f"{places.shown(source)}: {function_name}(context) is async def, so calling it "
+                                    f"returned a coroutine, not an Agent: make it a plain def (it is called once, "
+                                    f"before anything runs; a tool may be async){places.copied}")
     if not isinstance(agent, Agent):
         raise AgentDeclarationError(f"{places.shown(source)}: {function_name}(context) returned {agent!r}, not a "
                                     f"droid.agent.Agent{places.copied}")
     return agent
+
+
+def _colon_meant(code_dir: Path, declared: str) -> str:
+    """' (did you mean 'agent:build_agent'? ...)' for a value that names the function with a dot."""
+    if ":" in declared or "." not in declared:
+        return ""
+    module_name, _, function_name = declared.rpartition(".")
+    if not (code_dir / Path(*module_name.split("."))).with_suffix(".py").is_file():
+        return ""
+    return f" (did you mean '{module_name}:{function_name}'? the value is MODULE:FUNCTION)"
 
 
 class Places:

@@ -20,6 +20,7 @@ from sim.appfunctions.agent_allowlist import (
     parse_agent_list,
 )
 from sim.cli.connection import context_from
+from sim.cli.installed_names import warn_uninstalled
 from sim.cli.output import fail_with, print_json, print_table
 
 # Where an entry of the agent allowlist comes from (AppFunctionManagerServiceImpl's three lists).
@@ -47,6 +48,8 @@ def _edit(ctx: click.Context, operation: int, packages: tuple[str, ...]) -> None
             change = context.app_function_manager.edit_additional_agent_allowlist(operation, list(packages))
         except Exception as error:
             fail_with(error)
+        if operation == AllowlistEdit.ADD:
+            warn_uninstalled(context, packages, "agent allowlist")
     dropped = [loss.package_name for loss in change.losses]
     for loss in change.losses:
         click.echo(f"Removed {loss.package_name} from the agent allowlist: "

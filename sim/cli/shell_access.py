@@ -12,13 +12,22 @@ removing one agent while keeping the others is droidsim's own ``droidsim access 
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from droid.appfunctions.manager import ACCESS_FLAG_MASK_OTHER, ACCESS_FLAG_OTHER_DENIED, ACCESS_FLAG_OTHER_GRANTED
+from droid.appfunctions import access_fixes
+from droid.appfunctions.manager import (
+    ACCESS_FLAG_MASK_OTHER,
+    ACCESS_FLAG_OTHER_DENIED,
+    ACCESS_FLAG_OTHER_GRANTED,
+    access_flag_names,
+)
 from sim.appfunctions.agent_allowlist import ADDITIONAL_AGENT_ALLOWLIST, serialize_agent_list
 from sim.cli.connection import context_from
+from sim.cli.installed_names import installed_packages, not_installed
 from sim.cli.output import print_json
-from sim.cli.platform_shell import PlatformVerb, fail, java_string, require
+from sim.cli.platform_shell import ANDROID_FAILURE, PlatformVerb, fail, java_string, require
 from sim.cli.shell_users import user_option
 
 
@@ -31,9 +40,32 @@ def _update_other_flag(ctx: click.Context, agent: str | None, target: str | None
             changed = context.app_function_manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, flag)
         except Exception as error:
             fail(f"Exception: {java_string(error)}")
-    if not changed:  # byte for byte a phone's line; the device's log says which rule failed, with its fix
-        fail(f"Error: Failed to {verb} the app function access.")
+        why = None if changed else _why_unchanged(context, agent, target, flag)
+    if not changed:  # byte for byte a phone's line on stdout; why, with its fix, on stderr (droidsim's)
+        click.echo(f"Error: Failed to {verb} the app function access.")
+        click.echo(f"droidsim: {why}", err=True)
+        raise SystemExit(ANDROID_FAILURE)
     click.echo(f"Access {done} successfully.")
+
+
+def _why_unchanged(context: Any, agent: str, target: str, flag: int) -> str:
+    """Why the device changed nothing, as its log says it: the pair's first failed rule, with its
+    fix, or the flag already set (which a phone reports as a failure too)."""
+    manager = context.app_function_manager
+    if manager.get_access_flags(agent, target) & ACCESS_FLAG_MASK_OTHER == flag:
+        return (f"{agent} already has {access_flag_names(flag)[0]} for {target}: nothing to change "
+                "(a phone, too, says 'Failed' for that)")
+    installed = installed_packages(context)
+    info = installed.get(agent)
+    why = access_fixes.invalid_pair(
+        agent, target, agent_installed=info is not None,
+        agent_requests=info is not None and access_fixes.EXECUTE_APP_FUNCTIONS in info.requested_permissions,
+        agent_allowlisted=agent in manager.get_agent_allowlist(), target_installed=target in installed,
+        target_has_service=target in manager.get_valid_targets())
+    for package in (agent, target):
+        if why == f"{package} is not installed":
+            why = not_installed(package, installed)
+    return why or "the device changed nothing: `droidsim logcat` says why"
 
 
 def _pair_options(command):

@@ -6,6 +6,7 @@ import click
 
 from droidsim.v1.allowlist_pb2 import AllowlistEdit
 from sim.cli.connection import context_from
+from sim.cli.installed_names import warn_uninstalled
 from sim.cli.output import fail_with, print_json, print_table
 from sim.pm.installed_from import installed_from_json
 
@@ -131,6 +132,9 @@ def _edit_privileged_allowlist(ctx: click.Context, operation: int, packages: tup
     """Change the list in one step in the device, and name each package it drops with the
     privileged permissions that go with it, as the device's log does."""
     change = package_manager_call(ctx, "edit_privileged_allowlist", operation, list(packages))
+    if operation != AllowlistEdit.REMOVE:
+        with context_from(ctx) as context:
+            warn_uninstalled(context, packages, "privileged allowlist")
     for loss in change.losses:
         click.echo(f"Removed {loss.package_name} from the privileged allowlist: "
                    + (f"it loses {', '.join(loss.lost)}" if loss.lost else "it held no privileged permission"))

@@ -23,6 +23,7 @@ from typing import Any
 import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from droid.agent.confirmation import cancelled_by_user
 from sim.mcp.conversion import ToolShape
 from sim.mcp.modes import ALWAYS_ALLOW, ELICIT, MODES
 
@@ -61,6 +62,17 @@ class Confirmation:
             log.warning("elicitation for %s failed: %s", shape.name, error)
             return False
         return approves(answer)
+
+    def refusal_message(self, ctx: Any) -> str:
+        """What a refused destructive call tells the model: who said no, or why nobody was asked."""
+        if self.mode != ELICIT:
+            return "Not run: this bridge refuses every destructive call (droidsim mcp --confirm never)."
+        capabilities = ctx.session.client_capabilities
+        if capabilities is None or capabilities.elicitation is None:
+            return ("Not run: this MCP client cannot ask its user (it declares no elicitation capability); use a "
+                    "client that supports elicitation, or start the bridge with --confirm always-allow to run "
+                    "destructive calls unasked.")
+        return cancelled_by_user()["message"]
 
     def _decide_by_retry(
         self, shape: ToolShape, args: dict[str, Any], params: types.CallToolRequestParams, message: str

@@ -90,7 +90,7 @@ class Bridge:
             if isinstance(decision, types.InputRequiredResult):
                 return decision
             if not decision:
-                return refusal(cancelled_by_user())
+                return refusal(cancelled_by_user(self.confirmation.refusal_message(ctx)))
         return await shape.run(args)
 
     def _remember(self, ctx: Any) -> None:

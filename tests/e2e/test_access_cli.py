@@ -68,9 +68,36 @@ def test_a_grant_for_an_invalid_pair_prints_what_a_phone_prints_and_the_log_says
     result = run(device, "cmd", "app_function", "grant-app-function-access", "--agent-package", TARGET,
                  "--target-package", AGENT)
     why = access_fixes.missing_permission(TARGET, requested=False)  # the one rule that failed, with its fix
-    assert (result.returncode, result.stdout, result.stderr) == (255, "Error: Failed to grant the app function access.\n", "")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        255, "Error: Failed to grant the app function access.\n", f"droidsim: {why}\n")  # stdout: a phone's line
     log = droidsim("logcat", data=device.data).stdout
     assert f"{TARGET} -> {AGENT} is not a valid pair, so its access flags stay as they are: {why}" in log
+
+
+def test_a_failed_grant_says_why_on_stderr_a_target_typo_with_the_closest_name_a_repeated_grant_as_done(device):
+    run(device, "pm", "set-privileged-allowlist", AGENT)
+    run(device, "cmd", "app_function", "set-additional-allowlisted-agents", AGENT)
+    grant = ("cmd", "app_function", "grant-app-function-access", "--agent-package", AGENT, "--target-package")
+    typo = run(device, *grant, "com.test.targe")
+    assert (typo.returncode, typo.stdout, typo.stderr) == (
+        255, "Error: Failed to grant the app function access.\n",
+        f"droidsim: com.test.targe is not installed (did you mean {TARGET}?)\n")
+    run(device, *grant, TARGET)
+    again = run(device, *grant, TARGET)
+    assert (again.returncode, again.stderr) == (
+        255, f"droidsim: {AGENT} already has OTHER_GRANTED for {TARGET}: nothing to change "
+             "(a phone, too, says 'Failed' for that)\n")
+
+
+def test_adding_a_package_that_is_not_installed_to_an_allowlist_warns_with_the_closest_name(device):
+    for command, listed in ((("shell", "pm", "add-privileged-allowlist", "com.test.agnt"), "privileged allowlist"),
+                            (("access", "agents", "add", "com.test.agnt"), "agent allowlist")):
+        result = droidsim(*command, data=device.data)
+        assert result.returncode == 0, result.stderr  # a phone's allowlist may name a package before its install
+        assert result.stderr == (f"warning: com.test.agnt is not installed (did you mean {AGENT}?): it is on the "
+                                 f"{listed} all the same, and counts once a package of that name is installed\n")
+    droidsim("access", "agents", "remove", "com.test.agnt", data=device.data)
+    droidsim("shell", "pm", "remove-privileged-allowlist", "com.test.agnt", data=device.data)
 
 
 @pytest.mark.parametrize("command", [

@@ -15,6 +15,8 @@ and both say what keeps the agent from the rest, with the command that fixes it
 
 from __future__ import annotations
 
+import difflib
+
 from typing import Any, Iterable
 
 from droid.appfunctions import access_fixes
@@ -52,16 +54,23 @@ class AgentAccess:
 
     def requests_permission(self) -> bool:
         """Whether its manifest requests EXECUTE_APP_FUNCTIONS (holding it, it does)."""
-        if self.holds_permission:
-            return True
+        return self.holds_permission or access_fixes.EXECUTE_APP_FUNCTIONS in self._requested()
+
+    def misspelt_permission(self) -> str | None:
+        """A permission its manifest requests whose name is close to EXECUTE_APP_FUNCTIONS'."""
+        requested = [p for p in self._requested() if p != access_fixes.EXECUTE_APP_FUNCTIONS]
+        close = difflib.get_close_matches(access_fixes.EXECUTE_APP_FUNCTIONS, requested, n=1, cutoff=0.85)
+        return close[0] if close else None
+
+    def _requested(self) -> list[str]:
         own = next((p for p in self._packages.list_packages() if p.package_name == self.agent), None)
-        return own is not None and access_fixes.EXECUTE_APP_FUNCTIONS in own.requested_permissions
+        return list(own.requested_permissions) if own is not None else []
 
     def permission_problem(self) -> str | None:
         """Why the agent sees no other app's functions at all, or None: it holds the permission."""
         if self.holds_permission:
             return None
-        return access_fixes.missing_permission(self.agent, self.requests_permission())
+        return access_fixes.missing_permission(self.agent, self.requests_permission(), self.misspelt_permission())
 
     def may_execute(self, package: str) -> bool:
         if package == self.agent or self.reaches_every_target:

@@ -57,6 +57,7 @@ class AgentDiagnosis:
     own_functions: tuple[OwnFunction, ...] = ()
     # Each other app whose functions it sees: None when it may call them, else what it lacks.
     targets: dict[str, str | None] = field(default_factory=dict)
+    misspelt_permission: str | None = None  # requested in place of EXECUTE_APP_FUNCTIONS
 
     @property
     def callable_targets(self) -> list[str]:
@@ -73,7 +74,7 @@ class AgentDiagnosis:
     def missing_step(self) -> str | None:
         """The first step of the set-up it lacks for other apps' functions, with its command."""
         if not self.holds_permission:
-            return access_fixes.missing_permission(self.agent, self.requests_permission)
+            return access_fixes.missing_permission(self.agent, self.requests_permission, self.misspelt_permission)
         if self.allowlisted is False:
             return (f"{self.agent} is not on the agent allowlist, so it may call no other app's functions: "
                     f"`{access_fixes.allowlist_command(self.agent)}`")
@@ -156,6 +157,7 @@ def diagnose(context: Any) -> AgentDiagnosis:
         allowlisted=_allowlisted(access, manager, others, bool(own)) if requested else False,
         own_functions=own,
         targets={target: access.problem(target) for target in others},
+        misspelt_permission=None if requested else access.misspelt_permission(),
     )
 
 

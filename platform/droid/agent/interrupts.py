@@ -20,6 +20,7 @@ interrupt again; the run then ends interrupted once more.
 from __future__ import annotations
 
 import contextvars
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -38,6 +39,9 @@ class Interrupt(Exception):
     """Raise from a tool's ``execute`` to pause the loop and hand control to the caller."""
 
     def __init__(self, metadata: dict[str, Any] | None = None) -> None:
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise TypeError(f"Interrupt(metadata) takes a dict of what the tool asks, not a {type(metadata).__name__} "
+                            f"({metadata!r}): raise Interrupt({{'question': {metadata!r}}}), for example")
         self.metadata = dict(metadata or {})
         super().__init__(f"tool interrupted: {self.metadata}")
 

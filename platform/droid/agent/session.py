@@ -600,7 +600,8 @@ class AgentSession:
     def _check_answers(given: set[str], expected: list[str]) -> None:
         unknown = sorted(given - set(expected))
         if unknown:
-            raise AgentError(f"no pending call has id {unknown[0]!r}; pending: {', '.join(expected)}")
+            raise AgentError(f"no pending call of this session has id {unknown[0]!r} (pending: {', '.join(expected)}): "
+                             "answer each interrupt or tool request on the session whose run returned it")
         missing = [i for i in expected if i not in given]
         if missing:
             raise AgentError(f"every pending call needs an answer; missing: {', '.join(missing)}")

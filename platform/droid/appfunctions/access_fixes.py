@@ -28,9 +28,11 @@ def grant_command(agent: str, target: str) -> str:
             f"--target-package {target}")
 
 
-def missing_permission(agent: str, requested: bool) -> str:
+def missing_permission(agent: str, requested: bool, misspelt: str | None = None) -> str:
+    """``misspelt``: a permission the agent requests whose name is close to EXECUTE_APP_FUNCTIONS."""
     if not requested:
-        return (f"{agent} does not request {EXECUTE_APP_FUNCTIONS}: an agent app declares "
+        typo = f" (it requests {misspelt}, which is not it: a misspelling?)" if misspelt else ""
+        return (f"{agent} does not request {EXECUTE_APP_FUNCTIONS}{typo}: an agent app declares "
                 f'<uses-permission android:name="{EXECUTE_APP_FUNCTIONS}" /> in its manifest and is privileged')
     return (f"{agent} requests {EXECUTE_APP_FUNCTIONS} but does not hold it: it is granted only to privileged "
             f"apps; make {agent} one with `{privileged_command(agent)}` (or install it with --system)")

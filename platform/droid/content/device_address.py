@@ -11,6 +11,7 @@ directory may act as anyone on the device, as with adb.
 
 from __future__ import annotations
 
+import difflib
 import os
 import pwd
 from dataclasses import dataclass
@@ -47,6 +48,11 @@ class DeviceAddress:
 
     def read_credential(self, package: str | None) -> str:
         path = self.credential_file(package)
+        if path is None and ":" not in self.target:  # neither HOST:PORT nor unix:PATH: a folder that is not there
+            running = ", ".join(str(d.data_dir) for d in running_devices()) or "none"
+            raise CredentialNotFoundError(
+                f"there is no folder {self.target}: a device is named by its data folder, unix:PATH or HOST:PORT "
+                f"(the data folders of the devices running on this machine: {running})")
         if path is None:
             raise CredentialNotFoundError(
                 f"{self.target} is not a local data directory, so no credential can be read: "
@@ -62,7 +68,9 @@ def read_credential_file(path: Path, who: str) -> str:
     try:
         data = read_file(path, MAX_CREDENTIAL_BYTES, reader="droidsim")
     except FileNotFoundError:
-        raise CredentialNotFoundError(f"no credential for {who} at {path} (is it installed on this device?)") from None
+        raise CredentialNotFoundError(
+            f"no credential for {who} at {path} (is it installed on this device?{_closest_installed(path, who)})"
+        ) from None
     except PermissionError:
         raise CredentialNotFoundError(
             f"cannot read {path}: acting as another package needs access to the device's data") from None
@@ -72,6 +80,16 @@ def read_credential_file(path: Path, who: str) -> str:
         return data.decode("ascii").strip()
     except UnicodeDecodeError:
         raise CredentialNotFoundError(f"{path} holds no credential (it is not text the device wrote)") from None
+
+
+def _closest_installed(path: Path, package: str) -> str:
+    """' Did you mean PKG?' for the installed package (a folder of DATA/data) closest to ``package``."""
+    try:
+        installed = [entry.name for entry in path.parent.parent.iterdir() if entry.is_dir()]
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(package, installed, n=1, cutoff=0.8)
+    return f" Did you mean {close[0]}?" if close else ""
 
 
 def resolve_device(device: str | os.PathLike[str] | None = None, data: str | os.PathLike[str] | None = None) -> DeviceAddress:

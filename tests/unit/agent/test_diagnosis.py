@@ -98,3 +98,11 @@ def test_an_agent_on_a_device_with_nothing_else_lacks_nothing_and_is_not_refused
         device.install(make_manifest_only(tmp_path / "src", AGENT, (EXECUTE_APP_FUNCTIONS,)), system=True)
         diagnosis = diagnose(device.create_context(AGENT))
     assert (diagnosis.lines(), diagnosis.refusal, diagnosis.may_call_anything) == ([], None, False)
+
+
+def test_a_misspelt_permission_is_named_as_the_one_requested_in_its_place(device, tmp_path):
+    device.install(make_app(tmp_path / "src", AGENT, ("android.permission.EXECUTE_APP_FUNCTION",), LEVELED))
+    assert diagnose(device.create_context(AGENT)).lines() == [
+        f"{AGENT} may call only {OWN}, not other apps': {AGENT} does not request {EXECUTE_APP_FUNCTIONS} (it requests "
+        "android.permission.EXECUTE_APP_FUNCTION, which is not it: a misspelling?): an agent app declares "
+        f'<uses-permission android:name="{EXECUTE_APP_FUNCTIONS}" /> in its manifest and is privileged']

@@ -11,6 +11,7 @@ from droid.agent import (
     AgentTool,
     FunctionCall,
     FunctionResponse,
+    FunctionTool,
     Interrupt,
     Interrupted,
     InterruptRestart,
@@ -98,8 +99,10 @@ def test_every_interrupt_needs_exactly_one_answer():
     size, colour = run(session, "Buy")[-1].interrupts
     with pytest.raises(AgentError, match="missing"):
         collect(session.resume(respond=[size.respond({"answer": "M"})]))
-    with pytest.raises(AgentError, match="no pending call has id"):
+    with pytest.raises(AgentError) as unknown:
         collect(session.resume(respond=[size.respond(1), colour.respond(2)], restart=[InterruptRestart("nope")]))
+    assert str(unknown.value) == (f"no pending call of this session has id 'nope' (pending: {size.id}, {colour.id}): "
+                                  "answer each interrupt or tool request on the session whose run returned it")
     with pytest.raises(AgentError, match="answered twice"):
         collect(session.resume(respond=[size.respond(1), colour.respond(2)], restart=[size.restart()]))
 
@@ -144,3 +147,17 @@ def test_cancel_pending_answers_interrupts_as_cancelled_by_user():
     outputs = [m.tool_response.output for m in session.history if m.role == TOOL]
     assert [o.get("status") for o in outputs] == ["CANCELLED_BY_USER", "CANCELLED_BY_USER", None]
     assert session.pending_interrupts == []
+
+
+def test_an_interrupt_raised_with_text_rather_than_a_dict_says_what_it_takes():
+    def ask(question: str) -> dict:
+        """Asks the user."""
+        raise Interrupt("are you sure?")
+
+    model = ScriptedModel([tool_call("ask", question="x"), "ok"])
+    events = run(AgentRunner(Agent(tools=[FunctionTool(ask)]), model).create_session(), "go")
+    (response,) = [e.response for e in events if e.type == "function_response"]
+    assert response["error"]["type"] == "TypeError"
+    assert response["error"]["message"] == ("Interrupt(metadata) takes a dict of what the tool asks, not a str "
+                                            "('are you sure?'): raise Interrupt({'question': 'are you sure?'}), "
+                                            "for example")

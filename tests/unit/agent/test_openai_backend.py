@@ -91,6 +91,16 @@ def test_unreachable_server_is_a_clear_error():
         run(AgentRunner(Agent(), model).create_session(), "hi")
 
 
+@pytest.mark.parametrize(("given", "meant"), [("8080", "http://127.0.0.1:8080/v1"),
+                                               ("127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1"),
+                                               ("localhost:11434", "http://localhost:11434/v1")])
+def test_a_base_url_without_its_scheme_is_refused_with_the_url_it_likely_meant(given, meant):
+    # httpx would take it as a relative URL and fail as 'cannot reach ...: is the server running?'
+    with pytest.raises(AgentError) as raised:
+        OpenAICompatibleModel("m", base_url=given)
+    assert str(raised.value) == f"base URL {given!r} is not an http:// or https:// URL: give it whole, for example {meant}"
+
+
 def test_settings_come_from_the_environment(monkeypatch, chat_server):
     monkeypatch.setenv("DROIDSIM_OPENAI_BASE_URL", f"{chat_server}/v1")
     monkeypatch.setenv("DROIDSIM_OPENAI_MODEL", "env-model")

@@ -109,13 +109,26 @@ def test_an_exception_in_the_apps_code_names_its_source_file_with_the_apps_trace
     ]
 
 
-def test_a_misspelt_function_module_or_property_gets_the_name_it_meant(tmp_path):
-    assert failure(tmp_path / "f", "agent:build_agent", "def build_agnet(context): pass\nclass Helper: pass") == (
-        "/home/dev/myagent/agent.py: has no function build_agent(context) (the manifest's droidsim.agent is "
-        "'agent:build_agent') (did you mean build_agnet?)" + COPIED)
-    assert failure(tmp_path / "m", "agnet:build_agent", "") == (
-        "/home/dev/myagent/agnet.py: no such module: the manifest's droidsim.agent is 'agnet:build_agent' (did you "
-        "mean agent?)" + COPIED)
+@pytest.mark.parametrize("value, code, said", [
+    ("agent:build_agent", "def build_agnet(context): pass\nclass Helper: pass",
+     "/home/dev/myagent/agent.py: has no function build_agent(context) (the manifest's droidsim.agent is "
+     "'agent:build_agent') (did you mean build_agnet?)"),
+    ("agnet:build_agent", "",
+     "/home/dev/myagent/agnet.py: no such module: the manifest's droidsim.agent is 'agnet:build_agent' (did you "
+     "mean agent?)"),
+    ("agent.build_agent", "def build_agent(context): pass",
+     "/home/dev/myagent/agent/build_agent.py: no such module: the manifest's droidsim.agent is 'agent.build_agent' "
+     "(did you mean 'agent:build_agent'? the value is MODULE:FUNCTION)"),
+    ("agent:build_agent", "async def build_agent(context): pass",
+     "/home/dev/myagent/agent.py: build_agent(context) is async def, so calling it returned a coroutine, not an "
+     "Agent: make it a plain def (it is called once, before anything runs; a tool may be async)"),
+])
+def test_a_misspelt_function_or_module_a_dot_for_the_colon_or_an_async_builder_gets_what_it_meant(
+        tmp_path, value, code, said):
+    assert failure(tmp_path, value, code) == said + COPIED
+
+
+def test_a_misspelt_property_gets_the_name_it_meant(tmp_path):
     folder = tmp_path / "p" / "app"
     folder.mkdir(parents=True)
     (folder / "AndroidManifest.xml").write_text(MANIFEST.format(

@@ -68,3 +68,12 @@ def test_a_client_that_cannot_ask_is_refused_and_the_modes_override_asking():
     assert decide(Confirmation(ALWAYS_ALLOW), context(elicitation=False), call()) is True
     with pytest.raises(ValueError, match="elicit, never, always-allow"):
         Confirmation("sometimes")
+
+
+def test_a_refusal_says_who_said_no_or_why_nobody_was_asked():
+    assert Confirmation(ELICIT).refusal_message(context()) == "Action was declined by the user."
+    assert Confirmation(ELICIT).refusal_message(context(elicitation=False)) == (
+        "Not run: this MCP client cannot ask its user (it declares no elicitation capability); use a client that "
+        "supports elicitation, or start the bridge with --confirm always-allow to run destructive calls unasked.")
+    assert Confirmation(NEVER).refusal_message(context()) == (
+        "Not run: this bridge refuses every destructive call (droidsim mcp --confirm never).")

@@ -96,6 +96,13 @@ def _env(*names: str) -> str | None:
     return None
 
 
+def _whole_url(base_url: str) -> str:
+    """The URL a base URL given without its scheme (a port, HOST:PORT/v1) was most likely meant as."""
+    if base_url.isdigit():
+        return f"http://127.0.0.1:{base_url}/v1"
+    return f"http://{base_url}" + ("" if "/" in base_url else "/v1")
+
+
 class OpenAICompatibleModel(Model):
     def __init__(
         self,
@@ -127,6 +134,9 @@ class OpenAICompatibleModel(Model):
                 raise AgentError(f"{label} must be a positive number of seconds, not {value!r}")
         self.name = name
         self.base_url = base_url or _env("DROIDSIM_OPENAI_BASE_URL", "OPENAI_BASE_URL")
+        if self.base_url and urllib.parse.urlsplit(self.base_url).scheme not in ("http", "https"):
+            raise AgentError(f"base URL {self.base_url!r} is not an http:// or https:// URL: give it whole, "
+                             f"for example {_whole_url(self.base_url)}")
         key = api_key or _env("DROIDSIM_OPENAI_API_KEY", "OPENAI_API_KEY")
         if not key:
             if not self.base_url:
