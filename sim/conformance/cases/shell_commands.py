@@ -51,11 +51,8 @@ def _fails(done: subprocess.CompletedProcess, what: str, contains: str) -> None:
 
 
 def _prints(done: subprocess.CompletedProcess, what: str, stdout: str, exit_code: int) -> None:
-    """Exactly ``stdout``, nothing on stderr, and ``exit_code``, as the phone's shell command; a
-    line of droidsim's own on stderr (``droidsim: `` and why a verb changed nothing) is no phone's
-    output, and scripts reading stdout and the exit code never see it."""
-    stderr = "".join(line for line in done.stderr.splitlines(keepends=True) if not line.startswith("droidsim: "))
-    equal(f"{what}'s exit code, stdout and stderr", (exit_code, stdout, ""), (done.returncode, done.stdout, stderr))
+    """Exactly ``stdout``, nothing on stderr, and ``exit_code``, as the phone's shell command."""
+    equal(f"{what}'s exit code, stdout and stderr", (exit_code, stdout, ""), (done.returncode, done.stdout, done.stderr))
 
 
 @case("shell-list-app-functions", "shell.list")
