@@ -12,6 +12,7 @@ removing one agent while keeping the others is droidsim's own ``droidsim access 
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -40,10 +41,13 @@ def _update_other_flag(ctx: click.Context, agent: str | None, target: str | None
             changed = context.app_function_manager.update_access_flags(agent, target, ACCESS_FLAG_MASK_OTHER, flag)
         except Exception as error:
             fail(f"Exception: {java_string(error)}")
-        why = None if changed else _why_unchanged(context, agent, target, flag)
-    if not changed:  # byte for byte a phone's line on stdout; why, with its fix, on stderr (droidsim's)
+        # A script reads a phone's output byte for byte (the device's log says why); a person at a
+        # terminal is also told why, with its fix, on stderr.
+        why = None if changed or not sys.stderr.isatty() else _why_unchanged(context, agent, target, flag)
+    if not changed:
         click.echo(f"Error: Failed to {verb} the app function access.")
-        click.echo(f"droidsim: {why}", err=True)
+        if why:
+            click.echo(f"droidsim: {why}", err=True)
         raise SystemExit(ANDROID_FAILURE)
     click.echo(f"Access {done} successfully.")
 

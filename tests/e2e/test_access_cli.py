@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import sys
 
 import pytest
 
 from droid.appfunctions import access_fixes
 
-from tests.helpers import DeviceProcess, droidsim
+from tests.helpers import COMMAND_BOUND, DeviceProcess, droidsim
 from tests.unit.access.apps import EXECUTE_APP_FUNCTIONS, make_app
 
 AGENT = "com.test.agent"
@@ -69,24 +73,47 @@ def test_a_grant_for_an_invalid_pair_prints_what_a_phone_prints_and_the_log_says
                  "--target-package", AGENT)
     why = access_fixes.missing_permission(TARGET, requested=False)  # the one rule that failed, with its fix
     assert (result.returncode, result.stdout, result.stderr) == (
-        255, "Error: Failed to grant the app function access.\n", f"droidsim: {why}\n")  # stdout: a phone's line
+        255, "Error: Failed to grant the app function access.\n", "")  # piped: a phone's output, byte for byte
     log = droidsim("logcat", data=device.data).stdout
     assert f"{TARGET} -> {AGENT} is not a valid pair, so its access flags stay as they are: {why}" in log
 
 
-def test_a_failed_grant_says_why_on_stderr_a_target_typo_with_the_closest_name_a_repeated_grant_as_done(device):
+def run_on_a_terminal(device, *args) -> tuple[int, str, str]:
+    """The shell verb with its stderr on a terminal (a pty), as a person runs it: (exit code,
+    stdout, what the terminal showed)."""
+    main, terminal = os.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "sim.cli", "shell", *args], stdout=subprocess.PIPE,
+                              stderr=terminal, text=True, timeout=COMMAND_BOUND,
+                              env={**os.environ, "DROIDSIM_DEVICE": str(device.data)})
+        os.close(terminal)
+        shown = b""
+        while select.select([main], [], [], 0)[0]:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal's other end is closed: all of it is read
+                break
+            if not chunk:
+                break
+            shown += chunk
+        return done.returncode, done.stdout, shown.decode().replace("\r\n", "\n")
+    finally:
+        os.close(main)
+
+
+def test_a_failed_grant_tells_a_person_at_a_terminal_why_a_typo_with_the_closest_name_a_repeat_as_done(device):
     run(device, "pm", "set-privileged-allowlist", AGENT)
     run(device, "cmd", "app_function", "set-additional-allowlisted-agents", AGENT)
     grant = ("cmd", "app_function", "grant-app-function-access", "--agent-package", AGENT, "--target-package")
-    typo = run(device, *grant, "com.test.targe")
-    assert (typo.returncode, typo.stdout, typo.stderr) == (
+    assert run_on_a_terminal(device, *grant, "com.test.targe") == (
         255, "Error: Failed to grant the app function access.\n",
         f"droidsim: com.test.targe is not installed (did you mean {TARGET}?)\n")
+    assert run(device, *grant, "com.test.targe").stderr == ""  # piped, a script sees a phone's output
     run(device, *grant, TARGET)
-    again = run(device, *grant, TARGET)
-    assert (again.returncode, again.stderr) == (
-        255, f"droidsim: {AGENT} already has OTHER_GRANTED for {TARGET}: nothing to change "
-             "(a phone, too, says 'Failed' for that)\n")
+    assert run_on_a_terminal(device, *grant, TARGET) == (
+        255, "Error: Failed to grant the app function access.\n",
+        f"droidsim: {AGENT} already has OTHER_GRANTED for {TARGET}: nothing to change "
+        "(a phone, too, says 'Failed' for that)\n")
 
 
 def test_adding_a_package_that_is_not_installed_to_an_allowlist_warns_with_the_closest_name(device):
