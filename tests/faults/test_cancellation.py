@@ -141,12 +141,14 @@ def test_an_app_that_ignores_the_cancel_is_killed_and_restarted(fault_device):
 
 @pytest.fixture(scope="module")
 def timed_device(tmp_path_factory):
-    device = start_device(tmp_path_factory.mktemp("timeout"), "--execution-timeout", "1", "--cancellation-timeout", "1")
+    """An execution timeout of 3 s: a call's time includes starting the app's process, which on a
+    loaded 2-core machine took more than 1 s (the first call then timed out before the app ran)."""
+    device = start_device(tmp_path_factory.mktemp("timeout"), "--execution-timeout", "3", "--cancellation-timeout", "1")
     yield device
     device.stop()
 
 
-TIMED_OUT = ("The call ran longer than this device's execution timeout of 1 s "
+TIMED_OUT = ("The call ran longer than this device's execution timeout of 3 s "
              "(droidsim device start --execution-timeout) and was cancelled.")
 
 
