@@ -57,8 +57,9 @@ class AgentAccess:
         return self.holds_permission or access_fixes.EXECUTE_APP_FUNCTIONS in self._requested()
 
     def misspelt_permission(self) -> str | None:
-        """A permission its manifest requests whose name is close to EXECUTE_APP_FUNCTIONS'."""
-        requested = [p for p in self._requested() if p != access_fixes.EXECUTE_APP_FUNCTIONS]
+        """A permission its manifest requests whose name is close to EXECUTE_APP_FUNCTIONS' and is
+        none the platform defines (DISCOVER_APP_FUNCTIONS is as close, and means what it says)."""
+        requested = [p for p in self._requested() if p not in access_fixes.APP_FUNCTION_PERMISSIONS]
         close = difflib.get_close_matches(access_fixes.EXECUTE_APP_FUNCTIONS, requested, n=1, cutoff=0.85)
         return close[0] if close else None
 

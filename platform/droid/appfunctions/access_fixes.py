@@ -11,6 +11,10 @@ from __future__ import annotations
 EXECUTE_APP_FUNCTIONS = "android.permission.EXECUTE_APP_FUNCTIONS"
 EXECUTE_APP_FUNCTIONS_SYSTEM = "android.permission.EXECUTE_APP_FUNCTIONS_SYSTEM"
 DISCOVER_APP_FUNCTIONS = "android.permission.DISCOVER_APP_FUNCTIONS"
+MANAGE_APP_FUNCTION_ACCESS = "android.permission.MANAGE_APP_FUNCTION_ACCESS"
+# The platform's own names: one of them requested is a choice, never a misspelling of another.
+APP_FUNCTION_PERMISSIONS = frozenset((EXECUTE_APP_FUNCTIONS, EXECUTE_APP_FUNCTIONS_SYSTEM, DISCOVER_APP_FUNCTIONS,
+                                      MANAGE_APP_FUNCTION_ACCESS))
 
 
 def privileged_command(agent: str) -> str:

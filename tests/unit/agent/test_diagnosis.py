@@ -106,3 +106,10 @@ def test_a_misspelt_permission_is_named_as_the_one_requested_in_its_place(device
         f"{AGENT} may call only {OWN}, not other apps': {AGENT} does not request {EXECUTE_APP_FUNCTIONS} (it requests "
         "android.permission.EXECUTE_APP_FUNCTION, which is not it: a misspelling?): an agent app declares "
         f'<uses-permission android:name="{EXECUTE_APP_FUNCTIONS}" /> in its manifest and is privileged']
+
+
+def test_another_permission_of_the_platform_is_never_taken_for_a_misspelling(device, tmp_path):
+    device.install(make_app(tmp_path / "src", AGENT, ("android.permission.DISCOVER_APP_FUNCTIONS",), LEVELED))
+    assert diagnose(device.create_context(AGENT)).lines() == [
+        f"{AGENT} may call only {OWN}, not other apps': {AGENT} does not request {EXECUTE_APP_FUNCTIONS}: an agent "
+        f'app declares <uses-permission android:name="{EXECUTE_APP_FUNCTIONS}" /> in its manifest and is privileged']
