@@ -93,11 +93,16 @@ def app_folder(path: Path) -> Iterator[Path]:
         yield path
         return
     from sim.apk.errors import ApkError
+    from sim.apk.folder import in_apk_terms
     from sim.pm.apk_tools import extracted
     from sim.platform_version import NEWEST
+    from sim.responses.record import RecordError
 
     try:
-        with extracted(path, NEWEST.sdk_int) as (folder, _decoded):
-            yield folder
+        with extracted(path, NEWEST.sdk_int) as (folder, decoded):
+            try:
+                yield folder
+            except RecordError as error:  # its places are the APK's entries, not the decoded folder's files
+                raise RecordError(in_apk_terms(str(error), folder, path.name, decoded)) from None
     except ApkError as error:
         raise click.ClickException(f"{path} is neither an app folder nor an APK droidsim can read: {error}") from None
