@@ -102,7 +102,8 @@ def parameters_from_json(
     unknown = sorted(set(values) - set(known))
     if unknown and where:
         raise AppFunctionInvalidArgumentException(
-            f"Parameter {at(unknown[0])}: {function.id} has no such parameter (it takes: {', '.join(known) or 'nothing'})"
+            f"Parameter {at(unknown[0])}: {function.id} has no such parameter{did_you_mean(unknown[0], list(known))} "
+            f"(it takes: {', '.join(known) or 'nothing'})"
         )
     if unknown:
         raise UnknownKeyError(
