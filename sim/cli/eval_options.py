@@ -57,6 +57,7 @@ def exit_on_infra_errors(summary: dict[str, Any], allow_errors: bool, err: Any) 
     errors = sum(c["scores"]["overall"]["infra_errors"] for c in summary["configs"].values())
     if errors and not allow_errors:
         err.print(f"{errors} trial(s) met an infrastructure error (server error, timeout or crash) and have no "
-                  "verdict; see summary.json infra_errors. Fix the server and rerun, or pass --allow-errors",
+                  "verdict; each is said above and in results.jsonl (infra_error). Fix what failed (the model "
+                  "server, or a case's setup call) and rerun, or pass --allow-errors",
                   style="red", markup=False, soft_wrap=True)
         raise SystemExit(3)

@@ -31,13 +31,18 @@ def skeleton(app_dir: Path, out_dir: Path) -> None:
     A function with a type the skeleton cannot spell (a sealed class or union, a subclass of
     another serializable) is written as a stub marked "droidsim: write by hand", the rest as
     usual; the command then names each such function and exits 1."""
-    from sim.responses.adb import metadata_of_folder
+    from sim.platform_version import NEWEST
+    from sim.pm.install_warnings import no_functions
+    from sim.responses.adb import parsed_folder
     from sim.responses.record import RecordError
     from sim.responses.skeleton import SkeletonError, write_skeleton
 
     try:
         with app_folder(app_dir) as folder:
-            skeleton = write_skeleton(metadata_of_folder(folder), out_dir)
+            parsed = parsed_folder(folder)
+            if (none := no_functions(parsed, NEWEST)) is not None:
+                raise click.ClickException(f"{none}. There is nothing to double")
+            skeleton = write_skeleton(parsed.metadata, out_dir)
     except (SkeletonError, RecordError) as error:
         raise click.ClickException(str(error)) from None
     for file in skeleton.files:
@@ -93,11 +98,16 @@ def app_folder(path: Path) -> Iterator[Path]:
         yield path
         return
     from sim.apk.errors import ApkError
+    from sim.apk.folder import in_apk_terms
     from sim.pm.apk_tools import extracted
     from sim.platform_version import NEWEST
+    from sim.responses.record import RecordError
 
     try:
-        with extracted(path, NEWEST.sdk_int) as (folder, _decoded):
-            yield folder
+        with extracted(path, NEWEST.sdk_int) as (folder, decoded):
+            try:
+                yield folder
+            except RecordError as error:  # its places are the APK's entries, not the decoded folder's files
+                raise RecordError(in_apk_terms(str(error), folder, path.name, decoded)) from None
     except ApkError as error:
         raise click.ClickException(f"{path} is neither an app folder nor an APK droidsim can read: {error}") from None

@@ -11,12 +11,15 @@ device's SDK does not index is skipped, saying why (``sdk:`` says it beforehand)
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from droid.appfunctions.json_codec import close_names
-from sim.eval.suite import Case, Suite, SuiteError, ForSdks
+from droid.appfunctions.exceptions import AppFunctionInvalidArgumentException
+from droid.appfunctions.json_codec import close_names, did_you_mean, parts_of, value_from_json
+from sim.eval.matchers import Matcher, plain_value, resolve_dates
+from sim.eval.suite import Case, Suite, SuiteError, ForSdks, StateCheck
 from sim.pm.unindexed import Unindexed, not_indexed_words
 
 
@@ -28,6 +31,9 @@ class CatalogFunction:
     parameters: dict[str, Any]
     description: str = ""
     response: dict[str, Any] = field(default_factory=dict)  # the result's JSON Schema, where the metadata has one
+    # The function's typed metadata and the app's components, where the tool has them: what a written value is checked against.
+    metadata: Any = field(default=None, compare=False, repr=False)
+    components: Any = field(default=None, compare=False, repr=False)
 
 
 class Catalog:
@@ -37,7 +43,8 @@ class Catalog:
     def __init__(self, tools: Iterable[Any], unindexed: Iterable[Unindexed] = (), sdk: int | None = None) -> None:
         self.functions = {
             t.function_id: CatalogFunction(t.function_id, t.short_id, t.package_name, t.parameters,
-                                           getattr(t, "description", ""), _response(t)) for t in tools
+                                           getattr(t, "description", ""), _response(t), getattr(t, "metadata", None),
+                                           getattr(t, "components", None)) for t in tools
         }
         self.unindexed = list(unindexed)
         self.sdk = sdk
@@ -104,6 +111,8 @@ def check_suite(suite: Suite, catalog: Catalog, arguments: bool = True) -> dict[
                     + (" (sdk: on the probe says which SDKs it is for)" if declared else ""))
         if arguments and not isinstance(item, str):
             _check_arguments(suite, loc, item.args, function)
+        if isinstance(item, StateCheck) and item.expect is not None:
+            _check_expected(suite, loc, item.expect, function)
     for n, case in enumerate(suite.cases):
         for t, turn in enumerate(case.turns):
             for i, call in enumerate(turn.calls or []):
@@ -127,6 +136,72 @@ def _check_arguments(suite: Suite, loc: tuple, args: dict[str, Any], function: C
             hint = f"; did you mean {' or '.join(close)}?" if close else ""
             _refuse(suite, (*loc, "args", key), f"{function.short_id} has no parameter {key!r}{hint} (it takes: "
                                                 f"{', '.join(declared) or 'nothing'})")
+    parameters = {p.name: p.data_type for p in function.metadata.parameters} if function.metadata is not None else {}
+    for key, written in args.items():
+        if key in parameters:
+            _check_written(suite, (*loc, "args", key), written, parameters[key], function,
+                           f"{function.short_id} would refuse it")
+
+
+def _check_expected(suite: Suite, loc: tuple, expect: Matcher, function: CatalogFunction) -> None:
+    """A state check's fields are fields of the answer, as the check reads it: an object as it is, any other
+    value as ``{result: value}`` (droid/agent/tools.py)."""
+    if expect.kind != "fields" or function.metadata is None or not function.metadata.HasField("response"):
+        return
+    response = function.metadata.response.value_type
+    what = f"no answer of {function.short_id} can match it"
+    if parts_of(response, function.components)[0] is not None:
+        _check_written(suite, (*loc, "expect"), expect, response, function, what)
+        return
+    for key, matcher in expect.spec.items():
+        if key != "result":
+            _refuse(suite, (*loc, "expect"), f"{what}: its answer is not an object, so a state check reads it as "
+                                             f"{{result: ...}}, not {key!r}")
+        _check_written(suite, (*loc, "expect", "result"), matcher, response, function, what)
+
+
+def _check_written(suite: Suite, loc: tuple, written: Any, data_type: Any, function: CatalogFunction, what: str) -> None:
+    """A value written in the suite (a call's plain argument, or the literal parts of a matcher) is one the
+    function's typed reading takes, else SuiteError at its line in the shell's words: a bare value for a
+    SetField, text for a Boolean, a field the object lacks can never be sent nor matched, so the case could
+    never pass whatever the agent did. Matchers that take any value (any, regex, date...) are not checked."""
+    path = _written_path(loc)
+
+    def refuse(message: str) -> None:
+        _refuse(suite, loc, f"{what}: {message.removeprefix('Parameter ')}")
+
+    if not isinstance(written, Matcher) or written.kind in ("value", "exact", "one_of", "approx"):
+        values = (written.spec if written.kind == "one_of" else [written.spec[0] if written.kind == "approx"
+                  else written.spec]) if isinstance(written, Matcher) else [written]
+        for value in values:
+            try:
+                value_from_json(resolve_dates(plain_value(value), dt.date.today()), data_type, function.components, path)
+            except AppFunctionInvalidArgumentException as error:
+                refuse(error.error_message)
+        return
+    if written.kind not in ("fields", "list", "contains"):
+        return
+    fields, item = parts_of(data_type, function.components, path)
+    if written.kind == "fields" and fields is not None:
+        for key, matcher in written.spec.items():
+            if key not in fields:
+                refuse(f"{path}: unknown field {key!r}{did_you_mean(key, list(fields))}; its fields: {', '.join(fields)}")
+            _check_written(suite, (*loc, key), matcher, fields[key], function, what)
+    elif written.kind in ("list", "contains") and item is not None:
+        for i, matcher in enumerate(written.spec if written.kind == "list" else [written.spec]):
+            _check_written(suite, (*loc, i) if written.kind == "list" else loc, matcher, item, function, what)
+    else:  # an object or a list where the type is neither: the shell's words for it
+        try:
+            value_from_json(written.sample(dt.date.today()), data_type, function.components, path)
+        except AppFunctionInvalidArgumentException as error:
+            refuse(error.error_message)
+
+
+def _written_path(loc: tuple) -> str:
+    """``title.value`` for an argument's place, ``the answer.title`` for a state check's expect, ``tags[0]`` in a list."""
+    start = max(i for i, part in enumerate(loc) if part in ("args", "expect"))
+    parts = list(loc[start + 1:]) if loc[start] == "args" else ["the answer", *loc[start + 1:]]
+    return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if n else str(p)) for n, p in enumerate(parts))
 
 
 def _resolves(catalog: Catalog, name: str) -> bool:

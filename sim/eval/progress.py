@@ -48,12 +48,22 @@ class Progress:
             self._per_node[node_label(record["node"])] += 1
         if self._bar is None:
             self.console.print(f"[{done}/{total}] {line}", markup=False, highlight=False, soft_wrap=True)
+        self._say_infra_error(record)
+        if self._bar is None:
             return
         if self._task is None:
             self._task = self._bar.add_task("eval", total=total)
         if self._per_node:
             line += "  (" + ", ".join(f"{node} {count}" for node, count in sorted(self._per_node.items())) + ")"
         self._bar.update(self._task, completed=done, description=line)
+
+    def _say_infra_error(self, record: dict[str, Any]) -> None:
+        """What kept a case from a verdict, where the run is watched: a case's own setup call that failed
+        (a double that raised) is no model server's fault, and the line says which."""
+        error = record.get("infra_error") or {}
+        if error.get("detail"):
+            self.console.print(f"  {record['case_id']}: {error['kind']}: {error['detail']}", markup=False,
+                               highlight=False, soft_wrap=True)
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:

@@ -66,6 +66,15 @@ ONE_SERVICE_FIX = ("Declare every function in one AppFunctionService, or ship th
 _ARRAY_RESOURCE = re.compile(r"@array/([a-z0-9_]+)")
 
 
+# A service of the AppFunctions library (PlatformAppFunctionService, merged from its AAR) names the files its
+# KSP compiler writes into the app's assets only when the app module aggregates them: a build without that
+# option has the library's manifest entries and none of the files.
+_LIBRARY_PACKAGE = "androidx.appfunctions."
+KSP_AGGREGATE = ("the AppFunctions library's service reads the function XML its KSP compiler writes into the APK's "
+                 'assets when the app module aggregates it: ksp { arg("appfunctions:aggregateAppFunctions", "true") }, '
+                 'with ksp("androidx.appfunctions:appfunctions-compiler:VERSION") in that module')
+
+
 class FunctionFileError(Exception):
     """A property names a file the app does not have, or names it in a way that cannot work."""
 
@@ -270,10 +279,15 @@ def _service_xml(
     schema: Path | None,
 ) -> FunctionXmlFile:
     where = f"service {service.name}"
-    if entry.resource is not None:
-        path = _xml_resource(manifest, app_dir, entry, where)
-    else:
-        path = _asset(manifest, app_dir, entry.value, where)
+    try:
+        if entry.resource is not None:
+            path = _xml_resource(manifest, app_dir, entry, where)
+        else:
+            path = _asset(manifest, app_dir, entry.value, where)
+    except FunctionFileError as error:
+        if not service.name.startswith(_LIBRARY_PACKAGE):
+            raise
+        raise FunctionFileError(f"{error}: {KSP_AGGREGATE}") from None
     return FunctionXmlFile(path, fmt, service.name, schema)
 
 

@@ -77,6 +77,15 @@ PLATFORM_DOCUMENT_TYPES: Mapping[str, Mapping[str, str | None]] = MappingProxyTy
     "serviceName", "scope", "packageNameHash",
 )))})
 
+# An element the app schema does not declare: the fix for a Python app (droidsim writes both files), and
+# for a Kotlin one, whose schema comes from the AppFunctions library's AAR and whose XML from its KSP
+# compiler: an element the schema lacks means the two are of different versions.
+UNDECLARED_FIX = "Declare it in the app schema, or remove it."
+UNDECLARED_FIX_KOTLIN = ("Give the AppFunctions artifacts one version: the app schema (assets/app_functions_schema.xsd) "
+                         "comes from the library's AAR (androidx.appfunctions:appfunctions, and appfunctions-service "
+                         "before 1.0.0-alpha10), the function XML from its KSP compiler "
+                         "(androidx.appfunctions:appfunctions-compiler); a schema older than the compiler lacks what it writes.")
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -193,7 +202,7 @@ def _drop_undeclared(root: etree._Element, reading: Reading, path: Path) -> list
     def note(element: etree._Element, message: str) -> None:
         if reading.document_types is not None:  # without an app schema one note says it all
             notes.append(IndexNote(str(path), element.sourceline or 1, message,
-                                   "Declare it in the app schema, or remove it.", SKIPPED))
+                                   UNDECLARED_FIX, SKIPPED))
 
     def properties(document: etree._Element, type_name: str) -> None:
         declared = types[type_name]

@@ -29,13 +29,20 @@ def install_warnings(parsed: ParsedApp, source: InstalledFrom, version: Platform
             f"{source.file_name} is not signed: Android refuses an unsigned APK (INSTALL_PARSE_FAILED_NO_CERTIFICATES); "
             "droidsim installs it, but no signed build can update it until it is uninstalled (./gradlew assembleDebug "
             "signs with the debug key; sign a release build with apksigner)")
-    if parsed.code_less and not parsed.metadata.app_functions:
-        unindexed = sorted({f.service_name for f in parsed.unindexed.app_functions})
-        has_service = any(SERVICE_INTERFACE in s.actions for s in parsed.manifest.services)
-        reason, setup = why_no_functions(unindexed, has_service, version.name)
-        warnings.append(f"{parsed.manifest.package} has no AppFunctions that {version.name} indexes: {reason}"
-                        + (f": {setup}" if setup else ""))
+    if (none := no_functions(parsed, version)) is not None:
+        warnings.append(none)
     return warnings
+
+
+def no_functions(parsed: ParsedApp, version: PlatformVersion) -> str | None:
+    """That ``version`` indexes no function of a code-less app, why, and the set-up that brings them
+    (None when it indexes some): for install's warning, and a skeleton that has nothing to write."""
+    if not parsed.code_less or parsed.metadata.app_functions:
+        return None
+    unindexed = sorted({f.service_name for f in parsed.unindexed.app_functions})
+    has_service = any(SERVICE_INTERFACE in s.actions for s in parsed.manifest.services)
+    reason, setup = why_no_functions(unindexed, has_service, version.name)
+    return f"{parsed.manifest.package} has no AppFunctions that {version.name} indexes: {reason}" + (f": {setup}" if setup else "")
 
 
 def why_no_functions(unindexed_services: list[str], has_service: bool, indexer: str) -> tuple[str, str | None]:

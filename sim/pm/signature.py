@@ -93,7 +93,8 @@ def _types(xml: Any, code: Any, where: str = "") -> str:
             xml_props, code_props = xml_part or {}, code_part or {}
             for name in [*xml_props, *(n for n in code_props if n not in xml_props)]:
                 if xml_props.get(name) != code_props.get(name):
-                    return _types(xml_props.get(name), code_props.get(name), f"{where}property {name!r}: ")
+                    owner = f" of {short_type_name(xml['class'])}" if xml.get("class") else ""
+                    return _types(xml_props.get(name), code_props.get(name), f"{where}property {name!r}{owner}: ")
     if xml.get("required") != code.get("required"):
         return (f"{where}its required properties: the XML has {', '.join(xml.get('required') or []) or 'none'}, "
                 f"the code {', '.join(code.get('required') or []) or 'none'}")

@@ -19,7 +19,7 @@ import re
 import shlex
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from droid.appfunctions.data import PROPERTY_RETURN_VALUE
 from droid.appfunctions.json_codec import to_json
@@ -27,6 +27,9 @@ from droid.appfunctions.metadata import AppFunctionDataTypeMetadata, AppFunction
 from sim.responses.cassette import typed_parameters
 from sim.responses.record import PlannedCall, RecordError, error_entry
 from sim.responses.types import object_properties, resolved, shared_types
+
+if TYPE_CHECKING:
+    from sim.pm.app_parser import ParsedApp
 
 _ERROR = re.compile(
     r"^Error executing app function: (?P<class>[\w.$]+): (?P<message>.*) \(code (?P<code>-?\d+)\)\. "
@@ -122,12 +125,17 @@ def _value(value: Any, data_type: AppFunctionDataTypeMetadata, shared: dict, whe
 
 def metadata_of_folder(app_dir: Path) -> AppFunctionPackageMetadata:
     """The package's functions and types as install reads them from its folder (no code runs)."""
+    return parsed_folder(app_dir).metadata
+
+
+def parsed_folder(app_dir: Path) -> ParsedApp:
+    """The app as install reads its folder for the newest SDK (no code runs); RecordError says what install refuses."""
     from sim.pm.app_parser import parse_app
     from sim.pm.code_verifier import InProcessCodeVerifier
     from sim.pm.install_error import InstallError
 
     try:
-        return parse_app(app_dir, InProcessCodeVerifier(), lambda manifest: None).metadata
+        return parse_app(app_dir, InProcessCodeVerifier(), lambda manifest: None)
     except InstallError as error:
         raise RecordError(str(error)) from None
 

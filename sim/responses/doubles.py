@@ -74,10 +74,10 @@ def check_double(
             continue
         wanted = {f.id for f in functions}
         missing = sorted(wanted - code.ids)
-        if missing:
-            raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH",
-                                 f"{missing[0]}: the double's {class_name} ({shown_as}) does not implement it", missing[0])
         extra = sorted(code.ids - wanted - declared_elsewhere)
+        if missing:
+            raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH", f"{missing[0]}: the double's {class_name} "
+                                 f"({shown_as}) does not implement it{_named_otherwise(missing[0], extra)}", missing[0])
         if extra:
             raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH",
                                  f"the double's {class_name} ({shown_as}) implements {extra[0]}, which "
@@ -94,3 +94,13 @@ def check_double(
                 raise DoubleMismatch("INSTALL_FAILED_FUNCTION_MISMATCH",
                                      f"{function.id}: the double's {class_name} ({shown_as}) does not match the "
                                      f"app's XML: {difference}", function.id)
+
+
+def _named_otherwise(wanted: str, implemented: list[str]) -> str:
+    """Where the double has the function under another method name (``update_goal`` for ``updateGoal``: a
+    Python habit), the rename that makes it match: the method is named as the XML's id, after the ``#``."""
+    from droid.appfunctions.json_codec import close_names
+
+    method = wanted.rsplit("#", 1)[-1]
+    close = close_names(method, [i.rsplit("#", 1)[-1] for i in implemented])
+    return f"; it has {close[0]}: name that method {method}, as the id after # in the XML is" if close else ""

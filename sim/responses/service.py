@@ -153,7 +153,13 @@ class _DoubleOutcome:
 
     def on_error(self, error: AppFunctionException) -> None:
         cause = error.__cause__
-        if isinstance(error, AppFunctionAppUnknownException) and cause is not None:
+        returned_by = getattr(cause, "returned_by", None)
+        if returned_by is not None:  # a value the double returned that its declaration does not allow
+            if Path(returned_by.co_filename).is_relative_to(self._dir):
+                place = f"{Path(returned_by.co_filename).relative_to(self._dir)}:{returned_by.co_firstlineno}"
+                error = AppFunctionAppUnknownException(
+                    f"{error.error_message}; {returned_by.co_name} ({place}) returned it (the double {self._name})")
+        elif isinstance(error, AppFunctionAppUnknownException) and cause is not None:
             place = self._place(cause)
             log.error("the double %s raised %s in %s%s; its traceback:\n%s", self._name, error.error_message,
                       self._function_id, place, self._traceback(cause))

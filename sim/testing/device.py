@@ -251,7 +251,7 @@ class TestDevice:
         installed_packages = self.device.registry.all()
         candidates = [(p.package_name, f.id) for p in installed_packages for f in p.metadata.app_functions]
         unindexed = [Unindexed(p.package_name, u.function_id, u.reason) for p in installed_packages for u in p.metadata.unindexed]
-        package_name, function_id = choose(name, candidates, package, unindexed)
+        package_name, function_id = choose(name, candidates, package, unindexed, self.sdk)
         installed = self.device.registry.get(package_name)
         metadata = next(f for f in installed.metadata.app_functions if f.id == function_id)
         spec = None

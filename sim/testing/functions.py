@@ -172,10 +172,20 @@ def spec_of(cls: type, function_id: str) -> FunctionSpec | None:
     return analyze(cls).function(function_id)
 
 
+def _marker_hint(sdk: int | None) -> str:
+    """How a test says it is for the SDKs that do index it: the plugin's marker, with the others'."""
+    from sim.platform_version import VERSIONS
+
+    others = [str(v) for v in sorted(VERSIONS) if v != sdk]
+    if sdk is None or not others:
+        return ""
+    return f" (a test of it is for SDK {' or '.join(others)}: @pytest.mark.droid_sdk({', '.join(others)}))"
+
+
 def choose(name: str, candidates: Iterable[tuple[str, str]], package: str | None,
-           unindexed: Iterable[Unindexed] = ()) -> tuple[str, str]:
+           unindexed: Iterable[Unindexed] = (), sdk: int | None = None) -> tuple[str, str]:
     """The one (package, id) that ``name`` (a full or short id) names among ``candidates``;
-    ``unindexed``: what the packages declare that this device's SDK does not index."""
+    ``unindexed``: what the packages declare that this device's SDK (``sdk``) does not index."""
     candidates = [(p, f) for p, f in candidates if package is None or p == package]
     hits = [(p, f) for p, f in candidates if name == f or name == f.rsplit("#", 1)[-1]]
     if len(hits) == 1:
@@ -184,7 +194,7 @@ def choose(name: str, candidates: Iterable[tuple[str, str]], package: str | None
     if not hits:
         declared = not_indexed_words(unindexed, name, package)
         if declared is not None:
-            raise FunctionLookupError(f"no function {name!r}{where}: {declared}")
+            raise FunctionLookupError(f"no function {name!r}{where}: {declared}{_marker_hint(sdk)}")
         close = difflib.get_close_matches(name, [f.rsplit("#", 1)[-1] for _, f in candidates] + [f for _, f in candidates])
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise FunctionLookupError(f"no function {name!r}{where}{hint} {_listing(candidates)}")

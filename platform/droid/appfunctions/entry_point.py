@@ -171,7 +171,10 @@ class AppFunctionServiceEntryPoint(AppFunctionService):
             value = codec.encode_value(fn.returns, result, "return value")
         except codec.EncodingError as e:
             log.warning("%s returned a value that does not match its declaration: %s", fn.id, e)
-            callback.on_error(AppFunctionAppUnknownException(f"{fn.id}: {e}"))
+            unknown = AppFunctionAppUnknownException(f"{fn.id}: {e}")
+            unknown.__cause__ = e
+            e.returned_by = getattr(method, "__code__", None)  # for a wrapper that names the method's place
+            callback.on_error(unknown)
             return
         callback.on_result(ExecuteAppFunctionResponse.of(value))
 

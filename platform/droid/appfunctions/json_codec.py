@@ -102,7 +102,8 @@ def parameters_from_json(
     unknown = sorted(set(values) - set(known))
     if unknown and where:
         raise AppFunctionInvalidArgumentException(
-            f"Parameter {at(unknown[0])}: {function.id} has no such parameter (it takes: {', '.join(known) or 'nothing'})"
+            f"Parameter {at(unknown[0])}: {function.id} has no such parameter{did_you_mean(unknown[0], list(known))} "
+            f"(it takes: {', '.join(known) or 'nothing'})"
         )
     if unknown:
         raise UnknownKeyError(
@@ -129,6 +130,17 @@ def value_from_json(
     path: str = "value",
 ) -> Any:
     return _convert(value, data_type, path, _Components(components))
+
+
+def parts_of(data_type: AppFunctionDataTypeMetadata, components: AppFunctionComponentsMetadata | None = None,
+             path: str = "value") -> tuple[dict[str, AppFunctionDataTypeMetadata] | None, AppFunctionDataTypeMetadata | None]:
+    """An object type's declared fields, or a list type's item type (the other is None), its references
+    resolved: for a caller that checks part of a value, as a suite's matcher names some of an object's fields."""
+    types = _Components(components)
+    resolved = types.resolve(data_type, path)
+    if resolved.type in (DataType.OBJECT, DataType.ALL_OF):
+        return types.object_properties(resolved, path)[0], None
+    return None, resolved.item_type if resolved.type == DataType.ARRAY else None
 
 
 def _convert(value: Any, data_type: AppFunctionDataTypeMetadata, path: str, types: _Components) -> Any:

@@ -18,6 +18,7 @@ from sim.lint.model import App
 from sim.lint.rules import WARNING
 from sim.platform_version import ANDROID_16, ANDROID_17
 from sim.pm.function_files import ADD_SCHEMA, ADD_SCHEMA_KOTLIN, RESOURCE_V1_FIX, RESOURCE_V1_FIX_KOTLIN
+from sim.pm.function_xml import UNDECLARED_FIX, UNDECLARED_FIX_KOTLIN
 from sim.pm.index_notes import APP_LEVEL, ONE_SERVICE, SKIPPED
 from sim.pm.function_files import declared_function_xml_files
 from sim.pm.indexer import index_app
@@ -28,7 +29,8 @@ from sim.xmlsafe import XmlError
 
 _ADVICE = frozenset({SKIPPED, APP_LEVEL})  # nothing an agent needs is lost: a warning
 # A fix as a Kotlin developer makes it (Gradle, KSP, src/main/), where it differs.
-_KOTLIN_FIXES = {ADD_SCHEMA: ADD_SCHEMA_KOTLIN, RESOURCE_V1_FIX: RESOURCE_V1_FIX_KOTLIN}
+_KOTLIN_FIXES = {ADD_SCHEMA: ADD_SCHEMA_KOTLIN, RESOURCE_V1_FIX: RESOURCE_V1_FIX_KOTLIN,
+                 UNDECLARED_FIX: UNDECLARED_FIX_KOTLIN}
 
 
 def check_indexing(app: App) -> Iterator[Issue]:
@@ -42,7 +44,9 @@ def check_indexing(app: App) -> Iterator[Issue]:
             indexed = index_app(manifest, app.app_dir, version)
         except InstallError as error:
             if version is ANDROID_16:  # what Android 17 (install's default) refuses is I1's
+                undeclared = app.kotlin and "in the app schema" in str(error)
                 yield Issue("I2", app.scope, f"Android 16 indexes none of the app's functions: {error}",
+                            UNDECLARED_FIX_KOTLIN if undeclared else
                             "Make the file as Android 16's indexer reads it (the message says what it refuses).")
             found += 1  # refused, not empty: I1's and the above
             continue

@@ -95,6 +95,16 @@ def test_an_apk_without_any_appfunctions_is_said_so_by_install_and_inspect_and_f
 
 
 @needs_aapt2
+def test_the_skeleton_of_an_apk_without_appfunctions_says_why_and_the_set_up_and_writes_nothing(tmp_path):
+    """It said only 'declares no functions of a service: there is nothing to double' (kotlin walk, round 4)."""
+    result = CliRunner().invoke(cli, ["responses", "skeleton", str(_no_functions_apk(tmp_path)), str(tmp_path / "double")])
+    assert result.exit_code == 1
+    assert result.output == (f"Error: com.example.app has no AppFunctions that Android 17 (SDK 37) indexes: {NO_SERVICE}: "
+                             f"{SETUP}. There is nothing to double\n")
+    assert not (tmp_path / "double").exists()
+
+
+@needs_aapt2
 def test_an_agent_apk_needs_no_appfunctions_of_its_own(tmp_path):
     linted = CliRunner().invoke(cli, ["lint", str(_no_functions_apk(tmp_path, "android.permission.EXECUTE_APP_FUNCTIONS"))])
     assert linted.exit_code == 0, linted.output

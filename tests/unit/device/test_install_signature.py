@@ -68,7 +68,7 @@ def test_stale_xml_is_refused_with_the_command_that_regenerates_it(device, order
 
 def test_a_changed_field_of_a_returned_dataclass_is_stale_too(device, orders) -> None:
     _edit(orders, "    carrier: str | None", "    carrier: int | None")
-    with pytest.raises(InstallError, match="response type differs between the code and the XML: property 'carrier': "
+    with pytest.raises(InstallError, match="response type differs between the code and the XML: property 'carrier' of OrderDetails: "
                                            r"the XML has String\?, the code Long\?"):
         device.install(orders)
 

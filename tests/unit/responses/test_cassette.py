@@ -84,6 +84,8 @@ def test_a_value_of_the_wrong_type_refuses_the_install_naming_file_function_and_
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("{orderId: ORD-8492}", "{orderId: ORD-8492, region: EU}",
      r"fetch_order_details\[0\].parameters.region: com.example.orders.OrderFunctionService#fetch_order_details has no such parameter \(it takes: orderId\)"),
+    ("{orderId: ORD-8492}", "{order_id: ORD-8492}",
+     r"fetch_order_details\[0\].parameters.order_id: com.example.orders.OrderFunctionService#fetch_order_details has no such parameter \(did you mean orderId\?\) \(it takes: orderId\)"),
     ("  cancel_order:", "  refund_order:", r"refund_order: com.example.orders declares no such function"),
     ("code: ERROR_RESOURCE_NOT_FOUND", "code: ERROR_NO_SUCH_THING",
      r"fetch_order_details\[1\].error.code: 'ERROR_NO_SUCH_THING' is not an AppFunctionException error code"),

@@ -74,6 +74,24 @@ def test_an_exception_of_the_double_names_the_function_and_its_place_and_logs_th
     assert f'File "my-double/orders.py", line {line}, in fetch_order_details' in caplog.text
 
 
+def test_a_value_the_double_returns_that_its_declaration_does_not_allow_names_the_method_and_its_place(
+        device, kotlin_orders, tmp_path):
+    """No frame of the double raised: the place is the method that returned the value (kotlin walk, round 4:
+    'return value[0] is dict (dict), but the declared type is Goal' named the function alone)."""
+    double = shutil.copytree(DOUBLE, tmp_path / "my-double")
+    module = double / "orders.py"
+    text = module.read_text()
+    module.write_text(text.replace("        items = [OrderItem(\"SKU-1042\", \"Trail running shoes\", 1)]\n",
+                                   "        items = [{\"sku\": \"SKU-1042\"}]\n", 1))
+    line = text.splitlines().index("    def fetch_order_details(self, order_id: str) -> OrderDetails:")  # its decorator's
+    device.install(kotlin_orders, responses=ResponseOptions(double_dir=double))
+    with pytest.raises(AppFunctionAppUnknownException) as raised:
+        call(device, FETCH, orderId="ORD-8492")
+    assert raised.value.error_message == (
+        f"{FETCH}: return value.items[0] is dict (dict), but the declared type is OrderItem; fetch_order_details "
+        f"(orders.py:{line}) returned it (the double my-double)")
+
+
 def test_a_double_without_a_service_class_is_refused(device, kotlin_orders, tmp_path):
     double = tmp_path / "double"
     double.mkdir()

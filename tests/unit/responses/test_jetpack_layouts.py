@@ -205,3 +205,17 @@ def test_a_class_whose_service_android_16_does_not_bind_is_not_found_there(tmp_p
         else:
             assert call(device, track, package="com.example.shop", orderId="ORD-1234").return_value == (
                 "Leipzig parcel centre, out for delivery")
+
+
+def test_a_double_method_in_snake_case_is_named_with_the_rename_that_matches(tmp_path, device):
+    """A Python habit: ``def freeze_card`` for ``freezeCard``. The function's id is the method's name, so the
+    double does not implement freezeCard; the refusal says which method it has and what to call it."""
+    double = skeleton(BANK_APK, tmp_path / "double")
+    cards = double / "cards.py"
+    cards.write_text(cards.read_text().replace("def freezeCard(", "def freeze_card("))
+    with pytest.raises(IllegalArgumentException) as raised:
+        device.install(BANK_APK, responses=ResponseOptions(double_dir=double))
+    assert str(raised.value) == (
+        f"INSTALL_FAILED_FUNCTION_MISMATCH: {FREEZE}: the double's com.example.bank.cards.CardFunctions ({double}) "
+        "does not implement it; it has freeze_card: name that method freezeCard, as the id after # in the XML is "
+        f"(`droidsim responses skeleton {BANK_APK} com.example.bank-skeleton` writes one that matches, to compare with yours)")

@@ -110,8 +110,8 @@ def test_a_type_that_compiles_to_another_signature_than_the_xml_stubs_its_functi
                    "</dataTypeMetadata><id>unused</id><name>era</name></properties>" + text[at:])
     output = skeleton(app, tmp_path / "double", exit_code=1)
     assert (f"  {CHECK_IN} (checkin.py): its types, as the skeleton spells them, compile to another signature than "
-            "the XML's: the response type differs between the code and the XML: property 'boardingTime': property "
-            "'era': only the XML has it (String)") in output.splitlines()
+            "the XML's: the response type differs between the code and the XML: property 'boardingTime' of BoardingPass: "
+            "property 'era' of LocalDateTime: only the XML has it (String)") in output.splitlines()
     assert "findHotels" not in output and "cancelBooking" not in output  # no date-time: written as usual
 
 

@@ -289,7 +289,8 @@ def test_a_function_this_sdk_does_not_index_is_said_so_and_an_unknown_one_lists_
     assert str(raised.value) == (
         "no function 'checkIn' on the device: com.example.travel declares com.example.travel.checkin.CheckInFunctions"
         "#checkIn, but this device does not index it: its service com.example.travel.CheckInService is disabled on "
-        "Android 16 (SDK 36) (android:enabled is false there; a device of another SDK may index it)")
+        "Android 16 (SDK 36) (android:enabled is false there; a device of another SDK may index it) (a test of it is "
+        "for SDK 37: @pytest.mark.droid_sdk(37))")
     with pytest.raises(FunctionLookupError) as raised:
         droid_device.call("reserveSeat")
     assert str(raised.value) == (
