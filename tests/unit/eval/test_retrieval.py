@@ -79,14 +79,20 @@ def test_ties_rank_last_among_equals_and_each_case_counts_once_whatever_its_tria
                                                                                   "recall_at_3": 1.0, "mrr": 0.5}}}
 
 
-def test_an_unseen_app_among_200_distractors_is_found_by_its_descriptions_and_lost_without_them(tmp_path):
+# 60 distractor apps (187 functions) rank the to-do app's functions as 200 do (docs/eval.md) in a
+# fraction of the time: the figures, 92.3 % and 0 % in the top 3, are the same at both sizes.
+DISTRACTORS = 60
+
+
+def test_an_unseen_app_among_60_distractors_is_found_by_its_descriptions_and_lost_without_them(tmp_path):
     variant = gut(TODO_APP, tmp_path / "todo-gutted")
     summary = run_eval(load_suite(TODO_SUITE), EvalOptions(model="scripted", out=tmp_path / "o", run_date=RUN_DATE,
-                                                           distractors=[200], variant=variant))
-    base, gutted = summary["configs"]["base+200"]["retrieval"], summary["configs"]["variant+200"]["retrieval"]
+                                                           distractors=[DISTRACTORS], variant=variant))
+    base, gutted = (summary["configs"][f"{config}+{DISTRACTORS}"]["retrieval"]
+                    for config in ("base", "variant"))
     print("retrieval with descriptions", {k: v for k, v in base.items() if k != "functions"})
     print("retrieval gutted", {k: v for k, v in gutted.items() if k != "functions"})
-    assert base["expected"] == gutted["expected"] == 13 and base["catalog"] == gutted["catalog"] > 600
+    assert base["expected"] == gutted["expected"] == 13 and base["catalog"] == gutted["catalog"] > 3 * DISTRACTORS
     assert base["recall_at_3"] >= 0.70, base
     assert base["recall_at_3"] - gutted["recall_at_3"] >= 0.10, (base, gutted)
     delta = summary["variant"]["retrieval_delta"]
