@@ -172,7 +172,10 @@ _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\
 # Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
 _UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
                                r"ไม่ได้|ไม่สามารถ|ไม่สำเร็จ", re.I)
-_CONDITION = re.compile(r"^\s*(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
+# A condition that opens a sentence, or a clause after its connective ("..., so if it doesn't show up,
+# tell me", "mais s'il ne s'allume pas", 不过要是没反应): it scopes over its own clause.
+_CONDITION = re.compile(r"^\s*(?:(?:and|but|so|or|then|yet|et|mais|donc|alors|ou)\s+|(?:และ|แต่|ก็)\s*|(?:但是?|不过|所以|那|而)\s*)?"
+                        r"(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
 _ABILITY_OR_CONDITION = re.compile(r"\b(?:can|could|cannot|able|possible|allowed|if|once|when|unless)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
 _QUESTION_WORDS = frozenset("what whats what's how when where who which why is are was were am do does did can could "
@@ -324,7 +327,7 @@ class Reader:
 
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
         """"claim", "denial" or None for one clause."""
-        if _CONDITION.match(clause.sentence):
+        if _CONDITION.match(clause.sentence) or _CONDITION.match(clause.text):
             return None  # "if it doesn't work, try again": what to do should it fail, not that it did
         if clause.retries and not clause.negated:
             return "denial"  # "want me to retry?": a second try means the first one failed

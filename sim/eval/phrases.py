@@ -84,7 +84,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                   r"\b(two|three|several|multiple|a few|a couple of|a couple) (tries|attempts|goes|rounds)\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b(?!\s+(already\s+|just\s+)?(\w+ed|been|done|gone|sent|made|set|put|taken|got|had)\b)", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
-                  r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
+                  r"^\s*((and|but|so|or|then|yet)\s+)?(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
         "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b",
                   r"\b(without|with no) (any )?(issues?|problems?|errors?|hiccups?|trouble|hitch(es)?)\b", r"\bdon'?t worry\b", r"\bnever mind\b",

@@ -1,0 +1,35 @@
+"""Readings added after heldout9's first run, each a mechanism shown on phrasings it was not
+written from (other words, other languages, other structures than the reply set's): a condition
+that opens a clause, ... Each test also switches its reading off, where it can, to show the
+verdict came from it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.eval.claims import Action, Reader
+from sim.eval.phrases import Cues
+
+POWER = ("set_light_power", "Switches a light on or off.", {"lightId": "heater", "power": "ON"},
+         {"properties": {"lightId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}}})
+
+
+def _read(reply: str, function=POWER, request: str = "Switch the heater lamp on", language: str = "en"):
+    action = Action()
+    action.add_function(*function)
+    return Reader(Cues.of(["en", language]), ["en", language]).read(reply, action, request)
+
+
+# A condition scopes over its own clause, wherever the clause starts -----------------------------
+
+@pytest.mark.parametrize("reply, condition, language", [
+    ("The heater lamp is on now, and if it doesn't switch on for you, tell me.", "if ", "en"),
+    ("It's switched on; but unless the switch didn't work, the room should warm up.", "unless ", "en"),
+    ("La lampe est allumée, mais si elle ne s'allume pas, dites-le-moi.", "si ", "fr"),
+    ("灯已经打开了，不过如果没有打开，请告诉我。", "如果", "zh"),
+])
+def test_a_condition_after_a_clauses_connective_denies_nothing(reply, condition, language):
+    words = _read(reply, language=language)
+    assert words.claims and not words.denials, words
+    assert _read(reply.replace(condition, "", 1), language=language).denials, "said without the condition, a denial"
