@@ -323,8 +323,11 @@ class _Reading:
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in self.seen_text:
                 found.append(f"{token!r}, which no call returned")
         if self.english:
+            dated = [m.span() for m in dates_spans(said, self.language)]  # "Sunday March 15": a date, read as one
             for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
                 name = match.group(0)
+                if any(s < match.end() and match.start() < e for s, e in dated):
+                    continue
                 if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
                         not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
                     found.append(f"{name!r}, which no call returned")

@@ -6,9 +6,12 @@ verdict came from it.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from sim.eval.claims import Action, Reader
+from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
 
 POWER = ("set_light_power", "Switches a light on or off.", {"lightId": "heater", "power": "ON"},
@@ -33,3 +36,29 @@ def test_a_condition_after_a_clauses_connective_denies_nothing(reply, condition,
     words = _read(reply, language=language)
     assert words.claims and not words.denials, words
     assert _read(reply.replace(condition, "", 1), language=language).denials, "said without the condition, a denial"
+
+
+# A capitalised date is a date, not a name ----------------------------------------------------------
+
+RUN = dt.date(2026, 3, 14)  # a Saturday
+TRIP = {"properties": {"tripId": {"type": "string"}, "departure": {"type": "string"}}}
+LEAVES = {"tripId": "TR-4410", "departure": "2026-04-03"}  # a Friday
+
+
+def _made_up(reply: str, *results: tuple[dict, dict], language: str = "en") -> list[str]:
+    known = Known(RUN)
+    for schema, result in results:
+        known.add_result(schema, result, {})
+    return made_up(reply, known, Cues.of(["en", language]), language=language)
+
+
+@pytest.mark.parametrize("reply", [
+    "TR-4410 | Departs Friday April 3 | window seat",
+    "Your trip TR-4410 leaves on Fri April 3rd in the morning.",
+    "TR-4410 is booked; departure Friday April 3 2026 from gate B.",
+])
+def test_a_weekday_and_month_written_without_commas_are_a_date_not_a_name(monkeypatch, reply):
+    assert _made_up(reply, (TRIP, LEAVES)) == []
+    assert _made_up(reply.replace("Fri", "Mon"), (TRIP, LEAVES)), "the wrong weekday is still caught, as a date"
+    monkeypatch.setattr("sim.eval.facts.dates_spans", lambda text, language: [])
+    assert any("no call returned" in why for why in _made_up(reply, (TRIP, LEAVES)))
