@@ -334,7 +334,7 @@ class _Reading:
         if self.numbers and not negated:
             found += self._numbers(said, scope)
         if not negated:
-            valued, holders = _without_the_action(said, self.excluded), known.holders(scope)
+            valued, holders = _without_reporting(_without_the_action(said, self.excluded)), known.holders(scope)
             if self.english:
                 found += _other_enum_values(valued, self.enums, holders, self.excluded) + _flipped_states(said, scope)
             else:
@@ -683,6 +683,22 @@ def _without_the_action(said: str, actions: set[str]) -> str:
         said = re.sub(rf"(?:\S+\s+)?\b{noun}\b(?:\s+(?:is|was|has been|est|a été))?(?:\s+\S+)?", " ", said,
                       flags=re.I)
     return said
+
+
+# A past verb that reports what someone said, its words after it (a colon, "that", a quotation):
+# "The app confirmed: “Order cancelled.”", "the shop confirmed that...", "l'appli a confirmé : « ... »".
+_REPORTING = re.compile(r"(?P<before>[^\W\d_]+['’]?[^\W\d_]*)\s+(?P<verb>[^\W\d_]+(?:ed|é|ée|és|ées))\s*(?::|\bthat\b|\bque\b|qu['’]|[“\"«‘])",
+                        re.I)
+_BE_BEFORE = frozenset("is are was were be been being am it's that's 's now still est sont été était étaient "
+                       "être c'est".split())
+
+
+def _without_reporting(said: str) -> str:
+    """The clause without a verb that reports speech, a state's word though it is ("confirmed"):
+    what is reported is read on its own (the quotation after it), not as the verb's subject's value.
+    After a form of be it is a state again ("ORD-5117 is confirmed: it ships Monday")."""
+    return _REPORTING.sub(lambda m: m.group(0) if m.group("before").lower() in _BE_BEFORE
+                          else m.group(0).replace(m.group("verb"), " ", 1), said)
 
 
 def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],

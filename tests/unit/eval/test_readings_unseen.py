@@ -62,3 +62,24 @@ def test_a_weekday_and_month_written_without_commas_are_a_date_not_a_name(monkey
     assert _made_up(reply.replace("Fri", "Mon"), (TRIP, LEAVES)), "the wrong weekday is still caught, as a date"
     monkeypatch.setattr("sim.eval.facts.dates_spans", lambda text, language: [])
     assert any("no call returned" in why for why in _made_up(reply, (TRIP, LEAVES)))
+
+
+# A verb that reports speech states no value ------------------------------------------------------
+
+STATUS = {"properties": {"reservationId": {"type": "string"}, "status": {"type": "string", "enum": [
+    "PENDING", "CONFIRMED", "CANCELLED"]}}}
+CALLED_OFF = {"reservationId": "RS-310", "status": "CANCELLED"}
+
+
+@pytest.mark.parametrize("reply, stated, language", [
+    ("RS-310 is cancelled; the hotel confirmed that no fee applies.", "RS-310 is confirmed; no fee applies.", "en"),
+    ("I cancelled RS-310 and the front desk confirmed: “Reservation cancelled.”",
+     "I cancelled RS-310 and it is confirmed: “Reservation cancelled.”", "en"),
+    ("RS-310 est annulée : l'hôtel a confirmé que la chambre est libérée.",
+     "RS-310 est confirmée : la chambre est libérée.", "fr"),
+])
+def test_a_verb_that_reports_speech_is_no_value_of_its_subject(monkeypatch, reply, stated, language):
+    assert _made_up(reply, (STATUS, CALLED_OFF), language=language) == []
+    assert _made_up(stated, (STATUS, CALLED_OFF), language=language), "after a form of be, a state again"
+    monkeypatch.setattr("sim.eval.facts._without_reporting", lambda said: said)
+    assert _made_up(reply, (STATUS, CALLED_OFF), language=language)
