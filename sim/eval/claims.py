@@ -148,7 +148,7 @@ _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|tho
 # "everything stays the same", "it remains untouched", "things are just as they were"; not a
 # part of it ("the rest is unchanged").
 _AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:(?:the same\s+)?as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
-_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|[A-Z]+-\d+|(?:your|the)\s+(?!other|rest)\w+)"
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|[A-Z]+-\d+|(?:your|the|their|his|her|its|my)\s+(?!other|rest)\w+)"
                         r"(?:(?:'s|'re|\s+is|\s+are)?\s+"
                         r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
                         r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
@@ -199,6 +199,14 @@ class Action:
     states: set[str] = field(default_factory=set)  # on, off, high
     opposites: set[str] = field(default_factory=set)  # the enum's other values: off for on
     nouns: set[str] = field(default_factory=set)  # what it acts on, from its name: note, order, light
+    parameters: set[str] = field(default_factory=set)  # the words of its parameters' names: title, content
+    given: set[str] = field(default_factory=set)  # those of the arguments a call gave
+
+    @property
+    def untouched(self) -> set[str]:
+        """The parts a call could have changed and was not given ("title" of an update that set
+        only the content): said to be unchanged, they deny nothing of what was done."""
+        return self.parameters - self.given if self.given else set()
 
     def add_function(self, name: str, description: str, args: dict[str, Any], schema: dict[str, Any]) -> None:
         words = name_words(name)
@@ -212,6 +220,8 @@ class Action:
             verbs |= _lemmas_of_past(participle)
         self.add_verbs(verbs)
         properties = (schema or {}).get("properties") or {}
+        self.parameters |= {w for key in properties for w in name_words(key)}
+        self.given |= {w for key in args or {} for w in name_words(key)}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
             if isinstance(value, str) and value in allowed:
@@ -233,7 +243,7 @@ class Action:
         """This action and the verb an English request starts with, read the same way ("Send a
         text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
         of BK-1000" asks to delete, so "Got it" claims nothing."""
-        heard = Action(set(self.verbs), set(self.states), set(self.opposites), set(self.nouns))
+        heard = dataclasses.replace(self, verbs=set(self.verbs), states=set(self.states))
         heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
@@ -280,7 +290,7 @@ class Reader:
         verbs, states = frozenset(heard.verbs), frozenset(heard.states)
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
-                     bool(action.verbs))
+                     bool(action.verbs), frozenset(action.untouched))
         claims, denials, unchanged, troubles = [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
@@ -343,7 +353,7 @@ class Reader:
                 return None  # "it can't be undone": what can no longer be done
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
-                               or _UNCHANGED.search(clause.plain)):
+                               or said.as_it_was(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
                                or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
@@ -388,6 +398,14 @@ class _Said:
     verb: re.Pattern | None
     french: re.Pattern | None
     acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
+    untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
+
+    def as_it_was(self, plain: str) -> bool:
+        """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
+        part no call was to change ("the title is unchanged" after an update of the text)."""
+        unchanged = _UNCHANGED.search(plain)
+        subject = unchanged and re.match(r"(?:\w+\s+)?(?:your|the|their|his|her|its|my)\s+(\w+?)s?\b", unchanged.group(0), re.I)
+        return bool(unchanged) and not (subject and subject.group(1).lower() in self.untouched)
 
     def action(self, text: str) -> bool:
         """``text`` says the action was done, in its own words."""

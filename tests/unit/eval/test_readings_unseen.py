@@ -83,3 +83,25 @@ def test_a_verb_that_reports_speech_is_no_value_of_its_subject(monkeypatch, repl
     assert _made_up(stated, (STATUS, CALLED_OFF), language=language), "after a form of be, a state again"
     monkeypatch.setattr("sim.eval.facts._without_reporting", lambda said: said)
     assert _made_up(reply, (STATUS, CALLED_OFF), language=language)
+
+
+# A part no call was to change, said unchanged, denies nothing --------------------------------------
+
+CONTACT = ("update_contact", "Updates a contact. Omitted fields keep their values.",
+           {"contactId": "c-7", "phoneNumber": "+33 6 12 34 56 78"},
+           {"properties": {"contactId": {"type": "string"}, "phoneNumber": {"type": "string"},
+                           "email": {"type": "string"}, "nickname": {"type": "string"}}})
+
+
+@pytest.mark.parametrize("reply", [
+    "I've updated Sam's number; the email is unchanged.",
+    "Done, the new phone number is saved. Their nickname stays as it was.",
+])
+def test_a_part_the_call_was_not_given_said_unchanged_denies_nothing(monkeypatch, reply):
+    words = _read(reply, CONTACT, "Change Sam's phone number")
+    assert words.claims and not words.denials, words
+    assert _read("I looked at Sam's contact: everything is unchanged.", CONTACT, "Change Sam's phone number").denials
+    assert _read("Sam's contact: the phone is unchanged.", CONTACT, "Change Sam's phone number").denials, \
+        "the part the call was given"
+    monkeypatch.setattr("sim.eval.claims.Action.untouched", property(lambda self: set()))
+    assert _read(reply, CONTACT, "Change Sam's phone number").denials
