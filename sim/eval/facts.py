@@ -949,12 +949,27 @@ def _named_leaves(result: Any, name: str = "") -> list[tuple[str, Any]]:
     return [(name, result)]
 
 
+# A description that gives its unit by another field's: "in the same unit", "in the same units as temperature".
+_SAME_UNIT = re.compile(r"\bsame units?\b(?:\s+as\s+(?:the\s+)?(?P<field>\w+))?", re.I)
+
+
 def _described_fields(schema: Any) -> Iterable[tuple[str, str]]:
+    """Each field with its description; one given "in the same unit" is described as the field it
+    names, else the one before it, is (the apparent temperature "in the same unit" as the air's)."""
     if not isinstance(schema, dict):
         return
+    described: dict[str, str] = {}
     for key, sub in (schema.get("properties") or {}).items():
         if isinstance(sub, dict):
-            yield key, sub.get("description") or ""
+            description = sub.get("description") or ""
+            same = _SAME_UNIT.search(description)
+            if same and described:
+                named = same.group("field") or ""
+                source = next((d for k, d in described.items() if field_words(k) == field_words(named)),
+                              list(described.values())[-1])
+                description = f"{description} ({source})"
+            described[key] = description
+            yield key, description
             yield from _described_fields(sub)
     yield from _described_fields(schema.get("items"))
 

@@ -7,6 +7,7 @@ verdict came from it.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -105,3 +106,24 @@ def test_a_part_the_call_was_not_given_said_unchanged_denies_nothing(monkeypatch
         "the part the call was given"
     monkeypatch.setattr("sim.eval.claims.Action.untouched", property(lambda self: set()))
     assert _read(reply, CONTACT, "Change Sam's phone number").denials
+
+
+# A field "in the same unit" as another is given in that one's unit ------------------------------
+
+RUNS = {"properties": {
+    "week": {"type": "string"},
+    "distance": {"type": "number", "description": "The distance run, in km (METRIC) or miles (IMPERIAL)."},
+    "longestRun": {"type": "number", "description": "The longest single run, in the same units as distance."},
+    "units": {"type": "string", "enum": ["METRIC", "IMPERIAL"]}}}
+WEEK = {"week": "W11", "distance": 42.0, "longestRun": 16.0, "units": "METRIC"}
+
+
+@pytest.mark.parametrize("right, wrong", [
+    ("In W11 your longest run was 16 km.", "In W11 your longest run was 16 miles."),
+    ("W11: 42 km in all, the longest about 10 miles.", "W11: 42 km in all, the longest 16 mi."),
+])
+def test_a_field_in_the_same_unit_as_another_is_converted_from_that_unit(monkeypatch, right, wrong):
+    assert _made_up(right, (RUNS, WEEK)) == []
+    assert any("16 mi" in why for why in _made_up(wrong, (RUNS, WEEK))), _made_up(wrong, (RUNS, WEEK))
+    monkeypatch.setattr("sim.eval.facts._SAME_UNIT", re.compile("(?!)"))
+    assert _made_up(right, (RUNS, WEEK)), "without its unit, the longest run is held to the total's alone"
