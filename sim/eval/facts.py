@@ -82,6 +82,12 @@ _EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely
                     r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
                     r"|\b(?:doesn't|does not|don't|do not|hasn't|has not|haven't|have not)\s+(?:got|have)\s+"
                     r"(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+# "Nothing in X" as the subject of its own verb ("nothing in the record suggests a problem", "nothing in
+# it is urgent"): what is in X is said of, not that X is empty. Function words that end like a verb
+# are none.
+_NOTHING_AS_SUBJECT = re.compile(r"nothing\s+(?:in|inside|under|below|beneath)\s+(?:[\w-]+\s+){1,4}?"
+                                 r"(?!(?:besides|as|its|this|his|hers|ours|yours|theirs|thus|unless|plus|perhaps|yes)\b)"
+                                 r"(?:\w+(?:s|ed)|is|was|can|could|will|would|should|may|might|must|has|had)\b", re.I)
 # A clause said of all but what the reply names: "everything else", "all the others", "the rest",
 # "le reste", "les autres", 其他的, ที่เหลือ.
 _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le reste|les autres|l'autre)\b"
@@ -886,6 +892,8 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
     be empty ("there's nothing in note-1 besides its title") that holds something."""
     found = []
     for match in _EMPTY.finditer(said):
+        if _NOTHING_AS_SUBJECT.match(said[match.start():]) and not said[:match.start()].strip(" ,;:-—–").split()[1:]:
+            continue  # "nothing in the record suggests a problem": said of what is in it, not that nothing is
         noun = (match.group("noun") or match.group("noun2") or "").lower().rstrip("s")
         if not noun:
             found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]

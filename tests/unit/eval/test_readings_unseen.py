@@ -127,3 +127,23 @@ def test_a_field_in_the_same_unit_as_another_is_converted_from_that_unit(monkeyp
     assert any("16 mi" in why for why in _made_up(wrong, (RUNS, WEEK))), _made_up(wrong, (RUNS, WEEK))
     monkeypatch.setattr("sim.eval.facts._SAME_UNIT", re.compile("(?!)"))
     assert _made_up(right, (RUNS, WEEK)), "without its unit, the longest run is held to the total's alone"
+
+
+# "Nothing in X" as the subject of its own verb says nothing of X being empty ----------------------
+
+MEMO = {"properties": {"memoId": {"type": "string"}, "title": {"type": "string"},
+                       "body": {"type": "string", "description": "The memo's text."}}}
+KEPT = {"memoId": "m-12", "title": "Boiler", "body": "Service due in May; call Hugo first."}
+
+
+@pytest.mark.parametrize("reply", [
+    "m-12 reads fine. Nothing in the text looks urgent.",
+    "I checked m-12, and nothing in its body needs changing right now.",
+    "Nothing inside m-12 is out of date.",
+])
+def test_nothing_in_a_thing_as_a_subject_says_nothing_of_it_being_empty(monkeypatch, reply):
+    assert _made_up(reply, (MEMO, KEPT)) == []
+    assert _made_up("There's nothing in m-12 besides its title.", (MEMO, KEPT)), "said empty, it is not"
+    assert _made_up("m-12 has nothing in it yet.", (MEMO, KEPT))
+    monkeypatch.setattr("sim.eval.facts._NOTHING_AS_SUBJECT", re.compile("(?!)"))
+    assert _made_up(reply, (MEMO, KEPT))
