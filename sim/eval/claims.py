@@ -91,6 +91,8 @@ _SAME_ACTION = {
     "update": ("change", "edit", "modify", "rename", "replace"),
     "release": ("free", "free up", "let go"),
 }
+# The verbs of calling something off: those of the cancel intent and the same action's.
+_INTENTS_OF_CALLING_OFF = frozenset({v for v, intent in INTENT_OF.items() if intent == "cancel"} | set(_SAME_ACTION["cancel"]))
 # The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
 # general English for what is left of something called off or removed, keyed like _SAME_ACTION.
 _LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history", "cleared out")}
@@ -290,7 +292,7 @@ class Reader:
         verbs, states = frozenset(heard.verbs), frozenset(heard.states)
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
-                     bool(action.verbs), frozenset(action.untouched))
+                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs))
         claims, denials, unchanged, troubles = [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
@@ -341,6 +343,8 @@ class Reader:
             return None  # "if it doesn't work, try again": what to do should it fail, not that it did
         if clause.retries and not clause.negated:
             return "denial"  # "want me to retry?": a second try means the first one failed
+        if said.called_off and said.called_off.search(clause.plain) and not clause.question:
+            return "denial"  # "the deletion was aborted": the action itself called off
         if _changed(clause, said.verb):
             return "claim"
         if clause.negated and not clause.question:
@@ -399,6 +403,7 @@ class _Said:
     french: re.Pattern | None
     acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
     untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
+    called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
@@ -549,11 +554,32 @@ def _done_pattern(verbs: frozenset[str], states: frozenset[str]) -> re.Pattern |
     return re.compile("|".join(parts + [state.pattern] if state else parts), re.I) if parts or state else None
 
 
+def _action_nouns(verbs: Iterable[str]) -> set[str]:
+    """The action's nouns: "cancellation", "deletion", "booking"."""
+    return {noun for v in verbs if v.isalpha() for noun in
+            (v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
+
+
+@functools.lru_cache(maxsize=1024)
+def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
+    """The action's noun with a verb of calling off done to it, either side ("cancellation called
+    off", "I aborted the deletion", "the booking was dropped"): the action did not go ahead. A verb
+    of the noun's own stem is none ("the cancellation is cancelled" is not said of a call-off)."""
+    nouns = _action_nouns(verbs)
+    off = {f for verb in _INTENTS_OF_CALLING_OFF for f in forms(verb)[0]}
+    found = []
+    for noun in sorted(nouns):
+        offs = sorted(f for f in off if f[:5] != noun[:5])
+        said = "|".join(re.escape(f).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+") for f in offs)
+        found.append(rf"\b{noun}s?\b(?:\s+(?:was|were|has been|is|got|been))?\s+(?:{said})\b"
+                     rf"|\b(?:{said})\s+(?:the\s+|your\s+|that\s+|this\s+)?{noun}s?\b")
+    return re.compile("|".join(found), re.I) if found else None
+
+
 def _nominal_pattern(verbs: set[str]) -> str:
     """The action's noun ("cancellation", "deletion", "booking") and, later in its clause, a general
     verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"."""
-    nouns = {noun for v in verbs if v.isalpha() for noun in
-             (v, v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
+    nouns = {v for v in verbs if v.isalpha()} | _action_nouns(verbs)
     done = {past for v in _CARRIED_OUT for past in forms(v)[0]}
     return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))}|(?:is|was|'s)\s+(?:now\s+)?" \
         rf"(?:final|official))\b"  # "the cancellation of ORD-7310 is final now"

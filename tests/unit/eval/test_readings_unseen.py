@@ -147,3 +147,27 @@ def test_nothing_in_a_thing_as_a_subject_says_nothing_of_it_being_empty(monkeypa
     assert _made_up("m-12 has nothing in it yet.", (MEMO, KEPT))
     monkeypatch.setattr("sim.eval.facts._NOTHING_AS_SUBJECT", re.compile("(?!)"))
     assert _made_up(reply, (MEMO, KEPT))
+
+
+# The action's noun called off: the action did not go ahead -----------------------------------------
+
+DELETE = ("delete_photo", "Deletes a photo.", {"photoId": "IMG-204"},
+          {"properties": {"photoId": {"type": "string"}}})
+
+
+UNSUBSCRIBE = ("cancel_subscription", "Cancels a subscription.", {"planId": "PL-9"},
+               {"properties": {"planId": {"type": "string"}}})
+
+
+@pytest.mark.parametrize("reply, function, asked", [
+    ("Okay, deletion scrapped: IMG-204 stays in your album.", DELETE, "Delete IMG-204"),
+    ("Understood. I've dropped the deletion of IMG-204.", DELETE, "Delete IMG-204"),
+    ("Fine, cancellation aborted; PL-9 carries on as before.", UNSUBSCRIBE, "Cancel PL-9"),
+    ("As you asked, I withdrew the cancellation request for PL-9.", UNSUBSCRIBE, "Cancel PL-9"),
+])
+def test_the_actions_noun_called_off_is_no_claim_of_it(monkeypatch, reply, function, asked):
+    words = _read(reply, function, asked)
+    assert words.denials and not words.claims, words
+    assert _read("Done: the deletion went through, IMG-204 is gone.", DELETE, "Delete IMG-204").claims
+    monkeypatch.setattr("sim.eval.claims._called_off_pattern", lambda verbs: None)
+    assert _read(reply, function, asked) != words
