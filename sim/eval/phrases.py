@@ -149,10 +149,11 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
 # now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’»\"])\s+|(?<=[。！？])|\n+"
                            r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
-# A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
+# A list item that gives a field's value after a colon, a dash or an arrow ("- **Status:** shipped",
+# "- Conditions: clear", "• Porch light (Outside) — off", "* Kitchen → on"); its value
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
-LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n—–→]{1,40}?(?::|\s[—–→](?=\s))(?:\*\*)?\s+(?=\S)")
 VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"

@@ -171,7 +171,7 @@ def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tup
         # a sentence or a heading run on after the value, not a name in capitals ("On: Pendant and Porch light")
         runs_on = bool(end) and bool(_RUN_ON.search(rest) or len(rest.split()) >= 6)
         value_end = end.start(1) if runs_on else len(line.rstrip("\n"))
-        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:").strip())
+        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:—–→").strip())
         detail = re.search(r"\s*\(([^)]*)\)\s*$", name)
         fields += [(name[:detail.start()].strip() if detail else name,
                     _MARKUP.sub("", line[label.end():value_end]).strip())] + ([("detail", detail.group(1))] if detail else [])

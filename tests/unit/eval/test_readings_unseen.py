@@ -14,6 +14,9 @@ import pytest
 from sim.eval.claims import Action, Reader
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
+from sim.eval.structure import parse
+
+from .conftest import call, kinds
 
 POWER = ("set_light_power", "Switches a light on or off.", {"lightId": "heater", "power": "ON"},
          {"properties": {"lightId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}}})
@@ -171,3 +174,33 @@ def test_the_actions_noun_called_off_is_no_claim_of_it(monkeypatch, reply, funct
     assert _read("Done: the deletion went through, IMG-204 is gone.", DELETE, "Delete IMG-204").claims
     monkeypatch.setattr("sim.eval.claims._called_off_pattern", lambda verbs: None)
     assert _read(reply, function, asked) != words
+
+
+# A list item's value after a dash or an arrow is a field, held to the item it names ---------------
+
+PORCH_ON = """
+suite: t
+cases:
+  - id: porch-on
+    category: simple
+    user: Is the porch light on?
+    calls: [{function: list_lights}]
+"""
+# As the sample apps answer: the Ceiling light on and the Floor lamp off, both in the Living room.
+ROOM_LIST = ("Here they are:\n* Bedside lamp (Bedroom) → on\n* Pendant (Kitchen) → off\n"
+             "* Ceiling light (Living room) → on\n* Floor lamp (Living room) → off\n* Porch light (Outside) → off")
+
+
+@pytest.mark.parametrize("reply", [ROOM_LIST, re.sub(r"\* ", "- ", ROOM_LIST).replace("→", "–")])
+def test_a_list_items_value_after_a_dash_or_an_arrow_is_held_to_that_item(play, monkeypatch, reply):
+    steps = [call("list_lights"), reply]
+    (record,), _ = play(PORCH_ON, steps)
+    assert record["passed"], record["failures"]
+    (record,), _ = play(PORCH_ON, [call("list_lights"), reply.replace("→ off", "→ on").replace("– off", "– on")])
+    assert kinds(record) == ["wrong_answer"]
+    colon_only = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+    monkeypatch.setattr("sim.eval.phrases.LISTED", colon_only)
+    monkeypatch.setattr("sim.eval.structure.LISTED", colon_only)
+    parse.cache_clear()
+    (record,), _ = play(PORCH_ON, steps)
+    assert not record["passed"], "read as prose, each line is held to both lights of its room"
