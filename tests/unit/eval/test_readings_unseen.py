@@ -204,3 +204,18 @@ def test_a_list_items_value_after_a_dash_or_an_arrow_is_held_to_that_item(play, 
     parse.cache_clear()
     (record,), _ = play(PORCH_ON, steps)
     assert not record["passed"], "read as prose, each line is held to both lights of its room"
+
+
+# A temperature someone said, restated in the other scale, is known ---------------------------------
+
+@pytest.mark.parametrize("reply, said", [
+    ("There's no oven app here. For what it's worth, 180 °C is about 356 °F.", "Preheat the oven to 180 degrees"),
+    ("I can't reach your sauna, sorry; 90°C would be 194°F.", "Heat the sauna to 90°C"),
+])
+def test_a_temperature_the_user_said_restated_in_the_other_scale_is_no_made_up_number(monkeypatch, reply, said):
+    known = Known(RUN, said=[said])
+    assert made_up(reply, known, Cues.of(["en"]), language="en", promised=True) == []
+    wrong = reply.replace("356", "338").replace("194", "176")
+    assert made_up(wrong, Known(RUN, said=[said]), Cues.of(["en"]), language="en", promised=True)
+    monkeypatch.setattr("sim.eval.facts._known_number", lambda value, seen, longest, converted=False: value in seen)
+    assert made_up(reply, Known(RUN, said=[said]), Cues.of(["en"]), language="en", promised=True)
