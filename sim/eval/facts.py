@@ -321,9 +321,12 @@ class _Reading:
         words = _CONTENT_WORD.findall(sentence)
         return len(sentence.split()) <= 4 or bool({w.lower() for w in words} & asked)
 
-    def clause(self, said: str, scope: list[Any], negated: bool, named: list[Any], sentence: str = "") -> list[str]:
+    def clause(self, said: str, scope: list[Any], negated: bool, named: list[Any], sentence: str = "",
+               label: str = "") -> list[str]:
         """The values one asserting clause states that the results it speaks of do not hold.
-        ``named``: what its sentence names, for the states said in other languages."""
+        ``named``: what its sentence names, for the states said in other languages. ``label``: a
+        field's name that opens ``said``, whose words name the field, not a value ("ส่งถึงประมาณ", the
+        estimated delivery, says no order is delivered)."""
         known, found = self.known, []
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in self.seen_text:
@@ -340,7 +343,8 @@ class _Reading:
         if self.numbers and not negated:
             found += self._numbers(said, scope)
         if not negated:
-            valued, holders = _without_reporting(_without_the_action(said, self.excluded)), known.holders(scope)
+            valued = _without_reporting(_without_the_action(said[len(label):], self.excluded))
+            holders = known.holders(scope)
             if self.english:
                 found += _other_enum_values(valued, self.enums, holders, self.excluded) + _flipped_states(said, scope)
             else:
@@ -406,7 +410,7 @@ class _Reading:
                 found += self._same_field(key, value, parts)
                 if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
                     unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
-                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts)
+                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts, label=f"{key}:")
         return found
 
     def _same_field(self, key: str, value: Any, parts: list[Any]) -> list[str]:

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from sim.eval.claims import Action, Reader
-from sim.eval.facts import Known, made_up
+from sim.eval.facts import Known, _Reading, made_up
 from sim.eval.phrases import Cues
 from sim.eval.structure import parse
 
@@ -219,3 +219,24 @@ def test_a_temperature_the_user_said_restated_in_the_other_scale_is_no_made_up_n
     assert made_up(wrong, Known(RUN, said=[said]), Cues.of(["en"]), language="en", promised=True)
     monkeypatch.setattr("sim.eval.facts._known_number", lambda value, seen, longest, converted=False: value in seen)
     assert made_up(reply, Known(RUN, said=[said]), Cues.of(["en"]), language="en", promised=True)
+
+
+# A field's name names the field, not a value ------------------------------------------------------
+
+ORDER = {"properties": {"orderId": {"type": "string"}, "status": {"type": "string", "enum": [
+    "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"]}}}
+ON_ITS_WAY = {"orderId": "ORD-3321", "status": "SHIPPED", "estimatedDelivery": "2025-06-20"}
+
+
+@pytest.mark.parametrize("reply, language", [
+    ('{"order": "ORD-3321", "status": "shipped", "delivered by": "June 20"}', "en"),
+    ("```yaml\ncommande: ORD-3321\nstatut: expédiée\nlivrée vers: 20 juin\n```", "fr"),
+    ('{"คำสั่งซื้อ": "ORD-3321", "สถานะ": "จัดส่งแล้ว", "วันที่ส่งถึง": "2025-06-20"}', "th"),
+])
+def test_a_fields_name_is_no_value_said(monkeypatch, reply, language):
+    assert _made_up(reply, (ORDER, ON_ITS_WAY), language=language) == []
+    wrong = reply.replace('"shipped"', '"delivered"').replace("expédiée", "livrée").replace("จัดส่งแล้ว", "ส่งถึงแล้ว")
+    assert _made_up(wrong, (ORDER, ON_ITS_WAY), language=language), "the status said wrong is still caught"
+    original = _Reading.clause
+    monkeypatch.setattr(_Reading, "clause", lambda self, *args, label="", **kw: original(self, *args, **kw))
+    assert _made_up(reply, (ORDER, ON_ITS_WAY), language=language)
