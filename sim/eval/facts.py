@@ -352,7 +352,7 @@ class _Reading:
             found += _other_values_said(valued, self.language, self.enums, holders, self.excluded)
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
-        return found
+        return found + _misnamed(said, known, scope)
 
     def restated(self, said: str, scope: list[Any]) -> list[str]:
         """What a hedged clause restates of the results it speaks of, said otherwise than they hold
@@ -910,6 +910,36 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
                 values = [v for v in _values_of(result, name) if v not in (None, "", [])]
                 if values:
                     found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
+    return found
+
+
+# A quotation said as what a thing is called: after a verb of naming ("is called “X”", "titled X",
+# "intitulée « X »", 名为“X”, ชื่อ “X”) or right after the thing's noun ("the note “X”", "Note « X »").
+_NAMED_AS = re.compile(r"(?:\b(?:called|named|titled|entitled|appel[ée]e?s?|nomm[ée]e?s?|intitul[ée]e?s?)|名为|叫做?|标题为?|ชื่อ)"
+                       r"\s*[:：]?\s*[“\"«「]\s*(?P<name>[^”\"»」\n]{1,60}?)\s*[”\"»」]"
+                       r"|(?:^\s*|\b(?:the|your|a|la|le|une|un|votre|ta|ma)\s+(?:new\s+|nouvelle\s+|nouveau\s+)?)"
+                       r"[^\W\d_]+\s+[“\"«「]\s*(?P<name2>[^”\"»」\n]{1,60}?)\s*[”\"»」]", re.I)
+# The fields that hold a thing's name: title, name, label, displayName...
+_NAME_FIELD = re.compile(r"(?:^|_|[a-z])(?:title|name|label)$|^(?:title|name|label)", re.I)
+
+
+def _misnamed(said: str, known: Known, scope: list[Any]) -> list[str]:
+    """A thing said to be called what none of the things spoken of is called, nor anything the
+    conversation named: "Your new note is called “Untitled note”" of a note titled "Dentist"."""
+    found = []
+    for match in _NAMED_AS.finditer(said):
+        name = (match.group("name") or match.group("name2") or "").strip().lower()
+        if re.search(r"[.!?。！？]$", name) or len(name.split()) > 6:
+            continue  # a message quoted, not a name
+        names = {v.strip().lower() for part in scope if isinstance(part, dict) for k, v in part.items()
+                 if _NAME_FIELD.search(k) and isinstance(v, str)}
+        if not names or name in names:
+            continue
+        elsewhere = {str(v).strip().lower() for _, result in known.results for d in _dicts(result)
+                     for k, v in d.items() if _NAME_FIELD.search(k) and isinstance(v, str)}
+        if name not in elsewhere and name not in known.said_text():
+            found.append(f"“{match.group('name') or match.group('name2')}” as its name, which is "
+                         f"{' or '.join(sorted(names))!r}")
     return found
 
 

@@ -240,3 +240,34 @@ def test_a_fields_name_is_no_value_said(monkeypatch, reply, language):
     original = _Reading.clause
     monkeypatch.setattr(_Reading, "clause", lambda self, *args, label="", **kw: original(self, *args, **kw))
     assert _made_up(reply, (ORDER, ON_ITS_WAY), language=language)
+
+
+# A name said of a thing is held to the name it has ------------------------------------------------
+
+PLAYLIST = {"properties": {"playlistId": {"type": "string"}, "title": {"type": "string"},
+                           "trackCount": {"type": "integer"}}}
+MADE = {"playlistId": "pl-88", "title": "Road trip", "trackCount": 0}
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("All done! The playlist is named “Trip mix”.", "en"),
+    ("J'ai créé la playlist « Road songs ».", "fr"),
+    ("I made your playlist “Summer mix” (pl-88).", "en"),
+    ("歌单已创建，名为“我的歌单”。", "zh"),
+])
+def test_a_name_said_as_what_a_thing_is_called_is_held_to_its_name(monkeypatch, reply, language):
+    assert _made_up(reply, (PLAYLIST, MADE), language=language), "the playlist is called Road trip"
+    with monkeypatch.context() as off:
+        off.setattr("sim.eval.facts._misnamed", lambda *args: [])
+        assert _made_up(reply, (PLAYLIST, MADE), language=language) == []
+    for wrong in ("Trip mix", "Road songs", "Summer mix", "我的歌单"):
+        reply = reply.replace(wrong, "Road trip")
+    assert _made_up(reply, (PLAYLIST, MADE), language=language) == []
+    assert _made_up("The app's message was “Playlist created.”", (PLAYLIST, MADE)) == [], "a message, not a name"
+
+
+def test_a_name_the_conversation_said_elsewhere_is_no_misnaming():
+    known = Known(RUN, said=["Rename Road trip to Weekend drive"])
+    known.add_result(PLAYLIST, {**MADE, "title": "Weekend drive"}, {})
+    assert made_up("Done: the playlist “Road trip” is now called “Weekend drive”.", known, Cues.of(["en"]),
+                   language="en") == []
