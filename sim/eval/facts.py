@@ -77,7 +77,8 @@ _QUESTION_WORDS = frozenset("what what's whats where which when who whom whose d
                             "about tell know please".split())
 # A clause about the user or their things: never general knowledge ("your flight leaves at 7:40").
 _PERSONAL = re.compile(r"\b(?:you|your|yours|you're|you'll|you've|my|mine|me|our|us|i|i'm|i've|i'll|we|we've)\b", re.I)
-_EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely\s+|totally\s+|still\s+|otherwise\s+)?"
+_EMPTY = re.compile(r"(?:\b(?:the|its|his|her|their|your)\s+(?P<noun3>[a-z]+)\s+)?"  # "the text is now empty"
+                    r"(?:\b(?:is|are|was|were|looks?|seems?)|'s|'re)\s+(?:an?\s+)?(?:(?:now|still|currently|already|otherwise|\w+ly)\s+)?"
                     r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
                     r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
                     r"|\b(?:doesn't|does not|don't|do not|hasn't|has not|haven't|have not)\s+(?:got|have)\s+"
@@ -898,7 +899,7 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
     for match in _EMPTY.finditer(said):
         if _NOTHING_AS_SUBJECT.match(said[match.start():]) and not said[:match.start()].strip(" ,;:-—–").split()[1:]:
             continue  # "nothing in the record suggests a problem": said of what is in it, not that nothing is
-        noun = (match.group("noun") or match.group("noun2") or "").lower().rstrip("s")
+        noun = (match.group("noun") or match.group("noun2") or match.group("noun3") or "").lower().rstrip("s")
         if not noun:
             found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]
             continue
@@ -976,7 +977,14 @@ def _held(said: str, scope: list[Any]) -> list[tuple[str, Any]]:
     or ids, nor a field the clause names as an exception."""
     return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
             if not _NAMING_FIELD.search(key) and not re.search(_EXCEPT + re.escape(key), said, re.I)
-            and (isinstance(value, str) and len(value.split()) > 1 or isinstance(value, list) and value)]
+            and (isinstance(value, str) and _text(value) or isinstance(value, list) and value)]
+
+
+def _text(value: str) -> bool:
+    """Text a thing holds, not a code: more than a word, or a word of a few letters not in capitals
+    ("Milk", 牛奶和鸡蛋; not "UPS", "SHIPPED", "me")."""
+    return len(value.split()) > 1 or len(value.strip()) >= 4 and not value.isupper() or \
+        bool(re.search(r"[\u0e00-\u0e7f\u4e00-\u9fff]{2}", value))
 
 
 # An exception: "nothing besides its title".

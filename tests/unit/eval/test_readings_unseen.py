@@ -271,3 +271,28 @@ def test_a_name_the_conversation_said_elsewhere_is_no_misnaming():
     known.add_result(PLAYLIST, {**MADE, "title": "Weekend drive"}, {})
     assert made_up("Done: the playlist “Road trip” is now called “Weekend drive”.", known, Cues.of(["en"]),
                    language="en") == []
+
+
+# A thing or its field said to be empty, whatever adverb is between, and however short its text ------
+
+TASK = {"properties": {"taskId": {"type": "string"}, "title": {"type": "string"},
+                       "details": {"type": "string", "description": "The task's free text, or null."},
+                       "priority": {"type": "string", "enum": ["LOW", "HIGH"]}}}
+WRITTEN = {"taskId": "t-5", "title": "Taxes", "details": "Receipts", "priority": "HIGH"}
+
+
+@pytest.mark.parametrize("reply", [
+    "Saved t-5. Its details are currently blank.",
+    "t-5 is ready, and it's entirely empty apart from the title.",
+    "Task “Taxes” added: the details are still empty.",
+])
+def test_a_field_said_empty_with_an_adverb_is_held_to_its_text(monkeypatch, reply):
+    assert _made_up(reply, (TASK, WRITTEN)), "its details say Receipts"
+    assert _made_up(reply, (TASK, {**WRITTEN, "details": None})) == []
+
+
+def test_a_thing_said_empty_is_held_to_its_text_of_one_word_too(monkeypatch):
+    reply = "t-5 is ready, and it's entirely empty apart from the title."
+    assert _made_up(reply, (TASK, WRITTEN))
+    monkeypatch.setattr("sim.eval.facts._text", lambda value: len(value.split()) > 1)
+    assert _made_up(reply, (TASK, WRITTEN)) == []
