@@ -930,8 +930,8 @@ def _misnamed(said: str, known: Known, scope: list[Any]) -> list[str]:
     found = []
     for match in _NAMED_AS.finditer(said):
         name = (match.group("name") or match.group("name2") or "").strip().lower()
-        if re.search(r"[.!?。！？]$", name) or len(name.split()) > 6:
-            continue  # a message quoted, not a name
+        if re.search(r"[.!?。！？]$", name) or len(name.split()) > 6 or not re.search(r"\w", name):
+            continue  # a message quoted, not a name; or a quotation already read (blanked: “…”)
         names = {v.strip().lower() for part in scope if isinstance(part, dict) for k, v in part.items()
                  if _NAME_FIELD.search(k) and isinstance(v, str)}
         if not names or name in names:
