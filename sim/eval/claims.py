@@ -329,10 +329,11 @@ class Reader:
         if value is None or value == "":
             return None
         words = field_words(key)
-        if OUTCOME_FIELD.fullmatch(words) or said.action(words):  # "done", "cancelled", "annulée"
-            answer = YES_NO.get(str(value).strip().lower()) if not isinstance(value, bool) else value
-            if answer is not None:
-                return "claim" if answer else "denial"
+        answer = YES_NO.get(str(value).strip().lower()) if not isinstance(value, bool) else value
+        # "done", "cancelled", "annulée"; or a key that alone would claim the action ("已取消": 已 done + the verb)
+        if answer is not None and (OUTCOME_FIELD.fullmatch(words) or said.action(words) or said.acts and any(
+                self._hear(clause, said) == "claim" for clause in self.cues.clauses(key))):
+            return "claim" if answer else "denial"
         if isinstance(value, (bool, int, float)):
             return None
         return next(filter(None, (self._hear(clause, said) for clause in self.cues.clauses(f"{key}: {value}"))), None)

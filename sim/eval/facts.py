@@ -397,8 +397,10 @@ class _Reading:
         row = self._row_key(record)
         found = []
         for key, value in record.scalars():
-            if value is None or value == "" or _says_how_it_went(key, value, self.excluded):
-                continue  # "done": false says how the action went: read as a claim or a denial (claims.py)
+            if value is None or value == "" or _says_how_it_went(key, value, self.excluded) and \
+                    _state_of(key, value, self.language) is None:
+                continue  # "done": false says how the action went: read as a claim or a denial (claims.py);
+                # "on": false says the thing's state too
             labelled = _state_of("", key, self.language) if isinstance(value, str) else None
             if labelled and self.known.named(value):  # "- On: Pendant and Porch light"
                 found += _state_against(labelled, self.known.named(value))
@@ -801,7 +803,11 @@ def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:
         if word in _OPPOSITE:
             return word, value
         opposite = next((state for state, other in _OPPOSITE.items() if other == word), None)
-        return (opposite, not value) if opposite else None
+        if opposite:
+            return opposite, not value
+        said_as = _STATE_ELSEWHERE.get(language, {})  # a key in the reply's language: "allumée", เปิดอยู่, 开着
+        on, off = (bool(said_as and re.search(said_as[w], key.lower())) for w in ("on", "off"))
+        return ("on", value if on else not value) if on != off and len(key) <= 12 else None
     if not isinstance(value, str):
         return None
     said = re.sub(r"[^\w\s]", " ", value).strip().lower()

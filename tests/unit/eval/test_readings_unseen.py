@@ -296,3 +296,41 @@ def test_a_thing_said_empty_is_held_to_its_text_of_one_word_too(monkeypatch):
     assert _made_up(reply, (TASK, WRITTEN))
     monkeypatch.setattr("sim.eval.facts._text", lambda value: len(value.split()) > 1)
     assert _made_up(reply, (TASK, WRITTEN)) == []
+
+
+# A field named by the thing's state says its value, though the action's word ----------------------
+
+@pytest.mark.parametrize("reply, language", [
+    ('{"lamp": "Desk lamp", "on": false}', "en"),
+    ("```yaml\nlampe: Desk lamp\nallumée: non\n```", "fr"),
+    ('{"โคมไฟ": "Desk lamp", "เปิด": false}', "th"),
+])
+def test_a_state_field_is_held_to_the_things_state_after_the_action_that_set_it(monkeypatch, reply, language):
+    known = Known(RUN)
+    known.add_result(LIGHTS, ROOM_AFTER, {})
+    read = lambda text: made_up(text, known, Cues.of(["en", language]), language=language,  # noqa: E731
+                                exclude={"on", "switch", "switched", "allumée"})
+    assert read(reply), "the Desk lamp is on"
+    assert read(reply.replace("false", "true").replace("non", "oui")) == []
+    monkeypatch.setattr("sim.eval.facts._state_of", lambda key, value, language: None)
+    assert read(reply) == []
+
+
+LIGHTS = {"properties": {"result": {"type": "array", "items": {"properties": {
+    "lightId": {"type": "string"}, "name": {"type": "string"}, "isOn": {"type": "boolean"}}}}}}
+ROOM_AFTER = {"result": [{"lightId": "den-desk", "name": "Desk lamp", "isOn": True}]}
+
+
+# A field whose name alone would claim the action claims or denies it by its yes or no ---------------
+
+@pytest.mark.parametrize("reply, asked, language", [
+    ('{"照片": "IMG-204", "已删除": false}', "删除照片 IMG-204", "zh"),
+    ('{"照片": "IMG-204", "已删除": "否"}', "删除照片 IMG-204", "zh"),
+])
+def test_a_field_that_alone_would_claim_the_action_says_how_it_went(monkeypatch, reply, asked, language):
+    words = _read(reply, DELETE, asked, language)
+    assert words.denials and not words.claims, words
+    assert _read(reply.replace("false", "true").replace("否", "是"), DELETE, asked, language).claims
+    monkeypatch.setattr(Reader, "_hear", lambda self, clause, said: None)
+    parse.cache_clear()
+    assert not _read(reply, DELETE, asked, language).denials
