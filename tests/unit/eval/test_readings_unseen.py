@@ -334,3 +334,22 @@ def test_a_field_that_alone_would_claim_the_action_says_how_it_went(monkeypatch,
     monkeypatch.setattr(Reader, "_hear", lambda self, clause, said: None)
     parse.cache_clear()
     assert not _read(reply, DELETE, asked, language).denials
+
+
+# Asking for a go-ahead, or saying nothing was touched yet, offers the action -----------------------
+
+@pytest.mark.parametrize("reply", [
+    "All lined up. Should I go ahead and flip it?",
+    "Whenever you're ready, reply “go” and I'll switch the heater lamp on.",
+    "As soon as you confirm, I will turn it on.",
+    "Quick check before I change anything: heater lamp to ON, correct?",
+    "Dès que vous confirmez, je l'allume.",
+])
+def test_a_go_ahead_asked_for_or_nothing_touched_yet_is_an_offer_of_the_action(monkeypatch, reply):
+    language = "fr" if "vous" in reply else "en"
+    assert _read(reply, language=language).offers, "it says the action is still to do"
+    assert not _read("The heater lamp is on. Before I go, anything else?").offers, "leaving is no acting"
+    monkeypatch.setattr("sim.eval.offers._AWAITS_CONSENT", re.compile("(?!)"))
+    monkeypatch.setattr("sim.eval.offers._BEFORE_ACTING", re.compile("(?!)"))
+    if "go ahead" not in reply:
+        assert not _read(reply, language=language).offers
