@@ -48,8 +48,9 @@ _BEFORE_ACTING = re.compile(r"\bbefore\s+(?:i|we)\s+(?!\w+ed\b)\w+\s+(?:anything
 _ANOTHER = re.compile(r"\b(?:another|other|others|more|else|anything|something|new|different|back|undo|undone|revert|"
                       r"restore|reverse|autre|autres|nouvelle|nouveau|encore)\b", re.I)
 # An offer to act in Chinese and Thai ("要我帮你取消吗", "ต้องการให้ยกเลิกไหม"), and another thing there.
-_ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我|我可以|我来|我帮你)[^。！？?]*(?:吗|？|\?)"
-                           r"|(?:ให้|ต้องการให้|อยากให้)[^?？]*?(?:ไหม|มั้ย|หรือไม่)")
+# A question whether the user is sure to do it is one too: "确定要取消吗？", "แน่ใจนะคะว่าจะยกเลิก...?".
+_ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我?|我可以|我来|我帮你|(?:你)?(?:确定|确认|是否)要?)[^。！？?]*(?:吗|？|\?)"
+                           r"|(?:ให้|ต้องการให้|อยากให้)[^?？]*?(?:ไหม|มั้ย|หรือไม่)|แน่ใจ[^?？]*?ว่าจะ[^?？]*(?:\?|？|ไหม|มั้ย)")
 _ANOTHER_ELSEWHERE = re.compile(r"其他|别的|另一|另外|อื่น")
 # The polite opening of a Chinese or Thai request, before its verb: 请, 帮我, ช่วย, กรุณา.
 _REQUEST_POLITE = re.compile(r"^(?:请|帮我|麻烦你?|给我|帮忙|能不能|可以|你能|ช่วย|กรุณา|รบกวน|ขอ)+")

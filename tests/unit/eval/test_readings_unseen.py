@@ -353,3 +353,12 @@ def test_a_go_ahead_asked_for_or_nothing_touched_yet_is_an_offer_of_the_action(m
     monkeypatch.setattr("sim.eval.offers._BEFORE_ACTING", re.compile("(?!)"))
     if "go ahead" not in reply:
         assert not _read(reply, language=language).offers
+
+
+@pytest.mark.parametrize("reply, asked, language", [
+    ("你确定要删除照片 IMG-204 吗？删了就找不回来了。", "删除照片 IMG-204", "zh"),
+    ("แน่ใจไหมคะว่าจะลบรูป IMG-204?", "ลบรูป IMG-204 ให้หน่อย", "th"),
+])
+def test_asking_whether_the_user_is_sure_to_do_it_offers_it(monkeypatch, reply, asked, language):
+    assert _read(reply, DELETE, asked, language).offers
+    assert not _read("照片 IMG-204 已删除。你确定不需要别的吗？", DELETE, asked, "zh").offers, "another thing"
