@@ -30,7 +30,7 @@ _PROCEED = re.compile(r"\b(?:go\s+ahead|proceed|do\s+(?:it|that|this|so)|confirm
                       r"(?:\s+(?:with\s+(?:it|that|this|the\s+\w+)|now|then|for\s+you"
                       r"|and\s+\w+(?:\s+(?:it|that|this|them|the\s+change|the\s+changes))?))*"  # "go ahead and submit it"
                       r"\s*[?.!]*\s*$"
-                      r"|\b(?:je\s+)?(?:continue|procède|poursuive|lance|m'en\s+occupe)\s*[?.!]*\s*$"
+                      r"|\b(?:je\s+)?(?:continue|procède|poursuive|lance|m'en\s+occupe|le\s+fais|l'envoie|y\s+vais)\s*[?.!]*\s*$"
                       r"|(?:继续|办理|处理|执行|操作)(?:一下)?(?:吗|呢)?\s*[？?]"
                       r"|(?:ดำเนินการ|จัดการ)(?:ต่อ|ให้)?(?:เลย)?\s*(?:ไหม|มั้ย|หรือไม่)", re.I)
 # A promise to act once the user consents ("say yes and I'll make the change", "once you confirm, I'll

@@ -362,3 +362,8 @@ def test_a_go_ahead_asked_for_or_nothing_touched_yet_is_an_offer_of_the_action(m
 def test_asking_whether_the_user_is_sure_to_do_it_offers_it(monkeypatch, reply, asked, language):
     assert _read(reply, DELETE, asked, language).offers
     assert not _read("照片 IMG-204 已删除。你确定不需要别的吗？", DELETE, asked, "zh").offers, "another thing"
+
+
+def test_a_french_offer_to_just_do_it_is_an_offer_of_the_action():
+    assert _read("Je peux allumer la lampe du salon — je le fais ?", request="Allume la lampe", language="fr").offers
+    assert not _read("La lampe est allumée — je fais autre chose ?", request="Allume la lampe", language="fr").offers
