@@ -396,7 +396,16 @@ class _Reading:
         """A structure's row, each field held to the result the row names (sim/eval/structure.py)."""
         row = self._row_key(record)
         found = []
+        for key, value in record.fields:  # a state's word over a list of names: "on": ["Pendant", "Porch light"]
+            labelled = _state_of("", key, self.language) if isinstance(value, list) else None
+            named = [part for name in value if isinstance(name, str) for part in self.known.named(name)] \
+                if labelled else []
+            found += _state_against(labelled, named) if named else []
         for key, value in record.scalars():
+            if value is None:  # "content": null, of a note that has text
+                found += [f"{key}: null, but its {field_name} is {_shown(actual)}" for part in row for d in _dicts(part)
+                          for field_name, actual in d.items() if _stems(field_name) == _stems(key)
+                          and actual not in (None, "", [], {})][:1]
             if value is None or value == "" or _says_how_it_went(key, value, self.excluded) and \
                     _state_of(key, value, self.language) is None:
                 continue  # "done": false says how the action went: read as a claim or a denial (claims.py);
@@ -422,13 +431,17 @@ class _Reading:
         by the lexicon; numbers, dates and times by their own readings)."""
         name = _stems(key)
         said = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
+        number = _as_number(said)
         enums = {field for field, _ in self.enums}
         found = []
         for d in (d for part in parts for d in _dicts(part)):
             for field_name, actual in d.items():
-                if _stems(field_name) != name or field_name in enums:
+                if not (_stems(field_name) == name or _abbreviates(key, field_name)) or field_name in enums:
                     continue
-                if isinstance(actual, bool) and isinstance(said, bool) and said != actual:
+                if isinstance(actual, (int, float)) and not isinstance(actual, bool) and number is not None \
+                        and abs(number - actual) >= 1:  # "| Qty | 3 |" of a line whose quantity is 2
+                    found.append(f"{key}: {value} for the {field_name}, which is {actual}")
+                elif isinstance(actual, bool) and isinstance(said, bool) and said != actual:
                     found.append(f"{key}: {value} for the {field_name}, which is {str(actual).lower()}")
                 elif isinstance(actual, str) and isinstance(said, str) and self.english and \
                         not _same_words(said, actual):
@@ -580,6 +593,21 @@ def _same_words(said: str, actual: str) -> bool:
     words = set(re.findall(r"[^\W\d_]{4,}", actual))
     return said in actual or actual in said or bool(words) and \
         len(words & set(re.findall(r"[^\W\d_]{4,}", said))) * 2 >= len(words)
+
+
+def _as_number(value: Any) -> float | None:
+    """A cell's number: 3, "3", "3.5"; None for anything else (a time, "3-pack", a word)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return float(value) if isinstance(value, str) and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", value) else None
+
+
+def _abbreviates(key: str, field_name: str) -> bool:
+    """A column or key named by a field's abbreviation: "Qty" for quantity, "amt" for amount: one
+    short word, its first letter the field's first, its letters in the field's name in order."""
+    short, full = field_words(key).replace(" ", ""), field_words(field_name).replace(" ", "")
+    return 2 <= len(short) <= 4 and len(full) > len(short) and short[0] == full[0] and \
+        bool(re.fullmatch(".*?".join(map(re.escape, short)) + ".*", full)) and not full.startswith(short)
 
 
 def _stems(key: str) -> frozenset[str]:

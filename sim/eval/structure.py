@@ -193,7 +193,11 @@ def _records(data: Any, context: tuple[str, ...]) -> list[Record]:
     if not isinstance(data, dict):
         return []
     scalars = tuple((str(k), v) for k, v in data.items() if not isinstance(v, (dict, list)))
-    found = [Record(scalars, context, _shown(context, dict(scalars)))] if scalars else []
+    # a list of plain values is a field too: "on": ["Pendant", "Porch light"] (Record.scalars leaves it out)
+    listed = tuple((str(k), v) for k, v in data.items()
+                   if isinstance(v, list) and v and not any(isinstance(x, (dict, list)) for x in v))
+    fields = scalars + listed
+    found = [Record(fields, context, _shown(context, dict(fields)))] if fields else []
     named = tuple(str(v) for _, v in scalars if isinstance(v, str))
     for key, value in data.items():
         if isinstance(value, (dict, list)):

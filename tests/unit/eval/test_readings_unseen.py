@@ -367,3 +367,37 @@ def test_asking_whether_the_user_is_sure_to_do_it_offers_it(monkeypatch, reply, 
 def test_a_french_offer_to_just_do_it_is_an_offer_of_the_action():
     assert _read("Je peux allumer la lampe du salon — je le fais ?", request="Allume la lampe", language="fr").offers
     assert not _read("La lampe est allumée — je fais autre chose ?", request="Allume la lampe", language="fr").offers
+
+
+# A structure's null, list of names under a state, and a number under an abbreviated column ----------
+
+BASKET = {"properties": {"basketId": {"type": "string"}, "lines": {"type": "array", "items": {"properties": {
+    "product": {"type": "string"}, "quantity": {"type": "integer"}, "amount": {"type": "number"}}}}}}
+FILLED = {"basketId": "BS-77", "lines": [{"product": "Tent pegs (10-pack)", "quantity": 4, "amount": 12.0},
+                                         {"product": "Mallet", "quantity": 1, "amount": 9.5}]}
+
+
+@pytest.mark.parametrize("reply", [
+    "BS-77:\n\n| Product | Qty | Amt |\n|---|---|---|\n| Tent pegs (10-pack) | 10 | 12.0 |\n| Mallet | 1 | 9.5 |",
+    "```yaml\nbasket: BS-77\nlines:\n  - product: Mallet\n    qty: 2\n```",
+])
+def test_a_cell_under_an_abbreviated_column_is_held_to_that_field(monkeypatch, reply):
+    assert any("qty" in why.lower() for why in _made_up(reply, (BASKET, FILLED))), _made_up(reply, (BASKET, FILLED))
+    right = reply.replace("| 10 | 12.0", "| 4 | 12.0").replace("qty: 2", "qty: 1")
+    assert _made_up(right, (BASKET, FILLED)) == []
+    monkeypatch.setattr("sim.eval.facts._abbreviates", lambda key, name: False)
+    assert not any("qty" in why.lower() for why in _made_up(reply, (BASKET, FILLED)))
+
+
+def test_a_null_said_of_a_field_that_holds_something_is_said_empty():
+    assert _made_up('{"task": "t-5", "details": null}', (TASK, WRITTEN)) == [
+        'details: null, but its details is "Receipts"']
+    assert _made_up('{"task": "t-5", "details": null}', (TASK, {**WRITTEN, "details": None})) == []
+
+
+def test_a_state_over_a_list_of_names_is_held_to_each_named_thing():
+    den = {"result": [{"lightId": "d1", "name": "Desk lamp", "isOn": True},
+                      {"lightId": "d2", "name": "Shelf strip", "isOn": False}]}
+    assert _made_up('{"lit": ["Shelf strip"], "dark": ["Desk lamp"]}', (LIGHTS, den))
+    assert _made_up('{"lit": ["Desk lamp"], "dark": ["Shelf strip"]}', (LIGHTS, den)) == []
+    assert _made_up("```yaml\non:\n  - Desk lamp\noff:\n  - Shelf strip\n```", (LIGHTS, den)) == []
