@@ -351,6 +351,9 @@ class _Reading:
             else:
                 found += _flipped_elsewhere(said, named, self.language)
             found += _other_values_said(valued, self.language, self.enums, holders, self.excluded)
+        if negated and self.english:
+            found += _denied_values(_without_the_action(said, self.excluded), self.enums, known.holders(scope),
+                                    self.excluded)
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
         return found + _misnamed(said, known, scope)
@@ -756,6 +759,23 @@ def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: lis
             if any(_mentions(said, a) and _said(value) in _said(a) for a in actual):
                 continue  # "partly cloudy" says PARTLY_CLOUDY, not CLOUDY
             found.append(f"{_said(value)!r} for the {name}, which is {', '.join(sorted(map(_said, actual)))}")
+    return found
+
+
+# A negation and the few words after it it negates: "hasn't shipped", "is not yet delivered".
+_NEGATED_SPAN = re.compile(r"(?:\bnot|\bnever|n't)\b(?:\s+(?:yet|been|be|actually|really|even))*\s+\S+", re.I)
+
+
+def _denied_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
+                   excluded: set[str]) -> list[str]:
+    """An enum value said not to hold that its field holds: "ORD-8492 hasn't shipped yet" of an
+    order that is SHIPPED ("it hasn't been delivered yet" of it states nothing)."""
+    negated = " ".join(m.group(0) for m in _NEGATED_SPAN.finditer(said.replace("’", "'")))
+    found = []
+    for name, _ in enums if negated else ():
+        for value in sorted(_field_values(scope, name)):
+            if _said(value) not in excluded and _mentions(negated, value):
+                found.append(f"not {_said(value)!r} for the {name}, which is {_said(value)}")
     return found
 
 

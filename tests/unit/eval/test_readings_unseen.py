@@ -401,3 +401,16 @@ def test_a_state_over_a_list_of_names_is_held_to_each_named_thing():
     assert _made_up('{"lit": ["Shelf strip"], "dark": ["Desk lamp"]}', (LIGHTS, den))
     assert _made_up('{"lit": ["Desk lamp"], "dark": ["Shelf strip"]}', (LIGHTS, den)) == []
     assert _made_up("```yaml\non:\n  - Desk lamp\noff:\n  - Shelf strip\n```", (LIGHTS, den)) == []
+
+
+# A value said not to hold, that holds ----------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Good news, ORD-3321 hasn't been shipped so far.",
+    "ORD-3321 is not shipped, you can still change it.",
+])
+def test_a_value_said_not_to_hold_that_holds_is_misstated(monkeypatch, reply):
+    assert _made_up(reply, (ORDER, ON_ITS_WAY)) == ["not 'shipped' for the status, which is shipped"]
+    assert _made_up(reply.replace("shipped", "delivered"), (ORDER, ON_ITS_WAY)) == [], "not delivered: true"
+    monkeypatch.setattr("sim.eval.facts._denied_values", lambda *args: [])
+    assert _made_up(reply, (ORDER, ON_ITS_WAY)) == []
