@@ -436,19 +436,21 @@ class _Reading:
         said = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
         number = _as_number(said)
         enums = {field for field, _ in self.enums}
-        found = []
+        found, numbers = [], {}
         for d in (d for part in parts for d in _dicts(part)):
             for field_name, actual in d.items():
                 if not (_stems(field_name) == name or _abbreviates(key, field_name)) or field_name in enums:
                     continue
-                if isinstance(actual, (int, float)) and not isinstance(actual, bool) and number is not None \
-                        and abs(number - actual) >= 1:  # "| Qty | 3 |" of a line whose quantity is 2
-                    found.append(f"{key}: {value} for the {field_name}, which is {actual}")
+                if isinstance(actual, (int, float)) and not isinstance(actual, bool):
+                    numbers.setdefault(field_name, []).append(actual)
                 elif isinstance(actual, bool) and isinstance(said, bool) and said != actual:
                     found.append(f"{key}: {value} for the {field_name}, which is {str(actual).lower()}")
                 elif isinstance(actual, str) and isinstance(said, str) and self.english and \
                         not _same_words(said, actual):
                     found.append(f"{value!r} for the {field_name}, which is {actual!r}")
+        for field_name, actual in numbers.items():  # "| Qty | 3 |" of a line whose quantity is 2: none agrees
+            if number is not None and all(abs(number - a) >= 1 for a in actual):
+                found.append(f"{key}: {value} for the {field_name}, which is {' or '.join(map(str, actual))}")
         return found
 
     def _row_key(self, record: Record) -> list[Any]:
@@ -607,9 +609,10 @@ def _as_number(value: Any) -> float | None:
 
 def _abbreviates(key: str, field_name: str) -> bool:
     """A column or key named by a field's abbreviation: "Qty" for quantity, "amt" for amount: one
-    short word, its first letter the field's first, its letters in the field's name in order."""
+    short word of letters (not an id's "BK"), its first letter the field's first, its letters in
+    the field's name in order."""
     short, full = field_words(key).replace(" ", ""), field_words(field_name).replace(" ", "")
-    return 2 <= len(short) <= 4 and len(full) > len(short) and short[0] == full[0] and \
+    return bool(re.fullmatch(r"[A-Za-z]{3,4}\.?", key.strip())) and len(full) > len(short) and short[0] == full[0] and \
         bool(re.fullmatch(".*?".join(map(re.escape, short)) + ".*", full)) and not full.startswith(short)
 
 

@@ -414,3 +414,9 @@ def test_a_value_said_not_to_hold_that_holds_is_misstated(monkeypatch, reply):
     assert _made_up(reply.replace("shipped", "delivered"), (ORDER, ON_ITS_WAY)) == [], "not delivered: true"
     monkeypatch.setattr("sim.eval.facts._denied_values", lambda *args: [])
     assert _made_up(reply, (ORDER, ON_ITS_WAY)) == []
+
+
+def test_an_ids_letters_are_no_abbreviation_of_a_field():
+    booking = {"properties": {"bookingId": {"type": "string"}, "restaurant": {"type": "string"}}}
+    reply = "| Booking | BK-2040 |\n|---|---|\n| Restaurant | Chez Léa |"
+    assert _made_up(reply, (booking, {"bookingId": "BK-2040", "restaurant": "Chez Léa"})) == []
