@@ -92,7 +92,8 @@ _SAME_ACTION = {
     "release": ("free", "free up", "let go"),
 }
 # The verbs of calling something off: those of the cancel intent and the same action's.
-_INTENTS_OF_CALLING_OFF = frozenset({v for v, intent in INTENT_OF.items() if intent == "cancel"} | set(_SAME_ACTION["cancel"]))
+_INTENTS_OF_CALLING_OFF = frozenset({v for v, intent in INTENT_OF.items() if intent == "cancel"}
+                                    | set(_SAME_ACTION["cancel"]))
 # The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
 # general English for what is left of something called off or removed, keyed like _SAME_ACTION.
 _LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history", "cleared out")}
@@ -410,7 +411,8 @@ class _Said:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
         part no call was to change ("the title is unchanged" after an update of the text)."""
         unchanged = _UNCHANGED.search(plain)
-        subject = unchanged and re.match(r"(?:\w+\s+)?(?:your|the|their|his|her|its|my)\s+(\w+?)s?\b", unchanged.group(0), re.I)
+        subject = unchanged and re.match(r"(?:\w+\s+)?(?:your|the|their|his|her|its|my)\s+(\w+?)s?\b",
+                                         unchanged.group(0), re.I)
         return bool(unchanged) and not (subject and subject.group(1).lower() in self.untouched)
 
     def action(self, text: str) -> bool:

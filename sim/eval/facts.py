@@ -390,8 +390,9 @@ class _Reading:
         for match in _NUMBER.finditer(plain):
             value = float(match.group(0).replace(",", "."))
             unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
-            if not (_known_number(value, self.said_numbers, self.longest, converted=unit == "temperature") or _known_number(
-                    value, known.returned_numbers(scope, unit), self.longest, converted=unit == "temperature")):
+            converted = unit == "temperature"
+            if not (_known_number(value, self.said_numbers, self.longest, converted=converted) or _known_number(
+                    value, known.returned_numbers(scope, unit), self.longest, converted=converted)):
                 found.append(f"{match.group(0)!r}, which no call returned")
         return found
 
