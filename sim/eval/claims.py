@@ -91,6 +91,9 @@ _SAME_ACTION = {
     "update": ("change", "edit", "modify", "rename", "replace"),
     "release": ("free", "free up", "let go"),
 }
+# The verbs of calling something off: those of the cancel intent and the same action's.
+_INTENTS_OF_CALLING_OFF = frozenset({v for v, intent in INTENT_OF.items() if intent == "cancel"}
+                                    | set(_SAME_ACTION["cancel"]))
 # The states an ending leaves a thing in, said after a form of be ("BK-1000 is gone", "it's void"):
 # general English for what is left of something called off or removed, keyed like _SAME_ACTION.
 _LEFT_AS = {"cancel": ("void", "gone", "off", "history"), "delete": ("gone", "history", "cleared out")}
@@ -148,7 +151,7 @@ _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|tho
 # "everything stays the same", "it remains untouched", "things are just as they were"; not a
 # part of it ("the rest is unchanged").
 _AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:(?:the same\s+)?as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
-_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|[A-Z]+-\d+|(?:your|the)\s+(?!other|rest)\w+)"
+_UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|[A-Z]+-\d+|(?:your|the|their|his|her|its|my)\s+(?!other|rest)\w+)"
                         r"(?:(?:'s|'re|\s+is|\s+are)?\s+"
                         r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
                         r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
@@ -172,7 +175,10 @@ _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\
 # Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
 _UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
                                r"ไม่ได้|ไม่สามารถ|ไม่สำเร็จ", re.I)
-_CONDITION = re.compile(r"^\s*(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
+# A condition that opens a sentence, or a clause after its connective ("..., so if it doesn't show up,
+# tell me", "mais s'il ne s'allume pas", 不过要是没反应): it scopes over its own clause.
+_CONDITION = re.compile(r"^\s*(?:(?:and|but|so|or|then|yet|et|mais|donc|alors|ou)\s+|(?:และ|แต่|ก็)\s*|(?:但是?|不过|所以|那|而)\s*)?"
+                        r"(?:(?:if|unless|in case|si|s'ils?)\b|ถ้า|หาก|如果|要是|万一)", re.I)
 _ABILITY_OR_CONDITION = re.compile(r"\b(?:can|could|cannot|able|possible|allowed|if|once|when|unless)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?", re.UNICODE)
 _QUESTION_WORDS = frozenset("what whats what's how when where who which why is are was were am do does did can could "
@@ -196,6 +202,14 @@ class Action:
     states: set[str] = field(default_factory=set)  # on, off, high
     opposites: set[str] = field(default_factory=set)  # the enum's other values: off for on
     nouns: set[str] = field(default_factory=set)  # what it acts on, from its name: note, order, light
+    parameters: set[str] = field(default_factory=set)  # the words of its parameters' names: title, content
+    given: set[str] = field(default_factory=set)  # those of the arguments a call gave
+
+    @property
+    def untouched(self) -> set[str]:
+        """The parts a call could have changed and was not given ("title" of an update that set
+        only the content): said to be unchanged, they deny nothing of what was done."""
+        return self.parameters - self.given if self.given else set()
 
     def add_function(self, name: str, description: str, args: dict[str, Any], schema: dict[str, Any]) -> None:
         words = name_words(name)
@@ -209,6 +223,8 @@ class Action:
             verbs |= _lemmas_of_past(participle)
         self.add_verbs(verbs)
         properties = (schema or {}).get("properties") or {}
+        self.parameters |= {w for key in properties for w in name_words(key)}
+        self.given |= {w for key in args or {} for w in name_words(key)}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
             if isinstance(value, str) and value in allowed:
@@ -230,7 +246,7 @@ class Action:
         """This action and the verb an English request starts with, read the same way ("Send a
         text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
         of BK-1000" asks to delete, so "Got it" claims nothing."""
-        heard = Action(set(self.verbs), set(self.states), set(self.opposites), set(self.nouns))
+        heard = dataclasses.replace(self, verbs=set(self.verbs), states=set(self.states))
         heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
@@ -277,7 +293,7 @@ class Reader:
         verbs, states = frozenset(heard.verbs), frozenset(heard.states)
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
-                     bool(action.verbs))
+                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs))
         claims, denials, unchanged, troubles = [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
@@ -314,20 +330,23 @@ class Reader:
         if value is None or value == "":
             return None
         words = field_words(key)
-        if OUTCOME_FIELD.fullmatch(words) or said.action(words):  # "done", "cancelled", "annulée"
-            answer = YES_NO.get(str(value).strip().lower()) if not isinstance(value, bool) else value
-            if answer is not None:
-                return "claim" if answer else "denial"
+        answer = YES_NO.get(str(value).strip().lower()) if not isinstance(value, bool) else value
+        # "done", "cancelled", "annulée"; or a key that alone would claim the action ("已取消": 已 done + the verb)
+        if answer is not None and (OUTCOME_FIELD.fullmatch(words) or said.action(words) or said.acts and any(
+                self._hear(clause, said) == "claim" for clause in self.cues.clauses(key))):
+            return "claim" if answer else "denial"
         if isinstance(value, (bool, int, float)):
             return None
         return next(filter(None, (self._hear(clause, said) for clause in self.cues.clauses(f"{key}: {value}"))), None)
 
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
         """"claim", "denial" or None for one clause."""
-        if _CONDITION.match(clause.sentence):
+        if _CONDITION.match(clause.sentence) or _CONDITION.match(clause.text):
             return None  # "if it doesn't work, try again": what to do should it fail, not that it did
         if clause.retries and not clause.negated:
             return "denial"  # "want me to retry?": a second try means the first one failed
+        if said.called_off and said.called_off.search(clause.plain) and not clause.question:
+            return "denial"  # "the deletion was aborted": the action itself called off
         if _changed(clause, said.verb):
             return "claim"
         if clause.negated and not clause.question:
@@ -340,7 +359,7 @@ class Reader:
                 return None  # "it can't be undone": what can no longer be done
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
-                               or _UNCHANGED.search(clause.plain)):
+                               or said.as_it_was(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
                                or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
@@ -385,6 +404,16 @@ class _Said:
     verb: re.Pattern | None
     french: re.Pattern | None
     acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
+    untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
+    called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
+
+    def as_it_was(self, plain: str) -> bool:
+        """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
+        part no call was to change ("the title is unchanged" after an update of the text)."""
+        unchanged = _UNCHANGED.search(plain)
+        subject = unchanged and re.match(r"(?:\w+\s+)?(?:your|the|their|his|her|its|my)\s+(\w+?)s?\b",
+                                         unchanged.group(0), re.I)
+        return bool(unchanged) and not (subject and subject.group(1).lower() in self.untouched)
 
     def action(self, text: str) -> bool:
         """``text`` says the action was done, in its own words."""
@@ -528,11 +557,32 @@ def _done_pattern(verbs: frozenset[str], states: frozenset[str]) -> re.Pattern |
     return re.compile("|".join(parts + [state.pattern] if state else parts), re.I) if parts or state else None
 
 
+def _action_nouns(verbs: Iterable[str]) -> set[str]:
+    """The action's nouns: "cancellation", "deletion", "booking"."""
+    return {noun for v in verbs if v.isalpha() for noun in
+            (v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
+
+
+@functools.lru_cache(maxsize=1024)
+def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
+    """The action's noun with a verb of calling off done to it, either side ("cancellation called
+    off", "I aborted the deletion", "the booking was dropped"): the action did not go ahead. A verb
+    of the noun's own stem is none ("the cancellation is cancelled" is not said of a call-off)."""
+    nouns = _action_nouns(verbs)
+    off = {f for verb in _INTENTS_OF_CALLING_OFF for f in forms(verb)[0]}
+    found = []
+    for noun in sorted(nouns):
+        offs = sorted(f for f in off if f[:5] != noun[:5])
+        said = "|".join(re.escape(f).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+") for f in offs)
+        found.append(rf"\b{noun}s?\b(?:\s+(?:was|were|has been|is|got|been))?\s+(?:{said})\b"
+                     rf"|\b(?:{said})\s+(?:the\s+|your\s+|that\s+|this\s+)?{noun}s?\b")
+    return re.compile("|".join(found), re.I) if found else None
+
+
 def _nominal_pattern(verbs: set[str]) -> str:
     """The action's noun ("cancellation", "deletion", "booking") and, later in its clause, a general
     verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"."""
-    nouns = {noun for v in verbs if v.isalpha() for noun in
-             (v, v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
+    nouns = {v for v in verbs if v.isalpha()} | _action_nouns(verbs)
     done = {past for v in _CARRIED_OUT for past in forms(v)[0]}
     return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))}|(?:is|was|'s)\s+(?:now\s+)?" \
         rf"(?:final|official))\b"  # "the cancellation of ORD-7310 is final now"

@@ -77,11 +77,18 @@ _QUESTION_WORDS = frozenset("what what's whats where which when who whom whose d
                             "about tell know please".split())
 # A clause about the user or their things: never general knowledge ("your flight leaves at 7:40").
 _PERSONAL = re.compile(r"\b(?:you|your|yours|you're|you'll|you've|my|mine|me|our|us|i|i'm|i've|i'll|we|we've)\b", re.I)
-_EMPTY = re.compile(r"(?:\b(?:is|was|looks|seems)|'s)\s+(?:an?\s+)?(?:completely\s+|totally\s+|still\s+|otherwise\s+)?"
+_EMPTY = re.compile(r"(?:\b(?:the|its|his|her|their|your)\s+(?P<noun3>[a-z]+)\s+)?"  # "the text is now empty"
+                    r"(?:\b(?:is|are|was|were|looks?|seems?)|'s|'re)\s+(?:an?\s+)?(?:(?:now|still|currently|already|otherwise|\w+ly)\s+)?"
                     r"(?:empty|blank)\b|\bnothing\s+(?:written\b|(?:written\s+)?(?:in|inside|under|below|beneath)\b"
                     r"|on it\b)|\bcontains\s+nothing\b|\b(?:has|have|had)(?:\s+got)?\s+no\s+(?P<noun>\w+)"
                     r"|\b(?:doesn't|does not|don't|do not|hasn't|has not|haven't|have not)\s+(?:got|have)\s+"
                     r"(?:any\s+(?P<noun2>\w+)|anything\b)", re.I)
+# "Nothing in X" as the subject of its own verb ("nothing in the record suggests a problem", "nothing in
+# it is urgent"): what is in X is said of, not that X is empty. Function words that end like a verb
+# are none.
+_NOTHING_AS_SUBJECT = re.compile(r"nothing\s+(?:in|inside|under|below|beneath)\s+(?:[\w-]+\s+){1,4}?"
+                                 r"(?!(?:besides|as|its|this|his|hers|ours|yours|theirs|thus|unless|plus|perhaps|yes)\b)"
+                                 r"(?:\w+(?:s|ed)|is|was|can|could|will|would|should|may|might|must|has|had)\b", re.I)
 # A clause said of all but what the reply names: "everything else", "all the others", "the rest",
 # "le reste", "les autres", 其他的, ที่เหลือ.
 _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le reste|les autres|l'autre)\b"
@@ -315,31 +322,41 @@ class _Reading:
         words = _CONTENT_WORD.findall(sentence)
         return len(sentence.split()) <= 4 or bool({w.lower() for w in words} & asked)
 
-    def clause(self, said: str, scope: list[Any], negated: bool, named: list[Any], sentence: str = "") -> list[str]:
+    def clause(self, said: str, scope: list[Any], negated: bool, named: list[Any], sentence: str = "",
+               label: str = "") -> list[str]:
         """The values one asserting clause states that the results it speaks of do not hold.
-        ``named``: what its sentence names, for the states said in other languages."""
+        ``named``: what its sentence names, for the states said in other languages. ``label``: a
+        field's name that opens ``said``, whose words name the field, not a value ("ส่งถึงประมาณ", the
+        estimated delivery, says no order is delivered)."""
         known, found = self.known, []
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in self.seen_text:
                 found.append(f"{token!r}, which no call returned")
         if self.english:
+            dated = [m.span() for m in dates_spans(said, self.language)]  # "Sunday March 15": a date, read as one
             for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
                 name = match.group(0)
+                if any(s < match.end() and match.start() < e for s, e in dated):
+                    continue
                 if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
                         not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
                     found.append(f"{name!r}, which no call returned")
         if self.numbers and not negated:
             found += self._numbers(said, scope)
         if not negated:
-            valued, holders = _without_the_action(said, self.excluded), known.holders(scope)
+            valued = _without_reporting(_without_the_action(said[len(label):], self.excluded))
+            holders = known.holders(scope)
             if self.english:
                 found += _other_enum_values(valued, self.enums, holders, self.excluded) + _flipped_states(said, scope)
             else:
                 found += _flipped_elsewhere(said, named, self.language)
             found += _other_values_said(valued, self.language, self.enums, holders, self.excluded)
+        if negated and self.english:
+            found += _denied_values(_without_the_action(said, self.excluded), self.enums, known.holders(scope),
+                                    self.excluded)
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
-        return found
+        return found + _misnamed(said, known, scope)
 
     def restated(self, said: str, scope: list[Any]) -> list[str]:
         """What a hedged clause restates of the results it speaks of, said otherwise than they hold
@@ -373,8 +390,9 @@ class _Reading:
         for match in _NUMBER.finditer(plain):
             value = float(match.group(0).replace(",", "."))
             unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
-            if not (_known_number(value, self.said_numbers, self.longest) or _known_number(
-                    value, known.returned_numbers(scope, unit), self.longest, converted=unit == "temperature")):
+            converted = unit == "temperature"
+            if not (_known_number(value, self.said_numbers, self.longest, converted=converted) or _known_number(
+                    value, known.returned_numbers(scope, unit), self.longest, converted=converted)):
                 found.append(f"{match.group(0)!r}, which no call returned")
         return found
 
@@ -382,9 +400,20 @@ class _Reading:
         """A structure's row, each field held to the result the row names (sim/eval/structure.py)."""
         row = self._row_key(record)
         found = []
+        for key, value in record.fields:  # a state's word over a list of names: "on": ["Pendant", "Porch light"]
+            labelled = _state_of("", key, self.language) if isinstance(value, list) else None
+            named = [part for name in value if isinstance(name, str) for part in self.known.named(name)] \
+                if labelled else []
+            found += _state_against(labelled, named) if named else []
         for key, value in record.scalars():
-            if value is None or value == "" or _says_how_it_went(key, value, self.excluded):
-                continue  # "done": false says how the action went: read as a claim or a denial (claims.py)
+            if value is None:  # "content": null, of a note that has text
+                found += [f"{key}: null, but its {field_name} is {_shown(actual)}" for part in row for d in _dicts(part)
+                          for field_name, actual in d.items() if _stems(field_name) == _stems(key)
+                          and actual not in (None, "", [], {})][:1]
+            if value is None or value == "" or _says_how_it_went(key, value, self.excluded) and \
+                    _state_of(key, value, self.language) is None:
+                continue  # "done": false says how the action went: read as a claim or a denial (claims.py);
+                # "on": false says the thing's state too
             labelled = _state_of("", key, self.language) if isinstance(value, str) else None
             if labelled and self.known.named(value):  # "- On: Pendant and Porch light"
                 found += _state_against(labelled, self.known.named(value))
@@ -397,7 +426,7 @@ class _Reading:
                 found += self._same_field(key, value, parts)
                 if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
                     unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
-                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts)
+                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts, label=f"{key}:")
         return found
 
     def _same_field(self, key: str, value: Any, parts: list[Any]) -> list[str]:
@@ -406,17 +435,23 @@ class _Reading:
         by the lexicon; numbers, dates and times by their own readings)."""
         name = _stems(key)
         said = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
+        number = _as_number(said)
         enums = {field for field, _ in self.enums}
-        found = []
+        found, numbers = [], {}
         for d in (d for part in parts for d in _dicts(part)):
             for field_name, actual in d.items():
-                if _stems(field_name) != name or field_name in enums:
+                if not (_stems(field_name) == name or _abbreviates(key, field_name)) or field_name in enums:
                     continue
-                if isinstance(actual, bool) and isinstance(said, bool) and said != actual:
+                if isinstance(actual, (int, float)) and not isinstance(actual, bool):
+                    numbers.setdefault(field_name, []).append(actual)
+                elif isinstance(actual, bool) and isinstance(said, bool) and said != actual:
                     found.append(f"{key}: {value} for the {field_name}, which is {str(actual).lower()}")
                 elif isinstance(actual, str) and isinstance(said, str) and self.english and \
                         not _same_words(said, actual):
                     found.append(f"{value!r} for the {field_name}, which is {actual!r}")
+        for field_name, actual in numbers.items():  # "| Qty | 3 |" of a line whose quantity is 2: none agrees
+            if number is not None and all(abs(number - a) >= 1 for a in actual):
+                found.append(f"{key}: {value} for the {field_name}, which is {' or '.join(map(str, actual))}")
         return found
 
     def _row_key(self, record: Record) -> list[Any]:
@@ -566,6 +601,22 @@ def _same_words(said: str, actual: str) -> bool:
         len(words & set(re.findall(r"[^\W\d_]{4,}", said))) * 2 >= len(words)
 
 
+def _as_number(value: Any) -> float | None:
+    """A cell's number: 3, "3", "3.5"; None for anything else (a time, "3-pack", a word)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return float(value) if isinstance(value, str) and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", value) else None
+
+
+def _abbreviates(key: str, field_name: str) -> bool:
+    """A column or key named by a field's abbreviation: "Qty" for quantity, "amt" for amount: one
+    short word of letters (not an id's "BK"), its first letter the field's first, its letters in
+    the field's name in order."""
+    short, full = field_words(key).replace(" ", ""), field_words(field_name).replace(" ", "")
+    return bool(re.fullmatch(r"[A-Za-z]{3,4}\.?", key.strip())) and len(full) > len(short) and short[0] == full[0] and \
+        bool(re.fullmatch(".*?".join(map(re.escape, short)) + ".*", full)) and not full.startswith(short)
+
+
 def _stems(key: str) -> frozenset[str]:
     """A field's name as the stems of its words, auxiliaries aside: "canCancel", "can_cancel" and
     "cancellable" are all {cance}; "isOn" and "on" are {on}."""
@@ -682,6 +733,22 @@ def _without_the_action(said: str, actions: set[str]) -> str:
     return said
 
 
+# A past verb that reports what someone said, its words after it (a colon, "that", a quotation):
+# "The app confirmed: “Order cancelled.”", "the shop confirmed that...", "l'appli a confirmé : « ... »".
+_REPORTING = re.compile(r"(?P<before>[^\W\d_]+['’]?[^\W\d_]*)\s+(?P<verb>[^\W\d_]+(?:ed|é|ée|és|ées))\s*(?::|\bthat\b|\bque\b|qu['’]|[“\"«‘])",
+                        re.I)
+_BE_BEFORE = frozenset("is are was were be been being am it's that's 's now still est sont été était étaient "
+                       "être c'est".split())
+
+
+def _without_reporting(said: str) -> str:
+    """The clause without a verb that reports speech, a state's word though it is ("confirmed"):
+    what is reported is read on its own (the quotation after it), not as the verb's subject's value.
+    After a form of be it is a state again ("ORD-5117 is confirmed: it ships Monday")."""
+    return _REPORTING.sub(lambda m: m.group(0) if m.group("before").lower() in _BE_BEFORE
+                          else m.group(0).replace(m.group("verb"), " ", 1), said)
+
+
 def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
                        excluded: set[str]) -> list[str]:
     """An enum value the clause says that its field has nowhere in the results it speaks of."""
@@ -696,6 +763,23 @@ def _other_enum_values(said: str, enums: list[tuple[str, list[str]]], scope: lis
             if any(_mentions(said, a) and _said(value) in _said(a) for a in actual):
                 continue  # "partly cloudy" says PARTLY_CLOUDY, not CLOUDY
             found.append(f"{_said(value)!r} for the {name}, which is {', '.join(sorted(map(_said, actual)))}")
+    return found
+
+
+# A negation and the few words after it it negates: "hasn't shipped", "is not yet delivered".
+_NEGATED_SPAN = re.compile(r"(?:\bnot|\bnever|n't)\b(?:\s+(?:yet|been|be|actually|really|even))*\s+\S+", re.I)
+
+
+def _denied_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
+                   excluded: set[str]) -> list[str]:
+    """An enum value said not to hold that its field holds: "ORD-8492 hasn't shipped yet" of an
+    order that is SHIPPED ("it hasn't been delivered yet" of it states nothing)."""
+    negated = " ".join(m.group(0) for m in _NEGATED_SPAN.finditer(said.replace("’", "'")))
+    found = []
+    for name, _ in enums if negated else ():
+        for value in sorted(_field_values(scope, name)):
+            if _said(value) not in excluded and _mentions(negated, value):
+                found.append(f"not {_said(value)!r} for the {name}, which is {_said(value)}")
     return found
 
 
@@ -771,7 +855,11 @@ def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:
         if word in _OPPOSITE:
             return word, value
         opposite = next((state for state, other in _OPPOSITE.items() if other == word), None)
-        return (opposite, not value) if opposite else None
+        if opposite:
+            return opposite, not value
+        said_as = _STATE_ELSEWHERE.get(language, {})  # a key in the reply's language: "allumée", เปิดอยู่, 开着
+        on, off = (bool(said_as and re.search(said_as[w], key.lower())) for w in ("on", "off"))
+        return ("on", value if on else not value) if on != off and len(key) <= 12 else None
     if not isinstance(value, str):
         return None
     said = re.sub(r"[^\w\s]", " ", value).strip().lower()
@@ -867,7 +955,9 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
     be empty ("there's nothing in note-1 besides its title") that holds something."""
     found = []
     for match in _EMPTY.finditer(said):
-        noun = (match.group("noun") or match.group("noun2") or "").lower().rstrip("s")
+        if _NOTHING_AS_SUBJECT.match(said[match.start():]) and not said[:match.start()].strip(" ,;:-—–").split()[1:]:
+            continue  # "nothing in the record suggests a problem": said of what is in it, not that nothing is
+        noun = (match.group("noun") or match.group("noun2") or match.group("noun3") or "").lower().rstrip("s")
         if not noun:
             found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]
             continue
@@ -879,6 +969,36 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
                 values = [v for v in _values_of(result, name) if v not in (None, "", [])]
                 if values:
                     found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
+    return found
+
+
+# A quotation said as what a thing is called: after a verb of naming ("is called “X”", "titled X",
+# "intitulée « X »", 名为“X”, ชื่อ “X”) or right after the thing's noun ("the note “X”", "Note « X »").
+_NAMED_AS = re.compile(r"(?:\b(?:called|named|titled|entitled|appel[ée]e?s?|nomm[ée]e?s?|intitul[ée]e?s?)|名为|叫做?|标题为?|ชื่อ)"
+                       r"\s*[:：]?\s*[“\"«「]\s*(?P<name>[^”\"»」\n]{1,60}?)\s*[”\"»」]"
+                       r"|(?:^\s*|\b(?:the|your|a|la|le|une|un|votre|ta|ma)\s+(?:new\s+|nouvelle\s+|nouveau\s+)?)"
+                       r"[^\W\d_]+\s+[“\"«「]\s*(?P<name2>[^”\"»」\n]{1,60}?)\s*[”\"»」]", re.I)
+# The fields that hold a thing's name: title, name, label, displayName...
+_NAME_FIELD = re.compile(r"(?:^|_|[a-z])(?:title|name|label)$|^(?:title|name|label)", re.I)
+
+
+def _misnamed(said: str, known: Known, scope: list[Any]) -> list[str]:
+    """A thing said to be called what none of the things spoken of is called, nor anything the
+    conversation named: "Your new note is called “Untitled note”" of a note titled "Dentist"."""
+    found = []
+    for match in _NAMED_AS.finditer(said):
+        name = (match.group("name") or match.group("name2") or "").strip().lower()
+        if re.search(r"[.!?。！？]$", name) or len(name.split()) > 6 or not re.search(r"\w", name):
+            continue  # a message quoted, not a name; or a quotation already read (blanked: “…”)
+        names = {v.strip().lower() for part in scope if isinstance(part, dict) for k, v in part.items()
+                 if _NAME_FIELD.search(k) and isinstance(v, str)}
+        if not names or name in names:
+            continue
+        elsewhere = {str(v).strip().lower() for _, result in known.results for d in _dicts(result)
+                     for k, v in d.items() if _NAME_FIELD.search(k) and isinstance(v, str)}
+        if name not in elsewhere and name not in known.said_text():
+            found.append(f"“{match.group('name') or match.group('name2')}” as its name, which is "
+                         f"{' or '.join(sorted(names))!r}")
     return found
 
 
@@ -915,7 +1035,14 @@ def _held(said: str, scope: list[Any]) -> list[tuple[str, Any]]:
     or ids, nor a field the clause names as an exception."""
     return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
             if not _NAMING_FIELD.search(key) and not re.search(_EXCEPT + re.escape(key), said, re.I)
-            and (isinstance(value, str) and len(value.split()) > 1 or isinstance(value, list) and value)]
+            and (isinstance(value, str) and _text(value) or isinstance(value, list) and value)]
+
+
+def _text(value: str) -> bool:
+    """Text a thing holds, not a code: more than a word, or a word of a few letters not in capitals
+    ("Milk", 牛奶和鸡蛋; not "UPS", "SHIPPED", "me")."""
+    return len(value.split()) > 1 or len(value.strip()) >= 4 and not value.isupper() or \
+        bool(re.search(r"[\u0e00-\u0e7f\u4e00-\u9fff]{2}", value))
 
 
 # An exception: "nothing besides its title".
@@ -930,12 +1057,27 @@ def _named_leaves(result: Any, name: str = "") -> list[tuple[str, Any]]:
     return [(name, result)]
 
 
+# A description that gives its unit by another field's: "in the same unit", "in the same units as temperature".
+_SAME_UNIT = re.compile(r"\bsame units?\b(?:\s+as\s+(?:the\s+)?(?P<field>\w+))?", re.I)
+
+
 def _described_fields(schema: Any) -> Iterable[tuple[str, str]]:
+    """Each field with its description; one given "in the same unit" is described as the field it
+    names, else the one before it, is (the apparent temperature "in the same unit" as the air's)."""
     if not isinstance(schema, dict):
         return
+    described: dict[str, str] = {}
     for key, sub in (schema.get("properties") or {}).items():
         if isinstance(sub, dict):
-            yield key, sub.get("description") or ""
+            description = sub.get("description") or ""
+            same = _SAME_UNIT.search(description)
+            if same and described:
+                named = same.group("field") or ""
+                source = next((d for k, d in described.items() if field_words(k) == field_words(named)),
+                              list(described.values())[-1])
+                description = f"{description} ({source})"
+            described[key] = description
+            yield key, description
             yield from _described_fields(sub)
     yield from _described_fields(schema.get("items"))
 

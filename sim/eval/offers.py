@@ -27,17 +27,30 @@ _OFFER = re.compile(r"\b(?:shall|should)\s+(?:i|we)\b|\b(?:want|like|wish|need|p
 # Going ahead with what was just spoken of, and nothing else: "Shall I proceed?", "Want me to go ahead
 # with it?", "Voulez-vous que je continue ?", 要我继续办理吗, ให้ดำเนินการต่อไหม.
 _PROCEED = re.compile(r"\b(?:go\s+ahead|proceed|do\s+(?:it|that|this|so)|confirm\s+(?:it|that)|make\s+it\s+happen)"
-                      r"(?:\s+(?:with\s+(?:it|that|this|the\s+\w+)|now|then|for\s+you|and\s+do\s+(?:it|that|this|so)))*"
+                      r"(?:\s+(?:with\s+(?:it|that|this|the\s+\w+)|now|then|for\s+you"
+                      r"|and\s+\w+(?:\s+(?:it|that|this|them|the\s+change|the\s+changes))?))*"  # "go ahead and submit it"
                       r"\s*[?.!]*\s*$"
-                      r"|\b(?:je\s+)?(?:continue|procède|poursuive|lance|m'en\s+occupe)\s*[?.!]*\s*$"
+                      r"|\b(?:je\s+)?(?:continue|procède|poursuive|lance|m'en\s+occupe|le\s+fais|l'envoie|y\s+vais)\s*[?.!]*\s*$"
                       r"|(?:继续|办理|处理|执行|操作)(?:一下)?(?:吗|呢)?\s*[？?]"
                       r"|(?:ดำเนินการ|จัดการ)(?:ต่อ|ให้)?(?:เลย)?\s*(?:ไหม|มั้ย|หรือไม่)", re.I)
+# A promise to act once the user consents ("say yes and I'll make the change", "once you confirm, I'll
+# create it", "dès que vous confirmez, je l'enregistre"), or a question put before acting at all
+# ("Before I do anything: ...?", "Just checking before I touch anything: ..., right?"): the agent
+# says it has not acted yet, and waits for a yes.
+_AWAITS_CONSENT = re.compile(r"\b(?:say|reply|answer|type|tell\s+me)\s+[“\"']?(?:yes|ok|go)\b[”\"']?[^.?!]*?\b(?:i'll|i\s+will)\s+\w+"
+                             r"|\b(?:once|if|when|as\s+soon\s+as)\s+you\s+(?:confirm|approve|agree|say\s+(?:yes|so)|give\s+"
+                             r"(?:me\s+)?the\s+go-ahead)\b[^.?!]*?\b(?:i'll|i\s+will)\s+\w+"
+                             r"|\b(?:dès\s+que|si|quand)\s+vous\s+(?:confirmez|validez|dites\s+oui)\b[^.?!]*?\bje\b", re.I)
+_BEFORE_ACTING = re.compile(r"\bbefore\s+(?:i|we)\s+(?!\w+ed\b)\w+\s+(?:anything|it|that|this|them|the\s+change)\b"
+                            r"[^.?!]*(?:[.:!][^.?!]*)?\?|\bavant\s+d[e']\s*(?:\w+\s+)?(?:quoi\s+que\s+ce\s+soit|rien|l[ea]?\b)[^?]*\?",
+                            re.I)
 # Another thing, or the action undone: "another note", "anything else", "switch it back", "undo it".
 _ANOTHER = re.compile(r"\b(?:another|other|others|more|else|anything|something|new|different|back|undo|undone|revert|"
                       r"restore|reverse|autre|autres|nouvelle|nouveau|encore)\b", re.I)
 # An offer to act in Chinese and Thai ("要我帮你取消吗", "ต้องการให้ยกเลิกไหม"), and another thing there.
-_ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我|我可以|我来|我帮你)[^。！？?]*(?:吗|？|\?)"
-                           r"|(?:ให้|ต้องการให้|อยากให้)[^?？]*?(?:ไหม|มั้ย|หรือไม่)")
+# A question whether the user is sure to do it is one too: "确定要取消吗？", "แน่ใจนะคะว่าจะยกเลิก...?".
+_ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我?|我可以|我来|我帮你|(?:你)?(?:确定|确认|是否)要?)[^。！？?]*(?:吗|？|\?)"
+                           r"|(?:ให้|ต้องการให้|อยากให้)[^?？]*?(?:ไหม|มั้ย|หรือไม่)|แน่ใจ[^?？]*?ว่าจะ[^?？]*(?:\?|？|ไหม|มั้ย)")
 _ANOTHER_ELSEWHERE = re.compile(r"其他|别的|另一|另外|อื่น")
 # The polite opening of a Chinese or Thai request, before its verb: 请, 帮我, ช่วย, กรุณา.
 _REQUEST_POLITE = re.compile(r"^(?:请|帮我|麻烦你?|给我|帮忙|能不能|可以|你能|ช่วย|กรุณา|รบกวน|ขอ)+")
@@ -52,6 +65,8 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
     """``clause`` asks or offers to do ``action`` ("Shall I create the note?", "Want me to switch
     it on?", "Voulez-vous que je l'annule ?": ``french`` is the French request's verb in its other
     forms) to a thing it names or points back to, or only to go ahead."""
+    if action.verbs and (_AWAITS_CONSENT.search(clause.sentence) or _BEFORE_ACTING.search(clause.sentence)):
+        return True  # "once you confirm, I'll create it": it was not done, says the agent
     asked = [m.group(0) for m in _ASKED_TO_ACT.finditer(clause.sentence)
              if clause.text in m.group(0) or m.group(0) in clause.text]  # Thai cuts clauses at spaces
     if not (clause.question or asked or _OFFER.search(clause.sentence)) or _ANOTHER.search(clause.plain):

@@ -84,7 +84,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                   r"\b(two|three|several|multiple|a few|a couple of|a couple) (tries|attempts|goes|rounds)\b"],
         "hedge": [r"\b(will|would|could|can|should|shall|may|might|must)\b", r"'ll\b", r"\bi'd\b(?!\s+(already\s+|just\s+)?(\w+ed|been|done|gone|sent|made|set|put|taken|got|had)\b)", r"\bgoing to\b",
                   r"\bgonna\b", r"\bwants?\b", r"\b(like|need|have|has|ready|about) to\b", r"\btry(ing)? to\b",
-                  r"^\s*(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
+                  r"^\s*((and|but|so|or|then|yet)\s+)?(if|once|when|whenever|until|unless|before|after|as soon as|let me)\b"],
         "question": [r"^(could|can|would|will|shall|should|do|does|did|is|are|which|what|when|where|who|how)\b"],
         "idiom": [r"\bno (problem|worries|worry)\b", r"\bnot a problem\b",
                   r"\b(without|with no) (any )?(issues?|problems?|errors?|hiccups?|trouble|hitch(es)?)\b", r"\bdon'?t worry\b", r"\bnever mind\b",
@@ -149,10 +149,11 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
 # now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’»\"])\s+|(?<=[。！？])|\n+"
                            r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
-# A list item that gives a field's value ("- **Status:** shipped", "- Conditions: clear"); its value
+# A list item that gives a field's value after a colon, a dash or an arrow ("- **Status:** shipped",
+# "- Conditions: clear", "• Porch light (Outside) — off", "* Kitchen → on"); its value
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
-LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n]{1,40}?:(?:\*\*)?\s+(?=\S)")
+LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n—–→]{1,40}?(?::|\s[—–→](?=\s))(?:\*\*)?\s+(?=\S)")
 VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"

@@ -171,7 +171,7 @@ def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tup
         # a sentence or a heading run on after the value, not a name in capitals ("On: Pendant and Porch light")
         runs_on = bool(end) and bool(_RUN_ON.search(rest) or len(rest.split()) >= 6)
         value_end = end.start(1) if runs_on else len(line.rstrip("\n"))
-        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:").strip())
+        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:—–→").strip())
         detail = re.search(r"\s*\(([^)]*)\)\s*$", name)
         fields += [(name[:detail.start()].strip() if detail else name,
                     _MARKUP.sub("", line[label.end():value_end]).strip())] + ([("detail", detail.group(1))] if detail else [])
@@ -193,7 +193,11 @@ def _records(data: Any, context: tuple[str, ...]) -> list[Record]:
     if not isinstance(data, dict):
         return []
     scalars = tuple((str(k), v) for k, v in data.items() if not isinstance(v, (dict, list)))
-    found = [Record(scalars, context, _shown(context, dict(scalars)))] if scalars else []
+    # a list of plain values is a field too: "on": ["Pendant", "Porch light"] (Record.scalars leaves it out)
+    listed = tuple((str(k), v) for k, v in data.items()
+                   if isinstance(v, list) and v and not any(isinstance(x, (dict, list)) for x in v))
+    fields = scalars + listed
+    found = [Record(fields, context, _shown(context, dict(fields)))] if fields else []
     named = tuple(str(v) for _, v in scalars if isinstance(v, str))
     for key, value in data.items():
         if isinstance(value, (dict, list)):

@@ -106,11 +106,11 @@ NOTE = {"properties": {"noteId": {"type": "string"}, "title": {"type": "string"}
 @pytest.mark.parametrize("content, reply, emptied", [
     ("Notes you create appear here.", "There's nothing in note note-1 besides its title, “Welcome”.", True),
     ("Notes you create appear here.", "note-1 is titled “Welcome” and is otherwise blank.", True),
-    (None, "note-1 is titled “Passport renewal” and is otherwise blank.", False),
+    (None, "note-1 is titled “Welcome” and is otherwise blank.", False),
     ("Notes you create appear here.", "note-1 reads: Notes you create appear here.", False),
 ])
 def test_a_thing_said_to_be_empty_is_held_to_what_it_holds_besides_its_name(monkeypatch, content, reply, emptied):
-    known = _known((NOTE, {"noteId": "note-1", "title": "Passport renewal", "content": content}))
+    known = _known((NOTE, {"noteId": "note-1", "title": "Welcome", "content": content}))  # as the replies name it
     assert bool(_made_up(reply, known)) is emptied
     monkeypatch.setattr("sim.eval.facts._held", lambda *a: [])
     assert not _made_up(reply, known)
