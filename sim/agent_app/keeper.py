@@ -21,7 +21,11 @@ on SIGTERM or is killed. So the keeper, which never runs anything of the app's:
 
 It imports nothing but the standard library (and sim/processes.py) before it forks: it stays small and single-threaded.
 The app's uid (as root) cannot signal or trace it; without root, Landlock (ABI 6, Linux 6.12)
-keeps the app from signalling it, and from tracing it at any ABI (docs/security.md).
+keeps the app from signalling it, and from tracing it at any ABI (docs/security.md). Their
+terminal is another matter: the keeper leads the session, so the app may make the keeper's
+group the terminal's foreground one (``tcsetpgrp``) and type ^\\ or ^Z there (``TIOCSTI``), and
+the line discipline signals that group with no permission check at all; so the keeper ignores
+every signal a terminal sends but ^C (passed on to the app) and SIGHUP (an end).
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ from sim.processes import descendants
 
 _PR_SET_CHILD_SUBREAPER = 36
 _ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+# What a terminal sends its foreground group besides ^C and a hang-up. SIGQUIT would end the
+# keeper and leave what the app started running; the others would stop it.
+_TERMINAL_SIGNALS = (signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
 
 
 class _Ended(Exception):
@@ -53,10 +60,12 @@ def main(argv: list[str]) -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
     for number in _ENDING_SIGNALS:
         signal.signal(number, _end)
+    for number in _TERMINAL_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
     app = os.fork()
     if app == 0:
         os.close(lifeline)
-        for number in _ENDING_SIGNALS:
+        for number in (*_ENDING_SIGNALS, *_TERMINAL_SIGNALS):
             signal.signal(number, signal.SIG_DFL)
         from sim.agent_app import child, process_group
 
@@ -70,7 +79,6 @@ def main(argv: list[str]) -> None:
     with contextlib.suppress(OSError):  # done by the child too; it may have ended already
         os.setpgid(app, app)
         if terminal is not None:
-            signal.signal(signal.SIGTTOU, signal.SIG_IGN)
             os.tcsetpgrp(terminal, app)
     signal.signal(signal.SIGINT, lambda *_: _signal_group(app, signal.SIGINT))
     os.closerange(3, lifeline)  # the app's descriptors (its settings, its socket) are the app's alone

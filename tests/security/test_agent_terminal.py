@@ -8,8 +8,10 @@ command into every descriptor 0..1023, /dev/tty and its ancestors' streams (TIOC
 a double-forked process in a session of its own that goes on reading and typing into every
 terminal it can reach. The command ends every way a command ends; then the shell must not have
 run the typed command, nothing of the app may run, and what the user types next reaches the
-shell whole. The last two tests run the same attack from a process that does hold the terminal,
-and see it work: so these checks can fail.
+shell whole. The app may also put its keeper's group in the foreground of its own terminal and
+type ^\\ and ^Z there, which the line discipline turns into signals no permission check stops.
+The last two tests run the same attack from a process that does hold the terminal, and see it
+work: so these checks can fail.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class TtyDevice:
 
     def fresh(self, mode: str = "") -> None:
         """The app's reports of an earlier run gone; ``mode`` tells its agent to fail after the attack."""
-        for name in ("attack.json", "lurker.log", "mode"):
+        for name in ("attack.json", "lurker.log", "mode", "signalled"):
             (self.home / name).unlink(missing_ok=True)
         if mode:
             (self.home / "mode").write_text(mode)
@@ -227,6 +229,25 @@ def test_droidsim_mcp_never_gives_the_app_the_users_terminal_and_leaves_nothing_
         end(shell, how)
         status = int(shell.wait_for(r"STATUS=(\d+)\.", "the command to end")[1])
         assert status == ENDED_BY[how], shell.output
+        assert_nothing_reached_the_users_terminal(thief, shell)
+    finally:
+        shell.close()
+
+
+def test_the_app_cannot_end_the_keeper_through_its_own_terminal(thief):
+    """The keeper leads the agent's session: the app made the keeper's group the foreground one
+    of its terminal and typed ^\\ there, and the line discipline sent the keeper SIGQUIT, which
+    neither a uid nor Landlock stops. The keeper died, and the app's leftover ran on after the
+    command had ended. Defence: the keeper ignores what a terminal sends but ^C and SIGHUP."""
+    thief.fresh("signal-keeper")
+    shell = thief.shell()
+    try:
+        status = shell.run(droidsim("agent", "--as", TTY, "'Say hello'"))
+        signalled = (thief.home / "signalled").read_text()
+        if signalled.startswith("refused") and thief.os_uid is not None:
+            pytest.skip(f"TIOCSTI {signalled} (dev.tty.legacy_tiocsti is 0): the app cannot type into its terminal")
+        assert signalled == "typed", "the app put the keeper's group in front and typed ^\\ and ^Z"
+        assert status == 0, shell.output
         assert_nothing_reached_the_users_terminal(thief, shell)
     finally:
         shell.close()
