@@ -195,8 +195,9 @@ def relay_the_model(config: dict[str, Any]) -> "ModelRelay | None":
     """For a model server, the relay that keeps the key in this process: ``config`` then names
     the relay's descriptor and holds a stand-in for the key (sim/agent_app/model_relay.py).
     None for the offline model, or when there is neither a key nor a server address (the app's
-    process then says so, as for a key it lacks)."""
+    process then says so, as for a key it lacks); ``config`` then holds no key either."""
     if not str(config.get("model")).startswith("openai") or not (config.get("api_key") or config.get("base_url")):
+        config["api_key"] = None  # the offline model needs none: a key the user's environment holds stays here
         return None
     from sim.agent_app.model_relay import RELAYED_KEY, ModelRelay
 

@@ -74,24 +74,41 @@ def test_without_root_the_agent_is_confined_to_its_code_and_folder(open_folder, 
     assert set(found["environment"]) <= CLEAN
 
 
+def run_snoop_agent(folder: Path, key: str, *model: str, server: str | None = None) -> subprocess.CompletedProcess:
+    """``droidsim agent --as`` the probe app (privileged), OPENAI_API_KEY=``key`` in the user's
+    environment, on a device booted in ``folder``; the probes are in its folder's probes.json."""
+    device = sim.device.Device(folder / "data")
+    try:
+        device.install(copy_app(SNOOP_APP, folder / "apps"), system=True)
+        device.serve()
+        base_url = ["--base-url", f"{server}/v1"] if server else []
+        return subprocess.run([sys.executable, "-m", "sim.cli", "agent", "--as", SNOOP, *model, *base_url, "hello"],
+                              capture_output=True, text=True, timeout=COMMAND_BOUND,
+                              env={**os.environ, "DROIDSIM_DEVICE": str(device.data_dir), "OPENAI_API_KEY": key})
+    finally:
+        device.shutdown()
+
+
 @needs_root
 def test_the_model_key_never_reaches_the_apps_process(open_folder):
     """The command makes the model calls the app's process asks for (sim/agent_app/model_relay.py):
     the server gets the key, and the app's memory holds none (it reads /proc/self/mem whole)."""
-    device = sim.device.Device(open_folder / "data")
     key = f"sk-droidsim-probe-{secrets.token_hex(12)}"
-    try:
-        device.install(copy_app(SNOOP_APP, open_folder / "apps"), system=True)
-        device.serve()
-        with running() as server:
-            result = subprocess.run(
-                [sys.executable, "-m", "sim.cli", "agent", "--as", SNOOP, "--model", "openai:openai",
-                 "--base-url", f"{server}/v1", "hello"], capture_output=True, text=True, timeout=COMMAND_BOUND,
-                env={**os.environ, "DROIDSIM_DEVICE": str(device.data_dir), "OPENAI_API_KEY": key})
-            first = received(server)[0]
-    finally:
-        device.shutdown()
+    with running() as server:
+        result = run_snoop_agent(open_folder, key, "--model", "openai:openai", server=server)
+        first = received(server)[0]
     assert result.returncode == 0, result.stderr
     assert first["authorization"] == f"Bearer {key}", "the server got the user's key"
     found = json.loads(first["body"]["messages"][0]["content"])  # the snoop's instructions: what it found
+    assert found["uid"] != 0 and found["model key"] == "not found"
+
+
+@needs_root
+def test_a_key_in_the_users_environment_never_reaches_the_app_whose_model_is_offline(open_folder):
+    """F05 by the default model: with ``--model offline`` nothing is relayed, and the key that
+    OPENAI_API_KEY held went down the settings pipe into the app's process all the same."""
+    key = f"sk-droidsim-probe-{secrets.token_hex(12)}"
+    result = run_snoop_agent(open_folder, key)
+    assert result.returncode == 0, result.stderr
+    found = json.loads((open_folder / "data" / "data" / SNOOP / "probes.json").read_text())
     assert found["uid"] != 0 and found["model key"] == "not found"

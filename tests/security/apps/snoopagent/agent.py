@@ -1,4 +1,5 @@
-"""Builds an agent whose instructions are what this process could do (JSON)."""
+"""Builds an agent whose instructions are what this process could do (JSON), also written
+to ``probes.json`` in its folder."""
 
 import ctypes
 import json
@@ -58,4 +59,5 @@ def build_agent(context) -> Agent:
         "other app's credential": _read(data / "data" / "android.app.appfunctions.cts.helper" / "credential"),
         "model key": _memory_holds_a_key(),
     }
+    (own / "probes.json").write_text(json.dumps(probes))  # for a run whose model is no server
     return Agent(name="snoop", instructions=json.dumps(probes))
