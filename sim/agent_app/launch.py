@@ -15,6 +15,7 @@ stays in the command, which makes the model calls the app's process asks for
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
 PRESENTATION = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")
 # Seconds the keeper may take to end all the app started before it is killed itself.
 ENDING_BOUND = 30.0
+# What the app's process prints is copied a line at a time, a line that does not end this much
+# at a time: never held whole.
+OUTPUT_PIECE = 64 * 1024
 
 
 class AgentLaunchError(Exception):
@@ -305,7 +309,8 @@ class ToolServerProcess:
 
 
 def _copy_escaped(fd: int) -> None:
+    text = codecs.getincrementaldecoder("utf-8")("replace")  # a character split between pieces stays whole
     with os.fdopen(fd, "rb") as output:
-        for line in output:
-            sys.stderr.write(escaped(line.decode("utf-8", "replace")))
+        while piece := output.readline(OUTPUT_PIECE):
+            sys.stderr.write(escaped(text.decode(piece)))
             sys.stderr.flush()

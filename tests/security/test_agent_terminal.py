@@ -34,6 +34,7 @@ import sim.device
 import sim.zygote.specialize
 from sim.zygote import landlock
 from tests.helpers import EVENT_BOUND, copy_app, running_processes, wait_until
+from tests.security.apps.ttyagent.agent import FLOOD
 from tests.security.conftest import alive, gone
 
 TTY_APP = Path(__file__).parent / "apps" / "ttyagent"
@@ -105,9 +106,12 @@ class TtyDevice:
         self.home = self.device.data_dir / "data" / TTY
         self.os_uid = self.device.os_user.os_uid(self.device.registry.get(TTY).uid) if self.device.os_isolation else None
 
+    def environment(self) -> dict[str, str]:
+        return {"PATH": os.environ["PATH"], "HOME": "/", "TERM": "xterm", "LANG": "C.UTF-8",
+                "DROIDSIM_DEVICE": str(self.device.data_dir), "DROIDSIM_HOME": os.environ["DROIDSIM_HOME"]}
+
     def shell(self) -> Shell:
-        return Shell({"PATH": os.environ["PATH"], "HOME": "/", "TERM": "xterm", "LANG": "C.UTF-8",
-                      "DROIDSIM_DEVICE": str(self.device.data_dir), "DROIDSIM_HOME": os.environ["DROIDSIM_HOME"]})
+        return Shell(self.environment())
 
     def fresh(self, mode: str = "") -> None:
         """The app's reports of an earlier run gone; ``mode`` tells its agent to fail after the attack."""
@@ -251,6 +255,29 @@ def test_the_app_cannot_end_the_keeper_through_its_own_terminal(thief):
         assert_nothing_reached_the_users_terminal(thief, shell)
     finally:
         shell.close()
+
+
+def test_a_line_the_app_never_ends_reaches_the_mcp_command_as_it_comes(thief):
+    """F08 by another descriptor: ``mcp --as`` copied what the app's process printed a line at a
+    time, so a line that never ended was held whole in the command (1.5 GiB written, 1.6 GiB
+    held). Defence: it is copied 64 KiB at a time; here a 1 MiB line reaches the command's
+    stderr while the app still holds it open."""
+    thief.fresh("flood")
+    command = subprocess.Popen([sys.executable, "-m", "sim.cli", "mcp", "--as", TTY], env=thief.environment(),
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    copied = [0]
+
+    def count() -> None:
+        while chunk := command.stderr.read1(65536):
+            copied[0] += chunk.count(b"A")
+
+    threading.Thread(target=count, daemon=True).start()
+    try:
+        wait_until(lambda: copied[0] >= FLOOD, "the app's unended line to reach the command's stderr")
+    finally:
+        command.terminate()  # the app never finishes building its agent: the command is ended so
+        command.wait(EVENT_BOUND)
+    assert not alive(thief.report()["lurker"]), "the app's leftover ended with the command"
 
 
 def test_the_attack_types_into_the_shell_from_a_process_that_holds_the_terminal():

@@ -3,7 +3,8 @@ process behind that goes on trying (F01, F02 of issue 43). What it achieved is w
 folder: ``attack.json`` (what ``TIOCSTI`` reached, the leftover's pid) and ``lurker.log`` (one
 JSON line per terminal the leftover read from or typed into). With ``mode`` ``signal-keeper`` it
 then makes its keeper's group the foreground one of its terminal and types ^\\ and ^Z there
-(``signalled`` says how that went).
+(``signalled`` says how that went); with ``flood`` it writes a line of FLOOD bytes that never
+ends to its standard error and waits for ever.
 
 Run as a script it does the same from whatever process runs it (``inject``; ``lurk LOG``, which
 only reads): the tests show so that the attack works against a process that does hold the
@@ -24,6 +25,7 @@ from pathlib import Path
 # What the attack types: the shell prints INJECTED-42 only if it runs it.
 PAYLOAD = b"echo INJECTED-$((6*7))\n"
 DESCRIPTORS = 1024
+FLOOD = 1024 * 1024  # bytes of one line written by the ``flood`` mode
 TIOCGSID = 0x5429  # Linux's; Python's termios does not name it
 
 
@@ -169,6 +171,10 @@ def build_agent(context):
     mode = (home / "mode").read_text().strip() if (home / "mode").exists() else ""
     if mode == "signal-keeper":
         (home / "signalled").write_text(_signal_the_keeper())
+    if mode == "flood":  # a line that never ends, on the output the command copies
+        os.write(2, b"A" * FLOOD)
+        while True:
+            time.sleep(1)
     if mode == "fail":
         raise RuntimeError("failing after the attack, as an app's agent may")
     if mode == "deaf":  # never answers ^C, never returns
