@@ -9,6 +9,7 @@ tell them apart.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextvars
 import itertools
 import logging
@@ -39,6 +40,9 @@ from sim.zygote.specialize import kill_every_process_of
 log = logging.getLogger("droidsim.zygote")
 # How long an app whose socket closed may take to exit before it is killed.
 _EXITING_SECONDS = 1.0
+# An app's output is logged a line at a time, a line that does not end this much at a time:
+# the device never holds more of it (an app may print without end).
+LOG_PIECE = 64 * 1024
 
 
 class AppHost(Protocol):
@@ -298,8 +302,9 @@ class ProcessAppHost:
     def _pump_log(self) -> None:
         app_log = logging.getLogger(f"app.{self.package_name}")
         assert self.process.stdout is not None
-        for raw in self.process.stdout:
-            app_log.info("%s", raw.decode("utf-8", "replace").rstrip())
+        text = codecs.getincrementaldecoder("utf-8")("replace")  # a character split between pieces stays whole
+        while piece := self.process.stdout.readline(LOG_PIECE):
+            app_log.info("%s", text.decode(piece).rstrip())
 
     def _broken(self, reason: str) -> None:
         """The app closed its socket or wrote what cannot be read: it cannot answer, so it goes

@@ -69,3 +69,15 @@ def test_a_newline_in_a_logged_value_cannot_start_a_device_line(logged):
     # Defence: a record's further lines are indented: only a record's first line starts with a time.
     assert lines[at + 1] == "    2026-12-01 00:00:00,000 W droidsim.server: forged"
     assert not RECORD_START.match(lines[at + 1])
+
+
+def test_a_line_an_app_never_ends_is_logged_as_it_comes_never_held_whole(logged):
+    """An app printed without a newline: the device read its output a line at a time and held
+    the whole line (1.2 GiB written, the device 1.2 GiB larger). Defence: a line that does not
+    end is logged 64 KiB at a time (sim/zygote/hosts.py); here 1 MiB of a line the app keeps
+    open reaches the log while the app runs on."""
+    size = 1024 * 1024
+    assert intrude(logged, "printWithoutEnd", size) == "printed"
+    path = logged.data_dir / LOG_NAME
+    wait_until(lambda: sum(map(len, re.findall("L{1000,}", path.read_text(errors="replace")))) >= size,
+               "the app's unended line to reach the log")

@@ -12,6 +12,7 @@ import json
 import os
 import select
 import socket
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -152,6 +153,14 @@ def print_line(text: str) -> str:
     return "printed"
 
 
+def print_without_end(size: int) -> str:
+    """Write ``size`` bytes of one line that never ends to the process's output, and leave the
+    line open: whatever reads it line by line holds all of it."""
+    sys.stdout.write("L" * size)
+    sys.stdout.flush()
+    return "printed"
+
+
 def send_undecodable_reply() -> str:
     """Write a frame no AppReply decodes from onto the process's own socket to the device,
     then keep running, as an app that means to leave the call hanging would."""
@@ -199,6 +208,7 @@ ATTACKS = {
     "letGo": let_go,
     "postJson": post_json,
     "printLine": print_line,
+    "printWithoutEnd": print_without_end,
     "sendUndecodableReply": send_undecodable_reply,
     "holdLock": hold_lock,
 }
