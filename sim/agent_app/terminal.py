@@ -167,7 +167,7 @@ _SHOWN_CSI = re.compile(r"\x1b\[[0-9;:]*[@A-HJKLMPSTXZ`abd-fmr]|\x1b\[\?(?:25|7|
 _SHOWN_ESC = set("78M=>")  # save and restore the cursor, reverse index, keypad modes
 _STRINGS = set("]P_^X")  # OSC, DCS, APC, PM, SOS: titles, clipboard, queries; dropped whole
 _ALLOWED_CONTROLS = set("\t\n\r\b\x07")
-_CSI_BOUND = 64  # characters; past them the sequence is dropped to its end
+_SEQUENCE_BOUND = 64  # characters; past them an escape sequence is dropped, as it comes, to its end
 # The 8-bit introducers, read as their 7-bit forms (a terminal in UTF-8 may honour either).
 _C1 = {0x9B: "\x1b[", 0x9D: "\x1b]", 0x90: "\x1bP", 0x9E: "\x1b^", 0x9F: "\x1b_", 0x98: "\x1bX"}
 
@@ -180,7 +180,7 @@ class TerminalText:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._held = ""  # the start of an escape sequence
         self._in_string = False
-        self._in_long_csi = False
+        self._dropping_to = ""  # in a sequence past its bound: the highest character before its final one
 
     def feed(self, data: bytes) -> bytes:
         text, out = self._held + self._decoder.decode(data).translate(_C1), []
@@ -194,8 +194,9 @@ class TerminalText:
                 else:
                     i += 1
                 continue
-            if self._in_long_csi:  # dropped up to its final character
-                self._in_long_csi = "\x20" <= char <= "\x3f"
+            if self._dropping_to:  # dropped up to its final character, and that too
+                if not "\x20" <= char <= self._dropping_to:
+                    self._dropping_to = ""
                 i += 1
                 continue
             if char != "\x1b":
@@ -222,14 +223,17 @@ class TerminalText:
         if kind != "[":
             end = i + 1
             while end < len(text) and "\x20" <= text[end] <= "\x2f":  # intermediates (a character set: ESC ( 0)
+                if end - i >= _SEQUENCE_BOUND:
+                    self._dropping_to = "\x2f"
+                    return "", end
                 end += 1
             if end == len(text):
                 return None, i
             return (text[i:end + 1] if end == i + 1 and kind in _SHOWN_ESC else ""), end + 1
         end = i + 2
         while end < len(text) and "\x20" <= text[end] <= "\x3f":
-            if end - i >= _CSI_BOUND:
-                self._in_long_csi = True
+            if end - i >= _SEQUENCE_BOUND:
+                self._dropping_to = "\x3f"
                 return "", end
             end += 1
         if end == len(text):

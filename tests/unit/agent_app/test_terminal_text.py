@@ -3,6 +3,8 @@ the terminal answers by typing (sim/agent_app/terminal.py, TerminalText)."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 
 from sim.agent_app.terminal import TerminalText
@@ -42,3 +44,21 @@ def test_a_sequence_split_between_writes_is_held_until_whole():
 def test_a_sequence_longer_than_its_bound_is_dropped_whole():
     assert shown(b"a\x1b[" + b"1;" * 10_000 + b"mb") == b"ab"
     assert shown(b"a\x1b[" + b"1;" * 50, b"1;" * 50, b"mb") == b"ab"
+    assert shown(b"a\x1b" + b" " * 10_000 + b"0b") == b"ab"  # ESC, intermediates, a final
+    assert shown(b"a\x1b" + b" " * 50, b" " * 50, b"0b") == b"ab"
+
+
+def test_a_sequence_that_never_ends_is_not_held():
+    """An app's agent wrote ESC, then spaces (intermediates) without end: the filter held all of
+    them and scanned them again at each write, and the command spun on its relay. Past its bound
+    a sequence is dropped as it comes."""
+    text = TerminalText()
+    tracemalloc.start()
+    try:
+        assert text.feed(b"\x1b") == b""
+        for _ in range(16):
+            assert text.feed(b" " * 65536) == b""
+        held, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 64 * 1024, f"{held} bytes held after 1 MiB of an unfinished sequence"
