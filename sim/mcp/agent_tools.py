@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 import mcp_types as types
+from mcp.shared.exceptions import MCPError
 
 from droid.agent.confirmation import CANCELLED_BY_USER, name_words
 from droid.agent.errors import is_error_map, make_error_map
@@ -89,7 +90,10 @@ class AgentCatalog(Catalog):
         self._agent = client.agent or {}
 
     def _listing(self) -> dict[str, AgentToolShape]:  # type: ignore[override]
-        tools = self._client.request("list", refresh=True).get("tools", [])
+        try:
+            tools = self._client.request("list", refresh=True)["tools"]
+        except AgentProcessGone as gone:  # the client's error says what the app's process did
+            raise MCPError(types.INTERNAL_ERROR, str(gone)) from None
         shapes = [AgentToolShape(self._client, described) for described in tools]
         return {shape.name: shape for shape in shapes}
 

@@ -96,6 +96,9 @@ def _app_that_sends(lines: list[bytes]) -> socket.socket:
     (b'{"id": 1, "outcome": ' + b"[" * 101 + b"]" * 101 + b"}\n", "JSON nested deeper than 100 levels"),
     (b'{"id": 1, "outcome": "' + b"x" * 2048 + b'"}\n', "a line longer than 1024 bytes, the bound of its tool socket"),
     (b"[1, 2]\n", "sent b'[1, 2]\\n', not a JSON object"),
+    (b'{"id": 1, "outcome": {"text": "\\ud800"}}\n', "text that is no Unicode ('\\ud800' holds a lone surrogate)"),
+    (b'{"id": 1, "outcome": {"\\udfffkey": 1}}\n', "text that is no Unicode ('\\udfffkey' holds a lone surrogate)"),
+    (b'{"id": true, "tools": []}\n', "a reply whose id is true, no request's number"),
 ])
 def test_a_line_the_app_should_not_send_fails_what_waits_naming_it(monkeypatch, line, problem):
     if b"x" * 2048 in line:
