@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import threading
 
 import pytest
 
 from sim.tau2.state import DbState, Snapshot, changed_fields, diff
 from sim.tau2.storage import build_image, read_changes, stored_texts
+from tests.helpers import EVENT_BOUND
 
 DB = {"users": {"b": {"name": "B", "amount": 1.0, "tags": ["x", "y"]}, "a": {"name": "A", "amount": 2}},
       "orders": {"#1": {"user": "a", "items": [1, 2]}}}
@@ -97,6 +100,53 @@ def test_the_database_file_reports_each_record_a_case_changed():
     connection.commit()
     with pytest.raises(ValueError, match="lists a change to 'meta', which it was not given"):
         read_changes(connection.serialize(), DB)
+
+
+# What the app may make of its database file (it is the app's to write), before the read-back.
+ENDLESS = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT 'users' AS collection, x AS key FROM n WHERE x < 0"
+HOSTILE_FILES = {
+    "changed is a view that never ends": (f"DROP TABLE changed; CREATE VIEW changed AS {ENDLESS}",
+                                          "changed is a view, not a table"),
+    "a collection is a view": ("DROP TABLE users; CREATE VIEW users AS SELECT 'a' AS key, '{}' AS record",
+                               "users is a view, not a table"),
+    "changed is gone": ("DROP TABLE changed", "changed is missing, not a table"),
+    "more changes than records": ("INSERT INTO changed WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n "
+                                  "WHERE x < 10005) SELECT 'users', x FROM n", "lists more than 10003 changes"),
+    "a record nested 100,000 deep": (f"INSERT INTO users (key, record) VALUES ('z', '{'[' * 100_000}{']' * 100_000}')",
+                                     "holds a record nested deeper than JSON is read"),
+}
+
+
+@pytest.mark.parametrize("what", list(HOSTILE_FILES))
+def test_a_database_file_the_app_rewrote_is_refused_naming_what_is_wrong(what):
+    import sqlite3
+
+    script, refusal = HOSTILE_FILES[what]
+    connection = sqlite3.connect(":memory:")
+    connection.deserialize(build_image(snapshot().texts, "tau2"))
+    connection.executescript(script)
+    image, outcome = connection.serialize(), []
+    # On a thread: before the check, the view's query never returned (nor can a signal stop it).
+    reading = threading.Thread(target=lambda: outcome.append(_refusal(image)), daemon=True)
+    reading.start()
+    reading.join(EVENT_BOUND)
+    assert outcome, f"the read-back of a file whose {what} still runs after {EVENT_BOUND:g} s"
+    assert re.fullmatch(f"the app's database .*{re.escape(refusal)}.*", outcome[0]), outcome[0]
+
+
+def _refusal(image: bytes) -> str:
+    """The ValueError's words; anything else, said so that the test's message shows it."""
+    try:
+        return f"read as {read_changes(image, snapshot().texts)}"
+    except ValueError as refused:
+        return str(refused)
+    except Exception as error:  # noqa: BLE001 - the thread reports what it met
+        return f"{type(error).__name__}: {error}"
+
+
+def test_a_file_that_is_no_database_is_refused_as_such():
+    with pytest.raises(ValueError, match="^the app's database is not one the loader wrote: file is not a database$"):
+        read_changes(b"not SQLite" * 100, snapshot().texts)
 
 
 def test_what_was_said_is_read_as_tau2_reads_it():
