@@ -32,7 +32,8 @@ from pydantic import BaseModel
 from sim.eval.apps import AppSource, DeviceSetupError, package_of
 from sim.eval.devices import DeviceSpec
 from sim.pm.app_folders import app_folders_in
-from sim.pm.installer import IGNORED_NAMES
+from sim.pm.install_error import InstallError
+from sim.pm.installer import IGNORED_NAMES, app_files
 from sim.responses.cassette import CassetteError, check_shape, read_cassette_file
 
 _UNPACKED: dict[str, Path] = {}  # this process's folders, by the digest of what they hold
@@ -92,6 +93,8 @@ def needed_files(spec: DeviceSpec) -> set[str]:
         _require_what_it_is_named(source)
     if spec.variant and Path(spec.variant).is_file():
         package_of(Path(spec.variant), "--variant")
+    elif spec.variant:
+        _require_installable(Path(spec.variant), "--variant")
     paths = {path for source in sources for path in (source.path, source.responses, source.double) if path}
     paths.update(str(folder) for folder in app_folders_in(Path(spec.system_apps_dir)))
     return paths | ({spec.variant} if spec.variant else set())
@@ -100,12 +103,26 @@ def needed_files(spec: DeviceSpec) -> set[str]:
 def _require_what_it_is_named(source: AppSource) -> None:
     if Path(source.path).is_file():
         source.package()  # an APK: its manifest read, as install will
+    for folder in (source.path, source.double):
+        if folder and Path(folder).is_dir():
+            _require_installable(Path(folder), source.where)
     if source.responses:
         try:
             check_shape(read_cassette_file(Path(source.responses)), Path(source.responses).name)
         except CassetteError as error:
             raise DeviceSetupError(source.named(f"{source.responses} is not a cassette, so it is not sent to the "
                                                 f"cluster: {error}")) from None
+
+
+def _require_installable(folder: Path, where: str | None) -> None:
+    """An app folder or a double as install reads one, before any of it leaves: a file of it
+    with a second name (a hard link to a key) is refused here as a device here refuses it,
+    where the archive would carry its bytes as a file of its own."""
+    try:
+        app_files(folder)
+    except InstallError as error:
+        message = f"{folder} is not sent to the cluster: {error}"
+        raise DeviceSetupError(f"{where}: {message}" if where else message) from None
 
 
 def make_bundle(specs: Iterable[DeviceSpec], put: Callable[[bytes], Any]) -> Bundle:

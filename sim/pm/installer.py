@@ -49,13 +49,13 @@ MAX_APP_BYTES = 256 * 1024 * 1024
 def source_hash(app_dir: Path) -> str:
     """A digest of every file's path and bytes: an unchanged app need not reinstall."""
     digest = hashlib.sha256()
-    for path in sorted(_app_files(app_dir)):
+    for path in sorted(app_files(app_dir)):
         digest.update(str(path.relative_to(app_dir)).encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def _app_files(app_dir: Path) -> list[Path]:
+def app_files(app_dir: Path) -> list[Path]:
     """Every file of the app, each a regular file (a link to one inside the folder is read
     through), all of them together within MAX_APP_BYTES: a FIFO or a huge sparse file would
     otherwise be read without end, and a link out of the folder (to /dev/zero, to the
@@ -176,7 +176,7 @@ class PackageInstaller:
                 staged = double_to_stage(responses, previous.app_dir if previous else None)
                 if staged is not None:
                     double, double_shown = staged
-                    _app_files(double)  # regular files only, links kept inside, bounded: as an app folder
+                    app_files(double)  # regular files only, links kept inside, bounded: as an app folder
                     staged_double_dir(staging).parent.mkdir(mode=0o755, exist_ok=True)  # _copy_app makes one folder
                     _copy_app(double, staged_double_dir(staging))
 

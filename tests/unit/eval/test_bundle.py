@@ -160,3 +160,23 @@ def test_a_file_named_as_a_cassette_that_is_none_never_leaves(tmp_path):
     assert put == [] and "b3Blbn" not in str(refused.value)
     assert str(refused.value) == (f"{suite.path}:3: apps[0]: {key} is not a cassette, so it is not sent to the cluster: "
                                   "id_ed25519: a cassette is a mapping with `calls`: function -> list of recorded calls")
+
+
+def test_an_app_folder_install_would_refuse_never_leaves(tmp_path):
+    """An app folder holding a hard link to a key: install here refuses it, but the archive
+    carried the key's bytes as a file of their own (one link on the node), which the node's
+    install took. The driver reads each app folder as install does before it packs anything."""
+    home = tmp_path / "home"
+    shutil.copytree(PROJECT_APPS / "orders", home / "orders")
+    _files(home, ".ssh/id_ed25519")
+    (home / "orders" / "notes.txt").hardlink_to(home / ".ssh" / "id_ed25519")
+    suite_dir = tmp_path / "downloaded"
+    suite_dir.mkdir()
+    suite = load_suite(write_suite(suite_dir, ORDER_CASE.replace("apps: apps", "apps: ../home")))
+    put = []
+    with pytest.raises(DeviceSetupError) as refused:
+        make_bundle(dict(configs(suite, EvalOptions())).values(), put=put.append)
+    assert put == []
+    assert str(refused.value) == (
+        f"{suite.path}:3: apps: {home / 'orders'} is not sent to the cluster: INSTALL_FAILED_INVALID_APK: "
+        f"{home / 'orders' / 'notes.txt'} has 2 hard links: an app's file must be its own (another name may be a secret)")
