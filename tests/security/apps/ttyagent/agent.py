@@ -91,9 +91,13 @@ def _read_terminals() -> list[dict]:
     held = [(f"fd {fd}", fd, False) for fd in range(DESCRIPTORS) if os.isatty(fd)]
     for how, path in _reachable_by_name():
         try:
-            held.append((how, os.open(path, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK), True))
+            fd = os.open(path, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
         except OSError:
             continue
+        if os.isatty(fd):  # an ancestor's stream may be a log file or a pipe: not what the user types
+            held.append((how, fd, True))
+        else:
+            os.close(fd)
     for how, fd, opened in held:
         try:
             data = os.read(fd, 4096) if select.select([fd], [], [], 0)[0] else b""
