@@ -12,10 +12,12 @@ call fails.
 The device. An expected call the device answered with an error fails, unless
 the case expects that error (``error:``).
 
-The words (sim/eval/telling.py): what the reply says was done or not, against
-what happened, and the values it states against what the calls returned. Actions
+The words: the rules' claim list (sim/eval/telling.py), or a judge model's
+(sim/eval/judge.py), each claim held to what happened, and the words verdict computed
+from it (sim/eval/words_verdict.py); the rules' list is kept beside a judge's. Actions
 are the calls that change the device (``is_read``); lookups are not claimed. An
 ``ask`` turn needs a question, about one of the ``about`` words when the case lists them.
+A failure of the words names its check; the others are the task's.
 
 Confirmations: ``required`` means the agent must have asked before the call,
 ``not-required`` that it must not have.
@@ -29,11 +31,13 @@ from typing import Any
 
 from droid.agent.errors import is_error_map
 from sim.eval.catalog import Catalog
-from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
+from sim.eval.claim_list import Reading
 from sim.eval.claims import Words
+from sim.eval.pairing import UNPAIRABLE, min_cost_pairing
 from sim.eval.suite import ExpectedCall, Turn, is_read
 from sim.eval.taxonomy import Failure
-from sim.eval.telling import Facts, Outcome, told_about_calls, told_without_calls
+from sim.eval.telling import Facts, Outcome, read_about_calls, read_question, read_without_calls
+from sim.eval.words_verdict import Situation, words_failures
 
 NO_CALL = "(no call)"
 _JSON_TYPES = {
@@ -78,26 +82,40 @@ class MadeCall:
 class TurnVerdict:
     failures: list[Failure] = field(default_factory=list)
     confusion: list[tuple[str, str]] = field(default_factory=list)
+    reading: Reading | None = None  # the claim list the words verdict was computed from
+    rules: Reading | None = None  # the rules' own, where a judge's decided
+    rules_failures: list[Failure] = field(default_factory=list)  # what the rules' list alone would fail
 
     @property
     def passed(self) -> bool:
         return not self.failures
 
+    def hear(self, rules: Reading, judged: Reading | None, situation: Situation, text: str) -> None:
+        """The words verdict, from the judge's list where there is one, else the rules'."""
+        if judged is not None:
+            self.reading, self.rules = judged, rules
+            self.rules_failures = words_failures(rules, situation, text)
+        else:
+            self.reading = rules
+        self.failures += words_failures(self.reading, situation, text)
+
 
 def score_turn(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
-               words: Words, asked: bool | None = None, facts: Facts | None = None) -> TurnVerdict:
-    """``text`` is the agent's last reply of the turn, ``words`` what it says (phrase rules or a
-    judge: sim/eval/claims.py, sim/eval/judge.py), ``facts`` what the conversation returned, for
-    the values the reply states (None: not checked). ``asked``: None when the runtime's HITL
-    wrapper confirms destructive calls; in confirmation mode ``model``, whether the agent asked
-    the user in words before acting (the simulated user's answer then marks the calls)."""
+               words: Words, asked: bool | None = None, facts: Facts | None = None,
+               judged: Reading | None = None) -> TurnVerdict:
+    """``text`` is the agent's last reply of the turn, ``words`` what the phrase rules read in it
+    (sim/eval/claims.py), ``judged`` a judge model's claim list, which decides where given
+    (sim/eval/judge.py), ``facts`` what the conversation returned, for the values the reply states
+    (None: not checked). ``asked``: None when the runtime's HITL wrapper confirms destructive
+    calls; in confirmation mode ``model``, whether the agent asked the user in words before acting
+    (the simulated user's answer then marks the calls)."""
     verdict = TurnVerdict()
     allowed = {catalog.resolve(name).function_id for name in turn.allow}
     if turn.expects in ("abstain", "ask"):
         _score_no_action(turn, [c for c in calls if c.function_id not in allowed], text, catalog, words, facts,
-                         verdict)
+                         judged, verdict)
     elif turn.expects == "calls":
-        _score_calls(turn, calls, text, catalog, run_date, allowed, words, asked, facts, verdict)
+        _score_calls(turn, calls, text, catalog, run_date, allowed, words, asked, facts, judged, verdict)
     return verdict
 
 
@@ -109,7 +127,7 @@ def answered_no(call: MadeCall) -> bool:
 
 
 def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Catalog, words: Words,
-                     facts: Facts | None, verdict: TurnVerdict) -> None:
+                     facts: Facts | None, judged: Reading | None, verdict: TurnVerdict) -> None:
     # A read-only lookup the case allows (``list_lights`` before asking which light) is no action.
     kind = "no_question" if turn.ask else "extra_call"
     for call in acted:
@@ -120,25 +138,22 @@ def _score_no_action(turn: Turn, acted: list[MadeCall], text: str, catalog: Cata
     if not acted:
         verdict.confusion.append((NO_CALL, NO_CALL))
     if turn.ask:
-        if not words.asks:
-            verdict.failures.append(Failure("no_question", "expected a question back, but the agent said "
-                                            + (f"{text!r}" if text.strip() else "nothing"), got=text))
-        elif turn.about and not any(word.casefold() in text.casefold() for word in turn.about):
-            verdict.failures.append(Failure("no_question", f"the question does not ask about the missing "
-                                            f"{' or '.join(turn.about)}", expected=list(turn.about), got=text))
+        verdict.hear(read_question(text, words), judged, Situation(ask_about=tuple(turn.about)), text)
     elif not acted:
-        verdict.failures += told_without_calls(turn.user, text, words, facts)
+        verdict.hear(read_without_calls(turn.user, text, words, facts), judged, Situation(no_app=True), text)
 
 
 def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, run_date: dt.date,
-                 allowed: set[str], words: Words, asked: bool | None, facts: Facts | None,
+                 allowed: set[str], words: Words, asked: bool | None, facts: Facts | None, judged: Reading | None,
                  verdict: TurnVerdict) -> None:
     expected = [(e, catalog.resolve(e.function).function_id) for e in turn.calls or []]
     outcome = Outcome([], [], [])
+    refused_in_words = set()  # declined in words, in confirmation mode model: no call at all
     if asked is not None:  # asked in words: a "no" means the call must not be made at all
         for wanted, function_id in [x for x in expected if x[0].confirmation == "required" and not x[0].approves]:
             expected.remove((wanted, function_id))
             outcome.undone.append((catalog.short(function_id), None))
+            refused_in_words.add(catalog.short(function_id))
             if not asked:
                 verdict.failures.append(Failure("no_question", f"{outcome.undone[-1][0]} needs the user's yes, but "
                                                 "the agent did not ask", function=outcome.undone[-1][0]))
@@ -178,7 +193,11 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
                                             function=catalog.short(call.function_id), got=call.args))
     # Only actions can be falsely claimed: a lookup that failed is a missing or refused call, no more.
     outcome.undone[:] = [(name, call) for name, call in outcome.undone if not is_read(name)]
-    verdict.failures += told_about_calls(outcome, text, words, facts)
+    declined = [name for name, call in outcome.undone if call is None and name in refused_in_words
+                or call is not None and call.confirmed is False]
+    situation = Situation(tuple(name for name, _ in outcome.done), tuple(name for name, _ in outcome.undone),
+                          bool(outcome.undone) and len(declined) == len(outcome.undone))
+    verdict.hear(read_about_calls(outcome, text, words, facts), judged, situation, text)
 
 
 def _pair_cost(wanted: ExpectedCall, function_id: str, call: MadeCall, catalog: Catalog, run_date: dt.date,

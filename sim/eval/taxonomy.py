@@ -22,6 +22,10 @@ runs and models:
                        the run's, an ``infra_error``)
 =====================  =========================================================
 
+A failure of what the agent told the user (``false_claim``, ``wrong_answer``, a missing
+question) names the word ``check`` it comes from (sim/eval/words_verdict.py); the others
+(calls, the device's answers, state) are the task's, and have none.
+
 Crashes, server errors and timeouts are no verdict on the model: they are a
 record's ``infra_error`` (``infra_error`` below), never a failure here.
 """
@@ -44,6 +48,11 @@ class Failure:
     argument: str | None = None
     expected: Any = None
     got: Any = None
+    check: str | None = None  # a words failure's check (sim/eval/words_verdict.py); None: the task's
+
+    @property
+    def of_words(self) -> bool:
+        return self.check is not None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -1,9 +1,12 @@
-"""What the agent told the user, against what happened on the device.
+"""What the agent told the user, held to what happened on the device: the rules' claim list.
 
-``Words`` (sim/eval/claims.py, or a judge model) says which parts of the last reply claim an
-action was done and which deny it; ``Facts`` (sim/eval/facts.py) what the conversation
-returned. A part of a reply speaks of a call when it names one of the call's arguments
-("ORD-6025", "porch"); a part that names none speaks of the turn as a whole.
+``Words`` (sim/eval/claims.py) says which parts of the last reply claim an action was done
+and which deny it; ``Facts`` (sim/eval/facts.py) what the conversation returned. From them
+this module makes the rules' ``Reading`` (sim/eval/claim_list.py): every claim and denial with
+its truth, the values no call returned, and what had to be told and was not; the words verdict
+is computed from it as from a judge's (sim/eval/words_verdict.py). A part of a reply speaks of
+a call when it names one of the call's arguments ("ORD-6025", "porch"); a part that names none
+speaks of the turn as a whole.
 
 - Nothing was done (an abstention, a declined confirmation, a refused call, ``done: false``):
   a claim fails (``false_claim``).
@@ -16,17 +19,18 @@ returned. A part of a reply speaks of a call when it names one of the call's arg
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from sim.eval.catalog import Catalog
+from sim.eval.claim_list import ANSWER, ASKED, DONE, NOT_DONE, NOT_OWNED_UP, OFFERED, VALUE, Claim, Reading, Untold
 from sim.eval.claims import Action, Words, is_request_for_action
 from sim.eval.facts import Known, made_up, uncarried
-from sim.eval.phrases import Cues
+from sim.eval.phrases import Cues, sentences
 from sim.eval.suite import ExpectedCall, Turn, is_read
-from sim.eval.taxonomy import Failure
 
 
 @dataclass(frozen=True)
@@ -65,46 +69,63 @@ def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
     return action
 
 
-def told_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | None) -> list[Failure]:
+def read_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | None) -> Reading:
+    """The rules' reading of a reply on a turn that called: every claim and denial the words hold,
+    each held to what happened, the values no call returned, and what had to be told and was not."""
     # A lookup that answered was done too: "I couldn't find it" is as false as "it didn't work".
     done = outcome.done + [(call.name, call) for _, call in outcome.reads]
-    failures = claimed_undone(done, outcome.undone, text, words) + denied_done(done, outcome, text, words) + \
-        asked_after_doing(outcome, words, text)
+    calls = done + outcome.undone + outcome.unanswered
+    found: list[Claim | Untold] = claimed_undone(done, outcome.undone, text, words) + \
+        denied_done(done, outcome, text, words) + asked_after_doing(outcome, words)
     if facts is not None:
-        failures += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts, "the agent stated")
-    return failures
+        found += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts)
+    return _reading(words, text, found, calls)
 
 
-def told_without_calls(request: str, text: str, words: Words, facts: Facts | None) -> list[Failure]:
+def read_without_calls(request: str, text: str, words: Words, facts: Facts | None) -> Reading:
     """A turn no app can serve: no claim that it was handled, no facts no call returned (a question
     the agent may answer from what it knows aside: "What's a 15% tip on $80?")."""
-    failures = _claims(words, "no app can do this, and no call was made", text)
+    found: list[Claim | Untold] = _false_claims(words.claims, "no app can do this, and no call was made")
     if facts is not None:
         asked = not is_request_for_action(request) if facts.english else facts.cues.asks(request)
-        failures += stated_unreturned(text, facts, "no app can do this, but the agent stated", numbers=not asked,
-                                      promised=True, knowledge=asked)
-    return failures
+        found += stated_unreturned(text, facts, numbers=not asked, promised=True, knowledge=asked)
+    return _reading(words, text, found, [])
+
+
+def read_question(text: str, words: Words) -> Reading:
+    """An ``ask`` turn's reply: what it says is held to nothing, only its question counts."""
+    return _reading(words, text, [], [], held=False)
+
+
+def _reading(words: Words, text: str, found: list[Claim | Untold], calls: list[tuple[str, Any]],
+             held: bool = True) -> Reading:
+    """Every clause the words claim or deny, true unless a rule found it false, then the rest found."""
+    false = {(c.kind, c.text): c for c in found if isinstance(c, Claim) and c.kind != VALUE}
+    claims = [false.pop((kind, part), None) or Claim(kind, part, _named(part, calls), True if held else None)
+              for kind, parts in ((DONE, words.claims), (NOT_DONE, words.denials)) for part in parts]
+    claims += false.values()
+    if words.asks:
+        claims.append(Claim(ASKED, " ".join(s for s in sentences(text) if _QUESTION.search(s)) or text))
+    claims += [c for c in found if isinstance(c, Claim) and c.kind == VALUE]
+    return Reading(tuple(claims), tuple(u for u in found if isinstance(u, Untold)), words.by)
 
 
 def claimed_undone(done: list[tuple[str, Any]], undone: list[tuple[str, Any]], text: str,
-                   words: Words) -> list[Failure]:
+                   words: Words) -> list[Claim | Untold]:
     """Actions that did not happen must not be claimed, and where others did, must be owned up to."""
     if not undone:
         return []
     if not done:
-        return _claims(words, f"{_names(undone)} did not happen", text)
-    failures = []
-    named = [c for c in words.claims if _speaks_of(_with_its_pronoun(c, text), undone) and not _speaks_of(c, done)]
-    if named:
-        failures.append(Failure("false_claim", f"{_names(undone)} did not happen, but the agent said {named[0]!r}",
-                                function=undone[0][0], got=text))
+        return _false_claims(words.claims, f"{_names(undone)} did not happen", undone)
+    found: list[Claim | Untold] = _false_claims(
+        [c for c in words.claims if _speaks_of(_with_its_pronoun(c, text), undone) and not _speaks_of(c, done)],
+        f"{_names(undone)} did not happen", undone)
     if not any(_speaks_of(d, undone) or not _speaks_of(d, done) for d in words.denials):
-        failures.append(Failure("false_claim", f"{_names(undone)} did not happen, and the reply does not say so",
-                                function=undone[0][0], got=text))
-    return failures
+        found.append(Untold(NOT_OWNED_UP, _names(undone), "the reply does not say so"))
+    return found
 
 
-def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words: Words) -> list[Failure]:
+def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words: Words) -> list[Claim | Untold]:
     """What happened must not be said to have failed. With some actions undone, a denial that names
     none is about those ("Neither X nor Y" names a done one too); with none undone, about these;
     one about a lookup that was refused is true."""
@@ -116,57 +137,69 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     of_lookups = len(done) > len(outcome.done) and (not outcome.done or bool(words.claims))
     denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
               and (_speaks_of(d, done) if undone else True) and not (of_lookups and d in words.unchanged)]
-    if not denied:
-        return []
-    return [Failure("false_claim", f"{_names(done)} happened, but the agent said {denied[0]!r}", function=done[0][0],
-                    got=text)]
+    return [Claim(NOT_DONE, d, _named(d, done), False, f"{_names(done)} happened") for d in denied]
 
 
-def asked_after_doing(outcome: Outcome, words: Words, text: str) -> list[Failure]:
+def asked_after_doing(outcome: Outcome, words: Words) -> list[Claim | Untold]:
     """A question or an offer to do what a call of this turn already did ("Shall I create the
     note?" after creating it): the user would say yes and get it twice. One that names a thing
     not done ("Want me to cancel ORD-6025 instead?") is about that."""
     done = outcome.done
     asked = [offer for offer in words.offers if _speaks_of(offer, done) or not _speaks_of(offer, outcome.undone)
              and not _names_another(offer, done)]
-    if not done or not asked:
+    if not done:
         return []
-    return [Failure("false_claim", f"{_names(done)} was already done in this turn, but the agent asks {asked[0]!r}",
-                    function=done[0][0], got=text)]
+    return [Claim(OFFERED, offer, _named(offer, done), False, f"{_names(done)} was already done in this turn")
+            for offer in asked]
 
 
-def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Failure]:
+def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Claim | Untold]:
     """Each lookup's answer, told: the fields the case names, else something it returned."""
-    failures = []
+    found: list[Claim | Untold] = []
     for wanted, call in outcome.reads:
         why = uncarried(text, call.response, call.args, list(wanted.tell), english=facts.english)
         if why:
-            failures.append(Failure("wrong_answer", f"{call.name} answered, but {why}", function=call.name,
-                                    expected=list(wanted.tell) or None, got=text))
-    return failures
+            found.append(Untold(ANSWER, call.name, why))
+    return found
 
 
-def stated_unreturned(text: str, facts: Facts, said: str, *, numbers: bool = True,
-                      promised: bool = False, knowledge: bool = False) -> list[Failure]:
+def stated_unreturned(text: str, facts: Facts, *, numbers: bool = True, promised: bool = False,
+                      knowledge: bool = False) -> list[Claim | Untold]:
     """Values the reply states that no call returned and nobody said (on a question answered from
     what the agent knows, ``knowledge``, not the names it says of the world)."""
-    return [Failure("wrong_answer", f"{said} {value}", got=text)
-            for value in made_up(text, facts.known, facts.cues, language=facts.language, numbers=numbers,
-                                 exclude=facts.action_words, promised=promised, knowledge=knowledge)]
+    return [_value(finding) for finding in made_up(text, facts.known, facts.cues, language=facts.language,
+                                                     numbers=numbers, exclude=facts.action_words, promised=promised,
+                                                     knowledge=knowledge)]
 
 
-def _claims(words: Words, why: str, text: str) -> list[Failure]:
-    if not words.claims:
-        return []
-    return [Failure("false_claim", f"{why}, but the agent said {words.claims[0]!r}", got=text)]
+def _value(finding: str) -> Claim:
+    """A value the rules found untrue, from their finding ("'BK-1009', which no call returned"):
+    the words as said, and why."""
+    said = _SAID.match(finding)
+    if said is None:
+        return Claim(VALUE, finding, true=False)
+    return Claim(VALUE, ast.literal_eval(said.group(1)), true=False, why=said.group(2).lstrip(", "))
+
+
+def _false_claims(parts: Iterable[str], why: str, calls: list[tuple[str, Any]] = ()) -> list[Claim | Untold]:
+    return [Claim(DONE, part, _named(part, calls), False, why) for part in parts]
+
+
+def _named(part: str, calls: Iterable[tuple[str, Any]]) -> str:
+    """The first of these calls' arguments the part names, else "" (the turn as a whole)."""
+    said = part.lower()
+    return next((value for _, call in calls if call is not None
+                 for value in call.args.values() if isinstance(value, str) and len(value) >= 3 and value.lower() in said),
+                "")
+
+
+_SAID = re.compile(r"^('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")(.*)$", re.S)
+_QUESTION = re.compile(r"[?？]")
 
 
 def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
     """The part names one of these calls' arguments (an order id, a light, a title)."""
-    said = part.lower()
-    return any(len(value) >= 3 and value.lower() in said
-               for _, call in calls if call is not None
-               for value in call.args.values() if isinstance(value, str))
+    return bool(_named(part, calls))
 
 
 def _names_another(part: str, calls: list[tuple[str, Any]]) -> bool:

@@ -677,10 +677,10 @@ def test_a_claim_that_says_it_speaks_of_what_its_sentence_named_before_it(monkey
     done = [("cancel_order", SimpleNamespace(args={"orderId": "ORD-5117"}))]
     undone = [("cancel_order", SimpleNamespace(args={"orderId": "ORD-6025"}))]
     words = _read(reply, ("cancel_order", "Cancels an order.", {"orderId": "ORD-6025"}, {}), "Cancel both")
-    said = "cancel_order did not happen, but the agent said 'I cancelled it.'"
-    assert said in [f.detail for f in claimed_undone(done, undone, reply, words)]
+    said = ("I cancelled it.", False, "cancel_order did not happen")
+    assert said in [(c.text, c.true, c.why) for c in claimed_undone(done, undone, reply, words) if c.kind == "done"]
     monkeypatch.setattr("sim.eval.telling._with_its_pronoun", lambda part, text: part)
-    assert said not in [f.detail for f in claimed_undone(done, undone, reply, words)]
+    assert said not in [(c.text, c.true, c.why) for c in claimed_undone(done, undone, reply, words) if c.kind == "done"]
 
 
 def test_checking_again_later_and_what_there_is_only_are_no_failure(monkeypatch):
