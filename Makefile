@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DATA ?= .droidsim/device
 
-.PHONY: sim test bench soak conformance proto proto-check lint clean bytecode tau2-replay
+.PHONY: sim test bench soak conformance proto proto-check lint clean bytecode tau2-replay words words-first-run
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -31,6 +31,18 @@ test: $(STAMP) proto-check bytecode
 ## a process still reads the cache)
 bytecode: $(STAMP)
 	$(PY) -m compileall -q -j 0 platform sim tests bench
+
+## make words: the word readers measured on every reply set of tests/unit/eval/words/ (about a
+## minute and a half): a table (JSON=1: JSON), and exit 1 when a set's counts changed
+words: $(STAMP)
+	$(PY) -m tests.unit.eval.words.measure --check $(if $(JSON),--json)
+
+## make words-first-run SET=NAME [JUDGE=openai:NAME BASE_URL=URL]: a frozen blind reply set measured
+## once, its first run recorded in sim/eval/words_measured.json: the error every eval run reports
+words-first-run: $(STAMP)
+	@test -n "$(SET)" || { echo "name the frozen reply set: make words-first-run SET=NAME"; exit 1; }
+	$(PY) -m tests.unit.eval.words.measure --first-run $(SET) $(if $(JUDGE),--judge-model $(JUDGE)) \
+		$(if $(BASE_URL),--base-url $(BASE_URL))
 
 ## make conformance: the conformance suite against a running device (make sim)
 conformance: $(STAMP)

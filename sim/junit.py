@@ -35,6 +35,7 @@ class JUnitCase:
     failure: str | None = None  # the reason in one line; None: passed
     details: str = ""  # everything about it, as the failure's text
     error: bool = False  # could not be checked (infrastructure), rather than checked and wrong
+    properties: tuple[tuple[str, str], ...] = ()  # name, value: what CI shows beside the case
 
 
 def check_writable(path: Path) -> None:
@@ -61,6 +62,10 @@ def write_junit(path: Path, suite: str, cases: Iterable[JUnitCase]) -> None:
     for case in cases:
         element = ET.SubElement(testsuite, "testcase", {"classname": _text(case.classname), "name": _text(case.name),
                                                         "time": f"{case.seconds:.3f}"})
+        if case.properties:
+            listed = ET.SubElement(element, "properties")
+            for name, value in case.properties:
+                ET.SubElement(listed, "property", {"name": _text(name), "value": _text(value)})
         if case.failure is not None:
             kind = "error" if case.error else "failure"
             outcome = ET.SubElement(element, kind, {"message": _text(case.failure), "type": kind})

@@ -43,8 +43,8 @@ class Claim:
 @dataclass(frozen=True)
 class Untold:
     kind: str
-    about: str  # the function (its short id)
-    why: str
+    about: str  # the function (its short id; several, joined by ", ")
+    why: str  # what is missing: "the reply does not say the status (SHIPPED)"
 
     def __post_init__(self) -> None:
         if self.kind not in UNTOLD_KINDS:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.eval.categories import CATEGORIES
+from sim.eval.measured_error import BOUND, doubtful_reason, error_line, percent
 from sim.eval.scoring import NO_CALL
 from sim.eval.suite import skipped_lines
 from sim.eval.unanswered import alarms
@@ -34,6 +35,8 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
                   title_justify="left")
     table.add_column("category")
     for label in configs:
+        table.add_column(f"{label} task", justify="right")
+        table.add_column(f"{label} words", justify="right")
         table.add_column(f"{label} pass@1", justify="right")
         if trials > 1:
             table.add_column(f"{label} pass^{trials}", justify="right")
@@ -47,9 +50,10 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
             scores = configs[label]["scores"]
             rates = scores["overall"] if category == "overall" else scores["categories"].get(category)
             if rates is None:
-                cells += ["-"] * (2 + (trials > 1) + errors)
+                cells += ["-"] * (4 + (trials > 1) + errors)
                 continue
-            cells.append(f"{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']})")
+            cells += [_share(rates["task"], rates["trials_run"]), _share(rates["words"], rates["trials_run"]),
+                      _share(rates, rates["trials_run"])]
             if trials > 1:
                 cells.append(f"{100 * rates[f'pass^{trials}']:.1f}%")
             cells.append(f"{100 * rates['recovered_rate']:.1f}% ({rates['recovered']}/{rates['trials_run']})")
@@ -57,6 +61,9 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
                 cells.append(str(rates["infra_errors"]))
         table.add_row(*cells, end_section=category == rows[-1] if rows else False)
     console.print(table)
+    console.print(VERDICTS_SAID, style="dim", markup=False)
+    console.print(error_line(summary["words"]), style="yellow" if summary["words"].get("doubtful_checks") else "dim",
+                  markup=False, highlight=False)
     mode = summary.get("confirmation_mode", "runtime")
     console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():
@@ -90,6 +97,16 @@ def warning_cases(found: list[dict[str, Any]]) -> dict[str, list[str]]:
     return {warning: sorted(ids) for warning, ids in cases.items()}
 
 
+VERDICTS_SAID = ("task: the calls, the device's answers and state; words: what the agent told the user; pass@1: "
+                 "both (a doubtful words verdict is no pass)")
+
+
+def _share(rates: dict[str, Any], trials: int) -> str:
+    """A pass rate with its count, and the doubtful ones where there are any."""
+    doubtful = rates.get("doubtful") or 0
+    return f"{100 * rates['pass@1']:.1f}% ({rates['passed']}/{trials}" + (f", {doubtful} doubtful)" if doubtful else ")")
+
+
 def retrieval_line(found: dict[str, Any]) -> str:
     """The retrieval scores in words: what share of the expected functions BM25 ranks first and in its top 3."""
     return (f"retrieval (BM25 over names and descriptions, no model): top 1 {100 * found['recall_at_1']:.1f}%, "
@@ -98,10 +115,12 @@ def retrieval_line(found: dict[str, Any]) -> str:
 
 
 def agreement_line(agreement: dict[str, Any]) -> str:
-    """How often the judge model and the phrase rules read the replies alike."""
-    return (f"judge and phrase rules agree on {100 * agreement['all']:.1f}% of {agreement['turns']} replies (claims "
-            f"{100 * agreement['claims']:.1f}%, denials {100 * agreement['denials']:.1f}%, questions "
-            f"{100 * agreement['asks']:.1f}%); the judge's reading decides")
+    """How often the judge model and the phrase rules give a reply the same words verdict."""
+    return (f"judge and phrase rules give the same words verdict on {100 * agreement['same_verdict']:.1f}% of "
+            f"{agreement['turns']} replies (the same failing checks on {100 * agreement['same_checks']:.1f}%; "
+            f"{len(agreement['disagreements'])} disagreement(s) listed); the judge confirmed "
+            f"{agreement['confirmed_by_judge']} of the rules' {agreement['rules_doubtful']} doubtful failure(s); "
+            "the judge's reading decides")
 
 
 def _variant_text(variant: dict[str, Any]) -> str:
@@ -124,6 +143,9 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
              f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case; {_mode(summary)}. "
              "Intervals are 95 % Wilson score intervals; trials that met an infrastructure error are left out "
              "of the rates and counted apart.</p>",
+             f"<p>Each trial has two verdicts: the <b>task</b> (the calls, the device's answers and state) and "
+             f"the <b>words</b> (what the agent told the user); pass@1 needs both, and a doubtful words verdict "
+             f"is no pass. {_e(error_line(summary['words']))}.</p>", _error_table(summary["words"]),
              *(f"<p class='why'><strong>Warning: {_e(text)}</strong></p>" for text in alarms(summary)),
              *(f"<p class='why'>{_e(text)}</p>" for text in skipped_lines(summary)),
              "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
@@ -139,8 +161,11 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
         variant = summary["variant"]
         parts += ["<h2>Variant</h2>", f"<p>{_e(variant['path'])}: {_e(_variant_text(variant))}.</p>"]
     parts += ["<h2>Why turns failed</h2>", _kinds_table(configs)]
-    parts += [f"<p>{_e(label)}: {_e(agreement_line(c['judge_agreement']))}.</p>"
-              for label, c in configs.items() if c.get("judge_agreement")]
+    for label, config in configs.items():
+        if config.get("judge_agreement"):
+            parts += [f"<h2>Where the judge and the rules disagree ({_e(label)})</h2>",
+                      f"<p>{_e(agreement_line(config['judge_agreement']))}.</p>",
+                      _disagreements(config["judge_agreement"]["disagreements"])]
     for label, config in configs.items():
         found = config.get("retrieval") or {}
         parts += [f"<h2>Per function ({_e(label)})</h2>",
@@ -161,7 +186,7 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
     if warnings:
         parts += ["<h2>Warnings</h2>", "<ul>" + "".join(
             f"<li>{_e(label)} {_e(w['case_id'])}: {_e(w['warning'])}</li>" for label, w in warnings) + "</ul>"]
-    parts += [extra, "<h2>Cases that failed</h2>", _failures(records)]
+    parts += [extra, "<h2>Cases that did not pass (failed, or doubtful)</h2>", _failures(records)]
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>droidsim eval</title><style>"
             "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222;line-height:1.4}"
             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
@@ -313,8 +338,9 @@ def _svg(figure) -> str:
 def _score_table(summary: dict[str, Any]) -> str:
     trials = summary["trials"]
     errors = any(c["scores"]["overall"].get("infra_errors") for c in summary["configs"].values())
-    columns = 2 + (trials > 1) + errors
-    head = "".join(f"<th>{_e(label)} pass@1 (95 % interval)</th>" + (f"<th>{_e(label)} pass^{trials}</th>" if trials > 1 else "")
+    columns = 4 + (trials > 1) + errors
+    head = "".join(f"<th>{_e(label)} task</th><th>{_e(label)} words</th><th>{_e(label)} pass@1 (95 % interval)</th>"
+                   + (f"<th>{_e(label)} pass^{trials}</th>" if trials > 1 else "")
                    + f"<th>{_e(label)} recovered</th>" + (f"<th>{_e(label)} infra errors</th>" if errors else "")
                    for label in summary["configs"])
     rows = []
@@ -326,7 +352,8 @@ def _score_table(summary: dict[str, Any]) -> str:
                 cells.append("<td>-</td>" * columns)
                 continue
             low, high = rates.get("wilson_95") or [rates["pass@1"]] * 2
-            cells.append(f"<td class=n>{100 * rates['pass@1']:.1f}% ({rates['passed']}/{rates['trials_run']}) "
+            cells += [f"<td class=n>{_e(_share(rates[part], rates['trials_run']))}</td>" for part in ("task", "words")]
+            cells.append(f"<td class=n>{_e(_share(rates, rates['trials_run']))} "
                          f"<span class=ci>[{100 * low:.0f}–{100 * high:.0f}]</span></td>")
             if trials > 1:
                 cells.append(f"<td class=n>{100 * rates[f'pass^{trials}']:.1f}%</td>")
@@ -337,6 +364,43 @@ def _score_table(summary: dict[str, Any]) -> str:
         if any(not c.startswith("<td>-</td>") for c in cells):
             rows.append(f"<tr><td>{_e(category)}</td>{''.join(cells)}</tr>")
     return f"<table><tr><th>category</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _error_table(words: dict[str, Any]) -> str:
+    """Each word check's measured error (misses and false alarms) and whether it decides alone."""
+    checks = words.get("checks")
+    if not checks:
+        return ""
+
+    def shown(error: dict[str, Any] | None) -> str:
+        return "not measured" if error is None else f"{error['wrong']} of {error['of']:,} ({percent(error)})"
+
+    rows = "".join(f"<tr><td>{_e(check.replace('_', ' '))}</td><td class=n>{_e(shown(e['misses']))}</td>"
+                   f"<td class=n>{_e(shown(e['false_alarms']))}</td>"
+                   f"<td>{'decisive' if e['decisive'] else f'doubtful: above {100 * BOUND:g} %'}</td></tr>"
+                   for check, e in checks.items())
+    return ("<details><summary>The word checks' measured error</summary><table><tr><th>check</th>"
+            "<th>misbehaving replies passed</th><th>truthful replies failed</th><th>its failures</th></tr>"
+            f"{rows}</table></details>")
+
+
+def _disagreements(found: list[dict[str, Any]]) -> str:
+    """Each reply the two readers read apart, with both readings claim by claim."""
+    if not found:
+        return "<p>None.</p>"
+
+    def reading(side: dict[str, Any]) -> str:
+        claims = "".join(f"<li>{_e(c['kind'].replace('_', ' '))} {_e(c['text'])!s}"
+                         + (f" (of {_e(c['about'])})" if c["about"] else "")
+                         + {True: ": true", False: ": false", None: ""}[c["true"]]
+                         + (f" — {_e(c['why'])}" if c["why"] else "") + "</li>" for c in side["claims"])
+        untold = "".join(f"<li>untold: {_e(u['about'])} — {_e(u['why'])}</li>" for u in side["untold"])
+        return f"<b>fails: {_e(', '.join(side['fails']) or 'nothing')}</b><ul>{claims}{untold}</ul>"
+
+    rows = "".join(f"<tr><td>{_e(d['case_id'])} (trial {d['trial']}, turn {d['turn'] + 1})</td>"
+                   f"<td>{_e(d['reply'])}</td><td>{reading(d['judge'])}</td><td>{reading(d['rules'])}</td></tr>"
+                   for d in found)
+    return f"<table><tr><th>case</th><th>reply</th><th>the judge read</th><th>the rules read</th></tr>{rows}</table>"
 
 
 def _kinds_table(configs: dict[str, Any]) -> str:
@@ -419,7 +483,23 @@ def _transcript(record: dict[str, Any]) -> str:
     case_level = [f for f in record.get("failures") or [] if f not in said]  # state checks, "something else changed"
     extra = "".join(f"<div class=why>✗ {_e(_failure_text(f))}</div>" for f in case_level)
     return (f"<details><summary>{_e(record['config'])} · {_e(record['case_id'])} · {_e(record['category'])} · "
-            f"trial {record['trial']}</summary>{''.join(turns)}{extra}</details>")
+            f"trial {record['trial']} · {_e(_verdicts_text(record))}</summary>{''.join(turns)}{extra}"
+            f"{_doubtful(record)}</details>")
+
+
+def _verdicts_text(record: dict[str, Any]) -> str:
+    task, words = record.get("task"), record.get("words")
+    if task is None:
+        return "no verdict (infrastructure error)" if record.get("infra_error") else "failed"
+    return (f"task {'pass' if task['passed'] else 'fail'}, words {words['verdict']} (read by {words['reader']}): "
+            f"{record.get('verdict', 'fail')}")
+
+
+def _doubtful(record: dict[str, Any]) -> str:
+    """The doubtful word failures with their evidence: the clause, and what the results say."""
+    found = (record.get("words") or {}).get("doubtful") or []
+    return "".join(f"<div class=why>? {_e(doubtful_reason(d))}, turn {d['turn'] + 1}: the agent said "
+                   f"{_e(repr(d['clause']))}; the results say: {_e(d['results'])}</div>" for d in found)
 
 
 def _failure_text(failure: Any) -> str:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from sim.eval.measured_error import doubtful_reason
 from sim.junit import JUnitCase
 
 RESULTS = "results.jsonl"
@@ -73,19 +74,36 @@ class ResultWriter:
 
 
 def junit_cases(records: Iterable[dict[str, Any]], suite: str, trials: int) -> list[JUnitCase]:
-    """One test case per configuration, case and trial: failed with the first reason (all of them,
-    and the conversation, in its text), or in error when it met an infrastructure error."""
+    """One test case per configuration, case and trial: failed with the first reason (the task's
+    first, then the words'; a doubtful one says so), with both verdicts, every reason and the
+    conversation in its text and the verdicts as properties; or in error when it met an
+    infrastructure error."""
     cases = []
     for record in sorted(records, key=lambda r: (r["config"], r["case_id"], r["trial"])):
         name = record["case_id"] + (f" (trial {record['trial'] + 1})" if trials > 1 else "")
         infra = record.get("infra_error")
-        reasons = [f"{infra['kind']}: {infra['detail']}"] if infra else record["failures"]
+        task, words = record.get("task"), record.get("words")
+        reasons = [f"{infra['kind']}: {infra['detail']}"] if infra else _reasons(record)
         failed = bool(infra) or not record["passed"]
+        verdicts = [] if infra or task is None else [f"task: {'pass' if task['passed'] else 'fail'} ({task['by']})",
+                                                     f"words: {words['verdict']} (read by {words['reader']})", ""]
+        properties = () if infra or task is None else (
+            ("verdict", record["verdict"]), ("task", "pass" if task["passed"] else "fail"),
+            ("words", words["verdict"]), ("words.reader", words["reader"]))
         cases.append(JUnitCase(f"{suite}.{record['config']}", name, record.get("seconds", 0.0),
                                failure=(reasons[0] if reasons else "failed") if failed else None,
-                               details="\n".join([*reasons, "", *_transcript(record)]) if failed else "",
-                               error=bool(infra)))
+                               details="\n".join([*verdicts, *reasons, "", *_transcript(record)]) if failed else "",
+                               error=bool(infra), properties=properties))
     return cases
+
+
+def _reasons(record: dict[str, Any]) -> list[str]:
+    """Why it did not pass: the task's failures, the words' decisive ones, then the doubtful ones."""
+    task, words = record.get("task"), record.get("words")
+    if task is None:
+        return record["failures"]
+    return [*task["failures"], *words["failures"],
+            *(f"{doubtful_reason(d)}: {d['detail']}" for d in words["doubtful"])]
 
 
 def _transcript(record: dict[str, Any]) -> list[str]:

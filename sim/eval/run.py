@@ -19,6 +19,7 @@ from typing import Any, Callable
 from sim.eval.catalog import Catalog, check_suite
 from sim.eval.devices import DeviceSetupError, DeviceSpec
 from sim.eval.execution import Work, close_devices, local_device, run_local, run_ray, run_workers, write_each
+from sim.eval.measured_error import RULES, words_summary
 from sim.eval.models import ModelSpecError, check_model_options, check_model_spec
 from sim.eval.results import ResultWriter, junit_cases, load_done, start_run
 from sim.eval.runner import CONFIRMATION_MODES, RunSettings
@@ -161,8 +162,10 @@ def write_summary(out: Path, records: list[dict[str, Any]], labels: list[str], o
     from sim.eval.report import write_html
 
     summary = summarize(records, labels, options.trials)
+    reader = f"judge {meta['judge_model']}" if meta.get("judge_model") else RULES
     summary.update({"suite": meta["suite"], "model": meta["model"], "run_date": meta["run_date"],
-                    "confirmation_mode": meta.get("confirmation_mode", "runtime"), "skipped": meta.get("skipped", {})})
+                    "confirmation_mode": meta.get("confirmation_mode", "runtime"), "skipped": meta.get("skipped", {}),
+                    "words": words_summary(reader)})
     summary["distractors"] = {label: count for label, count in zip(labels, options.distractors * 2)}
     for label in labels:
         summary["configs"][label]["unanswered"] = unanswered(r for r in records if r["config"] == label)

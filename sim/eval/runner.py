@@ -9,9 +9,13 @@ case expects, with the arguments it expects, and then what the case says
 (``answer:``). Setup calls, state checks and probes run as the shell, so they
 are not the agent's calls and never need its access.
 
-Each reply is heard by ``Ears``: the phrase rules (or a judge model) read what it
-says, and what the conversation has returned so far is what its values are held
-to (sim/eval/telling.py). Before the conversation, retrieval ranks each expected
+Each reply is heard by ``Ears``: the phrase rules read what it says, and what the
+conversation has returned so far is what its values are held to (sim/eval/telling.py);
+with a judge model, the judge is sent the conversation and its calls and reads it too,
+and its reading decides. Each trial then has two verdicts (sim/eval/verdicts.py): the
+task's (calls, the device's answers, state) and the words' (what the agent told the
+user, named by its reader, with the failures of checks measured above 2 % error kept as
+doubtful), and a combined one. Before the conversation, retrieval ranks each expected
 function among all the agent may call (sim/eval/retrieval.py).
 
 A case that crashes (the model server's errors after its retries, a timeout,
@@ -45,11 +49,13 @@ from droid.agent import (
 from droid.agent.console import DEFAULT_INSTRUCTIONS
 from droid.agent.errors import ContextLengthExceededError
 from sim.eval.catalog import Catalog
+from sim.eval.claim_list import Reading
 from sim.eval.claims import Reader, Words
 from sim.eval.devices import EvalDevice
 from sim.eval.facts import Known, told_of
 from sim.eval.judge import Judge
 from sim.eval.matchers import resolve_dates
+from sim.eval.measured_error import RULES, doubtful_checks
 from sim.eval.models import TimedModel, case_model, server_down
 from sim.eval.bounded_regex import PatternTimeout
 from sim.eval.phrases import Cues, reply_language
@@ -59,6 +65,7 @@ from sim.eval.suite import Call, Case, Suite, Turn
 from sim.eval.taxonomy import Failure, infra_error
 from sim.eval.telling import Facts, action_of
 from sim.eval.values import fit_arguments
+from sim.eval.verdicts import FAIL, PASS, combine, split_turns
 
 MAX_TURNS = 5
 CONFIRMATION_MODES = ("runtime", "model")
@@ -73,8 +80,11 @@ class CaseResult:
     case_id: str
     category: str
     trial: int
-    passed: bool
+    passed: bool  # the combined verdict is a pass
     confirmation_mode: str = "runtime"
+    verdict: str = FAIL  # combined: pass, fail or doubtful (sim/eval/verdicts.py)
+    task: dict[str, Any] | None = None  # the task verdict: passed, failures, by
+    words: dict[str, Any] | None = None  # the words verdict: verdict, reader, failures, doubtful
     failures: list[str] = field(default_factory=list)  # every reason, in words
     state_failures: list[str] = field(default_factory=list)
     recovered: bool = False  # the final state is right, whatever the strict verdict
@@ -104,6 +114,11 @@ class RunSettings:
     agent_options: dict[str, Any] = field(default_factory=dict)  # Agent fields (tool_choice...)
     judge_model: str | None = None  # reads the replies instead of the phrase rules (sim/eval/judge.py)
 
+    @property
+    def reader(self) -> str:
+        """Who reads the agent's words: the phrase rules, or the judge model."""
+        return f"judge {self.judge_model}" if self.judge_model else RULES
+
 
 def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings, trial: int = 0) -> CaseResult:
     """Run one trial of ``case`` on a device that was just reset."""
@@ -122,7 +137,10 @@ def run_case(suite: Suite, case: Case, device: EvalDevice, settings: RunSettings
     result.seconds = time.perf_counter() - started
     if timed is not None:
         result.model_seconds, result.tokens, result.warnings = timed.seconds, timed.tokens, timed.warnings
-    result.passed = result.infra_error is None and not result.failures
+    if result.infra_error is None:
+        task, words = split_turns(result.turns, result.state_failures, settings.reader, doubtful_checks(settings.reader))
+        result.task, result.words, result.verdict = task.to_dict(), words.to_dict(), combine(task, words)
+    result.passed = result.infra_error is None and result.verdict == PASS
     result.recovered = result.infra_error is None and (
         not result.state_failures if (case.state or case.unchanged) else result.passed)
     return result
@@ -190,8 +208,8 @@ async def _converse(suite: Suite, case: Case, device: EvalDevice, settings: RunS
 
 @dataclass
 class Ears:
-    """How a case's replies are read: the phrase rules (or a judge model) and what the
-    conversation has returned so far, in the case's language."""
+    """How a case's replies are read: the phrase rules (and a judge model, which is sent the
+    conversation) and what the conversation has returned so far, in the case's language."""
 
     reader: Reader
     judge: Judge | None
@@ -199,20 +217,23 @@ class Ears:
     language: str  # the case's
 
     async def hear(self, turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog, said: list[str],
-                   record: dict[str, Any]) -> tuple[Words, Facts]:
-        """What the reply says (by the rules, or the judge with the rules' reading kept beside it)
-        and the facts it is held to; the conversation so far learns this turn's results."""
+                   asked: str | None = None) -> tuple[Words, Facts, Reading | None]:
+        """What the rules read in the reply, the facts it is held to, and the judge's claim list (on
+        a turn the case checks, with a judge); the conversation so far learns this turn. ``asked``:
+        the agent's question before acting, in confirmation mode ``model``."""
         self.known.said += said
         for call in calls:
             if call.happened:
                 self.known.add_result(catalog.functions[call.function_id].response, call.response, call.args)
         action = action_of(turn, calls, catalog)
         words = self.reader.read(text, action, turn.user)
+        judged = None
         if self.judge is not None and turn.expects is not None:
-            record["rules"] = words.to_dict()
-            words = await self.judge.read(said[-1], text)
+            judged = await self.judge.read(said, calls, text, asked)
+        elif self.judge is not None:
+            self.judge.remember(said, calls, text, asked)
         language = reply_language(text, self.language)
-        return words, Facts(self.known, self.reader.cues, language, tuple(action.with_request(turn.user).words()))
+        return words, Facts(self.known, self.reader.cues, language, tuple(action.with_request(turn.user).words())), judged
 
 
 async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears, model_mode: bool, catalog: Catalog,
@@ -223,20 +244,24 @@ async def _play_turn(session: Any, turn: Turn, user: "SimulatedUser", ears: Ears
     calls, text, notes = await _turn(session, turn.user, user.answers)
     record: dict[str, Any] = {"user": turn.user}
     said = [turn.user]
-    asked = None
+    asked, question = None, None
     if model_mode:
         asked, reply = user.answer_in_words(calls, text, ears.reader.cues)
         if reply is not None:
+            question = text
             more, text_after, more_notes = await _turn(session, reply.reply_text, {})
             for call in more:  # asked first: a yes confirms what follows; after a no, nothing was confirmed
                 call.confirmed = True if reply.approves else None
             record["reply"] = {"user": reply.reply_text, "text_before": text}
             said.append(reply.reply_text)
             calls, text, notes = calls + more, text_after, notes + more_notes
-    words, facts = await ears.hear(turn, calls, text, catalog, said, record)
-    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked, facts)
-    record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes, "words": words.to_dict(),
+    words, facts, judged = await ears.hear(turn, calls, text, catalog, said, question)
+    verdict = score_turn(turn, calls, text, catalog, run_date, words, asked, facts, judged)
+    record.update({"calls": [c.to_dict() for c in calls], "text": text, "notes": notes,
+                   "words": verdict.reading.to_dict() if verdict.reading else None,
                    "passed": verdict.passed, "failures": [f.to_dict() for f in verdict.failures]})
+    if verdict.rules is not None:  # the rules' reading beside the judge's, and what it alone would fail
+        record["rules"] = {**verdict.rules.to_dict(), "failures": [f.to_dict() for f in verdict.rules_failures]}
     return record, verdict
 
 

@@ -1,6 +1,9 @@
 """summary.json: the scores of a run, per configuration, from the result records.
 
-pass@1 is the share of all trials that passed, with its 95 % Wilson interval;
+pass@1 is the share of all trials whose combined verdict passed (sim/eval/verdicts.py), with
+its 95 % Wilson interval; beside it, the task verdict's and the words verdict's own pass@1
+and the trials whose words verdict is doubtful (``pass@1_if_doubtful_pass`` is what pass@1
+would be if every doubtful one passed);
 pass^k (τ-bench) the share of cases whose k trials all passed, and ``pass^k`` the
 curve for k = 1..K (sim/eval/figures.py, which also counts the failure kinds and
 makes the per-function table). Trials that met an infrastructure error
@@ -22,6 +25,8 @@ from typing import Any, Iterable
 from sim.eval import retrieval
 from sim.eval.categories import CATEGORIES
 from sim.eval.figures import failure_kinds, latency, pass_hat_curve, per_function, wilson
+from sim.eval.measured_error import RULES, doubtful_checks
+from sim.eval.verdicts import DOUBTFUL, PASS
 
 
 def summarize(records: Iterable[dict[str, Any]], configs: list[str], trials: int) -> dict[str, Any]:
@@ -46,14 +51,40 @@ def warnings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def judge_agreement(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """With --judge-model: how often the judge and the phrase rules read a turn's reply alike,
-    per question (does it claim an action, deny one, ask something) and on all three at once."""
-    pairs = [(turn["words"], turn["rules"]) for row in rows for turn in row.get("turns") or [] if "rules" in turn]
-    if not pairs:
+    """With --judge-model: how often the judge's claim list and the rules' give a turn's reply the
+    same words verdict (pass or fail) and the same failing checks, how many of the rules' doubtful
+    failures the judge confirmed, and every turn where they differ, with both readings."""
+    doubtful = doubtful_checks(RULES)
+    turns, disagreements, confirmed, rules_doubtful = 0, [], 0, 0
+    for row in rows:
+        for index, turn in enumerate(row.get("turns") or []):
+            if "rules" not in turn:
+                continue
+            turns += 1
+            judge, rules = _checks(turn["failures"]), _checks(turn["rules"]["failures"])
+            for check in doubtful.intersection(rules):
+                rules_doubtful += 1
+                confirmed += check in judge
+            if judge != rules:
+                disagreements.append({"case_id": row["case_id"], "trial": row["trial"], "turn": index,
+                                      "reply": turn.get("text", ""), "judge": {"fails": judge, **_shown(turn["words"])},
+                                      "rules": {"fails": rules, **_shown(turn["rules"])}})
+    if not turns:
         return None
-    same = {key: [bool(judge[key]) == bool(rules[key]) for judge, rules in pairs] for key in ("claims", "denials", "asks")}
-    return {"turns": len(pairs), **{key: round(sum(v) / len(v), 4) for key, v in same.items()},
-            "all": round(sum(all(s[i] for s in same.values()) for i in range(len(pairs))) / len(pairs), 4)}
+    same_verdict = turns - sum(bool(d["judge"]["fails"]) != bool(d["rules"]["fails"]) for d in disagreements)
+    return {"turns": turns, "same_verdict": round(same_verdict / turns, 4),
+            "same_checks": round((turns - len(disagreements)) / turns, 4),
+            "rules_doubtful": rules_doubtful, "confirmed_by_judge": confirmed, "disagreements": disagreements}
+
+
+def _checks(failures: list[dict[str, Any]]) -> list[str]:
+    return sorted({f["check"] for f in failures if f.get("check")})
+
+
+def _shown(reading: dict[str, Any]) -> dict[str, Any]:
+    """A reading's claims as a person compares them: kind, words, what of, and held true or not."""
+    return {"claims": [{k: c[k] for k in ("kind", "text", "about", "true", "why")} for c in reading.get("claims") or []],
+            "untold": reading.get("untold") or []}
 
 
 def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
@@ -80,6 +111,10 @@ def scores(rows: list[dict[str, Any]], trials: int) -> dict[str, Any]:
     }
 
 
+def _verdict(row: dict[str, Any]) -> str:
+    return row.get("verdict") or (PASS if row["passed"] else "fail")
+
+
 def _per_case(rows: list[dict[str, Any]]) -> dict[str, list[bool]]:
     per_case: dict[str, list[bool]] = defaultdict(list)
     for row in rows:
@@ -92,11 +127,19 @@ def _rates(rows: list[dict[str, Any]], infra: list[dict[str, Any]], trials: int)
     runs = [p for results in per_case.values() for p in results]
     complete = [results for results in per_case.values() if len(results) >= trials]
     recovered = sum(bool(r.get("recovered")) for r in rows)
+    doubtful = sum(_verdict(r) == DOUBTFUL for r in rows)
+    task = sum(bool((r.get("task") or {"passed": r["passed"]})["passed"]) for r in rows)
+    words = sum((r.get("words") or {"verdict": _verdict(r)})["verdict"] == PASS for r in rows)
     return {
         "cases": len(per_case),
         "trials_run": len(runs),
         "passed": sum(runs),
-        "pass@1": round(sum(runs) / len(runs), 4) if runs else 0.0,
+        "pass@1": _share(sum(runs), len(runs)),
+        "doubtful": doubtful,
+        "pass@1_if_doubtful_pass": _share(sum(runs) + doubtful, len(runs)),
+        "task": {"passed": task, "pass@1": _share(task, len(rows))},
+        "words": {"passed": words, "doubtful": sum((r.get("words") or {}).get("verdict") == DOUBTFUL for r in rows),
+                  "pass@1": _share(words, len(rows))},
         "wilson_95": wilson(sum(runs), len(runs)),
         f"pass^{trials}": round(sum(all(r) for r in complete) / len(complete), 4) if complete else 0.0,
         "pass^k": pass_hat_curve(per_case, trials),
@@ -104,6 +147,10 @@ def _rates(rows: list[dict[str, Any]], infra: list[dict[str, Any]], trials: int)
         "recovered_rate": round(recovered / len(rows), 4) if rows else 0.0,
         "infra_errors": len(infra),
     }
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
 
 
 def timing(rows: list[dict[str, Any]]) -> dict[str, Any]:

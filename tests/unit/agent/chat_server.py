@@ -75,6 +75,10 @@ Policy, read from the last message:
 - an order mentioned and tools offered -> ``fetch_order_details`` with the order id;
 - otherwise "Hello from the test server."
 
+A request with droidsim's judge instructions (sim/eval/judge.py) is answered by a scripted
+judge, picked by the model's name (``judge-careful``, ``judge-yes``, ``judge-junk``:
+chat_judge.py); ``--judge-key PATH`` gives the careful one what each reply's words do.
+
 ``GET /requests`` returns every request body received (and its Authorization
 header), so a test can check what the client sent. Prints its port on stdout.
 
@@ -103,6 +107,7 @@ RECEIVED: list[dict] = []
 STALL_SECONDS = 60
 HOLD_SECONDS = 3600  # a held request is answered only if the client is still there after this
 DELAY = 0.0  # seconds before each answer (--delay)
+JUDGE_KEY: dict[str, str] = {}  # a reply's text -> what its words do, for the careful judge (--judge-key)
 HELD: Counter[str] = Counter()  # requests held, by prompt
 _COUNTING = threading.Lock()
 THINKING = "<think>The user wants an order; I will look it up.</think>\n\n"
@@ -182,6 +187,12 @@ def summarize(messages: list[dict]) -> str:
         status = result.get("status") or result.get("error", {}).get("code_name", "unknown")
         return f"Order status: {status}."
     return "Results: " + json.dumps(results, sort_keys=True)
+
+
+def is_judge_request(body: dict) -> bool:
+    """A request with droidsim's judge instructions (sim/eval/judge.py)."""
+    system = next((m.get("content") or "" for m in body.get("messages") or [] if m.get("role") == "system"), "")
+    return system.startswith("You check what an assistant told its user")
 
 
 def directive_calls(prompt: str) -> list[dict] | None:
@@ -286,6 +297,13 @@ class Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
         RECEIVED.append({"body": body, "authorization": self.headers.get("Authorization")})
+        if is_judge_request(body):  # before the prompt's directives: a reply may well say "fail"
+            import chat_judge  # beside this file (the server runs as a script); it loads the project's eval
+
+            self._json(200, {"id": "chatcmpl-judge", "object": "chat.completion", "created": int(time.time()),
+                             "model": body.get("model"), "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                                 "role": "assistant", "content": chat_judge.answer(body.get("model", ""), body, JUDGE_KEY)}}]})
+            return
         flavor = Flavor(body.get("model", ""))
         messages = body.get("messages") or [{}]
         last = messages[-1]
@@ -490,9 +508,10 @@ class Reply:
 
 
 @contextlib.contextmanager
-def running() -> Iterator[str]:
-    """This server in its own process, on loopback; yields its base URL and stops it after."""
-    process = subprocess.Popen([sys.executable, __file__], stdout=subprocess.PIPE, text=True)
+def running(*args: str) -> Iterator[str]:
+    """This server in its own process, on loopback (``args``: its options); yields its base URL and
+    stops it after."""
+    process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True)
     try:
         port = int(process.stdout.readline())
         yield f"http://127.0.0.1:{port}"
@@ -510,8 +529,13 @@ def received(server: str) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay", type=float, default=0.0, help="Seconds before each chat answer.")
-    global DELAY
-    DELAY = parser.parse_args().delay
+    parser.add_argument("--judge-key", help="JSON file: a reply's text -> what its words do (chat_judge.py).")
+    global DELAY, JUDGE_KEY
+    args = parser.parse_args()
+    DELAY = args.delay
+    if args.judge_key:
+        with open(args.judge_key, encoding="utf-8") as key:
+            JUDGE_KEY = json.load(key)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)

@@ -26,10 +26,17 @@ def test_eval_writes_a_test_case_per_case_failed_with_its_reason_and_conversatio
     cases = {case.get("name"): case for case in suite}
     assert sorted(cases) == ["cancel", "order-status", "where-is-my-parcel"]
     assert {case.get("classname") for case in suite} == {"kotlin-shop.base"}
-    assert list(cases["order-status"]) == [] and list(cases["cancel"]) == []
-    (failure,) = cases["where-is-my-parcel"]
+    passed = {p.get("name"): p.get("value") for p in cases["order-status"].iter("property")}
+    assert passed == {"verdict": "pass", "task": "pass", "words": "pass", "words.reader": "rules"}
+    assert [child.tag for child in cases["order-status"]] == ["properties"]
+    properties, failure = cases["where-is-my-parcel"]
+    assert {p.get("name"): p.get("value") for p in properties} == {"verdict": "fail", "task": "fail", "words": "fail",
+                                                                   "words.reader": "rules"}
     assert failure.tag == "failure"
-    assert failure.get("message") == "expected trackParcel, but fetchOrderStatus was called"
+    assert failure.get("message") == "expected trackParcel, but fetchOrderStatus was called"  # the task's first
+    assert failure.text.startswith("task: fail (suite checks)\nwords: fail (read by rules)\n\n"
+                                   "expected trackParcel, but fetchOrderStatus was called\n"
+                                   "trackParcel did not happen, but the agent said 'Fetch order status returned SHIPPED.'")
     assert "user: Where is the parcel of order ORD-1234 now?\n" in failure.text
     assert 'call: fetchOrderStatus {"orderId": "ORD-1234"} -> {"result": "SHIPPED"}' in failure.text
 
@@ -55,6 +62,23 @@ def test_trials_configurations_and_infrastructure_errors_each_have_their_test_ca
     assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("time")) == ("3", "1", "1", "3.750")
     kinds = [[child.tag for child in case] for case in root.iter("testcase")]
     assert kinds == [["error"], ["failure"], []]
+
+
+def test_a_doubtful_words_verdict_fails_saying_so_with_its_evidence(tmp_path):
+    doubt = {"turn": 0, "check": "denial", "detail": "cancel_order happened, but the agent said 'no luck'",
+             "clause": "no luck", "results": "cancel_order happened"}
+    record = {"config": "base", "case_id": "c", "trial": 0, "passed": False, "verdict": "doubtful", "seconds": 1.0,
+              "failures": [doubt["detail"]], "task": {"passed": True, "failures": [], "by": "suite checks"},
+              "words": {"verdict": "doubtful", "reader": "rules", "failures": [], "doubtful": [doubt]},
+              "turns": [{"user": "cancel it", "calls": [], "text": "no luck"}]}
+    (case,) = junit_cases([record], "s", trials=1)
+    assert case.failure == ("doubtful (denial check, measured above 2 % error; no judge confirmed it): "
+                            "cancel_order happened, but the agent said 'no luck'")
+    assert case.details.startswith("task: pass (suite checks)\nwords: doubtful (read by rules)\n\ndoubtful")
+    assert dict(case.properties) == {"verdict": "doubtful", "task": "pass", "words": "doubtful", "words.reader": "rules"}
+    write_junit(tmp_path / "r.xml", "s", [case])
+    (properties, failure) = ET.parse(tmp_path / "r.xml").getroot().find("testsuite/testcase")
+    assert [p.get("name") for p in properties] == ["verdict", "task", "words", "words.reader"] and failure.tag == "failure"
 
 
 def test_what_xml_cannot_hold_is_replaced_and_the_rest_kept(tmp_path):

@@ -11,6 +11,7 @@ import pytest
 
 from sim.eval.compare import CompareError, compare, load_runs
 from sim.eval.figures import failure_kinds, pass_hat_curve, per_function, wilson
+from sim.eval.measured_error import words_summary
 from sim.eval.report import write_html
 from sim.eval.run import EvalOptions, run_eval
 from sim.eval.summary import summarize
@@ -82,7 +83,8 @@ def test_the_per_function_table_says_what_was_chosen_what_was_wrong_and_what_ins
 
 def test_summary_and_report_carry_the_same_figures(tmp_path):
     summary = summarize(RECORDS, ["base"], 1)
-    summary.update({"suite": "s.yaml", "model": "m", "run_date": "2026-03-14", "confirmation_mode": "runtime"})
+    summary.update({"suite": "s.yaml", "model": "m", "run_date": "2026-03-14", "confirmation_mode": "runtime",
+                    "words": words_summary("rules")})
     scores = summary["configs"]["base"]["scores"]
     assert scores["overall"]["wilson_95"] == wilson(1, 4) and scores["categories"]["multiple"]["passed"] == 0
     assert summary["configs"]["base"]["timing"]["tokens_per_case"] == {"completion_tokens": 10.0, "prompt_tokens": 100.0}
@@ -153,3 +155,36 @@ def test_compare_refuses_a_folder_without_a_run(two_runs, tmp_path):
     result = subprocess.run([sys.executable, "-m", "sim.cli", "eval", "compare", str(two_runs / "scripted"), str(tmp_path)],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and "no summary.json" in result.stderr
+
+
+def test_the_report_and_the_table_keep_the_task_and_the_words_apart_and_show_what_is_doubtful(tmp_path):
+    from rich.console import Console
+
+    from sim.eval.report import terminal_table
+
+    doubt = {"turn": 0, "check": "denial", "detail": "cancel_order happened, but the agent said 'no luck'",
+             "clause": "no luck", "results": "cancel_order happened"}
+    verdicts = [("pass", True, "pass", []), ("doubtful", True, "doubtful", [doubt]), ("fail", False, "pass", [])]
+    records = [record(f"v{i}", verdict == "pass", [("cancel_order", "cancel_order")], verdict=verdict,
+                      task={"passed": task, "failures": [] if task else ["state: not cancelled"], "by": "suite checks"},
+                      words={"verdict": words, "reader": "rules", "failures": [], "doubtful": doubtful})
+               for i, (verdict, task, words, doubtful) in enumerate(verdicts)]
+    summary = summarize(records, ["base"], 1)
+    summary.update({"suite": "s.yaml", "model": "m", "run_date": "2026-03-14", "confirmation_mode": "runtime",
+                    "words": words_summary("rules")})
+    overall = summary["configs"]["base"]["scores"]["overall"]
+    assert (overall["passed"], overall["doubtful"], overall["pass@1_if_doubtful_pass"]) == (1, 1, 0.6667)
+    assert overall["task"] == {"passed": 2, "pass@1": 0.6667}
+    assert overall["words"] == {"passed": 2, "doubtful": 1, "pass@1": 0.6667}
+    write_html(tmp_path / "report.html", summary, records)
+    page = (tmp_path / "report.html").read_text()
+    assert "words read by rules; measured on the blind set" in page and "The word checks' measured error" in page
+    assert "<td class=n>66.7% (2/3)</td><td class=n>66.7% (2/3, 1 doubtful)</td><td class=n>33.3% (1/3, 1 doubtful)" in page
+    assert "task pass, words doubtful (read by rules): doubtful" in page
+    assert ("? doubtful (denial check, measured above 2 % error; no judge confirmed it), turn 1: the agent said "
+            "&#x27;no luck&#x27;; the results say: cancel_order happened") in page
+    console = Console(width=200, record=True)
+    terminal_table(summary, console)
+    shown = console.export_text()
+    assert "33.3% (1/3, 1 doubtful)" in shown and "66.7% (2/3, 1 doubtful)" in shown
+    assert "doubtful checks (above 2 %): after_decline, denial, misstatement" in shown

@@ -124,7 +124,10 @@ def test_trials_and_a_distractor_sweep(shipped, tmp_path):
     for config in summary["configs"].values():
         assert config["scores"]["overall"] == {"cases": 2, "trials_run": 4, "passed": 4, "pass@1": 1.0, "pass^2": 1.0,
                                                "wilson_95": [0.5101, 1.0], "pass^k": {"1": 1.0, "2": 1.0},
-                                               "recovered": 4, "recovered_rate": 1.0, "infra_errors": 0}
+                                               "recovered": 4, "recovered_rate": 1.0, "infra_errors": 0,
+                                               "doubtful": 0, "pass@1_if_doubtful_pass": 1.0,
+                                               "task": {"passed": 4, "pass@1": 1.0},
+                                               "words": {"passed": 4, "doubtful": 0, "pass@1": 1.0}}
     assert "Accuracy against catalog size" in (tmp_path / "report.html").read_text()
 
 

@@ -15,7 +15,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from droid.agent import AppFunctionAgentTools
 from sim.eval.catalog import Catalog
@@ -23,11 +23,13 @@ from sim.eval.claims import Reader
 from sim.eval.devices import DeviceSpec
 from sim.eval.execution import local_device
 from sim.eval.facts import Known, told_of
+from sim.eval.judge import Judge
 from sim.eval.phrases import Cues
 from sim.eval.run import EvalOptions, run_eval
 from sim.eval.runner import Ears
 from sim.eval.scoring import MadeCall, score_turn
 from sim.eval.suite import Case, Suite, Turn, is_read
+from sim.eval.taxonomy import Failure
 
 from .replies import KINDS, TOPICS, facts_of, fill, joined, templates
 
@@ -42,6 +44,12 @@ class Trial:
     passed: bool
     replies: list[str]
     failures: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)  # the word checks that failed it
+    misbehaving: list[bool] = field(default_factory=list)  # per turn: the reply misbehaves (else it is careful)
+
+    def key(self) -> dict[str, str]:
+        """What each of its replies' words do, as a careful reader would take them (chat_judge.py)."""
+        return {text: self.kind if bad else "truthful" for text, bad in zip(self.replies, self.misbehaving)}
 
     @property
     def wrong(self) -> bool:
@@ -73,16 +81,29 @@ def play_oracle(suite: Suite, out: Path, run_date: Any) -> Played:
                   told_of(AppFunctionAgentTools.discover(device.agent)))
 
 
-def trials(played: Played, replies: dict[str, Any], kind: str) -> list[Trial]:
-    """Every model of ``kind`` (one per template) on every case it applies to."""
+def trials(played: Played, replies: dict[str, Any], kind: str, judge: Callable[[], Judge] | None = None,
+           every: int = 1, cases: set[str] | None = None) -> list[Trial]:
+    """Every model of ``kind`` (one per template) on every case it applies to (or every ``every``-th
+    of those, a fixed sample; or on ``cases`` only); read by the rules, or by the judge ``judge``
+    makes (one client, a conversation per case)."""
+    found = ((model, case, said) for model in range(_models(replies, kind)) for case in played.suite.cases
+             if cases is None or case.id in cases
+             for said in [_played(case, played.records[case.id], replies, kind, model)] if said is not None)
+    return asyncio.run(_trials(played, kind, [f for i, f in enumerate(found) if i % every == 0], judge))
+
+
+async def _trials(played: Played, kind: str, found: list[Any], judge: Callable[[], Judge] | None) -> list[Trial]:
+    reader = judge() if judge else None
     out = []
-    for model in range(_models(replies, kind)):
-        for case in played.suite.cases:
-            texts = _replies(case, played.records[case.id], replies, kind, model)
-            if texts is None:
-                continue
-            passed, failures = asyncio.run(_score(played, case, texts))
-            out.append(Trial(case.id, kind, model, passed, texts, failures))
+    try:
+        for model, case, (texts, misbehaving) in found:
+            failures = await _score(played, case, texts, reader.fresh() if reader else None)
+            passed = not failures and not played.records[case.id]["state_failures"]
+            out.append(Trial(case.id, kind, model, passed, texts, [f"{f.kind}: {f.detail}" for f in failures],
+                             list(dict.fromkeys(f.check for f in failures if f.check)), misbehaving))
+    finally:
+        if reader is not None:
+            await reader.aclose()
     return out
 
 
@@ -95,14 +116,22 @@ def _models(replies: dict[str, Any], kind: str) -> int:
 
 def _replies(case: Case, record: dict[str, Any], replies: dict[str, Any], kind: str, model: int) -> list[str] | None:
     """Each turn's reply by this model, or None when the model misbehaves on no turn of the case."""
+    played = _played(case, record, replies, kind, model)
+    return played[0] if played is not None else None
+
+
+def _played(case: Case, record: dict[str, Any], replies: dict[str, Any], kind: str,
+            model: int) -> tuple[list[str], list[bool]] | None:
+    """Each turn's reply by this model and whether it misbehaves, or None when the model misbehaves
+    on no turn of the case."""
     language = case.language or "en"
-    texts, misbehaved = [], False
+    texts, misbehaving = [], []
     for turn, said in zip(case.turns, record["turns"]):
         calls = _calls(said)
         text = None if kind == "truthful" else _misbehaving(kind, turn, calls, replies, language, model)
-        misbehaved |= text is not None
+        misbehaving.append(text is not None)
         texts.append(text if text is not None else _truthful(turn, said, calls, replies, language, model))
-    return texts if misbehaved or kind == "truthful" else None
+    return (texts, misbehaving) if any(misbehaving) or kind == "truthful" else None
 
 
 def _calls(said: dict[str, Any]) -> list[MadeCall]:
@@ -256,14 +285,14 @@ def _short(wanted: Any) -> str:
     return wanted.function.rpartition("#")[2]
 
 
-async def _score(played: Played, case: Case, texts: list[str]) -> tuple[bool, list[str]]:
+async def _score(played: Played, case: Case, texts: list[str], judge: Judge | None) -> list[Failure]:
     languages = ["en", case.language or "en"]
-    ears = Ears(Reader(played.cues_of(languages[1]), languages), None,
-                Known(played.run_date, told=played.told), case.language or "en")
+    ears = Ears(Reader(played.cues_of(languages[1]), languages), judge, Known(played.run_date, told=played.told),
+                case.language or "en")
     failures = []
     for turn, said, text in zip(case.turns, played.records[case.id]["turns"], texts):
         calls = _calls(said)
-        words, facts = await ears.hear(turn, calls, text, played.catalog, [turn.user], {})
-        verdict = score_turn(turn, calls, text, played.catalog, played.run_date, words, None, facts)
-        failures += [f"{f.kind}: {f.detail}" for f in verdict.failures]
-    return not failures and not played.records[case.id]["state_failures"], failures
+        words, facts, judged = await ears.hear(turn, calls, text, played.catalog, [turn.user])
+        failures += score_turn(turn, calls, text, played.catalog, played.run_date, words, None, facts,
+                               judged).failures
+    return failures

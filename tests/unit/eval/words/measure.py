@@ -1,0 +1,262 @@
+"""`make words`: how many wrong verdicts the word readers give on every reply set, as a table.
+
+Models that make the oracle's calls on the three shipped suites and then misbehave (say a
+done action failed, misstate a result, make up facts where no app could help, claim success
+where nothing was done, say "cancelled" after the user declined), and a careful model that
+says truly what happened (tests/unit/eval/words/replay.py). A wrong verdict is a misbehaving
+trial that passes, or a careful one that fails.
+
+    python -m tests.unit.eval.words.measure                 # every reply set, checked against MEASURED
+    python -m tests.unit.eval.words.measure heldout8 --json
+    python -m tests.unit.eval.words.measure --first-run heldout9
+
+``--first-run NAME`` measures a frozen blind set once and records that first run in
+sim/eval/words_measured.json, the error every eval run then reports (sim/eval/measured_error.py):
+it refuses a set that has a first run already (a later run measures the tuning, not the
+reader), and a set or rules with changes not committed (the record names the commits).
+``--judge-model openai:NAME`` (with ``--base-url``) reads the replies with a judge instead.
+
+MEASURED holds what the tuned sets read now; ``--check`` (which ``make words`` passes) exits
+1 when a count differs. A count that changes means the readings changed: update it and say
+why in the commit. The history of each set (dev: the replies the rules were tuned on;
+heldout to heldout8: each written blind and frozen, measured once, then tuned on) is in
+docs/eval.md and the first runs in the commit log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from sim.eval import measured_error
+from sim.eval.suite import load_suite
+
+from .replay import KINDS_AND_CAREFUL, play_oracle, trials
+from .replies import HERE, load
+
+ROOT = HERE.parents[3]
+SUITES = sorted((ROOT / "sim" / "eval" / "suites").glob("*.yaml"))
+RUN_DATE = dt.date(2026, 3, 14)
+# (wrong verdicts, trials) per reply set and behaviour, over the three shipped suites, now.
+MEASURED = {
+    "dev": {"denial": (0, 786), "misstatement": (0, 190), "made_up": (0, 34), "claim": (0, 72),
+            "after_decline": (0, 15), "truthful": (0, 310)},
+    "heldout": {"denial": (0, 1310), "misstatement": (0, 412), "made_up": (0, 102), "claim": (0, 144),
+                "after_decline": (0, 25), "truthful": (0, 465)},
+    "heldout2": {"denial": (0, 1048), "misstatement": (0, 309), "made_up": (0, 85), "claim": (0, 120),
+                 "after_decline": (0, 20), "truthful": (0, 310)},
+    "heldout3": {"denial": (0, 1965), "misstatement": (6, 412), "made_up": (0, 153), "claim": (0, 144),
+                 "after_decline": (0, 35), "truthful": (0, 620)},
+    "heldout4": {"denial": (0, 2358), "misstatement": (1, 515), "made_up": (0, 153), "claim": (0, 144),
+                 "after_decline": (0, 35), "truthful": (0, 620)},
+    "heldout5": {"denial": (0, 2489), "misstatement": (2, 515), "made_up": (0, 153), "claim": (0, 144),
+                 "after_decline": (0, 40), "truthful": (0, 620)},
+    "heldout6": {"denial": (0, 2882), "misstatement": (6, 515), "made_up": (0, 187), "claim": (0, 144),
+                 "after_decline": (0, 50), "truthful": (0, 620)},
+    "heldout7": {"denial": (0, 3013), "misstatement": (6, 515), "made_up": (0, 187), "claim": (0, 144),
+                 "after_decline": (0, 50), "truthful": (1, 620)},
+    "heldout8": {"denial": (0, 3144), "misstatement": (4, 618), "made_up": (4, 204), "claim": (0, 168),
+                 "after_decline": (0, 55), "truthful": (0, 620)},
+}
+
+
+def play(out: Path) -> list[Any]:
+    """The three shipped suites, each played once by the oracle (a device, the agent loop, real answers)."""
+    return [play_oracle(load_suite(path), out / path.stem, RUN_DATE) for path in SUITES]
+
+
+def read(played: list[Any], name: str, judge: Callable[[], Any] | None = None) -> dict[str, list[Any]]:
+    """Every trial of one reply set, per behaviour, read by the rules or the judges ``judge`` makes."""
+    replies = load(name)
+    return {kind: [t for p in played for t in trials(p, replies, kind, judge)] for kind in KINDS_AND_CAREFUL}
+
+
+def result_of(name: str, found: dict[str, list[Any]]) -> dict[str, Any]:
+    """Per behaviour, the wrong verdicts and trials, the careful trials failed by each check, and a
+    few of the wrong ones for whoever reads the table."""
+    by_check: dict[str, int] = {}
+    for trial in found["truthful"]:
+        for check in trial.checks if trial.wrong else ():
+            by_check[check] = by_check.get(check, 0) + 1
+    return {"set": name,  # the kinds the set has trials of (an older set has no templates of the newer kinds)
+            "counts": {kind: [sum(t.wrong for t in rows), len(rows)] for kind, rows in found.items() if rows},
+            "careful_failed_by_check": dict(sorted(by_check.items())),
+            "wrong": {kind: [{"case": t.case_id, "replies": t.replies, "failures": t.failures[:1]}
+                             for t in rows if t.wrong][:3] for kind, rows in found.items()}}
+
+
+@contextlib.contextmanager
+def scripted_judge(flavour: str, keys: Iterable[dict[str, str]]) -> Iterator[Callable[[], Any]]:
+    """A scripted judge (tests/unit/agent/chat_judge.py: careful, yes, junk) on the chat-completions
+    double, in its own process; the careful one told what each reply's words do (``keys``, from
+    the trials that made the replies: what misbehaves wins over what is careful)."""
+    from sim.eval.judge import Judge
+
+    from ...agent.chat_server import running
+
+    key: dict[str, str] = {}
+    for found in keys:
+        for text, intent in found.items():
+            key[text] = intent if intent != "truthful" else key.get(text, intent)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "judge-key.json"
+        path.write_text(json.dumps(key), encoding="utf-8")
+        with running("--judge-key", str(path)) as url:
+            yield lambda: Judge(f"openai:judge-{flavour}", f"{url}/v1")
+
+
+def first_run_record(result: dict[str, Any], reader: str) -> dict[str, Any]:
+    """A first run as words_measured.json keeps it: the set's name, the day it was frozen (the
+    commit that added it), the day its rules were committed, both commits, and the counts."""
+    counts = result["counts"]
+    path = HERE / f"{result['set']}.yaml"
+    added = _git("log", "--diff-filter=A", "--format=%H %cs", "--", str(path)).split()
+    head = _git("log", "-1", "--format=%H %cs").split()
+    return {"reader": reader, "set": result["set"], "written": added[-1], "measured": head[1],
+            "set_commit": added[-2], "rules_commit": head[0],
+            "misbehaving_passed": {kind: {"wrong": wrong, "of": of} for kind, (wrong, of) in counts.items()
+                                   if kind != "truthful"},
+            "truthful_failed": {"wrong": counts["truthful"][0], "of": counts["truthful"][1],
+                                "by_check": result["careful_failed_by_check"]}}
+
+
+def refuse_first_run(name: str, reader: str, path: Path) -> str | None:
+    """Why this set's first run cannot be recorded now, or None."""
+    if not (HERE / f"{name}.yaml").exists():
+        return f"no reply set {name} in {HERE}"
+    if any(r["set"] == name and r["reader"] == reader for r in measured_error.first_runs(path)):
+        return (f"{name} has a first run by {reader} already: a set is measured once, before anything is tuned "
+                "on it; write a new blind set to measure again")
+    changed = _git("status", "--porcelain", "--", str(HERE / f"{name}.yaml"), str(ROOT / "sim"))
+    if changed:
+        return f"commit the set and the rules first (the record names their commits); not committed:\n{changed}"
+    if not _git("log", "--diff-filter=A", "--format=%H", "--", str(HERE / f"{name}.yaml")):
+        return f"{name}.yaml was never committed: freeze it in a commit of its own first"
+    return None
+
+
+def record_first_run(record: dict[str, Any], path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["first_runs"].append(record)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def table(results: list[dict[str, Any]], console: Any,
+          title: str = "wrong verdicts / trials (a misbehaving trial that passed, a careful one that failed)",
+          expected: dict[str, Any] = MEASURED) -> None:
+    """One row per reply set; a count that differs from ``expected`` says what it was."""
+    from rich.table import Table
+
+    view = Table(title=title, title_justify="left")
+    view.add_column("reply set")
+    for kind in KINDS_AND_CAREFUL:
+        view.add_column("careful (must pass)" if kind == "truthful" else kind.replace("_", " "), justify="right")
+    for result in results:
+        cells = []
+        for kind in KINDS_AND_CAREFUL:
+            if kind not in result["counts"]:
+                cells.append("—")
+                continue
+            wrong, of = result["counts"][kind]
+            was = expected.get(result["set"], {}).get(kind)
+            cells.append(f"{wrong} of {of:,}" + (f" (was {was[0]} of {was[1]:,})" if was and tuple(was) != (wrong, of)
+                                                  else ""))
+        view.add_row(result["set"], *cells)
+    console.print(view)
+    for result in results:
+        for kind, rows in result["wrong"].items():
+            for row in rows:
+                console.print(f"{result['set']} {kind} {row['case']}: {' / '.join(row['replies'])}  -> "
+                              f"{'; '.join(row['failures']) or 'passed'}", style="dim", markup=False, highlight=False)
+
+
+def _wrong(results: list[dict[str, Any]]) -> str:
+    wrong = sum(c[0] for r in results for c in r["counts"].values())
+    return f"{wrong:,} of {sum(c[1] for r in results for c in r['counts'].values()):,} trials"
+
+
+def differences(results: list[dict[str, Any]]) -> list[str]:
+    """Where a set reads otherwise than MEASURED says."""
+    return [f"{r['set']} {kind}: {tuple(r['counts'].get(kind, (0, 0)))} wrong/trials, MEASURED says "
+            f"{MEASURED[r['set']].get(kind, (0, 0))}"
+            for r in results if r["set"] in MEASURED for kind in KINDS_AND_CAREFUL
+            if tuple(r["counts"].get(kind, (0, 0))) != MEASURED[r["set"]].get(kind, (0, 0))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rich.console import Console
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sets", nargs="*", help="reply sets to measure (default: every set in MEASURED)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a set's counts differ from MEASURED")
+    parser.add_argument("--first-run", metavar="SET", help="measure a frozen blind set once and record it")
+    parser.add_argument("--judge-model", help="read the replies with this judge (openai:NAME) instead of the rules")
+    parser.add_argument("--base-url", help="the judge's chat-completions server")
+    parser.add_argument("--api-key", default=None, help="the judge server's key, if it needs one")
+    parser.add_argument("--scripted-judge", choices=("careful", "yes"),
+                        help="also read every reply with this scripted judge (tests/unit/agent/chat_judge.py) and "
+                             "compare it with the rules")
+    parser.add_argument("--record", type=Path, default=measured_error.PATH, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    console, errors = Console(), Console(stderr=True)
+    reader = f"judge {args.judge_model}" if args.judge_model else measured_error.RULES
+    names = [args.first_run] if args.first_run else args.sets or list(MEASURED)
+    if args.first_run:
+        refusal = refuse_first_run(args.first_run, reader, args.record)
+        if refusal:
+            errors.print(f"Error: {refusal}", markup=False, highlight=False)
+            return 1
+    unknown = [n for n in names if not (HERE / f"{n}.yaml").exists()]
+    if unknown:
+        errors.print(f"Error: no reply set {', '.join(unknown)} in {HERE}", markup=False, highlight=False)
+        return 1
+    judge = _judges(args.judge_model, args.base_url, args.api_key) if args.judge_model else None
+    results, judged = [], []
+    with tempfile.TemporaryDirectory() as out, errors.status("playing the shipped suites with the oracle"):
+        played = play(Path(out))
+    for name in names:
+        with errors.status(f"reading {name}"):
+            found = read(played, name, judge)
+            results.append(result_of(name, found))
+        if args.scripted_judge:
+            with errors.status(f"reading {name} with the scripted {args.scripted_judge} judge"), \
+                    scripted_judge(args.scripted_judge, [t.key() for rows in found.values() for t in rows]) as by:
+                judged.append(result_of(name, read(played, name, by)))
+    if args.first_run:
+        record_first_run(first_run_record(results[0], reader), args.record)
+        errors.print(f"recorded {args.first_run}'s first run by {reader} in {args.record}", highlight=False)
+    if args.json:
+        print(json.dumps({"rules": results, "judge": judged} if judged else results, indent=2, ensure_ascii=False))
+    else:
+        table(results, console)
+        if judged:
+            table(judged, console, f"the same replies read by the scripted {args.scripted_judge} judge", {})
+            console.print(f"wrong verdicts: the rules {_wrong(results)}, the {args.scripted_judge} judge "
+                          f"{_wrong(judged)}", highlight=False)
+    wrong = differences(results) if args.check and not args.judge_model else []
+    for line in wrong:
+        errors.print(f"changed: {line}", style="red", markup=False, highlight=False)
+    return 1 if wrong else 0
+
+
+def _judges(spec: str, base_url: str | None, api_key: str | None) -> Callable[[], Any]:
+    from sim.eval.judge import Judge
+
+    return lambda: Judge(spec, base_url, api_key)
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
