@@ -145,7 +145,7 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
              "of the rates and counted apart.</p>",
              f"<p>Each trial has two verdicts: the <b>task</b> (the calls, the device's answers and state) and "
              f"the <b>words</b> (what the agent told the user); pass@1 needs both, and a doubtful words verdict "
-             f"is no pass. {_e(error_line(summary['words']))}.</p>", _error_table(summary["words"]),
+             f"is no pass. {_e(_sentence(error_line(summary['words'])))}.</p>", _error_table(summary["words"]),
              *(f"<p class='why'><strong>Warning: {_e(text)}</strong></p>" for text in alarms(summary)),
              *(f"<p class='why'>{_e(text)}</p>" for text in skipped_lines(summary)),
              "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
@@ -364,6 +364,10 @@ def _score_table(summary: dict[str, Any]) -> str:
         if any(not c.startswith("<td>-</td>") for c in cells):
             rows.append(f"<tr><td>{_e(category)}</td>{''.join(cells)}</tr>")
     return f"<table><tr><th>category</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _error_table(words: dict[str, Any]) -> str:

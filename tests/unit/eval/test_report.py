@@ -178,7 +178,7 @@ def test_the_report_and_the_table_keep_the_task_and_the_words_apart_and_show_wha
     assert overall["words"] == {"passed": 2, "doubtful": 1, "pass@1": 0.6667}
     write_html(tmp_path / "report.html", summary, records)
     page = (tmp_path / "report.html").read_text()
-    assert "words read by rules; measured on the blind set" in page and "The word checks' measured error" in page
+    assert "Words read by rules; measured on the blind set" in page and "The word checks' measured error" in page
     assert "<td class=n>66.7% (2/3)</td><td class=n>66.7% (2/3, 1 doubtful)</td><td class=n>33.3% (1/3, 1 doubtful)" in page
     assert "task pass, words doubtful (read by rules): doubtful" in page
     assert ("? doubtful (denial check, measured above 2 % error; no judge confirmed it), turn 1: the agent said "
