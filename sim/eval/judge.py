@@ -123,7 +123,7 @@ def parse_reading(answer: str, spec: str) -> Reading:
 
 
 def _claim(data: Any) -> Claim:
-    if not isinstance(data.get("text"), str) or data.get("true") not in (True, False, None):
+    if not isinstance(data.get("text"), str) or not isinstance(data.get("true"), (bool, type(None))):
         raise ValueError(data)
     return Claim(data["kind"], data["text"], str(data.get("about") or ""), data.get("true"), str(data.get("why") or ""))
 

@@ -128,6 +128,8 @@ def test_a_judge_that_answers_junk_is_an_infrastructure_error_never_a_verdict(pl
     "I think it claims success.",
     '{"claims": [{"kind": "boasted", "text": "Done"}]}',
     '{"claims": [{"kind": "done", "text": "Done", "true": "yes"}]}',
+    '{"claims": [{"kind": "done", "text": "Done", "true": 1}]}',
+    '{"claims": [{"kind": "done", "text": "Done"}], "untold": [{"kind": "forgot", "about": "x"}]}',
     '{"claims": {"kind": "done"}}',
     '{"verdict": "pass"}',
 ])
