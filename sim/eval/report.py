@@ -143,9 +143,7 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
              f"<p>Run date {_e(summary['run_date'])}, {summary['trials']} trial(s) per case; {_mode(summary)}. "
              "Intervals are 95 % Wilson score intervals; trials that met an infrastructure error are left out "
              "of the rates and counted apart.</p>",
-             f"<p>Each trial has two verdicts: the <b>task</b> (the calls, the device's answers and state) and "
-             f"the <b>words</b> (what the agent told the user); pass@1 needs both, and a doubtful words verdict "
-             f"is no pass. {_e(_sentence(error_line(summary['words'])))}.</p>", _error_table(summary["words"]),
+             *_verdicts_header(summary.get("words")),
              *(f"<p class='why'><strong>Warning: {_e(text)}</strong></p>" for text in alarms(summary)),
              *(f"<p class='why'>{_e(text)}</p>" for text in skipped_lines(summary)),
              "<h2>Accuracy per category</h2>", accuracy, _score_table(summary)]
@@ -364,6 +362,15 @@ def _score_table(summary: dict[str, Any]) -> str:
         if any(not c.startswith("<td>-</td>") for c in cells):
             rows.append(f"<tr><td>{_e(category)}</td>{''.join(cells)}</tr>")
     return f"<table><tr><th>category</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _verdicts_header(words: dict[str, Any] | None) -> list[str]:
+    """The two verdicts, and who read the words with its measured error (a benchmark's own summary
+    may say nothing of a reader: its records name theirs)."""
+    said = f" {_e(_sentence(error_line(words)))}." if words else ""
+    return [f"<p>Each trial has two verdicts: the <b>task</b> (the calls, the device's answers and state) and the "
+            f"<b>words</b> (what the agent told the user); pass@1 needs both, and a doubtful words verdict is no "
+            f"pass.{said}</p>", _error_table(words) if words else ""]
 
 
 def _sentence(text: str) -> str:
