@@ -12,28 +12,9 @@ from sim.eval.judge import RESULT_BOUND, parse_reading
 
 from ..agent.chat_server import received, running
 from .conftest import call, kinds
-
-IRRELEVANT = """
-suite: t
-cases:
-  - id: text-mom
-    category: irrelevance
-    user: Send a text to my mom saying I'm running late
-    abstain: true
-"""
-CANCEL = """
-suite: t
-cases:
-  - id: cancel-stove
-    category: destructive-confirmation
-    user: Cancel order ORD-5117, I ordered the wrong stove
-    calls:
-      - {function: cancel_order, args: {orderId: ORD-5117}, confirmation: required, answer: ANSWER}
-    state:
-      - {function: fetch_order_details, args: {orderId: ORD-5117}, expect: {status: STATUS}}
-"""
-DONE = CANCEL.replace("ANSWER", '"yes"').replace("STATUS", "CANCELLED")
-DECLINED = CANCEL.replace("ANSWER", '"no"').replace("STATUS", "CONFIRMED")
+from .test_verdicts import IRRELEVANT
+from .test_words import CANCEL_NO as DECLINED
+from .test_words import CANCEL_YES as DONE
 
 
 @pytest.fixture
@@ -96,7 +77,7 @@ def test_the_judge_is_sent_every_call_with_its_arguments_and_result_and_holds_th
 
 def test_in_model_mode_the_judge_reads_the_agents_question_and_the_users_answer_before_the_call(play, judge):
     url = judge({})
-    suite = DONE.replace('answer: "yes"}', 'answer: "yes", reply: "Yes, cancel it"}')
+    suite = DONE.replace("confirmation: required}", 'confirmation: required, reply: "Yes, cancel it"}')
     (record,), _ = play(suite, ["Shall I cancel ORD-5117?", call("cancel_order", orderId="ORD-5117"), "Cancelled."],
                         confirmation_mode="model", judge_model="openai:judge-careful", base_url=url)
     assert record["passed"], record["failures"]
