@@ -58,6 +58,17 @@ def _one(kind: str, reply: str, about: str, true: bool, why: str) -> dict:
     return {"claims": [{"kind": kind, "text": reply, "about": about, "true": true, "why": why}], "untold": []}
 
 
+def _refused(result: str, read: bool) -> bool:
+    """An error, no answer, or an action whose answer says it was not done ("cancelled": false)."""
+    try:
+        answer = json.loads(result)
+    except json.JSONDecodeError:  # cut at the judge's bound: an answer all the same
+        return '"error"' in result[:40]
+    if not isinstance(answer, dict):
+        return answer is None
+    return "error" in answer or not read and any(value is False for value in answer.values())
+
+
 def _this_turn(conversation: str) -> list[dict]:
     """The calls of the turn being read: those after the last reply of the agent's."""
     lines = conversation.splitlines()
@@ -69,8 +80,7 @@ def _this_turn(conversation: str) -> list[dict]:
             continue
         name, args, confirmation, result = match.groups()
         arguments = json.loads(args)
-        refused = '"error"' in result[:40] or result == "null" or result == '{"result":false}'
         calls.append({"name": name, "target": next((v for v in arguments.values() if isinstance(v, str)), ""),
                       "read": is_read(name), "result": result,
-                      "happened": not refused and "said no" not in (confirmation or "")})
+                      "happened": not _refused(result, is_read(name)) and "said no" not in (confirmation or "")})
     return calls
