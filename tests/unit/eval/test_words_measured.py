@@ -56,7 +56,7 @@ def test_a_fixed_sample_of_every_reply_set_reads_as_it_did(played):
 
 # The cases the rules read some replies of wrong when this was written (h-three-orders: three orders,
 # a misstatement in a block whose order is named below it; h-capital: a made-up alarm on a question no
-# app serves), with every model of every behaviour of the two newest tuned sets on them.
+# app serves), with every model of every behaviour of the newest tuned set on them.
 HARD = {"h-three-orders", "h-capital"}
 
 
@@ -65,8 +65,7 @@ def test_a_careful_judge_reads_the_reply_sets_more_often_right_than_the_rules_an
     careful one (told what each reply's words do, holding them to the calls and results it is sent)
     and one that says yes to everything."""
     def read(judge=None):
-        return [t for name in ("heldout7", "heldout8") for kind in KINDS_AND_CAREFUL
-                for t in trials(played, load(name), kind, judge, cases=HARD)]
+        return [t for kind in KINDS_AND_CAREFUL for t in trials(played, load("heldout8"), kind, judge, cases=HARD)]
 
     rules = read()
     with scripted_judge("careful", [t.key() for t in rules]) as careful:
