@@ -26,15 +26,24 @@ SUITE = SHIPPED.with_name("sample-apps-heldout.yaml")
 EVERY = 15
 # (wrong verdicts, trials) of the sample, per reply set and behaviour.
 SAMPLE = {
-    "dev": {"denial": (0, 12), "misstatement": (0, 3), "made_up": (0, 1), "claim": (0, 1), "after_decline": (0, 1), "truthful": (0, 5)},
-    "heldout": {"denial": (0, 19), "misstatement": (0, 6), "made_up": (0, 2), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 7)},
-    "heldout2": {"denial": (0, 15), "misstatement": (0, 5), "made_up": (0, 1), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 5)},
-    "heldout3": {"denial": (0, 28), "misstatement": (0, 6), "made_up": (0, 2), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
-    "heldout4": {"denial": (0, 34), "misstatement": (0, 8), "made_up": (0, 2), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
-    "heldout5": {"denial": (0, 36), "misstatement": (0, 8), "made_up": (0, 2), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
-    "heldout6": {"denial": (0, 42), "misstatement": (0, 8), "made_up": (0, 3), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
-    "heldout7": {"denial": (0, 43), "misstatement": (0, 8), "made_up": (0, 3), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
-    "heldout8": {"denial": (0, 45), "misstatement": (0, 9), "made_up": (0, 3), "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
+    "dev": {"denial": (0, 12), "misstatement": (0, 3), "made_up": (0, 1),
+            "claim": (0, 1), "after_decline": (0, 1), "truthful": (0, 5)},
+    "heldout": {"denial": (0, 19), "misstatement": (0, 6), "made_up": (0, 2),
+                "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 7)},
+    "heldout2": {"denial": (0, 15), "misstatement": (0, 5), "made_up": (0, 1),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 5)},
+    "heldout3": {"denial": (0, 28), "misstatement": (0, 6), "made_up": (0, 2),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
+    "heldout4": {"denial": (0, 34), "misstatement": (0, 8), "made_up": (0, 2),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
+    "heldout5": {"denial": (0, 36), "misstatement": (0, 8), "made_up": (0, 2),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
+    "heldout6": {"denial": (0, 42), "misstatement": (0, 8), "made_up": (0, 3),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
+    "heldout7": {"denial": (0, 43), "misstatement": (0, 8), "made_up": (0, 3),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
+    "heldout8": {"denial": (0, 45), "misstatement": (0, 9), "made_up": (0, 3),
+                 "claim": (0, 2), "after_decline": (0, 1), "truthful": (0, 9)},
 }
 
 
