@@ -271,6 +271,9 @@ def copied_call(messages: list[dict], flavor: Flavor) -> dict:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: with Nagle's algorithm on, the body of every answer on a
+    # kept-alive connection waits for the client's delayed ACK (40 ms on Linux).
+    disable_nagle_algorithm = True
 
     def log_message(self, *args) -> None:  # quiet
         pass
