@@ -79,7 +79,8 @@ def _false_claims(reading: Reading, situation: Situation) -> list[Failure]:
             checked.add(check)
             names = situation.done if check in ("denial", "invented_failure", "act_then_ask") else situation.undone
             why = claim.why or _WHY[check]
-            failures.append(Failure("false_claim", f"{why}, but the agent said {claim.text!r}",
+            said = "asks" if claim.kind == OFFERED else "said"
+            failures.append(Failure("false_claim", f"{why}, but the agent {said} {claim.text!r}",
                                     function=names[0] if names else None, expected=why, got=claim.text, check=check))
     return failures
 

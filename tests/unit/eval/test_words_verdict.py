@@ -8,6 +8,9 @@ import pytest
 from sim.eval.claim_list import Claim, Reading, Untold
 from sim.eval.words_verdict import Situation, words_failures
 
+from .conftest import call
+from .test_readings import PORCH
+
 CANCELLED = Situation(done=("cancel_order",))
 
 
@@ -49,7 +52,7 @@ def test_values_fail_each_and_actions_once_per_check_and_what_was_untold_fails_t
         ("false_claim", "claim"), ("false_claim", "act_then_ask"), ("wrong_answer", "misstatement"),
         ("wrong_answer", "misstatement"), ("wrong_answer", "answer")]
     assert [f.detail for f in failures[1:]] == [
-        "it was already done, but the agent said 'Shall I create it?'",
+        "it was already done, but the agent asks 'Shall I create it?'",
         "the agent stated '14°F', the app said 14 °C", "the agent stated 'BK-1009', which no call returned",
         "get_current_weather answered, but the reply does not say the temperature (14)"]
     made_up = words_failures(Reading((Claim("value", "7:05", "", False, "which no call returned"),)),
@@ -65,3 +68,23 @@ def test_an_ask_turn_needs_a_question_about_what_is_missing():
         ("no_question", "question")]
     assert _checks(asks, Situation(ask_about=("title",)), "What title should it have?") == []
     assert _checks(Reading((Claim("offered", "Shall I make one?"),)), Situation(ask_about=())) == []
+
+
+@pytest.mark.parametrize("reply, kind, check", [
+    ("The porch light is on. Should I turn the porch light on for you?", "offered", "act_then_ask"),
+    ("Porch light is on now 💡 Want me to go ahead and switch it on?", "offered", "act_then_ask"),
+    ("The first try timed out, but the porch light is on now.", "not_done", "invented_failure"),
+    ("I had to try it twice, but the porch light is on now.", "not_done", "invented_failure"),
+])
+def test_the_rules_list_acting_then_asking_and_a_failure_no_call_shows_as_false_claims_each_under_its_check(
+        play, reply, kind, check):
+    """What the rules read is a claim in their list, held false with why, and the verdict names the
+    check from that list alone (a judge's list with the same claim fails the same way)."""
+    (record,), _ = play(PORCH, [call("set_light_power", lightId="porch", power="ON"), reply])
+    turn = record["turns"][0]
+    (false,) = [c for c in turn["words"]["claims"] if c["true"] is False]
+    assert (false["kind"], false["why"]) == (kind, "set_light_power " + (
+        "was already done in this turn" if kind == "offered" else "happened"))
+    assert [f["check"] for f in turn["failures"]] == [check]
+    assert any(c["kind"] == "done" and c["true"] for c in turn["words"]["claims"]) or kind == "offered"
+    assert record["verdict"] != "pass"
