@@ -32,8 +32,8 @@ test: $(STAMP) proto-check bytecode
 bytecode: $(STAMP)
 	$(PY) -m compileall -q -j 0 platform sim tests bench
 
-## make words: the word readers measured on every reply set of tests/unit/eval/words/ (about a
-## minute and a half): a table (JSON=1: JSON), and exit 1 when a set's counts changed
+## make words: the word readers measured on every reply set of tests/unit/eval/words/ (two minutes
+## of CPU; make test keeps a fixed sample): a table (JSON=1: JSON), and exit 1 when a set's counts changed
 words: $(STAMP)
 	$(PY) -m tests.unit.eval.words.measure --check $(if $(JSON),--json)
 

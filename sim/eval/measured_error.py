@@ -5,7 +5,8 @@ written by someone who read no rules, frozen, then read once by the reader, befo
 tuned anything on them. A later run of the same set measures the tuning, not the reader,
 so it is never recorded. ``words_measured.json`` beside this module holds those first
 runs; it is written by ``make words-first-run SET=NAME`` (tests/unit/eval/words/measure.py),
-never by hand.
+never by hand (heldout9's holds the counts of its first run on main, made before that command
+existed: docs/eval.md says how).
 
 Each word check (sim/eval/words_verdict.py) has two errors: misbehaving replies of the kind
 it must catch that passed (misses), and careful replies it failed (false alarms). A check
