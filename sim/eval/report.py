@@ -62,8 +62,9 @@ def terminal_table(summary: dict[str, Any], console: Any) -> None:
         table.add_row(*cells, end_section=category == rows[-1] if rows else False)
     console.print(table)
     console.print(VERDICTS_SAID, style="dim", markup=False)
+    # Whole, however long: a line piped is read by scripts, and a terminal wraps it at its own width.
     console.print(error_line(summary["words"]), style="yellow" if summary["words"].get("doubtful_checks") else "dim",
-                  markup=False, highlight=False)
+                  markup=False, highlight=False, soft_wrap=True)
     mode = summary.get("confirmation_mode", "runtime")
     console.print(f"confirmation: {mode} ({CONFIRMATION_WHO[mode]})", style="dim", markup=False)
     for label, config in configs.items():

@@ -11,7 +11,7 @@ import pytest
 
 from sim.eval.compare import CompareError, compare, load_runs
 from sim.eval.figures import failure_kinds, pass_hat_curve, per_function, wilson
-from sim.eval.measured_error import words_summary
+from sim.eval.measured_error import error_line, words_summary
 from sim.eval.report import write_html
 from sim.eval.run import EvalOptions, run_eval
 from sim.eval.summary import summarize
@@ -188,4 +188,5 @@ def test_the_report_and_the_table_keep_the_task_and_the_words_apart_and_show_wha
     shown = console.export_text()
     assert "33.3% (1/3, 1 doubtful)" in shown and "66.7% (2/3, 1 doubtful)" in shown
     doubtful = ", ".join(summary["words"]["doubtful_checks"])  # the checked-in first run's (test_measured_error)
-    assert doubtful and f"doubtful checks (above 2 %): {doubtful}" in " ".join(shown.split())  # wrapped at 200
+    assert doubtful and f"\n{error_line(summary['words'])}\n" in shown  # whole, wider than the console
+    assert f"doubtful checks (above 2 %): {doubtful}" in shown
