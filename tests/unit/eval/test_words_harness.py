@@ -1,6 +1,7 @@
 """The reply sets' harness (words/replies.py, words/replay.py): placeholders filled from what the
 apps really returned, structured templates, and the turns each kind of model plays on. The
-verdicts on those replies are measured in test_words_measured.py; here only the replies."""
+verdicts on those replies are measured by `make words` (words/measure.py; test_words_measured.py
+keeps a sample); here only the replies."""
 
 from __future__ import annotations
 
