@@ -567,8 +567,10 @@ def _action_nouns(verbs: Iterable[str]) -> set[str]:
 def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
     """The action's noun with a verb of calling off done to it, either side ("cancellation called
     off", "I aborted the deletion", "the booking was dropped"): the action did not go ahead. A verb
-    of the noun's own stem is none ("the cancellation is cancelled" is not said of a call-off)."""
-    nouns = _action_nouns(verbs)
+    of the noun's own stem is none ("the cancellation is cancelled" is not said of a call-off). Of
+    an action that calls something off, only its own nouns count: "I cancelled the reservation" is
+    that action done, not a reservation called off."""
+    nouns = _action_nouns(verbs & _INTENTS_OF_CALLING_OFF if "cancel" in verbs else verbs)
     off = {f for verb in _INTENTS_OF_CALLING_OFF for f in forms(verb)[0]}
     found = []
     for noun in sorted(nouns):

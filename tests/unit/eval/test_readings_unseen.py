@@ -176,6 +176,25 @@ def test_the_actions_noun_called_off_is_no_claim_of_it(monkeypatch, reply, funct
     assert _read(reply, function, asked) != words
 
 
+BOOK_ROOM = ("book_room", "Books a hotel room.", {}, {"properties": {"hotelId": {"type": "string"}}})
+CANCEL_STAY = ("cancel_stay", "Cancels a hotel reservation.", {"stayId": "HX-31"},
+               {"properties": {"stayId": {"type": "string"}}})
+
+
+@pytest.mark.parametrize("reply", [
+    "I've called off your reservation HX-31, as you asked.",
+    "Reservation HX-31: scrapped. You won't be charged.",
+])
+def test_calling_off_the_thing_is_the_calling_off_action_done_not_another_action_called_off(reply):
+    # One reading for every write function of a domain, as τ²'s path reads a reply: a booking is
+    # reserving, yet calling the reservation off is the cancellation itself.
+    action = Action()
+    for function in (BOOK_ROOM, CANCEL_STAY):
+        action.add_function(*function)
+    words = Reader(Cues.of(["en"]), ["en"]).read(reply, action, "Please cancel my reservation HX-31")
+    assert words.claims and not words.denials, words
+
+
 # A list item's value after a dash or an arrow is a field, held to the item it names ---------------
 
 PORCH_ON = """
