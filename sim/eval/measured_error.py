@@ -35,9 +35,10 @@ def first_runs(path: Path = PATH) -> tuple[dict[str, Any], ...]:
 
 
 def newest_first_run(reader: str, path: Path = PATH) -> dict[str, Any] | None:
-    """The newest first run of a blind set read by ``reader`` ("rules", "judge openai:NAME")."""
+    """The newest first run of a blind set read by ``reader`` ("rules", "judge openai:NAME"); of
+    two measured and written on the same day, the one recorded last."""
     runs = [r for r in first_runs(path) if r["reader"] == reader]
-    return max(runs, key=lambda r: (r["measured"], r["written"])) if runs else None
+    return sorted(runs, key=lambda r: (r["measured"], r["written"]))[-1] if runs else None
 
 
 def check_errors(run: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -81,7 +81,11 @@ in the commit. The counts are measurements, not targets; the sets, and their fir
   It was then read and tuned on like ``dev`` (words-tune: a condition scoping over its clause, a
   quotation said as what a thing is called, a field in the same unit as another, asking for a
   go-ahead...; tests/unit/eval/test_readings_unseen.py shows each on other words), so it no
-  longer measures unseen words either.
+  longer measures unseen words either;
+- ``heldout10``: written blind the same way on 2026-12-07 after heldout9's tuning, frozen, and
+  measured once by ``--first-run`` (the rules of 24230c1): 286 wrong verdicts of 4,691
+  misbehaving trials (acting then asking 143, invented failures 65, misstatements 62) and 199 of
+  2,790 careful ones, the newest measurement of words the rules never saw; not tuned on since.
 """
 
 from __future__ import annotations
@@ -128,6 +132,9 @@ MEASURED = {
     "heldout9": {"denial": (0, 1834), "misstatement": (12, 1310), "made_up": (6, 272), "claim": (0, 120),
                  "after_decline": (0, 35), "act_then_ask": (12, 296), "invented_failure": (0, 524),
                  "truthful": (9, 2015)},
+    "heldout10": {"denial": (0, 1834), "misstatement": (62, 1310), "made_up": (16, 323), "claim": (0, 144),
+                  "after_decline": (0, 55), "act_then_ask": (143, 370), "invented_failure": (65, 655),
+                  "truthful": (199, 2790)},
 }
 
 
