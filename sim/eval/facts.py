@@ -50,7 +50,7 @@ from sim.eval.phrases import Cues
 from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
                                times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
-from sim.eval.value_words import values_said
+from sim.eval.value_words import abilities_said, counted, counts_said, emptiness_said, values_said
 
 _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                  r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
@@ -178,6 +178,20 @@ class Known:
                                        for part in _dicts(result)]
         return self._names[id(result)]
 
+    def latest(self, scope: list[Any]) -> list[Any]:
+        """The parts in scope that no newer result speaks of again by one of their names: a note
+        read, then emptied, is the emptied one."""
+        newer: set[str] = set()
+        kept = []
+        for _, result in reversed(self.results):
+            names = set()
+            for part, its_names in self._named_parts(result):
+                if any(part is p for p in scope) and not its_names & newer:
+                    kept.append(part)
+                names |= its_names
+            newer |= names
+        return [p for p in scope if any(p is k for k in kept) or not any(p is d for _, r in self.results for d in _dicts(r))]
+
     def others(self, reply: str) -> list[Any]:
         """The named parts of the results that the reply does not name: what "everything else",
         "all the others", "the rest" speak of ("Ceiling light on. Everything else is off")."""
@@ -283,6 +297,9 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         said = clause.plain
         scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
             known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:], after.get(clause.sentence, "")))
+        found += _ability_misstated(said, language, known.latest(scope))  # "can" is a hedge's word too
+        if reading.numbers and not clause.negated:
+            found += _count_misstated(said, language, known, known.latest(scope), reading.descriptions)
         if clause.hedged and not promised:  # "it should arrive on Friday, June 14": the app's estimate restated
             found += reading.restated(said, scope) if not clause.negated else []
             continue
@@ -303,6 +320,10 @@ class _Reading:
         self.english = language == "en"
         self.seen_text, self.longest, self.said_numbers = known.text(), known.longest_list(), known.said_numbers()
         self.enums = _enum_fields(known.results)
+
+    @functools.cached_property
+    def descriptions(self) -> dict[str, str]:
+        return self.known.of_part("descriptions", self.known.results, lambda _: self.known.descriptions())
 
     @functools.cached_property
     def said_dates(self) -> set[dt.date]:
@@ -356,6 +377,7 @@ class _Reading:
                                     self.excluded)
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
+        found += _emptiness_misstated(said, self.language, negated, known.latest(scope), self.descriptions)
         return found + _misnamed(said, known, scope)
 
     def restated(self, said: str, scope: list[Any]) -> list[str]:
@@ -406,8 +428,8 @@ class _Reading:
                 if labelled else []
             found += _state_against(labelled, named) if named else []
         for key, value in record.scalars():
-            if value is None:  # "content": null, of a note that has text
-                found += [f"{key}: null, but its {field_name} is {_shown(actual)}" for part in row for d in _dicts(part)
+            if value is None or value == "":  # "content": null or "", of a note that has text
+                found += [f"{key}: {_shown(value)}, but its {field_name} is {_shown(actual)}" for part in row for d in _dicts(part)
                           for field_name, actual in d.items() if _stems(field_name) == _stems(key)
                           and actual not in (None, "", [], {})][:1]
             if value is None or value == "" or _says_how_it_went(key, value, self.excluded) and \
@@ -961,15 +983,116 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
         if not noun:
             found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]
             continue
-        for schema, result in known.results:
-            for name, description in _described_fields(schema):
-                words = set(re.findall(r"[a-z]+", f"{name} {description}".lower()))
-                if noun not in words and not (noun + "s") in words:
-                    continue
-                values = [v for v in _values_of(result, name) if v not in (None, "", [])]
-                if values:
-                    found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
+        descriptions = known.of_part("descriptions", known.results, lambda _: known.descriptions())
+        found += [f"{match.group(0)!r}, but its {name} is {_shown(value)}"  # the thing as it is now, not as read before
+                  for name, value in _fields_of_noun(noun, known.latest(scope), descriptions)
+                  if value not in (None, "", [])][:1]
     return found
+
+
+def _emptiness_misstated(said: str, language: str, negated: bool, scope: list[Any],
+                         descriptions: dict[str, str]) -> list[str]:
+    """A thing said to hold nothing ("no body", 内容是空的, "est vide") that holds something, said to
+    hold nothing but one field ("it's only a title") that holds more, or said to hold something
+    still ("it still has its text", 内容还在) whose field is empty. A noun names its field by the
+    field's name or description; without one, the saying is of everything the thing holds."""
+    found = []
+    for words, noun, kind in emptiness_said(said, language):
+        fields = _fields_of_noun(noun, scope, descriptions) if noun else None
+        if noun and not fields:
+            continue  # "no problem", "only a moment": no field of the things spoken of
+        if kind == "held" and not negated:
+            empty = [(key, value) for key, value in fields or _holding_fields(scope) if value in (None, "", [])]
+            if empty and len(empty) == len(fields or _holding_fields(scope)):
+                found.append(f"{words!r}, but its {empty[0][0]} is {_shown(empty[0][1])}")
+        elif kind == "empty" and noun:
+            found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in fields if value not in (None, "", [])][:1]
+        elif kind in ("empty", "only"):
+            kept = {key for key, _ in fields or ()} if kind == "only" else set()
+            found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)
+                      if key not in kept][:1]
+    return found
+
+
+def _ability_misstated(said: str, language: str, scope: list[Any]) -> list[str]:
+    """An action said to be possible ("it can still be cancelled", 还可以取消) or not ("can no longer be
+    cancelled", ยกเลิกไม่ได้) against the yes/no field the thing gives it by the same verb (canCancel,
+    isRefundable): what the app says can be done is a value, as a status is."""
+    found = []
+    for words, stem, can in abilities_said(said, language):
+        found += [f"{words!r}, but its {key} is {str(value).lower()}" for part in scope for d in _dicts(part)
+                  for key, value in d.items() if isinstance(value, bool) and value != can and _ability_field(key, stem)][:1]
+    return found
+
+
+def _count_misstated(said: str, language: str, known: Known, scope: list[Any], descriptions: dict[str, str]) -> list[str]:
+    """A count said of what the clause speaks of ("3 items", "a table for 4", 一共 3 件商品) that no
+    count of the noun it counts holds: a list of that name (its length, or its lines' quantities
+    summed), a number field named by the noun or counting it by its description ("How many people
+    the table seats"), or a call's argument of that name (the party size asked for). Where the
+    clause says a time, the things at that time are the ones counted."""
+    found = []
+    parts = _at_times_said(said, scope)
+    for words, number, nouns in counts_said(said, language):
+        for noun in nouns:
+            held = _counts_of(noun, parts, descriptions) | _counts_of(noun, [json.loads(a) for a in known.args], descriptions)
+            if held:
+                if all(abs(number - n) >= 0.5 for n in held):
+                    found.append(f"{words!r}, but the {noun} counted is {' or '.join(f'{n:g}' for n in sorted(held))}")
+                break
+    return found
+
+
+def _counts_of(noun: str, parts: list[Any], descriptions: dict[str, str]) -> set[float]:
+    stem = noun.rstrip("s")[:5]
+    found: set[float] = set()
+    for d in (d for part in parts for d in _dicts(part)):
+        for key, value in d.items():
+            words = [counted(w).rstrip("s")[:5] for w in field_words(key).split()]
+            if isinstance(value, list) and value and stem in words:
+                found.add(float(len(value)))
+                quantities = [v for item in value if isinstance(item, dict) for k, v in item.items()
+                              if isinstance(v, (int, float)) and not isinstance(v, bool) and re.search(r"quantit|qty", k, re.I)]
+                if quantities:
+                    found.add(float(sum(quantities)))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                what = _COUNTS_WHAT.search(descriptions.get(key, ""))
+                if stem in words or what and counted(what.group(1)).rstrip("s")[:5] == stem:
+                    found.add(float(value))
+    return found
+
+
+# What a count field counts, by its description: "How many people …", "The total number of units …".
+_COUNTS_WHAT = re.compile(r"\b(?:how\s+many|number\s+of|count\s+of)\s+([a-z]+)", re.I)
+
+
+def _at_times_said(said: str, scope: list[Any]) -> list[Any]:
+    """The things in scope at a time the clause says ("Le Petit Bistro … at 19:00"), else all of them."""
+    times = {(t.hour % 12, t.minute or 0) for _, t in times_said(said)}
+    at = [part for part in scope if {(h % 12, m) for h, m in _hours(part)} & times]
+    return at or scope
+
+
+def _ability_field(key: str, stem: str) -> bool:
+    """A yes/no field that says whether the action of a verb's stem can be done: canCancel,
+    can_refund, isCancellable (not "cancelled", which says it was)."""
+    words = field_words(key).split()
+    return len(stem) >= 4 and stem in _stems(key) and ("can" in words or bool(re.search(r"(?:able|ible)$", words[-1])))
+
+
+def _fields_of_noun(noun: str, scope: list[Any], descriptions: dict[str, str]) -> list[tuple[str, Any]]:
+    """The fields of the things in scope that a noun names, by their name or description words
+    ("text" and "body" name a note's content, "the note's body text"), with their values."""
+    noun = noun.rstrip("s")
+    return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
+            if noun in {w.rstrip("s") for w in re.findall(r"[a-z]+", f"{field_words(key)} {descriptions.get(key, '')}".lower())}]
+
+
+def _holding_fields(scope: list[Any]) -> list[tuple[str, Any]]:
+    """The fields of the things in scope that may hold what they hold: not their names, titles,
+    ids, owners, nor a code or a number."""
+    return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
+            if not _NAMING_FIELD.search(key) and (value in (None, "") or isinstance(value, str) and _text(value))]
 
 
 # A quotation said as what a thing is called: after a verb of naming ("is called “X”", "titled X",

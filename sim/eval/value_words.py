@@ -96,3 +96,137 @@ def values_said(text: str, language: str) -> Iterable[tuple[str, frozenset[str]]
         if not any(start < e and s < end for s, e in taken):
             taken.append((start, end))
             yield text[start:end], values
+
+
+# A thing said to hold nothing, or to hold something still: "no body", "it's only a title", "est
+# vide", 内容是空的, ไม่มีเนื้อหา; "still has its text", "contient toujours son texte", 内容还在.
+# English names the field in its own noun (held to the fields' names and descriptions: "body" is
+# the note's content, "the note's body text"); the other languages' nouns of content (texte,
+# 内容, เนื้อหา) say what the thing holds, whatever its field is called, and are read without one.
+# Kinds: "empty" (nothing in the noun's field, or in the thing), "only" (nothing but the noun's
+# field), "held" (something in it). English's "is empty", "has no text" are facts.py's _EMPTY.
+_NOUN = r"(?P<noun>[a-z]+)"
+_EMPTINESS: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        # a verbless "no text": "(no body — …)", "with no text yet"; not a subject ("no light is on")
+        (rf"(?:^|[(\[—–:;]\s*|\s-\s*|\bwith\s+)no\s+{_NOUN}(?=\s*(?:$|[—–,;:.)!\]]|\s-|(?:yet|at\s+all|in\s+it|inside|any\s*more)\b))",
+         "empty"),
+        (rf"(?:\b(?:is|are|has|have|with|contains?)|'s)\s+(?:only|just|nothing\s+but|merely)\s+(?:a\s+|an\s+|the\s+|its\s+)?"
+         rf"{_NOUN}\b", "only"),
+        (rf"\bstill\s+(?:has|have|contains?|holds?|keeps?)\s+(?:all\s+)?(?:its|their|the|some|his|her)\s+{_NOUN}", "held"),
+        (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
+        (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|place)|intact|here)\b", "held"),
+    ],
+    "fr": [
+        (r"\b(?:est|semble|reste|sont|restent)\s+(?:(?:toujours|encore|maintenant|désormais|complètement|entièrement)\s+)?"
+         r"vides?\b", "empty"),
+        (r"\b(?:aucun|pas\s+de|sans)\s+(?:texte|contenu|corps)\b|\bne\s+contient\s+rien\b|\brien\s+(?:d'écrit|n'est\s+écrit)\b",
+         "empty"),
+        (r"\b(?:contient|a|garde|conserve)\s+(?:toujours|encore)\s+(?:son|le|du|un|sa)\s+(?:texte|contenu)\b"
+         r"|\b(?:son|le)\s+(?:texte|contenu)\s+est\s+(?:toujours|encore)\s+là\b", "held"),
+    ],
+    "zh": [
+        (r"(?<!不)(?:是|为)空(?:的|白)?|(?<!不是)空白|没有(?:任何)?(?:内容|正文|文字|文本)|什么(?:都|也)没(?:有|写)|无内容", "empty"),
+        (r"(?:内容|正文|文字|文本)(?:还|仍|依然|仍然)(?:在|保留)|(?:还|仍|依然|仍然)(?:有|保留着?)(?:内容|正文|文字|文本)", "held"),
+    ],
+    "th": [
+        (r"ว่างเปล่า|(?:เนื้อหา|ข้อความ)\s*ว่าง|ไม่มี(?:เนื้อหา|ข้อความ)|ไม่มีอะไร(?:เขียน)?", "empty"),
+        (r"ยัง(?:มี|คง)(?:เนื้อหา|ข้อความ)|(?:เนื้อหา|ข้อความ)ยัง(?:อยู่|คง)", "held"),
+    ],
+}
+_EMPTINESS_COMPILED = {language: [(re.compile(p, re.I), kind) for p, kind in rows] for language, rows in _EMPTINESS.items()}
+
+
+def emptiness_said(text: str, language: str) -> list[tuple[str, str, str]]:
+    """Each saying that a thing holds nothing or something in ``text`` (English's and the
+    language's): (the words, the noun of the field they name or "", the kind)."""
+    found = []
+    for lang in dict.fromkeys(["en", language]):
+        for pattern, kind in _EMPTINESS_COMPILED.get(lang, []):
+            for match in pattern.finditer(text):
+                noun = match.groupdict().get("noun") or ""
+                found.append((match.group(0).strip(" ([—–:;-"), noun.lower(), kind))
+    return found
+
+
+# What can or cannot be done to a thing, said with the action's verb: "can still be cancelled",
+# "can no longer be cancelled", "is cancellable", "peut encore être annulée", "ne peut plus être
+# annulée", 还可以取消, 无法取消, ยังยกเลิกได้, ยกเลิกไม่ได้. A result may say it in a yes/no field named
+# by the same verb (canCancel, isRefundable). The verbs of the apps' actions in the other languages
+# are read as their English stems (annul-, 取消, ยกเลิก: cancel), a general vocabulary as the states'.
+_VERB = r"(?P<verb>[^\W\d_]+)"
+_ABILITY: dict[str, list[tuple[str, bool]]] = {
+    "en": [
+        (rf"\bcan\s+(?:still\s+|yet\s+|now\s+|easily\s+)?(?:be\s+)?{_VERB}", True),
+        (rf"\b(?:is|are|'s|'re)\s+(?:still\s+)?{_VERB}(?:able|ible)\b", True),
+        (rf"(?:\b(?:can\s*not|cannot|can\s+no\s+longer|no\s+longer|too\s+late\s+to)|\bcan't|\bcan’t)\s+(?:be\s+)?{_VERB}", False),
+        (rf"(?:\b(?:is|are|'s|'re)\s+(?:not|no\s+longer)|\b(?:isn't|aren't|isn’t))\s+{_VERB}(?:able|ible)\b", False),
+    ],
+    "fr": [
+        (rf"(?<!ne\s)\bpeu(?:t|vent)\s+(?:encore\s+|toujours\s+|maintenant\s+)?(?:être\s+)?{_VERB}", True),
+        (rf"(?:\bne\s+peu(?:t|vent)\s+(?:plus|pas)\s+(?:être\s+)?|\bn'est\s+plus\s+){_VERB}", False),
+    ],
+    "zh": [
+        (rf"(?<![不无没])(?:可以|能够|能|可)(?:再)?(?P<verb>取消|退货|退款|修改|预订|删除)", True),
+        (rf"(?:不能|无法|没法|没办法|不可以|不可|不再能)(?:再)?(?P<verb>取消|退货|退款|修改|预订|删除)|(?P<verb2>取消|退货|退款|修改|删除)不了", False),
+    ],
+    "th": [
+        (rf"(?P<verb>ยกเลิก|แก้ไข|ลบ|จอง|คืนเงิน)ได้(?!\s*ไม่)", True),
+        (rf"(?P<verb>ยกเลิก|แก้ไข|ลบ|จอง|คืนเงิน)\s*ไม่ได้|ไม่สามารถ(?:ที่จะ)?(?P<verb2>ยกเลิก|แก้ไข|ลบ|จอง|คืนเงิน)", False),
+    ],
+}
+# The apps' verbs in the other languages, by the English stem of five letters a field's name has.
+_VERB_STEMS = {"annul": "cance", "取消": "cance", "ยกเลิก": "cance", "modif": "modif", "修改": "modif", "แก้ไข": "edit",
+               "suppr": "delet", "删除": "delet", "ลบ": "delet", "réser": "book", "预订": "book", "จอง": "book",
+               "rembo": "refun", "退款": "refun", "คืนเงิน": "refun", "退货": "retur"}
+_ABILITY_COMPILED = {language: [(re.compile(p, re.I), can) for p, can in rows] for language, rows in _ABILITY.items()}
+
+
+def abilities_said(text: str, language: str) -> list[tuple[str, str, bool]]:
+    """Each saying that an action can or cannot be done: (the words, the verb's English stem of
+    five letters, whether it can)."""
+    found = []
+    for lang in dict.fromkeys(["en", language]):
+        for pattern, can in _ABILITY_COMPILED.get(lang, []):
+            for match in pattern.finditer(text):
+                verb = (match.group("verb") or match.groupdict().get("verb2") or "").lower()
+                stem = _VERB_STEMS.get(verb) or _VERB_STEMS.get(verb[:5]) or verb[:5]
+                found.append((match.group(0).strip(), stem, can))
+    return found
+
+
+# A count said of things: "3 items", "a table for 4", "party of 5", "4 personnes", 一共 3 件商品,
+# 2位, สินค้า 3 ชิ้น, 4 ท่าน ("a table for" and "a party of" count people). The noun counted is read as a field's (its name, or what its description
+# says it counts: "How many people the table seats"); words for people and for an order's lines
+# in the suites' languages are read as "people" and "items".
+_COUNTED_AS = [(re.compile(r"^(?:people|persons?|guests?|diners?|ppl|pax|personnes?|convives?|party|人|位|คน|ท่าน)$", re.I),
+                "people"),
+               (re.compile(r"^(?:items?|articles?|products?|units?|件|件商品|商品|ชิ้น|สินค้า)$", re.I), "items")]
+_COUNTS: dict[str, list[str]] = {
+    "en": [r"(?<![\d:.,/-])\b(?P<n>\d+)\s+(?P<noun>[a-z]+)(?:\s+(?P<noun2>[a-z]+))?",
+           r"\b(?P<people>table|party|reservation|booking|seating)\s+(?:for|of)\s+(?P<n>\d+)\b(?![:.]\d)"],
+    "fr": [r"(?<![\d:.,/-])\b(?P<n>\d+)\s+(?P<noun>[^\W\d_]+)",
+           r"\b(?P<people>table|réservation)\s+pour\s+(?P<n>\d+)\b(?![:.h]\d)"],
+    "zh": [r"(?P<n>\d+)\s*(?P<noun>件商品|件|位|人)"],
+    "th": [r"(?P<noun>สินค้า)\s*(?P<n>\d+)\s*ชิ้น|(?P<n2>\d+)\s*(?P<noun2>ชิ้น|ท่าน|คน)"],
+}
+_COUNTS_COMPILED = {language: [re.compile(p, re.I) for p in rows] for language, rows in _COUNTS.items()}
+
+
+def counted(noun: str) -> str:
+    """A counted noun as the field words say it: "guests", 位 and "party" are "people"; "article" "items"."""
+    return next((name for pattern, name in _COUNTED_AS if pattern.match(noun)), noun.lower())
+
+
+def counts_said(text: str, language: str) -> list[tuple[str, float, list[str]]]:
+    """Each count said: (the words, the number, the nouns it may count, nearest first)."""
+    found = []
+    for lang in dict.fromkeys(["en", language]):
+        for pattern in _COUNTS_COMPILED.get(lang, []):
+            for match in pattern.finditer(text):
+                groups = match.groupdict()
+                number = groups.get("n") or groups.get("n2")
+                nouns = ["people"] if groups.get("people") else [counted(groups[k]) for k in ("noun", "noun2") if groups.get(k)]
+                if number and nouns:
+                    found.append((match.group(0).strip(), float(number), nouns))
+    return found
