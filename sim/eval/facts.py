@@ -46,11 +46,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from sim.eval.arithmetic import miscalculated
 from sim.eval.phrases import Cues
 from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
                                times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
-from sim.eval.value_words import abilities_said, counted, counts_said, emptiness_said, values_said
+from sim.eval.value_words import abilities_said, counted, counts_said, emptiness_said, ownership_said, values_said
 
 _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                  r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
@@ -308,6 +309,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
                                 _quoted(text, cues, reading.of_the_world), reading.seen_text)
     if reading.english:
         found += _states_as_labels(text, known)
+    if knowledge:  # "A 15% tip on $80 is $15": no app's to say, arithmetic's
+        found += miscalculated(structured.prose, " ".join(known.said))
     return list(dict.fromkeys(found))
 
 
@@ -378,6 +381,7 @@ class _Reading:
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
         found += _emptiness_misstated(said, self.language, negated, known.latest(scope), self.descriptions)
+        found += _ownership_misstated(said, self.language, known.latest(scope), self.descriptions) if not negated else []
         return found + _misnamed(said, known, scope)
 
     def restated(self, said: str, scope: list[Any]) -> list[str]:
@@ -1071,6 +1075,24 @@ def _at_times_said(said: str, scope: list[Any]) -> list[Any]:
     times = {(t.hour % 12, t.minute or 0) for _, t in times_said(said)}
     at = [part for part in scope if {(h % 12, m) for h, m in _hours(part)} & times]
     return at or scope
+
+
+def _ownership_misstated(said: str, language: str, scope: list[Any], descriptions: dict[str, str]) -> list[str]:
+    """A thing said to be the user's ("your own note") or another's ("a note someone shared with
+    you") against its owner's field (named so, or described as "the user who owns" it): the
+    user is the owner its app calls by a first person ("me", "self")."""
+    found = []
+    for words, mine in ownership_said(said, language):
+        owners = [value for part in scope for d in _dicts(part) for key, value in d.items()
+                  if isinstance(value, str) and _OWNER_FIELD.search(f"{field_words(key)} {descriptions.get(key, '')}")]
+        wrong = [owner for owner in owners if (owner.strip().lower() in _FIRST_PERSON) != mine]
+        if wrong and len(wrong) == len(owners):
+            found.append(f"{words!r}, but its owner is {_shown(wrong[0])}")
+    return found
+
+
+_OWNER_FIELD = re.compile(r"^owner\b|\bowner$|\bwho\s+owns\b", re.I)
+_FIRST_PERSON = frozenset(("me", "self", "myself", "current user", "current_user"))
 
 
 def _ability_field(key: str, stem: str) -> bool:

@@ -230,3 +230,32 @@ def counts_said(text: str, language: str) -> list[tuple[str, float, list[str]]]:
                 if number and nouns:
                     found.append((match.group(0).strip(), float(number), nouns))
     return found
+
+
+# Whose a thing is, said of it: the user's ("it's yours", "you own it", "vous appartient", 你自己的,
+# ของคุณเอง) or another's ("shared with you", "someone else's", "partagée avec vous", 别人分享给你的,
+# แชร์ให้คุณ). A result says it in an owner's field (facts.py: "The ID of the user who owns the note").
+_OTHERS = r"(?:someone|somebody|another\s+(?:user|person|account)|a\s+(?:colleague|friend|coworker|contact))"
+_OWNERSHIP: dict[str, list[tuple[str, bool]]] = {
+    "en": [
+        (r"\bshared\s+with\s+you\b|\b(?:someone|somebody|anyone)\s+else['’]s\b|\bsomeone\s+else\s+owns\b"
+         rf"|\b(?:belongs|belonging)\s+to\s+{_OTHERS}|\bowned\s+by\s+{_OTHERS}|\b(?:is\s+not|isn't|isn’t|not)\s+(?:yours|your\s+own)\b",
+         False),
+        (r"\b(?:you\s+own|owned\s+by\s+you|belongs\s+to\s+you|your\s+own)\b|(?:\b(?:is|it's|it’s|that's)\s+)yours\b", True),
+    ],
+    "fr": [
+        (r"\bpartagée?s?\s+avec\s+vous\b|\bde\s+quelqu'un\s+d'autre\b|\bappartient\s+à\s+(?:quelqu'un|un\s+autre|une\s+autre)"
+         r"|\bn'est\s+pas\s+(?:à\s+vous|la\s+vôtre|le\s+vôtre)\b", False),
+        (r"\bvous\s+appartient\b|\best\s+(?:à\s+vous|la\s+vôtre|le\s+vôtre)\b", True),
+    ],
+    "zh": [(r"(?:别人|他人|其他人|某人|有人|同事|朋友)(?:分享|共享)给你|共享给你|不是你的|别人的", False),
+           (r"你自己的|属于你|是你的", True)],
+    "th": [(r"แชร์(?:ให้|กับ)คุณ|ของคนอื่น|ไม่ใช่ของคุณ", False), (r"ของคุณเอง|เป็นของคุณ", True)],
+}
+_OWNERSHIP_COMPILED = {language: [(re.compile(p, re.I), mine) for p, mine in rows] for language, rows in _OWNERSHIP.items()}
+
+
+def ownership_said(text: str, language: str) -> list[tuple[str, bool]]:
+    """Each saying whose a thing is: (the words, whether it is the user's)."""
+    return [(match.group(0), mine) for lang in dict.fromkeys(["en", language])
+            for pattern, mine in _OWNERSHIP_COMPILED.get(lang, []) for match in pattern.finditer(text)]
