@@ -117,7 +117,7 @@ _STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:currently|now|stil
 _STATE_ANSWER = re.compile(r"^(?P<names>[^?]+)\?\s*(?P<state>[A-Za-z]+)\b")  # "Bedside lamp? Off, says the app."
 _STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:→]|\s-|->|=>)\s*(?P<state>[A-Za-z]+)\W*$")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
-_NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
+_NAMING_FIELD = re.compile(r"name|title|label|heading|subject|caption|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
 
 
@@ -290,17 +290,20 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     earlier: list[str] = []  # the sentences before this clause's, the nearest first
     clauses = cues.clauses(text)
     after = {c.sentence: n.sentence for c, n in zip(clauses, clauses[1:]) if n.sentence != c.sentence}
+    asserted = {c.sentence for c in clauses if c.asserts and not c.question and not c.hedged}
+    negated = {c.sentence for c in clauses if c.negated}
     for clause in clauses:
         if not earlier or earlier[0] != clause.sentence:
             earlier.insert(0, clause.sentence)
+            if clause.sentence in asserted:  # "M-12 is nothing but a heading" spans clauses ("nothing", "but")
+                found += reading.sentence_said(clause.sentence, negated=clause.sentence in negated)
         if clause.question:
             continue
         said = clause.plain
-        scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
-            known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:], after.get(clause.sentence, "")))
-        found += _ability_misstated(said, language, known.latest(scope))  # "can" is a hedge's word too
-        if reading.numbers and not clause.negated:
-            found += _count_misstated(said, language, known, known.latest(scope), reading.descriptions)
+        spoken = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:],
+                                                                after.get(clause.sentence, "")))
+        scope = known.others(text) if _BUT_THE_NAMED.search(said) else spoken
+        found += reading.fields_said(said, known.latest(spoken), clause.negated)  # "someone else's" is no "else"
         if clause.hedged and not promised:  # "it should arrive on Friday, June 14": the app's estimate restated
             found += reading.restated(said, scope) if not clause.negated else []
             continue
@@ -380,9 +383,24 @@ class _Reading:
                                     self.excluded)
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
-        found += _emptiness_misstated(said, self.language, negated, known.latest(scope), self.descriptions)
-        found += _ownership_misstated(said, self.language, known.latest(scope), self.descriptions) if not negated else []
         return found + _misnamed(said, known, scope)
+
+    def fields_said(self, said: str, parts: list[Any], negated: bool) -> list[str]:
+        """What a clause says can be done to the things it speaks of and whose they are, against
+        their fields (asserted or hedged: "can" is a hedge's word too)."""
+        found = _ability_misstated(said, self.language, parts)
+        return found + (_ownership_misstated(said, self.language, parts, self.descriptions) if not negated else [])
+
+    def sentence_said(self, sentence: str, negated: bool) -> list[str]:
+        """What an asserting sentence says of how much its things hold, read across its clauses
+        ("M-12 is nothing but a heading"; Thai's "มีสินค้า 5 ชิ้น", whose spaces end clauses): a
+        count is held to every count of the things it names, so two things in a sentence are
+        each a count it may say."""
+        parts = self.known.latest(self.known.scope(sentence))
+        found = _emptiness_misstated(sentence, self.language, parts, self.descriptions)
+        if self.numbers and not negated:
+            found += _count_misstated(sentence, self.language, self.known, parts, self.descriptions)[0]
+        return found
 
     def restated(self, said: str, scope: list[Any]) -> list[str]:
         """What a hedged clause restates of the results it speaks of, said otherwise than they hold
@@ -412,7 +430,8 @@ class _Reading:
                        [m.span() for m in dates_spans(said, self.language)])
         misstated, measured = _quantities(plain, known, scope)
         found += misstated
-        plain = _blank(plain, measured)
+        plain = _blank(plain, measured + _count_misstated(plain, self.language, known, known.latest(scope),
+                                                          self.descriptions)[1])
         for match in _NUMBER.finditer(plain):
             value = float(match.group(0).replace(",", "."))
             unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
@@ -985,7 +1004,7 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
             continue  # "nothing in the record suggests a problem": said of what is in it, not that nothing is
         noun = (match.group("noun") or match.group("noun2") or match.group("noun3") or "").lower().rstrip("s")
         if not noun:
-            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]
+            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, known.latest(scope))]
             continue
         descriptions = known.of_part("descriptions", known.results, lambda _: known.descriptions())
         found += [f"{match.group(0)!r}, but its {name} is {_shown(value)}"  # the thing as it is now, not as read before
@@ -994,8 +1013,7 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
     return found
 
 
-def _emptiness_misstated(said: str, language: str, negated: bool, scope: list[Any],
-                         descriptions: dict[str, str]) -> list[str]:
+def _emptiness_misstated(said: str, language: str, scope: list[Any], descriptions: dict[str, str]) -> list[str]:
     """A thing said to hold nothing ("no body", 内容是空的, "est vide") that holds something, said to
     hold nothing but one field ("it's only a title") that holds more, or said to hold something
     still ("it still has its text", 内容还在) whose field is empty. A noun names its field by the
@@ -1005,7 +1023,7 @@ def _emptiness_misstated(said: str, language: str, negated: bool, scope: list[An
         fields = _fields_of_noun(noun, scope, descriptions) if noun else None
         if noun and not fields:
             continue  # "no problem", "only a moment": no field of the things spoken of
-        if kind == "held" and not negated:
+        if kind == "held":
             empty = [(key, value) for key, value in fields or _holding_fields(scope) if value in (None, "", [])]
             if empty and len(empty) == len(fields or _holding_fields(scope)):
                 found.append(f"{words!r}, but its {empty[0][0]} is {_shown(empty[0][1])}")
@@ -1029,22 +1047,25 @@ def _ability_misstated(said: str, language: str, scope: list[Any]) -> list[str]:
     return found
 
 
-def _count_misstated(said: str, language: str, known: Known, scope: list[Any], descriptions: dict[str, str]) -> list[str]:
+def _count_misstated(said: str, language: str, known: Known, scope: list[Any],
+                     descriptions: dict[str, str]) -> tuple[list[str], list[tuple[int, int]]]:
     """A count said of what the clause speaks of ("3 items", "a table for 4", 一共 3 件商品) that no
     count of the noun it counts holds: a list of that name (its length, or its lines' quantities
     summed), a number field named by the noun or counting it by its description ("How many people
     the table seats"), or a call's argument of that name (the party size asked for). Where the
     clause says a time, the things at that time are the ones counted."""
-    found = []
+    found, agreed = [], []
     parts = _at_times_said(said, scope)
-    for words, number, nouns in counts_said(said, language):
+    for words, number, nouns, span in counts_said(said, language):
         for noun in nouns:
             held = _counts_of(noun, parts, descriptions) | _counts_of(noun, [json.loads(a) for a in known.args], descriptions)
             if held:
                 if all(abs(number - n) >= 0.5 for n in held):
                     found.append(f"{words!r}, but the {noun} counted is {' or '.join(f'{n:g}' for n in sorted(held))}")
+                else:
+                    agreed.append(span)
                 break
-    return found
+    return found, agreed
 
 
 def _counts_of(noun: str, parts: list[Any], descriptions: dict[str, str]) -> set[float]:

@@ -218,17 +218,17 @@ def counted(noun: str) -> str:
     return next((name for pattern, name in _COUNTED_AS if pattern.match(noun)), noun.lower())
 
 
-def counts_said(text: str, language: str) -> list[tuple[str, float, list[str]]]:
-    """Each count said: (the words, the number, the nouns it may count, nearest first)."""
+def counts_said(text: str, language: str) -> list[tuple[str, float, list[str], tuple[int, int]]]:
+    """Each count said: (the words, the number, the nouns it may count, nearest first, the number's span)."""
     found = []
     for lang in dict.fromkeys(["en", language]):
         for pattern in _COUNTS_COMPILED.get(lang, []):
             for match in pattern.finditer(text):
                 groups = match.groupdict()
-                number = groups.get("n") or groups.get("n2")
+                number = "n" if groups.get("n") else "n2"
                 nouns = ["people"] if groups.get("people") else [counted(groups[k]) for k in ("noun", "noun2") if groups.get(k)]
-                if number and nouns:
-                    found.append((match.group(0).strip(), float(number), nouns))
+                if groups.get(number) and nouns:
+                    found.append((match.group(0).strip(), float(groups[number]), nouns, match.span(number)))
     return found
 
 
