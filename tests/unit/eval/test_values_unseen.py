@@ -28,6 +28,15 @@ def _made_up(reply: str, *results: tuple[dict, object], language: str = "en", ar
                    numbers=not knowledge)  # as a turn no app serves reads a question (telling.py)
 
 
+def _decided_by(monkeypatch, reading: str, reply: str, language: str, wrong: tuple, right: tuple) -> None:
+    """The reply is misstated of the result ``wrong``, true of ``right``, and passes of ``wrong``
+    with the reading (a function of sim/eval/facts.py) switched off."""
+    assert _made_up(reply, wrong, language=language)
+    assert _made_up(reply, right, language=language) == []
+    monkeypatch.setattr(f"sim.eval.facts.{reading}", lambda *args: [])
+    assert _made_up(reply, wrong, language=language) == []
+
+
 # Whether a thing holds anything is a value of its fields ------------------------------------------
 
 MEMO = {"properties": {"memoId": {"type": "string"}, "heading": {"type": "string", "description": "The memo's heading."},
@@ -44,10 +53,7 @@ BLANK = {"memoId": "M-12", "heading": "Plumber", "body": None}
     ("บันทึก M-12 “Plumber” ไม่มีข้อความเลย", "th"),
 ])
 def test_a_thing_said_to_hold_nothing_that_holds_text_is_misstated(monkeypatch, reply, language):
-    assert _made_up(reply, (MEMO, WRITTEN), language=language)
-    assert _made_up(reply, (MEMO, BLANK), language=language) == [], "true of a memo with no body"
-    monkeypatch.setattr("sim.eval.facts._emptiness_misstated", lambda *args: [])
-    assert _made_up(reply, (MEMO, WRITTEN), language=language) == []
+    _decided_by(monkeypatch, "_emptiness_misstated", reply, language, wrong=(MEMO, WRITTEN), right=(MEMO, BLANK))
 
 
 @pytest.mark.parametrize("reply, language", [
@@ -58,16 +64,15 @@ def test_a_thing_said_to_hold_nothing_that_holds_text_is_misstated(monkeypatch, 
     ("M-12 ยังมีข้อความอยู่ครับ", "th"),
 ])
 def test_a_thing_said_to_hold_something_still_whose_field_is_empty_is_misstated(monkeypatch, reply, language):
-    assert _made_up(reply, (MEMO, BLANK), language=language)
-    assert _made_up(reply, (MEMO, WRITTEN), language=language) == []
-    monkeypatch.setattr("sim.eval.facts._emptiness_misstated", lambda *args: [])
-    assert _made_up(reply, (MEMO, BLANK), language=language) == []
+    _decided_by(monkeypatch, "_emptiness_misstated", reply, language, wrong=(MEMO, BLANK), right=(MEMO, WRITTEN))
 
 
-@pytest.mark.parametrize("reply", ["M-12 no longer holds its body.", "M-12 is not empty: “Call the plumber on Monday about the leak.”",
-                                   "No problem — M-12 is as it was.", "M-12 has just been read, nothing changed."])
-def test_near_misses_of_emptiness_say_nothing_of_it(reply):
-    assert _made_up(reply, (MEMO, WRITTEN)) == [] or "no longer" in reply and _made_up(reply, (MEMO, BLANK)) == []
+@pytest.mark.parametrize("reply, memo", [("M-12 no longer holds its body.", BLANK),
+                                         ("M-12 is not empty: “Call the plumber on Monday about the leak.”", WRITTEN),
+                                         ("No problem — M-12 is as it was.", WRITTEN),
+                                         ("M-12 has just been read, nothing changed.", WRITTEN)])
+def test_near_misses_of_emptiness_say_nothing_of_it(reply, memo):
+    assert _made_up(reply, (MEMO, memo)) == []
 
 
 def test_a_thing_read_then_emptied_is_the_emptied_one(monkeypatch):
@@ -94,10 +99,7 @@ VALID = {"ticketId": "TK-88", "status": "VALID", "isRefundable": True, "refunded
     ("ตั๋ว TK-88 คืนเงินได้ค่ะ", "th"),
 ])
 def test_an_action_said_possible_that_the_result_says_is_not_is_misstated(monkeypatch, reply, language):
-    assert _made_up(reply, (TICKET, USED), language=language)
-    assert _made_up(reply, (TICKET, VALID), language=language) == []
-    monkeypatch.setattr("sim.eval.facts._ability_misstated", lambda *args: [])
-    assert _made_up(reply, (TICKET, USED), language=language) == []
+    _decided_by(monkeypatch, "_ability_misstated", reply, language, wrong=(TICKET, USED), right=(TICKET, VALID))
 
 
 @pytest.mark.parametrize("reply, language", [
@@ -190,10 +192,7 @@ THEIRS = {"docId": "D-4", "name": "Budget 2027", "owner": "u-5521"}
     ("เอกสาร D-4 เป็นของคนอื่นค่ะ", "th"),
 ])
 def test_a_thing_said_to_be_anothers_that_is_the_users_is_misstated(monkeypatch, reply, language):
-    assert _made_up(reply, (DOC, MINE), language=language)
-    assert _made_up(reply, (DOC, THEIRS), language=language) == []
-    monkeypatch.setattr("sim.eval.facts._ownership_misstated", lambda *args: [])
-    assert _made_up(reply, (DOC, MINE), language=language) == []
+    _decided_by(monkeypatch, "_ownership_misstated", reply, language, wrong=(DOC, MINE), right=(DOC, THEIRS))
 
 
 @pytest.mark.parametrize("reply", ["D-4 is your own document.", "Budget 2027 (D-4)? It's yours."])
