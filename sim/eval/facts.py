@@ -611,9 +611,16 @@ def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, 
     values = [v for v in _leaves(result) if _informative(v, echoed)]
     states = [(key, v) for key, v in _named_leaves(result) if isinstance(v, bool) and _state_word(key)]
     if (values or states) and not any(_carried(v, said) for v in values) and \
-            not any(_state_carried(key, v, said) for key, v in states):
+            not any(_state_carried(key, v, said) for key, v in states) and not _ability_carried(result, said):
         return f"the reply says none of what the call returned ({', '.join(map(_shown, values[:4]))})"
     return None
+
+
+def _ability_carried(result: Any, said: str) -> bool:
+    """What can be done told as the result says it: canCancel true as "it's still cancellable"."""
+    fields = [(key, value) for key, value in _named_leaves(result) if isinstance(value, bool)]
+    return any(value == can and _ability_field(key, stem) for _, stem, can, _ in abilities_said(said, "en")
+               for key, value in fields)
 
 
 def _state_carried(key: str, value: bool, said: str) -> bool:
@@ -1041,7 +1048,12 @@ def _ability_misstated(said: str, language: str, scope: list[Any]) -> list[str]:
     cancelled", ยกเลิกไม่ได้) against the yes/no field the thing gives it by the same verb (canCancel,
     isRefundable): what the app says can be done is a value, as a status is."""
     found = []
-    for words, stem, can in abilities_said(said, language):
+    for words, stem, can, end in abilities_said(said, language):
+        label = _LABELLED.match(said, end)  # "can cancel: no" names a field and gives its yes or no
+        if label:
+            if label.group(1).lower() not in YES_NO:
+                continue
+            can = YES_NO[label.group(1).lower()]
         found += [f"{words!r}, but its {key} is {str(value).lower()}" for part in scope for d in _dicts(part)
                   for key, value in d.items() if isinstance(value, bool) and value != can and _ability_field(key, stem)][:1]
     return found
@@ -1114,6 +1126,9 @@ def _ownership_misstated(said: str, language: str, scope: list[Any], description
 
 _OWNER_FIELD = re.compile(r"^owner\b|\bowner$|\bwho\s+owns\b", re.I)
 _FIRST_PERSON = frozenset(("me", "self", "myself", "current user", "current_user"))
+
+
+_LABELLED = re.compile(r"\s*[:=：]\s*\**\s*([^\s,;.*]+)")
 
 
 def _ability_field(key: str, stem: str) -> bool:

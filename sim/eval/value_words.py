@@ -109,10 +109,11 @@ _NOUN = r"(?P<noun>[a-z]+)"
 _EMPTINESS: dict[str, list[tuple[str, str]]] = {
     "en": [
         # a verbless "no text": "(no body — …)", "with no text yet"; not a subject ("no light is on")
-        (rf"(?:^|[(\[—–:;]\s*|\s-\s*|\bwith\s+)no\s+{_NOUN}(?=\s*(?:$|[—–,;:.)!\]]|\s-|(?:yet|at\s+all|in\s+it|inside|any\s*more)\b))",
-         "empty"),
-        (rf"(?:\b(?:is|are|has|have|with|contains?)|'s)\s+(?:only|just|nothing\s+but|merely)\s+(?:a\s+|an\s+|the\s+|its\s+)?"
-         rf"{_NOUN}\b", "only"),
+        (rf"(?:^|[(\[—–:;]\s*|\s-\s*|\bwith\s+)no\s+{_NOUN}(?:\s+[a-z]+)?"  # "(no body text yet)"
+         rf"(?=\s*(?:$|[—–,;:.)!\]]|\s-|(?:yet|at\s+all|in\s+it|inside|any\s*more)\b))", "empty"),
+        # "it's only a title", "nothing but the heading" (an article: "it has just shipped" says no field)
+        (rf"(?:\b(?:is|are|has|have|with|contains?)|'s)\s+(?:only|just|nothing\s+but|merely)\s+(?:a|an|the|its)\s+{_NOUN}\b",
+         "only"),
         (rf"\bstill\s+(?:has|have|contains?|holds?|keeps?)\s+(?:all\s+)?(?:its|their|the|some|his|her)\s+{_NOUN}", "held"),
         (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
         (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|place)|intact|here)\b", "held"),
@@ -182,16 +183,16 @@ _VERB_STEMS = {"annul": "cance", "取消": "cance", "ยกเลิก": "cance
 _ABILITY_COMPILED = {language: [(re.compile(p, re.I), can) for p, can in rows] for language, rows in _ABILITY.items()}
 
 
-def abilities_said(text: str, language: str) -> list[tuple[str, str, bool]]:
+def abilities_said(text: str, language: str) -> list[tuple[str, str, bool, int]]:
     """Each saying that an action can or cannot be done: (the words, the verb's English stem of
-    five letters, whether it can)."""
+    five letters, whether it can, where the words end)."""
     found = []
     for lang in dict.fromkeys(["en", language]):
         for pattern, can in _ABILITY_COMPILED.get(lang, []):
             for match in pattern.finditer(text):
                 verb = (match.group("verb") or match.groupdict().get("verb2") or "").lower()
                 stem = _VERB_STEMS.get(verb) or _VERB_STEMS.get(verb[:5]) or verb[:5]
-                found.append((match.group(0).strip(), stem, can))
+                found.append((match.group(0).strip(), stem, can, match.end()))
     return found
 
 

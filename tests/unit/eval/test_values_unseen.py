@@ -13,7 +13,7 @@ import pytest
 
 from sim.eval.arithmetic import miscalculated
 from sim.eval.claims import Action, Reader
-from sim.eval.facts import Known, made_up
+from sim.eval.facts import Known, made_up, uncarried
 from sim.eval.phrases import Cues
 
 RUN = dt.date(2026, 3, 14)
@@ -47,6 +47,7 @@ BLANK = {"memoId": "M-12", "heading": "Plumber", "body": None}
 
 @pytest.mark.parametrize("reply, language", [
     ("Memo “Plumber” (M-12) — no text at all.", "en"),
+    ("M-12 “Plumber” (no body text yet).", "en"),
     ("M-12 is nothing but a heading: “Plumber”.", "en"),
     ("Le mémo M-12 « Plumber » est vide.", "fr"),
     ("备忘录 M-12“Plumber”没有任何内容。", "zh"),
@@ -70,7 +71,8 @@ def test_a_thing_said_to_hold_something_still_whose_field_is_empty_is_misstated(
 @pytest.mark.parametrize("reply, memo", [("M-12 no longer holds its body.", BLANK),
                                          ("M-12 is not empty: “Call the plumber on Monday about the leak.”", WRITTEN),
                                          ("No problem — M-12 is as it was.", WRITTEN),
-                                         ("M-12 has just been read, nothing changed.", WRITTEN)])
+                                         ("M-12 has just been read, nothing changed.", WRITTEN),
+                                         ("Memo M-12 (no body text yet) is titled “Plumber”.", BLANK)])
 def test_near_misses_of_emptiness_say_nothing_of_it(reply, memo):
     assert _made_up(reply, (MEMO, memo)) == []
 
@@ -112,6 +114,20 @@ def test_an_action_said_possible_that_the_result_says_is_not_is_misstated(monkey
 def test_an_action_said_impossible_that_the_result_says_can_be_done_is_misstated(reply, language):
     assert _made_up(reply, (TICKET, VALID), language=language)
     assert _made_up(reply, (TICKET, USED), language=language) == []
+
+
+def test_what_can_be_done_told_as_the_result_says_it_answers_the_question():
+    """"Can I still get my money back for TK-88?" — "Yes, it's still refundable" tells the answer."""
+    assert uncarried("Yes, TK-88 is still refundable.", VALID, {"ticketId": "TK-88"}, [], english=True) is None
+    assert uncarried("Yes, TK-88 is fine.", VALID, {"ticketId": "TK-88"}, [], english=True)
+    assert uncarried("No, TK-88 is still refundable.", USED, {"ticketId": "TK-88"}, [], english=True), "said wrong"
+
+
+@pytest.mark.parametrize("reply, misstated", [("TK-88 — is refundable: no, status: used.", False),
+                                              ("TK-88 — can refund: yes, status: used.", True),
+                                              ("TK-88: can refund = n/a", False)])
+def test_an_ability_said_as_a_label_is_read_by_its_yes_or_no(reply, misstated):
+    assert bool(_made_up(reply, (TICKET, USED))) == misstated
 
 
 def test_a_field_that_says_what_was_done_is_no_ability():
