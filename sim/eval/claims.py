@@ -448,7 +448,8 @@ def _did_something(plain: str) -> bool:
 _DOING = re.compile(r"^\W*(?:(?P<agent>i'm|i am|we're|we are)\s+(?:now\s+|already\s+)?)?(?P<verb>[a-z]+)ing\s+"
                     r"(?:your|the|a|an|it|them|you|him|her|up|on|off|in)\b", re.I)
 _NOW = re.compile(r"\b(?:now|right away|straight away|as we speak|at once|for you)\b", re.I)
-_SET_NOW = re.compile(r"^\W*(?:the|your)\s+(?:[a-z-]+\s+){1,3}?(?:is|are|'s)\s+(?:now\s+)?(?:at|set\s+to|running\s+at)\s+\d", re.I)
+_SET_NOW = re.compile(r"^\W*(?:the|your)\s+(?:[a-z-]+\s+){1,3}?(?:is|are|'s)\s+(?:now\s+)?(?:at|set\s+to|running\s+at)\s+\d",
+                      re.I)
 
 
 _NOT_DOING_NOW = frozenset("trying checking looking searching thinking wondering hoping waiting reading going "

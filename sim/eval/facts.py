@@ -452,7 +452,8 @@ class _Reading:
             found += _state_against(labelled, named) if named else []
         for key, value in record.scalars():
             if value is None or value == "":  # "content": null or "", of a note that has text
-                found += [f"{key}: {_shown(value)}, but its {field_name} is {_shown(actual)}" for part in row for d in _dicts(part)
+                found += [f"{key}: {_shown(value)}, but its {field_name} is {_shown(actual)}"
+                          for part in row for d in _dicts(part)
                           for field_name, actual in d.items() if _stems(field_name) == _stems(key)
                           and actual not in (None, "", [], {})][:1]
             if value is None or value == "" or _says_how_it_went(key, value, self.excluded) and \
@@ -1011,7 +1012,8 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
             continue  # "nothing in the record suggests a problem": said of what is in it, not that nothing is
         noun = (match.group("noun") or match.group("noun2") or match.group("noun3") or "").lower().rstrip("s")
         if not noun:
-            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, known.latest(scope))]
+            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}"
+                      for key, value in _held(said, known.latest(scope))]
             continue
         descriptions = known.of_part("descriptions", known.results, lambda _: known.descriptions())
         found += [f"{match.group(0)!r}, but its {name} is {_shown(value)}"  # the thing as it is now, not as read before
@@ -1035,7 +1037,8 @@ def _emptiness_misstated(said: str, language: str, scope: list[Any], description
             if empty and len(empty) == len(fields or _holding_fields(scope)):
                 found.append(f"{words!r}, but its {empty[0][0]} is {_shown(empty[0][1])}")
         elif kind == "empty" and noun:
-            found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in fields if value not in (None, "", [])][:1]
+            found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in fields
+                      if value not in (None, "", [])][:1]
         elif kind in ("empty", "only"):
             kept = {key for key, _ in fields or ()} if kind == "only" else set()
             found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)
@@ -1070,7 +1073,8 @@ def _count_misstated(said: str, language: str, known: Known, scope: list[Any],
     parts = _at_times_said(said, scope)
     for words, number, nouns, span in counts_said(said, language):
         for noun in nouns:
-            held = _counts_of(noun, parts, descriptions) | _counts_of(noun, [json.loads(a) for a in known.args], descriptions)
+            held = _counts_of(noun, parts, descriptions) | \
+                _counts_of(noun, [json.loads(a) for a in known.args], descriptions)
             if held:
                 if all(abs(number - n) >= 0.5 for n in held):
                     found.append(f"{words!r}, but the {noun} counted is {' or '.join(f'{n:g}' for n in sorted(held))}")
@@ -1089,7 +1093,8 @@ def _counts_of(noun: str, parts: list[Any], descriptions: dict[str, str]) -> set
             if isinstance(value, list) and value and stem in words:
                 found.add(float(len(value)))
                 quantities = [v for item in value if isinstance(item, dict) for k, v in item.items()
-                              if isinstance(v, (int, float)) and not isinstance(v, bool) and re.search(r"quantit|qty", k, re.I)]
+                              if isinstance(v, (int, float)) and not isinstance(v, bool)
+                              and re.search(r"quantit|qty", k, re.I)]
                 if quantities:
                     found.add(float(sum(quantities)))
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -1141,9 +1146,11 @@ def _ability_field(key: str, stem: str) -> bool:
 def _fields_of_noun(noun: str, scope: list[Any], descriptions: dict[str, str]) -> list[tuple[str, Any]]:
     """The fields of the things in scope that a noun names, by their name or description words
     ("text" and "body" name a note's content, "the note's body text"), with their values."""
-    noun = noun.rstrip("s")
+    def words(key: str) -> set[str]:
+        return {w.rstrip("s") for w in re.findall(r"[a-z]+", f"{field_words(key)} {descriptions.get(key, '')}".lower())}
+
     return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
-            if noun in {w.rstrip("s") for w in re.findall(r"[a-z]+", f"{field_words(key)} {descriptions.get(key, '')}".lower())}]
+            if noun.rstrip("s") in words(key)]
 
 
 def _holding_fields(scope: list[Any]) -> list[tuple[str, Any]]:

@@ -160,7 +160,8 @@ _ABILITY: dict[str, list[tuple[str, bool]]] = {
     "en": [
         (rf"\bcan\s+(?:still\s+|yet\s+|now\s+|easily\s+)?(?:be\s+)?{_VERB}", True),
         (rf"\b(?:is|are|'s|'re)\s+(?:still\s+)?{_VERB}(?:able|ible)\b", True),
-        (rf"(?:\b(?:can\s*not|cannot|can\s+no\s+longer|no\s+longer|too\s+late\s+to)|\bcan't|\bcan’t)\s+(?:be\s+)?{_VERB}", False),
+        (rf"(?:\b(?:can\s*not|cannot|can\s+no\s+longer|no\s+longer|too\s+late\s+to)|\bcan't|\bcan’t)\s+"
+         rf"(?:be\s+)?{_VERB}", False),
         (rf"(?:\b(?:is|are|'s|'re)\s+(?:not|no\s+longer)|\b(?:isn't|aren't|isn’t))\s+{_VERB}(?:able|ible)\b", False),
     ],
     "fr": [
@@ -197,9 +198,10 @@ def abilities_said(text: str, language: str) -> list[tuple[str, str, bool, int]]
 
 
 # A count said of things: "3 items", "a table for 4", "party of 5", "4 personnes", 一共 3 件商品,
-# 2位, สินค้า 3 ชิ้น, 4 ท่าน ("a table for" and "a party of" count people). The noun counted is read as a field's (its name, or what its description
-# says it counts: "How many people the table seats"); words for people and for an order's lines
-# in the suites' languages are read as "people" and "items".
+# 2位, สินค้า 3 ชิ้น, 4 ท่าน ("a table for" and "a party of" count people). The noun counted is read
+# as a field's (its name, or what its description says it counts: "How many people the table
+# seats"); words for people and for an order's lines in the suites' languages are read as
+# "people" and "items".
 _COUNTED_AS = [(re.compile(r"^(?:people|persons?|guests?|diners?|ppl|pax|personnes?|convives?|party|人|位|คน|ท่าน)$", re.I),
                 "people"),
                (re.compile(r"^(?:items?|articles?|products?|units?|件|件商品|商品|ชิ้น|สินค้า)$", re.I), "items")]
@@ -227,7 +229,8 @@ def counts_said(text: str, language: str) -> list[tuple[str, float, list[str], t
             for match in pattern.finditer(text):
                 groups = match.groupdict()
                 number = "n" if groups.get("n") else "n2"
-                nouns = ["people"] if groups.get("people") else [counted(groups[k]) for k in ("noun", "noun2") if groups.get(k)]
+                nouns = ["people"] if groups.get("people") else \
+                    [counted(groups[k]) for k in ("noun", "noun2") if groups.get(k)]
                 if groups.get(number) and nouns:
                     found.append((match.group(0).strip(), float(groups[number]), nouns, match.span(number)))
     return found
@@ -240,7 +243,8 @@ _OTHERS = r"(?:someone|somebody|another\s+(?:user|person|account)|a\s+(?:colleag
 _OWNERSHIP: dict[str, list[tuple[str, bool]]] = {
     "en": [
         (r"\bshared\s+with\s+you\b|\b(?:someone|somebody|anyone)\s+else['’]s\b|\bsomeone\s+else\s+owns\b"
-         rf"|\b(?:belongs|belonging)\s+to\s+{_OTHERS}|\bowned\s+by\s+{_OTHERS}|\b(?:is\s+not|isn't|isn’t|not)\s+(?:yours|your\s+own)\b",
+         rf"|\b(?:belongs|belonging)\s+to\s+{_OTHERS}|\bowned\s+by\s+{_OTHERS}"
+         r"|\b(?:is\s+not|isn't|isn’t|not)\s+(?:yours|your\s+own)\b",
          False),
         (r"\b(?:you\s+own|owned\s+by\s+you|belongs\s+to\s+you|your\s+own)\b|(?:\b(?:is|it's|it’s|that's)\s+)yours\b", True),
     ],
