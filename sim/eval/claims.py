@@ -446,7 +446,7 @@ def _did_something(plain: str) -> bool:
 # The agent's doing as it speaks: "Ringing your dentist now", "I'm calling them", "Playing jazz on your
 # speaker right away"; and a thing said to be at a setting ("the thermostat is at 22 °C now").
 _DOING = re.compile(r"^\W*(?:(?P<agent>i'm|i am|we're|we are)\s+(?:now\s+|already\s+)?)?(?P<verb>[a-z]+)ing\s+"
-                    r"(?:your|the|a|an|it|them|you|him|her|up|on|off|in)\b", re.I)
+                    r"(?:your|the|a|an|it|them|you|him|her|up|on|off|in|(?-i:[A-Z]\w*))\b", re.I)  # "Calling Mom now"
 _NOW = re.compile(r"\b(?:now|right away|straight away|as we speak|at once|for you)\b", re.I)
 _SET_NOW = re.compile(r"^\W*(?:the|your)\s+(?:[a-z-]+\s+){1,3}?(?:is|are|'s)\s+(?:now\s+)?(?:at|set\s+to|running\s+at)\s+\d",
                       re.I)

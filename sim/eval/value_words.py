@@ -114,9 +114,11 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
         # "it's only a title", "nothing but the heading" (an article: "it has just shipped" says no field)
         (rf"(?:\b(?:is|are|has|have|with|contains?)|'s)\s+(?:only|just|nothing\s+but|merely)\s+(?:a|an|the|its)\s+{_NOUN}\b",
          "only"),
+        (rf"(?:\b(?:contains?|holds?)\s+no|\bwithout(?:\s+any)?)\s+{_NOUN}", "empty"),  # "contains no text"
         (rf"\bstill\s+(?:has|have|contains?|holds?|keeps?)\s+(?:all\s+)?(?:its|their|the|some|his|her)\s+{_NOUN}", "held"),
+        (r"\bstill\s+(?:says|reads|contains)\b", "held"),  # of the thing: "it still says “…”"
         (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
-        (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|place)|intact|here)\b", "held"),
+        (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|there|place)|intact|here)\b", "held"),
     ],
     "fr": [
         (r"\b(?:est|semble|reste|sont|restent)\s+(?:(?:toujours|encore|maintenant|désormais|complètement|entièrement)\s+)?"
@@ -127,11 +129,12 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
          r"|\b(?:son|le)\s+(?:texte|contenu)\s+est\s+(?:toujours|encore)\s+là\b", "held"),
     ],
     "zh": [
-        (r"(?<!不)(?:是|为)空(?:的|白)?|(?<!不是)空白|没有(?:任何)?(?:内容|正文|文字|文本)|什么(?:都|也)没(?:有|写)|无内容", "empty"),
+        (r"(?<!不)(?:是|为)空(?:的|白)?|(?<!不是)空白|没有(?:任何)?(?:内容|正文|文字|文本)|什么(?:都|也)没(?:有|写)|无内容"
+         r"|(?<!不是)(?:一[条个份张])?空(?:的)?(?:笔记|便签|备忘录?|文档)", "empty"),
         (r"(?:内容|正文|文字|文本)(?:还|仍|依然|仍然)(?:在|保留)|(?:还|仍|依然|仍然)(?:有|保留着?)(?:内容|正文|文字|文本)", "held"),
     ],
     "th": [
-        (r"ว่างเปล่า|(?:เนื้อหา|ข้อความ)\s*ว่าง|ไม่มี(?:เนื้อหา|ข้อความ)|ไม่มีอะไร(?:เขียน)?", "empty"),
+        (r"ว่างเปล่า|(?:เนื้อหา|ข้อความ|โน้ต|บันทึก)\s*ว่าง|ไม่มี(?:เนื้อหา|ข้อความ)|ไม่มีอะไร(?:เขียน)?", "empty"),
         (r"ยัง(?:มี|คง)(?:เนื้อหา|ข้อความ)|(?:เนื้อหา|ข้อความ)ยัง(?:อยู่|คง)", "held"),
     ],
 }
@@ -163,9 +166,17 @@ _ABILITY: dict[str, list[tuple[str, bool]]] = {
         (rf"(?:\b(?:can\s*not|cannot|can\s+no\s+longer|no\s+longer|too\s+late\s+to)|\bcan't|\bcan’t)\s+"
          rf"(?:be\s+)?{_VERB}", False),
         (rf"(?:\b(?:is|are|'s|'re)\s+(?:not|no\s+longer)|\b(?:isn't|aren't|isn’t))\s+{_VERB}(?:able|ible)\b", False),
+        # "it's still possible to cancel", "you're still able to cancel", "cancellation is still an option"
+        (rf"(?<!im)(?<!not\s)(?<!longer\s)(?<!was\s)(?<!were\s)\b(?:possible|able|allowed|time)\s+to\s+{_VERB}", True),
+        (rf"\b{_VERB}\s+is\s+(?:still\s+)?(?:possible|an\s+option|allowed)\b", True),
+        (rf"\b(?:impossible|not\s+possible|no\s+longer\s+possible|not\s+allowed)\s+to\s+{_VERB}", False),
+        (rf"\b{_VERB}\s+is\s+(?:no\s+longer|not)\s+(?:possible|an\s+option|allowed)\b", False),
     ],
     "fr": [
         (rf"(?<!ne\s)\bpeu(?:t|vent)\s+(?:encore\s+|toujours\s+|maintenant\s+)?(?:être\s+)?{_VERB}", True),
+        (rf"(?<!n')\best\s+(?:encore\s+|toujours\s+)?{_VERB}able\b", True),
+        (rf"(?<!plus\s)(?<!pas\s)\bpossible\s+de\s+(?:l['’]|la\s+|le\s+)?{_VERB}", True),
+        (rf"\b(?:plus|pas)\s+possible\s+de\s+(?:l['’]|la\s+|le\s+)?{_VERB}", False),
         (rf"(?:\bne\s+peu(?:t|vent)\s+(?:plus|pas)\s+(?:être\s+)?|\bn'est\s+plus\s+){_VERB}", False),
     ],
     "zh": [
@@ -205,13 +216,23 @@ def abilities_said(text: str, language: str) -> list[tuple[str, str, bool, int]]
 _COUNTED_AS = [(re.compile(r"^(?:people|persons?|guests?|diners?|ppl|pax|personnes?|convives?|party|人|位|คน|ท่าน)$", re.I),
                 "people"),
                (re.compile(r"^(?:items?|articles?|products?|units?|件|件商品|商品|ชิ้น|สินค้า)$", re.I), "items")]
+# Small numbers said in words: "a table for two", "deux articles", 三件商品, สองท่าน (not French "un",
+# "une": an article as often as a number).
+_NUMBER_WORDS = {language: {word: n for n, words in enumerate(rows, 1) for word in words.split("|") if word}
+                 for language, rows in {
+    "en": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
+    "fr": ["", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze"],
+    "zh": ["一", "二|两", "三", "四", "五", "六", "七", "八", "九", "十"],
+    "th": ["หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า", "สิบ"],
+}.items()}
+_N = {language: r"\d+|" + "|".join(sorted(words, key=len, reverse=True)) for language, words in _NUMBER_WORDS.items()}
 _COUNTS: dict[str, list[str]] = {
-    "en": [r"(?<![\d:.,/-])\b(?P<n>\d+)\s+(?P<noun>[a-z]+)(?:\s+(?P<noun2>[a-z]+))?",
-           r"\b(?P<people>table|party|reservation|booking|seating)\s+(?:for|of)\s+(?P<n>\d+)\b(?![:.]\d)"],
-    "fr": [r"(?<![\d:.,/-])\b(?P<n>\d+)\s+(?P<noun>[^\W\d_]+)",
-           r"\b(?P<people>table|réservation)\s+pour\s+(?P<n>\d+)\b(?![:.h]\d)"],
-    "zh": [r"(?P<n>\d+)\s*(?P<noun>件商品|件|位|人)"],
-    "th": [r"(?P<noun>สินค้า)\s*(?P<n>\d+)\s*ชิ้น|(?P<n2>\d+)\s*(?P<noun2>ชิ้น|ท่าน|คน)"],
+    "en": [rf"(?<![\d:.,/-])\b(?P<n>{_N['en']})\s+(?P<noun>[a-z]+)(?:\s+(?P<noun2>[a-z]+))?",
+           rf"\b(?P<people>table|party|reservation|booking|seating)\s+(?:for|of)\s+(?P<n>{_N['en']})\b(?![:.]\d)"],
+    "fr": [rf"(?<![\d:.,/-])\b(?P<n>{_N['fr']})\s+(?P<noun>[^\W\d_]+)",
+           rf"\b(?P<people>table|réservation)\s+pour\s+(?P<n>{_N['fr']})\b(?![:.h]\d)"],
+    "zh": [rf"(?P<n>{_N['zh']})\s*(?P<noun>件商品|件|位|人)"],
+    "th": [rf"(?P<noun>สินค้า)\s*(?P<n>{_N['th']})\s*ชิ้น|(?P<n2>{_N['th']})\s*(?P<noun2>ชิ้น|ท่าน|คน)"],
 }
 _COUNTS_COMPILED = {language: [re.compile(p, re.I) for p in rows] for language, rows in _COUNTS.items()}
 
@@ -231,8 +252,10 @@ def counts_said(text: str, language: str) -> list[tuple[str, float, list[str], t
                 number = "n" if groups.get("n") else "n2"
                 nouns = ["people"] if groups.get("people") else \
                     [counted(groups[k]) for k in ("noun", "noun2") if groups.get(k)]
-                if groups.get(number) and nouns:
-                    found.append((match.group(0).strip(), float(groups[number]), nouns, match.span(number)))
+                said = (groups.get(number) or "").lower()
+                value = float(said) if said.isdigit() else _NUMBER_WORDS[lang].get(said)
+                if value is not None and nouns:
+                    found.append((match.group(0).strip(), float(value), nouns, match.span(number)))
     return found
 
 

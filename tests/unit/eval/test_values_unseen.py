@@ -8,6 +8,7 @@ switches its reading off, or gives a near miss, to show the verdict came from it
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -47,6 +48,9 @@ BLANK = {"memoId": "M-12", "heading": "Plumber", "body": None}
 
 @pytest.mark.parametrize("reply, language", [
     ("Memo “Plumber” (M-12) — no text at all.", "en"),
+    ("M-12 contains no text, just its heading.", "en"),
+    ("M-12 est une note sans contenu.", "fr"),
+    ("M-12 是一条空备忘录。", "zh"),
     ("M-12 “Plumber” (no body text yet).", "en"),
     ("M-12 is nothing but a heading: “Plumber”.", "en"),
     ("Le mémo M-12 « Plumber » est vide.", "fr"),
@@ -77,6 +81,14 @@ def test_near_misses_of_emptiness_say_nothing_of_it(reply, memo):
     assert _made_up(reply, (MEMO, memo)) == []
 
 
+def test_a_text_said_still_there_after_the_thing_was_emptied_is_misstated(monkeypatch):
+    reply = "Done. M-12 still says “Call the plumber on Monday about the leak.”"
+    assert _made_up(reply, (MEMO, WRITTEN), (MEMO, BLANK)), "quoted from the memo as it was read"
+    assert _made_up(reply, (MEMO, WRITTEN)) == []
+    monkeypatch.setattr("sim.eval.facts._emptiness_misstated", lambda *args: [])
+    assert _made_up(reply, (MEMO, WRITTEN), (MEMO, BLANK)) == []
+
+
 def test_a_thing_read_then_emptied_is_the_emptied_one(monkeypatch):
     reply = "Done: the heading is kept and the body text is now empty."  # names nothing: every result spoken of
     assert _made_up(reply, (MEMO, WRITTEN), (MEMO, BLANK)) == []
@@ -96,6 +108,9 @@ VALID = {"ticketId": "TK-88", "status": "VALID", "isRefundable": True, "refunded
 @pytest.mark.parametrize("reply, language", [
     ("Good news: TK-88 can still be refunded.", "en"),
     ("TK-88 is refundable, if you want your money back.", "en"),
+    ("It's still possible to refund TK-88.", "en"),
+    ("For TK-88, a refund is still an option.", "en"),
+    ("Le billet TK-88 est encore remboursable.", "fr"),
     ("Le billet TK-88 peut encore être remboursé.", "fr"),
     ("TK-88 还可以退款。", "zh"),
     ("ตั๋ว TK-88 คืนเงินได้ค่ะ", "th"),
@@ -107,6 +122,8 @@ def test_an_action_said_possible_that_the_result_says_is_not_is_misstated(monkey
 @pytest.mark.parametrize("reply, language", [
     ("Sorry, TK-88 can no longer be refunded.", "en"),
     ("TK-88 isn't refundable any more.", "en"),
+    ("It's no longer possible to refund TK-88.", "en"),
+    ("Il n'est plus possible de rembourser TK-88.", "fr"),
     ("Le billet TK-88 ne peut plus être remboursé.", "fr"),
     ("TK-88 无法退款了。", "zh"),
     ("TK-88 คืนเงินไม่ได้แล้วครับ", "th"),
@@ -147,6 +164,8 @@ FILLED = {"cartId": "CT-5", "products": [{"name": "Green tea", "quantity": 4}, {
 
 @pytest.mark.parametrize("reply, language", [
     ("CT-5 holds 4 products: Green tea and Teapot.", "en"),
+    ("CT-5 holds four products: Green tea and Teapot.", "en"),
+    ("购物车 CT-5 里共有四件商品。", "zh"),
     ("Le panier CT-5 contient 4 articles.", "fr"),
     ("购物车 CT-5 里共有 4 件商品。", "zh"),
     ("ตะกร้า CT-5 มีสินค้า 4 ชิ้น", "th"),
@@ -161,9 +180,9 @@ def test_a_count_of_a_list_none_of_its_counts_gives_is_misstated(monkeypatch, re
 
 
 def _right_count(reply: str, number: str) -> str:
-    """The reply with its count (the number after CT-5) said as ``number``."""
+    """The reply with its count (the number after CT-5, in digits or words) said as ``number``."""
     head, _, tail = reply.partition("CT-5")
-    return head + "CT-5" + "".join(number if c.isdigit() else c for c in tail)
+    return head + "CT-5" + re.sub(r"\d+|four|四", number, tail, count=1)
 
 
 TOURS = {"type": "array", "items": {"properties": {
@@ -246,6 +265,7 @@ def test_an_amount_of_a_kind_the_question_holds_none_of_is_the_worlds():
     ("I'm booking the 7 PM show for you.", True),
     ("Streaming the match on your TV right away 📺", True),
     ("The oven is set to 180 °C, preheating as we speak.", True),
+    ("Calling Mensah's office now 📞", True),
     ("Checking the bus times for you now.", False),
     ("Booking flights isn't something I can do here.", False),
     ("I'm sorry, there's no app here that can text anyone.", False),
