@@ -165,6 +165,10 @@ _ABILITY: dict[str, list[tuple[str, bool]]] = {
         (rf"\b(?:is|are|'s|'re)\s+(?:still\s+)?{_VERB}(?:able|ible)\b", True),
         (rf"(?:\b(?:can\s*not|cannot|can\s+no\s+longer|no\s+longer|too\s+late\s+to)|\bcan't|\bcan’t)\s+"
          rf"(?:be\s+)?{_VERB}", False),
+        # past the stage at which it can be done: "it's past the point where it can be cancelled"
+        (rf"\b(?:past|beyond)\s+(?:the\s+)?(?:point|stage)\s+(?:where|when|at\s+which)\s+(?:it|they|you|we|i)\s+"
+         rf"(?:can|could)\s+(?:still\s+)?(?:be\s+)?{_VERB}", False),
+        (rf"\btoo\s+late\s+for\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+be\s+{_VERB}", False),  # "too late for TK-88 to be refunded"
         (rf"(?:\b(?:is|are|'s|'re)\s+(?:not|no\s+longer)|\b(?:isn't|aren't|isn’t))\s+{_VERB}(?:able|ible)\b", False),
         # "it's still possible to cancel", "you're still able to cancel", "cancellation is still an option"
         (rf"(?<!im)(?<!not\s)(?<!longer\s)(?<!was\s)(?<!were\s)\b(?:possible|able|allowed|time)\s+to\s+{_VERB}", True),
@@ -198,13 +202,17 @@ _ABILITY_COMPILED = {language: [(re.compile(p, re.I), can) for p, can in rows] f
 def abilities_said(text: str, language: str) -> list[tuple[str, str, bool, int]]:
     """Each saying that an action can or cannot be done: (the words, the verb's English stem of
     five letters, whether it can, where the words end)."""
-    found = []
-    for lang in dict.fromkeys(["en", language]):
-        for pattern, can in _ABILITY_COMPILED.get(lang, []):
-            for match in pattern.finditer(text):
-                verb = (match.group("verb") or match.groupdict().get("verb2") or "").lower()
-                stem = _VERB_STEMS.get(verb) or _VERB_STEMS.get(verb[:5]) or verb[:5]
-                found.append((match.group(0).strip(), stem, can, match.end()))
+    said = sorted(((match, can) for lang in dict.fromkeys(["en", language])
+                   for pattern, can in _ABILITY_COMPILED.get(lang, []) for match in pattern.finditer(text)),
+                  key=lambda m: m[0].start() - m[0].end())
+    found, taken = [], []
+    for match, can in said:  # the longest first: "past the point where it can be cancelled" holds "can be cancelled"
+        if any(s <= match.start() and match.end() <= e for s, e in taken):
+            continue
+        taken.append(match.span())
+        verb = (match.group("verb") or match.groupdict().get("verb2") or "").lower()
+        stem = _VERB_STEMS.get(verb) or _VERB_STEMS.get(verb[:5]) or verb[:5]
+        found.append((match.group(0).strip(), stem, can, match.end()))
     return found
 
 

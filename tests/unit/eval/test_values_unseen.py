@@ -123,6 +123,8 @@ def test_an_action_said_possible_that_the_result_says_is_not_is_misstated(monkey
     ("Sorry, TK-88 can no longer be refunded.", "en"),
     ("TK-88 isn't refundable any more.", "en"),
     ("It's no longer possible to refund TK-88.", "en"),
+    ("TK-88 is beyond the stage at which it could be refunded.", "en"),  # holds "it could be refunded"
+    ("Sadly it's too late for TK-88 to be refunded.", "en"),
     ("Il n'est plus possible de rembourser TK-88.", "fr"),
     ("Le billet TK-88 ne peut plus être remboursé.", "fr"),
     ("TK-88 无法退款了。", "zh"),
