@@ -439,7 +439,30 @@ def _did_something(plain: str) -> bool:
     what was asked, and is a claim all the same. Trying and looking are no doing ("I've checked",
     "I tried")."""
     said = [_PERFECT.search(plain), _YOURS_DONE.match(plain), *(headline.match(plain) for headline in _HEADLINES)]
-    return any(_is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING for done in said if done)
+    return any(_is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING for done in said if done) or \
+        _doing_now(plain)
+
+
+# The agent's doing as it speaks: "Ringing your dentist now", "I'm calling them", "Playing jazz on your
+# speaker right away"; and a thing said to be at a setting ("the thermostat is at 22 °C now").
+_DOING = re.compile(r"^\W*(?:(?P<agent>i'm|i am|we're|we are)\s+(?:now\s+|already\s+)?)?(?P<verb>[a-z]+)ing\s+"
+                    r"(?:your|the|a|an|it|them|you|him|her|up|on|off|in|(?-i:[A-Z]\w*))\b", re.I)  # "Calling Mom now"
+_NOW = re.compile(r"\b(?:now|right away|straight away|as we speak|at once|for you)\b", re.I)
+_SET_NOW = re.compile(r"^\W*(?:the|your)\s+(?:[a-z-]+\s+){1,3}?(?:is|are|'s)\s+(?:now\s+)?(?:at|set\s+to|running\s+at)\s+\d",
+                      re.I)
+
+
+_NOT_DOING_NOW = frozenset("trying checking looking searching thinking wondering hoping waiting reading going "
+                           "getting".split())
+
+
+def _doing_now(plain: str) -> bool:
+    """The agent says it is doing something now, or that a thing is at a setting: on a turn no app
+    serves, a claim as much as "I've done it" (not trying or looking: "checking", "searching")."""
+    doing = _DOING.match(plain)
+    if doing and (doing.group("agent") or _NOW.search(plain)):
+        return doing.group("verb").lower() + "ing" not in _NOT_DOING_NOW
+    return bool(_SET_NOW.match(plain))
 
 
 def _denies_elsewhere(clause: Clause) -> bool:

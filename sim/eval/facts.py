@@ -46,11 +46,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from sim.eval.arithmetic import miscalculated
 from sim.eval.phrases import Cues
 from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
                                times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
-from sim.eval.value_words import values_said
+from sim.eval.value_words import abilities_said, counted, counts_said, emptiness_said, ownership_said, values_said
 
 _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                  r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
@@ -116,7 +117,7 @@ _STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:currently|now|stil
 _STATE_ANSWER = re.compile(r"^(?P<names>[^?]+)\?\s*(?P<state>[A-Za-z]+)\b")  # "Bedside lamp? Off, says the app."
 _STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:→]|\s-|->|=>)\s*(?P<state>[A-Za-z]+)\W*$")
 # A thing's name is not what is in it: "nothing in the note besides its title" speaks of the rest.
-_NAMING_FIELD = re.compile(r"name|title|label|owner|id$", re.I)
+_NAMING_FIELD = re.compile(r"name|title|label|heading|subject|caption|owner|id$", re.I)
 _MACHINE = re.compile(r"://|^[a-z]+(?:\.[a-zA-Z_$]+){2,}$")  # URIs, package and class names
 
 
@@ -177,6 +178,20 @@ class Known:
             self._names[id(result)] = [(part, {v.lower() for v in part.values() if _names_it(v)})
                                        for part in _dicts(result)]
         return self._names[id(result)]
+
+    def latest(self, scope: list[Any]) -> list[Any]:
+        """The parts in scope that no newer result speaks of again by one of their names: a note
+        read, then emptied, is the emptied one."""
+        newer: set[str] = set()
+        kept = []
+        for _, result in reversed(self.results):
+            names = set()
+            for part, its_names in self._named_parts(result):
+                if any(part is p for p in scope) and not its_names & newer:
+                    kept.append(part)
+                names |= its_names
+            newer |= names
+        return [p for p in scope if any(p is k for k in kept) or not any(p is d for _, r in self.results for d in _dicts(r))]
 
     def others(self, reply: str) -> list[Any]:
         """The named parts of the results that the reply does not name: what "everything else",
@@ -275,14 +290,20 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     earlier: list[str] = []  # the sentences before this clause's, the nearest first
     clauses = cues.clauses(text)
     after = {c.sentence: n.sentence for c, n in zip(clauses, clauses[1:]) if n.sentence != c.sentence}
+    asserted = {c.sentence for c in clauses if c.asserts and not c.question and not c.hedged}
+    negated = {c.sentence for c in clauses if c.negated}
     for clause in clauses:
         if not earlier or earlier[0] != clause.sentence:
             earlier.insert(0, clause.sentence)
+            if clause.sentence in asserted:  # "M-12 is nothing but a heading" spans clauses ("nothing", "but")
+                found += reading.sentence_said(clause.sentence, negated=clause.sentence in negated)
         if clause.question:
             continue
         said = clause.plain
-        scope = known.others(text) if _BUT_THE_NAMED.search(said) else \
-            known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:], after.get(clause.sentence, "")))
+        spoken = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:],
+                                                                after.get(clause.sentence, "")))
+        scope = known.others(text) if _BUT_THE_NAMED.search(said) else spoken
+        found += reading.fields_said(said, known.latest(spoken), clause.negated)  # "someone else's" is no "else"
         if clause.hedged and not promised:  # "it should arrive on Friday, June 14": the app's estimate restated
             found += reading.restated(said, scope) if not clause.negated else []
             continue
@@ -291,6 +312,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
                                 _quoted(text, cues, reading.of_the_world), reading.seen_text)
     if reading.english:
         found += _states_as_labels(text, known)
+    if knowledge:  # "A 15% tip on $80 is $15": no app's to say, arithmetic's
+        found += miscalculated(structured.prose, " ".join(known.said))
     return list(dict.fromkeys(found))
 
 
@@ -303,6 +326,10 @@ class _Reading:
         self.english = language == "en"
         self.seen_text, self.longest, self.said_numbers = known.text(), known.longest_list(), known.said_numbers()
         self.enums = _enum_fields(known.results)
+
+    @functools.cached_property
+    def descriptions(self) -> dict[str, str]:
+        return self.known.of_part("descriptions", self.known.results, lambda _: self.known.descriptions())
 
     @functools.cached_property
     def said_dates(self) -> set[dt.date]:
@@ -358,6 +385,23 @@ class _Reading:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
         return found + _misnamed(said, known, scope)
 
+    def fields_said(self, said: str, parts: list[Any], negated: bool) -> list[str]:
+        """What a clause says can be done to the things it speaks of and whose they are, against
+        their fields (asserted or hedged: "can" is a hedge's word too)."""
+        found = _ability_misstated(said, self.language, parts)
+        return found + (_ownership_misstated(said, self.language, parts, self.descriptions) if not negated else [])
+
+    def sentence_said(self, sentence: str, negated: bool) -> list[str]:
+        """What an asserting sentence says of how much its things hold, read across its clauses
+        ("M-12 is nothing but a heading"; Thai's "มีสินค้า 5 ชิ้น", whose spaces end clauses): a
+        count is held to every count of the things it names, so two things in a sentence are
+        each a count it may say."""
+        parts = self.known.latest(self.known.scope(sentence))
+        found = _emptiness_misstated(sentence, self.language, parts, self.descriptions)
+        if self.numbers and not negated:
+            found += _count_misstated(sentence, self.language, self.known, parts, self.descriptions)[0]
+        return found
+
     def restated(self, said: str, scope: list[Any]) -> list[str]:
         """What a hedged clause restates of the results it speaks of, said otherwise than they hold
         it: a date or weekday other than theirs, a time in the other half of the day, a quantity of
@@ -386,7 +430,8 @@ class _Reading:
                        [m.span() for m in dates_spans(said, self.language)])
         misstated, measured = _quantities(plain, known, scope)
         found += misstated
-        plain = _blank(plain, measured)
+        plain = _blank(plain, measured + _count_misstated(plain, self.language, known, known.latest(scope),
+                                                          self.descriptions)[1])
         for match in _NUMBER.finditer(plain):
             value = float(match.group(0).replace(",", "."))
             unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
@@ -406,8 +451,9 @@ class _Reading:
                 if labelled else []
             found += _state_against(labelled, named) if named else []
         for key, value in record.scalars():
-            if value is None:  # "content": null, of a note that has text
-                found += [f"{key}: null, but its {field_name} is {_shown(actual)}" for part in row for d in _dicts(part)
+            if value is None or value == "":  # "content": null or "", of a note that has text
+                found += [f"{key}: {_shown(value)}, but its {field_name} is {_shown(actual)}"
+                          for part in row for d in _dicts(part)
                           for field_name, actual in d.items() if _stems(field_name) == _stems(key)
                           and actual not in (None, "", [], {})][:1]
             if value is None or value == "" or _says_how_it_went(key, value, self.excluded) and \
@@ -566,9 +612,16 @@ def uncarried(text: str, result: Any, args: dict[str, Any], tell: list[str], *, 
     values = [v for v in _leaves(result) if _informative(v, echoed)]
     states = [(key, v) for key, v in _named_leaves(result) if isinstance(v, bool) and _state_word(key)]
     if (values or states) and not any(_carried(v, said) for v in values) and \
-            not any(_state_carried(key, v, said) for key, v in states):
+            not any(_state_carried(key, v, said) for key, v in states) and not _ability_carried(result, said):
         return f"the reply says none of what the call returned ({', '.join(map(_shown, values[:4]))})"
     return None
+
+
+def _ability_carried(result: Any, said: str) -> bool:
+    """What can be done told as the result says it: canCancel true as "it's still cancellable"."""
+    fields = [(key, value) for key, value in _named_leaves(result) if isinstance(value, bool)]
+    return any(value == can and _ability_field(key, stem) for _, stem, can, _ in abilities_said(said, "en")
+               for key, value in fields)
 
 
 def _state_carried(key: str, value: bool, said: str) -> bool:
@@ -959,17 +1012,152 @@ def _said_empty(said: str, known: Known, scope: list[Any]) -> list[str]:
             continue  # "nothing in the record suggests a problem": said of what is in it, not that nothing is
         noun = (match.group("noun") or match.group("noun2") or match.group("noun3") or "").lower().rstrip("s")
         if not noun:
-            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)]
+            found += [f"{match.group(0)!r}, but its {key} is {_shown(value)}"
+                      for key, value in _held(said, known.latest(scope))]
             continue
-        for schema, result in known.results:
-            for name, description in _described_fields(schema):
-                words = set(re.findall(r"[a-z]+", f"{name} {description}".lower()))
-                if noun not in words and not (noun + "s") in words:
-                    continue
-                values = [v for v in _values_of(result, name) if v not in (None, "", [])]
-                if values:
-                    found.append(f"{match.group(0)!r}, but its {name} is {_shown(values[0])}")
+        descriptions = known.of_part("descriptions", known.results, lambda _: known.descriptions())
+        found += [f"{match.group(0)!r}, but its {name} is {_shown(value)}"  # the thing as it is now, not as read before
+                  for name, value in _fields_of_noun(noun, known.latest(scope), descriptions)
+                  if value not in (None, "", [])][:1]
     return found
+
+
+def _emptiness_misstated(said: str, language: str, scope: list[Any], descriptions: dict[str, str]) -> list[str]:
+    """A thing said to hold nothing ("no body", 内容是空的, "est vide") that holds something, said to
+    hold nothing but one field ("it's only a title") that holds more, or said to hold something
+    still ("it still has its text", 内容还在) whose field is empty. A noun names its field by the
+    field's name or description; without one, the saying is of everything the thing holds."""
+    found = []
+    for words, noun, kind in emptiness_said(said, language):
+        fields = _fields_of_noun(noun, scope, descriptions) if noun else None
+        if noun and not fields:
+            continue  # "no problem", "only a moment": no field of the things spoken of
+        if kind == "held":
+            empty = [(key, value) for key, value in fields or _holding_fields(scope) if value in (None, "", [])]
+            if empty and len(empty) == len(fields or _holding_fields(scope)):
+                found.append(f"{words!r}, but its {empty[0][0]} is {_shown(empty[0][1])}")
+        elif kind == "empty" and noun:
+            found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in fields
+                      if value not in (None, "", [])][:1]
+        elif kind in ("empty", "only"):
+            kept = {key for key, _ in fields or ()} if kind == "only" else set()
+            found += [f"{words!r}, but its {key} is {_shown(value)}" for key, value in _held(said, scope)
+                      if key not in kept][:1]
+    return found
+
+
+def _ability_misstated(said: str, language: str, scope: list[Any]) -> list[str]:
+    """An action said to be possible ("it can still be cancelled", 还可以取消) or not ("can no longer be
+    cancelled", ยกเลิกไม่ได้) against the yes/no field the thing gives it by the same verb (canCancel,
+    isRefundable): what the app says can be done is a value, as a status is."""
+    found = []
+    for words, stem, can, end in abilities_said(said, language):
+        label = _LABELLED.match(said, end)  # "can cancel: no" names a field and gives its yes or no
+        if label:
+            if label.group(1).lower() not in YES_NO:
+                continue
+            can = YES_NO[label.group(1).lower()]
+        found += [f"{words!r}, but its {key} is {str(value).lower()}" for part in scope for d in _dicts(part)
+                  for key, value in d.items() if isinstance(value, bool) and value != can and _ability_field(key, stem)][:1]
+    return found
+
+
+def _count_misstated(said: str, language: str, known: Known, scope: list[Any],
+                     descriptions: dict[str, str]) -> tuple[list[str], list[tuple[int, int]]]:
+    """A count said of what the clause speaks of ("3 items", "a table for 4", 一共 3 件商品) that no
+    count of the noun it counts holds: a list of that name (its length, or its lines' quantities
+    summed), a number field named by the noun or counting it by its description ("How many people
+    the table seats"), or a call's argument of that name (the party size asked for). Where the
+    clause says a time, the things at that time are the ones counted."""
+    found, agreed = [], []
+    parts = _at_times_said(said, scope)
+    for words, number, nouns, span in counts_said(said, language):
+        for noun in nouns:
+            held = _counts_of(noun, parts, descriptions) | \
+                _counts_of(noun, [json.loads(a) for a in known.args], descriptions)
+            if held:
+                if all(abs(number - n) >= 0.5 for n in held):
+                    found.append(f"{words!r}, but the {noun} counted is {' or '.join(f'{n:g}' for n in sorted(held))}")
+                else:
+                    agreed.append(span)
+                break
+    return found, agreed
+
+
+def _counts_of(noun: str, parts: list[Any], descriptions: dict[str, str]) -> set[float]:
+    stem = noun.rstrip("s")[:5]
+    found: set[float] = set()
+    for d in (d for part in parts for d in _dicts(part)):
+        for key, value in d.items():
+            words = [counted(w).rstrip("s")[:5] for w in field_words(key).split()]
+            if isinstance(value, list) and value and stem in words:
+                found.add(float(len(value)))
+                quantities = [v for item in value if isinstance(item, dict) for k, v in item.items()
+                              if isinstance(v, (int, float)) and not isinstance(v, bool)
+                              and re.search(r"quantit|qty", k, re.I)]
+                if quantities:
+                    found.add(float(sum(quantities)))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                what = _COUNTS_WHAT.search(descriptions.get(key, ""))
+                if stem in words or what and counted(what.group(1)).rstrip("s")[:5] == stem:
+                    found.add(float(value))
+    return found
+
+
+# What a count field counts, by its description: "How many people …", "The total number of units …".
+_COUNTS_WHAT = re.compile(r"\b(?:how\s+many|number\s+of|count\s+of)\s+([a-z]+)", re.I)
+
+
+def _at_times_said(said: str, scope: list[Any]) -> list[Any]:
+    """The things in scope at a time the clause says ("Le Petit Bistro … at 19:00"), else all of them."""
+    times = {(t.hour % 12, t.minute or 0) for _, t in times_said(said)}
+    at = [part for part in scope if {(h % 12, m) for h, m in _hours(part)} & times]
+    return at or scope
+
+
+def _ownership_misstated(said: str, language: str, scope: list[Any], descriptions: dict[str, str]) -> list[str]:
+    """A thing said to be the user's ("your own note") or another's ("a note someone shared with
+    you") against its owner's field (named so, or described as "the user who owns" it): the
+    user is the owner its app calls by a first person ("me", "self")."""
+    found = []
+    for words, mine in ownership_said(said, language):
+        owners = [value for part in scope for d in _dicts(part) for key, value in d.items()
+                  if isinstance(value, str) and _OWNER_FIELD.search(f"{field_words(key)} {descriptions.get(key, '')}")]
+        wrong = [owner for owner in owners if (owner.strip().lower() in _FIRST_PERSON) != mine]
+        if wrong and len(wrong) == len(owners):
+            found.append(f"{words!r}, but its owner is {_shown(wrong[0])}")
+    return found
+
+
+_OWNER_FIELD = re.compile(r"^owner\b|\bowner$|\bwho\s+owns\b", re.I)
+_FIRST_PERSON = frozenset(("me", "self", "myself", "current user", "current_user"))
+
+
+_LABELLED = re.compile(r"\s*[:=：]\s*\**\s*([^\s,;.*]+)")
+
+
+def _ability_field(key: str, stem: str) -> bool:
+    """A yes/no field that says whether the action of a verb's stem can be done: canCancel,
+    can_refund, isCancellable (not "cancelled", which says it was)."""
+    words = field_words(key).split()
+    return len(stem) >= 4 and stem in _stems(key) and ("can" in words or bool(re.search(r"(?:able|ible)$", words[-1])))
+
+
+def _fields_of_noun(noun: str, scope: list[Any], descriptions: dict[str, str]) -> list[tuple[str, Any]]:
+    """The fields of the things in scope that a noun names, by their name or description words
+    ("text" and "body" name a note's content, "the note's body text"), with their values."""
+    def words(key: str) -> set[str]:
+        return {w.rstrip("s") for w in re.findall(r"[a-z]+", f"{field_words(key)} {descriptions.get(key, '')}".lower())}
+
+    return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
+            if noun.rstrip("s") in words(key)]
+
+
+def _holding_fields(scope: list[Any]) -> list[tuple[str, Any]]:
+    """The fields of the things in scope that may hold what they hold: not their names, titles,
+    ids, owners, nor a code or a number."""
+    return [(key, value) for part in scope if isinstance(part, dict) for key, value in part.items()
+            if not _NAMING_FIELD.search(key) and (value in (None, "") or isinstance(value, str) and _text(value))]
 
 
 # A quotation said as what a thing is called: after a verb of naming ("is called “X”", "titled X",

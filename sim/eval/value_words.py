@@ -96,3 +96,202 @@ def values_said(text: str, language: str) -> Iterable[tuple[str, frozenset[str]]
         if not any(start < e and s < end for s, e in taken):
             taken.append((start, end))
             yield text[start:end], values
+
+
+# A thing said to hold nothing, or to hold something still: "no body", "it's only a title", "est
+# vide", 内容是空的, ไม่มีเนื้อหา; "still has its text", "contient toujours son texte", 内容还在.
+# English names the field in its own noun (held to the fields' names and descriptions: "body" is
+# the note's content, "the note's body text"); the other languages' nouns of content (texte,
+# 内容, เนื้อหา) say what the thing holds, whatever its field is called, and are read without one.
+# Kinds: "empty" (nothing in the noun's field, or in the thing), "only" (nothing but the noun's
+# field), "held" (something in it). English's "is empty", "has no text" are facts.py's _EMPTY.
+_NOUN = r"(?P<noun>[a-z]+)"
+_EMPTINESS: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        # a verbless "no text": "(no body — …)", "with no text yet"; not a subject ("no light is on")
+        (rf"(?:^|[(\[—–:;]\s*|\s-\s*|\bwith\s+)no\s+{_NOUN}(?:\s+[a-z]+)?"  # "(no body text yet)"
+         rf"(?=\s*(?:$|[—–,;:.)!\]]|\s-|(?:yet|at\s+all|in\s+it|inside|any\s*more)\b))", "empty"),
+        # "it's only a title", "nothing but the heading" (an article: "it has just shipped" says no field)
+        (rf"(?:\b(?:is|are|has|have|with|contains?)|'s)\s+(?:only|just|nothing\s+but|merely)\s+(?:a|an|the|its)\s+{_NOUN}\b",
+         "only"),
+        (rf"(?:\b(?:contains?|holds?)\s+no|\bwithout(?:\s+any)?)\s+{_NOUN}", "empty"),  # "contains no text"
+        (rf"\bstill\s+(?:has|have|contains?|holds?|keeps?)\s+(?:all\s+)?(?:its|their|the|some|his|her)\s+{_NOUN}", "held"),
+        (r"\bstill\s+(?:says|reads|contains)\b", "held"),  # of the thing: "it still says “…”"
+        (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
+        (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|there|place)|intact|here)\b", "held"),
+    ],
+    "fr": [
+        (r"\b(?:est|semble|reste|sont|restent)\s+(?:(?:toujours|encore|maintenant|désormais|complètement|entièrement)\s+)?"
+         r"vides?\b", "empty"),
+        (r"\b(?:aucun|pas\s+de|sans)\s+(?:texte|contenu|corps)\b|\bne\s+contient\s+rien\b|\brien\s+(?:d'écrit|n'est\s+écrit)\b",
+         "empty"),
+        (r"\b(?:contient|a|garde|conserve)\s+(?:toujours|encore)\s+(?:son|le|du|un|sa)\s+(?:texte|contenu)\b"
+         r"|\b(?:son|le)\s+(?:texte|contenu)\s+est\s+(?:toujours|encore)\s+là\b", "held"),
+    ],
+    "zh": [
+        (r"(?<!不)(?:是|为)空(?:的|白)?|(?<!不是)空白|没有(?:任何)?(?:内容|正文|文字|文本)|什么(?:都|也)没(?:有|写)|无内容"
+         r"|(?<!不是)(?:一[条个份张])?空(?:的)?(?:笔记|便签|备忘录?|文档)", "empty"),
+        (r"(?:内容|正文|文字|文本)(?:还|仍|依然|仍然)(?:在|保留)|(?:还|仍|依然|仍然)(?:有|保留着?)(?:内容|正文|文字|文本)", "held"),
+    ],
+    "th": [
+        (r"ว่างเปล่า|(?:เนื้อหา|ข้อความ|โน้ต|บันทึก)\s*ว่าง|ไม่มี(?:เนื้อหา|ข้อความ)|ไม่มีอะไร(?:เขียน)?", "empty"),
+        (r"ยัง(?:มี|คง)(?:เนื้อหา|ข้อความ)|(?:เนื้อหา|ข้อความ)ยัง(?:อยู่|คง)", "held"),
+    ],
+}
+_EMPTINESS_COMPILED = {language: [(re.compile(p, re.I), kind) for p, kind in rows] for language, rows in _EMPTINESS.items()}
+
+
+def emptiness_said(text: str, language: str) -> list[tuple[str, str, str]]:
+    """Each saying that a thing holds nothing or something in ``text`` (English's and the
+    language's): (the words, the noun of the field they name or "", the kind)."""
+    found = []
+    for lang in dict.fromkeys(["en", language]):
+        for pattern, kind in _EMPTINESS_COMPILED.get(lang, []):
+            for match in pattern.finditer(text):
+                noun = match.groupdict().get("noun") or ""
+                found.append((match.group(0).strip(" ([—–:;-"), noun.lower(), kind))
+    return found
+
+
+# What can or cannot be done to a thing, said with the action's verb: "can still be cancelled",
+# "can no longer be cancelled", "is cancellable", "peut encore être annulée", "ne peut plus être
+# annulée", 还可以取消, 无法取消, ยังยกเลิกได้, ยกเลิกไม่ได้. A result may say it in a yes/no field named
+# by the same verb (canCancel, isRefundable). The verbs of the apps' actions in the other languages
+# are read as their English stems (annul-, 取消, ยกเลิก: cancel), a general vocabulary as the states'.
+_VERB = r"(?P<verb>[^\W\d_]+)"
+_ABILITY: dict[str, list[tuple[str, bool]]] = {
+    "en": [
+        (rf"\bcan\s+(?:still\s+|yet\s+|now\s+|easily\s+)?(?:be\s+)?{_VERB}", True),
+        (rf"\b(?:is|are|'s|'re)\s+(?:still\s+)?{_VERB}(?:able|ible)\b", True),
+        (rf"(?:\b(?:can\s*not|cannot|can\s+no\s+longer|no\s+longer|too\s+late\s+to)|\bcan't|\bcan’t)\s+"
+         rf"(?:be\s+)?{_VERB}", False),
+        # past the stage at which it can be done: "it's past the point where it can be cancelled"
+        (rf"\b(?:past|beyond)\s+(?:the\s+)?(?:point|stage)\s+(?:where|when|at\s+which)\s+(?:it|they|you|we|i)\s+"
+         rf"(?:can|could)\s+(?:still\s+)?(?:be\s+)?{_VERB}", False),
+        (rf"\btoo\s+late\s+for\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+be\s+{_VERB}", False),  # "too late for TK-88 to be refunded"
+        (rf"(?:\b(?:is|are|'s|'re)\s+(?:not|no\s+longer)|\b(?:isn't|aren't|isn’t))\s+{_VERB}(?:able|ible)\b", False),
+        # "it's still possible to cancel", "you're still able to cancel", "cancellation is still an option"
+        (rf"(?<!im)(?<!not\s)(?<!longer\s)(?<!was\s)(?<!were\s)\b(?:possible|able|allowed|time)\s+to\s+{_VERB}", True),
+        (rf"\b{_VERB}\s+is\s+(?:still\s+)?(?:possible|an\s+option|allowed)\b", True),
+        (rf"\b(?:impossible|not\s+possible|no\s+longer\s+possible|not\s+allowed)\s+to\s+{_VERB}", False),
+        (rf"\b{_VERB}\s+is\s+(?:no\s+longer|not)\s+(?:possible|an\s+option|allowed)\b", False),
+    ],
+    "fr": [
+        (rf"(?<!ne\s)\bpeu(?:t|vent)\s+(?:encore\s+|toujours\s+|maintenant\s+)?(?:être\s+)?{_VERB}", True),
+        (rf"(?<!n')\best\s+(?:encore\s+|toujours\s+)?{_VERB}able\b", True),
+        (rf"(?<!plus\s)(?<!pas\s)\bpossible\s+de\s+(?:l['’]|la\s+|le\s+)?{_VERB}", True),
+        (rf"\b(?:plus|pas)\s+possible\s+de\s+(?:l['’]|la\s+|le\s+)?{_VERB}", False),
+        (rf"(?:\bne\s+peu(?:t|vent)\s+(?:plus|pas)\s+(?:être\s+)?|\bn'est\s+plus\s+){_VERB}", False),
+    ],
+    "zh": [
+        (rf"(?<![不无没])(?:可以|能够|能|可)(?:再)?(?P<verb>取消|退货|退款|修改|预订|删除)", True),
+        (rf"(?:不能|无法|没法|没办法|不可以|不可|不再能)(?:再)?(?P<verb>取消|退货|退款|修改|预订|删除)|(?P<verb2>取消|退货|退款|修改|删除)不了", False),
+    ],
+    "th": [
+        (rf"(?P<verb>ยกเลิก|แก้ไข|ลบ|จอง|คืนเงิน)ได้(?!\s*ไม่)", True),
+        (rf"(?P<verb>ยกเลิก|แก้ไข|ลบ|จอง|คืนเงิน)\s*ไม่ได้|ไม่สามารถ(?:ที่จะ)?(?P<verb2>ยกเลิก|แก้ไข|ลบ|จอง|คืนเงิน)", False),
+    ],
+}
+# The apps' verbs in the other languages, by the English stem of five letters a field's name has.
+_VERB_STEMS = {"annul": "cance", "取消": "cance", "ยกเลิก": "cance", "modif": "modif", "修改": "modif", "แก้ไข": "edit",
+               "suppr": "delet", "删除": "delet", "ลบ": "delet", "réser": "book", "预订": "book", "จอง": "book",
+               "rembo": "refun", "退款": "refun", "คืนเงิน": "refun", "退货": "retur"}
+_ABILITY_COMPILED = {language: [(re.compile(p, re.I), can) for p, can in rows] for language, rows in _ABILITY.items()}
+
+
+def abilities_said(text: str, language: str) -> list[tuple[str, str, bool, int]]:
+    """Each saying that an action can or cannot be done: (the words, the verb's English stem of
+    five letters, whether it can, where the words end)."""
+    said = sorted(((match, can) for lang in dict.fromkeys(["en", language])
+                   for pattern, can in _ABILITY_COMPILED.get(lang, []) for match in pattern.finditer(text)),
+                  key=lambda m: m[0].start() - m[0].end())
+    found, taken = [], []
+    for match, can in said:  # the longest first: "past the point where it can be cancelled" holds "can be cancelled"
+        if any(s <= match.start() and match.end() <= e for s, e in taken):
+            continue
+        taken.append(match.span())
+        verb = (match.group("verb") or match.groupdict().get("verb2") or "").lower()
+        stem = _VERB_STEMS.get(verb) or _VERB_STEMS.get(verb[:5]) or verb[:5]
+        found.append((match.group(0).strip(), stem, can, match.end()))
+    return found
+
+
+# A count said of things: "3 items", "a table for 4", "party of 5", "4 personnes", 一共 3 件商品,
+# 2位, สินค้า 3 ชิ้น, 4 ท่าน ("a table for" and "a party of" count people). The noun counted is read
+# as a field's (its name, or what its description says it counts: "How many people the table
+# seats"); words for people and for an order's lines in the suites' languages are read as
+# "people" and "items".
+_COUNTED_AS = [(re.compile(r"^(?:people|persons?|guests?|diners?|ppl|pax|personnes?|convives?|party|人|位|คน|ท่าน)$", re.I),
+                "people"),
+               (re.compile(r"^(?:items?|articles?|products?|units?|件|件商品|商品|ชิ้น|สินค้า)$", re.I), "items")]
+# Small numbers said in words: "a table for two", "deux articles", 三件商品, สองท่าน (not French "un",
+# "une": an article as often as a number).
+_NUMBER_WORDS = {language: {word: n for n, words in enumerate(rows, 1) for word in words.split("|") if word}
+                 for language, rows in {
+    "en": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
+    "fr": ["", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze"],
+    "zh": ["一", "二|两", "三", "四", "五", "六", "七", "八", "九", "十"],
+    "th": ["หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า", "สิบ"],
+}.items()}
+_N = {language: r"\d+|" + "|".join(sorted(words, key=len, reverse=True)) for language, words in _NUMBER_WORDS.items()}
+_COUNTS: dict[str, list[str]] = {
+    "en": [rf"(?<![\d:.,/-])\b(?P<n>{_N['en']})\s+(?P<noun>[a-z]+)(?:\s+(?P<noun2>[a-z]+))?",
+           rf"\b(?P<people>table|party|reservation|booking|seating)\s+(?:for|of)\s+(?P<n>{_N['en']})\b(?![:.]\d)"],
+    "fr": [rf"(?<![\d:.,/-])\b(?P<n>{_N['fr']})\s+(?P<noun>[^\W\d_]+)",
+           rf"\b(?P<people>table|réservation)\s+pour\s+(?P<n>{_N['fr']})\b(?![:.h]\d)"],
+    "zh": [rf"(?P<n>{_N['zh']})\s*(?P<noun>件商品|件|位|人)"],
+    "th": [rf"(?P<noun>สินค้า)\s*(?P<n>{_N['th']})\s*ชิ้น|(?P<n2>{_N['th']})\s*(?P<noun2>ชิ้น|ท่าน|คน)"],
+}
+_COUNTS_COMPILED = {language: [re.compile(p, re.I) for p in rows] for language, rows in _COUNTS.items()}
+
+
+def counted(noun: str) -> str:
+    """A counted noun as the field words say it: "guests", 位 and "party" are "people"; "article" "items"."""
+    return next((name for pattern, name in _COUNTED_AS if pattern.match(noun)), noun.lower())
+
+
+def counts_said(text: str, language: str) -> list[tuple[str, float, list[str], tuple[int, int]]]:
+    """Each count said: (the words, the number, the nouns it may count, nearest first, the number's span)."""
+    found = []
+    for lang in dict.fromkeys(["en", language]):
+        for pattern in _COUNTS_COMPILED.get(lang, []):
+            for match in pattern.finditer(text):
+                groups = match.groupdict()
+                number = "n" if groups.get("n") else "n2"
+                nouns = ["people"] if groups.get("people") else \
+                    [counted(groups[k]) for k in ("noun", "noun2") if groups.get(k)]
+                said = (groups.get(number) or "").lower()
+                value = float(said) if said.isdigit() else _NUMBER_WORDS[lang].get(said)
+                if value is not None and nouns:
+                    found.append((match.group(0).strip(), float(value), nouns, match.span(number)))
+    return found
+
+
+# Whose a thing is, said of it: the user's ("it's yours", "you own it", "vous appartient", 你自己的,
+# ของคุณเอง) or another's ("shared with you", "someone else's", "partagée avec vous", 别人分享给你的,
+# แชร์ให้คุณ). A result says it in an owner's field (facts.py: "The ID of the user who owns the note").
+_OTHERS = r"(?:someone|somebody|another\s+(?:user|person|account)|a\s+(?:colleague|friend|coworker|contact))"
+_OWNERSHIP: dict[str, list[tuple[str, bool]]] = {
+    "en": [
+        (r"\bshared\s+with\s+you\b|\b(?:someone|somebody|anyone)\s+else['’]s\b|\bsomeone\s+else\s+owns\b"
+         rf"|\b(?:belongs|belonging)\s+to\s+{_OTHERS}|\bowned\s+by\s+{_OTHERS}"
+         r"|\b(?:is\s+not|isn't|isn’t|not)\s+(?:yours|your\s+own)\b",
+         False),
+        (r"\b(?:you\s+own|owned\s+by\s+you|belongs\s+to\s+you|your\s+own)\b|(?:\b(?:is|it's|it’s|that's)\s+)yours\b", True),
+    ],
+    "fr": [
+        (r"\bpartagée?s?\s+avec\s+vous\b|\bde\s+quelqu'un\s+d'autre\b|\bappartient\s+à\s+(?:quelqu'un|un\s+autre|une\s+autre)"
+         r"|\bn'est\s+pas\s+(?:à\s+vous|la\s+vôtre|le\s+vôtre)\b", False),
+        (r"\bvous\s+appartient\b|\best\s+(?:à\s+vous|la\s+vôtre|le\s+vôtre)\b", True),
+    ],
+    "zh": [(r"(?:别人|他人|其他人|某人|有人|同事|朋友)(?:分享|共享)给你|共享给你|不是你的|别人的", False),
+           (r"你自己的|属于你|是你的", True)],
+    "th": [(r"แชร์(?:ให้|กับ)คุณ|ของคนอื่น|ไม่ใช่ของคุณ", False), (r"ของคุณเอง|เป็นของคุณ", True)],
+}
+_OWNERSHIP_COMPILED = {language: [(re.compile(p, re.I), mine) for p, mine in rows] for language, rows in _OWNERSHIP.items()}
+
+
+def ownership_said(text: str, language: str) -> list[tuple[str, bool]]:
+    """Each saying whose a thing is: (the words, whether it is the user's)."""
+    return [(match.group(0), mine) for lang in dict.fromkeys(["en", language])
+            for pattern, mine in _OWNERSHIP_COMPILED.get(lang, []) for match in pattern.finditer(text)]
