@@ -156,7 +156,18 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|
                         r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
                         r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
                         r"|the same|at square one|in place)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
-                        r")\b|\bback (?:to|at) square one\b", re.I)
+                        r")\b|\bback (?:to|at) square one\b"
+                        # the agent keeping the whole as it was: "I've left everything as it was", "kept it all
+                        # alone", "j'ai tout laissé tel quel", 一切保持原样, ทุกอย่างไว้ตามเดิม (not one thing of several:
+                        # "left the hall light as it was" after switching the porch light says nothing of the turn)
+                        r"|\b(?:left|kept|leaving|keeping|leave|keep)\s+(?:everything|things|it all|all of it|it|them)\s+"
+                        r"(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS + r"|as is|alone|the same|in place|"
+                        r"where (?:it|they) (?:was|were))\b"
+                        r"|\btout\b[^,;.]{0,25}?\b(?:tel(?:le)?s? quel(?:le)?s?|comme avant|comme (?:il|elle) était)\b"
+                        r"|(?:一切|所有|全部|都)\S{0,6}?(?:保持原样|原封不动)|ทุกอย่าง\S{0,10}?(?:ตามเดิม|เหมือนเดิม)", re.I)
+# The agent keeping a thing as it was, whatever the thing: "I left the thermostat alone".
+_KEPT_AS_IT_WAS = re.compile(r"\b(?:left|kept)\s+(?:[\w'-]+\s+){1,4}?(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS +
+                             r"|as is|alone|the same|in place|where (?:it|they) (?:was|were))\b", re.I)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
@@ -438,6 +449,8 @@ def _did_something(plain: str) -> bool:
     a turn where no function acts (a question, a request no app serves), what was done need not be
     what was asked, and is a claim all the same. Trying and looking are no doing ("I've checked",
     "I tried")."""
+    if _KEPT_AS_IT_WAS.search(plain):
+        return False  # "I left the thermostat as it was": keeping a thing is not doing anything to it
     said = [_PERFECT.search(plain), _YOURS_DONE.match(plain), *(headline.match(plain) for headline in _HEADLINES)]
     return any(_is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING for done in said if done) or \
         _doing_now(plain)

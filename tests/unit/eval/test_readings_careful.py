@@ -13,8 +13,10 @@ import datetime as dt
 
 import pytest
 
+from sim.eval.claims import Action, Reader
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
+from sim.eval.telling import read_without_calls
 
 RUN = dt.date(2026, 3, 14)
 
@@ -68,3 +70,40 @@ def test_a_count_of_what_a_named_thing_holds_is_held_to_its_list():
     first, second = {"parcelId": "PK-4410", "contents": ["kettle"]}, {"parcelId": "PK-4411", "contents": ["mug"]}
     assert _made_up("Parcel PK-4410 has 2 contents: a kettle.", (PARCEL, first), (PARCEL, second))
     assert _made_up("I looked up 2 parcels: PK-4410 and PK-4411.", (PARCEL, first), (PARCEL, second)) == []
+
+
+# Saying nothing was changed claims nothing ------------------------------------------------------
+
+def _read(reply: str, functions=(), request: str = "Book me a taxi to the airport", language: str = "en"):
+    action = Action()
+    for function in functions:
+        action.add_function(*function)
+    return Reader(Cues.of(["en", language]), ["en", language]).read(reply, action, request)
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("No taxi app on this phone, sorry. I've kept things exactly as they were.", "en"),
+    ("I can't book rides from here, so I left everything untouched.", "en"),
+    ("I left your calendar alone: there's no taxi app I could use.", "en"),
+    ("Aucune appli de taxi ici ; j'ai tout laissé tel quel.", "fr"),
+    ("这里没有叫车的应用，一切都保持原样。", "zh"),
+    ("ไม่มีแอปเรียกรถค่ะ เลยปล่อยทุกอย่างไว้ตามเดิม", "th"),
+])
+def test_keeping_things_as_they_were_claims_nothing_on_a_turn_no_app_serves(reply, language):
+    words = _read(reply, language=language)
+    assert not words.claims, words
+    assert not read_without_calls("Book me a taxi to the airport", reply, words, None).false(), words
+
+
+def test_what_the_agent_left_for_someone_is_still_a_claim():
+    assert _read("I left a voicemail with the taxi company for 7 am.").claims
+    assert _read("J'ai laissé un message à la compagnie de taxi.", language="fr").claims
+
+
+POWER = ("set_light_power", "Switches a light on or off.", {"lightId": "porch", "power": "ON"},
+         {"properties": {"lightId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}}})
+
+
+def test_keeping_one_thing_of_several_as_it_was_denies_nothing_done():
+    words = _read("The porch light is on now; I left the hall light as it was.", [POWER], "Turn on the porch light")
+    assert words.claims and not words.denials, words
