@@ -215,6 +215,7 @@ class Action:
     nouns: set[str] = field(default_factory=set)  # what it acts on, from its name: note, order, light
     parameters: set[str] = field(default_factory=set)  # the words of its parameters' names: title, content
     given: set[str] = field(default_factory=set)  # those of the arguments a call gave
+    elsewhere: set[str] = field(default_factory=set)  # the verbs of the apps' other actions, none done this turn
 
     @property
     def untouched(self) -> set[str]:
@@ -242,6 +243,13 @@ class Action:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
+    def add_elsewhere(self, name: str, description: str) -> None:
+        """The verbs of an action of the apps that this turn neither expects nor calls: a denial
+        that names one ("Nothing is booked yet" after a search) is about it, and true."""
+        other = Action()
+        other.add_function(name, description, {}, {})
+        self.elsewhere |= other.verbs
+
     def add_verbs(self, verbs: Iterable[str]) -> None:
         """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
         found = set(verbs)
@@ -257,7 +265,7 @@ class Action:
         """This action and the verb an English request starts with, read the same way ("Send a
         text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
         of BK-1000" asks to delete, so "Got it" claims nothing."""
-        heard = dataclasses.replace(self, verbs=set(self.verbs), states=set(self.states))
+        heard = dataclasses.replace(self, verbs=set(self.verbs), states=set(self.states), elsewhere=set(self.elsewhere))
         heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
@@ -304,7 +312,8 @@ class Reader:
         verbs, states = frozenset(heard.verbs), frozenset(heard.states)
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
-                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs))
+                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
+                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
         claims, denials, unchanged, troubles = [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
@@ -368,6 +377,8 @@ class Reader:
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
             if _UNDOING.search(after) and not clause.fails:
                 return None  # "it can't be undone": what can no longer be done
+            if _of_another_action(clause, after, said):
+                return None  # "nothing is booked yet" after a search: true of the booking no call made
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or said.as_it_was(clause.plain)):
@@ -417,6 +428,7 @@ class _Said:
     acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
     untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
     called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
+    elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
@@ -441,6 +453,15 @@ def _says_not_done(plain: str, negated: str) -> bool:
     return bool(_OUTCOME.search(negated) or _ELLIPSIS.match(plain.strip()) or _UNABLE.search(plain)
                 or _TOOK_EFFECT_NOT.search(negated) or nothing and _is_past(nothing.group(1))
                 and nothing.group(1).lower() not in _AUXILIARIES)
+
+
+def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
+    """A negated clause whose verb is that of another action of the apps, one no call of this turn
+    performed ("Nothing is booked yet", "I haven't cancelled anything" after a lookup), and none
+    of this turn's: it denies that action, which did not happen, not the calls that did. One that
+    tells of a failure or offers a retry is no such statement."""
+    return bool(said.elsewhere and said.elsewhere.search(after)) and not (said.verb and said.verb.search(clause.plain)) \
+        and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
 
 
 def _did_something(plain: str) -> bool:

@@ -59,13 +59,18 @@ class Outcome:
 
 def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
     """The words of the turn's actions: the functions that change the device among those it
-    expects and those the agent called."""
+    expects and those the agent called; and the verbs of the apps' other actions."""
     action = Action()
-    for function_id, args in [(catalog.resolve(c.function).function_id, {}) for c in turn.calls or []] + \
-            [(c.function_id, c.args) for c in calls]:
+    turns = [(catalog.resolve(c.function).function_id, {}) for c in turn.calls or []] + \
+        [(c.function_id, c.args) for c in calls]
+    for function_id, args in turns:
         function = catalog.functions.get(function_id or "")
         if function is not None and not is_read(function.short_id):
             action.add_function(function.short_id, function.description, args, function.parameters)
+    for function_id, function in catalog.functions.items():
+        if function_id not in {f for f, _ in turns} and not is_read(function.short_id):
+            action.add_elsewhere(function.short_id, function.description)
+    action.elsewhere -= action.verbs
     return action
 
 

@@ -107,3 +107,40 @@ POWER = ("set_light_power", "Switches a light on or off.", {"lightId": "porch", 
 def test_keeping_one_thing_of_several_as_it_was_denies_nothing_done():
     words = _read("The porch light is on now; I left the hall light as it was.", [POWER], "Turn on the porch light")
     assert words.claims and not words.denials, words
+
+
+# A denial is held to the action it names: another function's, no call of this turn performed -----
+
+RESERVE_SLOT = ("reserve_slot", "Reserves a charging slot for the car.")
+CANCEL_SLOT = ("cancel_slot", "Cancels a charging slot reservation.",
+               {"slotId": "CS-12"}, {"properties": {"slotId": {"type": "string"}}})
+
+
+def _read_with_others(reply: str, request: str, *others, functions=()):
+    action = Action()
+    for function in functions:
+        action.add_function(*function)
+    for other in others:
+        action.add_elsewhere(*other)
+    action.elsewhere -= action.verbs
+    return Reader(Cues.of(["en"]), ["en"]).read(reply, action, request)
+
+
+@pytest.mark.parametrize("reply", [
+    "Three chargers are free after 18:00. None of them is reserved yet: say which you want.",
+    "So far nothing is reserved for you; the list above is all there is.",
+    "Nothing was reserved: I only looked them up.",
+])
+def test_a_denial_of_an_action_no_call_made_is_no_denial_of_the_lookup(reply):
+    request = "Which charging slots are free tonight?"
+    assert not _read_with_others(reply, request, RESERVE_SLOT, CANCEL_SLOT[:2]).denials
+    assert _read_with_others(reply, request).denials, "without the apps' other actions it reads as a denial"
+
+
+@pytest.mark.parametrize("reply", [
+    "CS-12 hasn't been cancelled, sorry.",
+    "Reserving failed: the charger rejected it, so nothing was reserved.",
+])
+def test_a_denial_of_this_turns_action_or_a_failure_is_still_a_denial(reply):
+    words = _read_with_others(reply, "Cancel my charging slot CS-12", RESERVE_SLOT, functions=[CANCEL_SLOT])
+    assert words.denials, words
