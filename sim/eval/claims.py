@@ -165,6 +165,9 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|
                         r"where (?:it|they) (?:was|were))\b"
                         r"|\btout\b[^,;.]{0,25}?\b(?:tel(?:le)?s? quel(?:le)?s?|comme avant|comme (?:il|elle) était)\b"
                         r"|(?:一切|所有|全部|都)\S{0,6}?(?:保持原样|原封不动)|ทุกอย่าง\S{0,10}?(?:ตามเดิม|เหมือนเดิม)", re.I)
+# A denial's scope on things other than those spoken of: "I didn't touch any other lamp", "the others
+# weren't changed", "aucune autre lampe", 其他灯没有动, ไฟดวงอื่นไม่ได้แตะ.
+_OTHERS = re.compile(r"\b(?:other|others|else|the rest|remaining|autres?|le reste)\b|其他|其余|别的|อื่น|ที่เหลือ", re.I)
 # The agent keeping a thing as it was, whatever the thing: "I left the thermostat alone".
 _KEPT_AS_IT_WAS = re.compile(r"\b(?:left|kept)\s+(?:[\w'-]+\s+){1,4}?(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS +
                              r"|as is|alone|the same|in place|where (?:it|they) (?:was|were))\b", re.I)
@@ -291,6 +294,7 @@ class Words:
     unchanged: tuple[str, ...] = ()  # the denials that say only that nothing was changed: true of a lookup
     offers: tuple[str, ...] = ()  # questions and offers to do the turn's action to a thing already named
     troubles: tuple[str, ...] = ()  # the denials that tell of a failure or a retry ("the first try timed out")
+    of_others: tuple[str, ...] = ()  # the denials said of things other than those spoken of ("no other lamp")
 
     @property
     def admits_failure(self) -> bool:
@@ -314,7 +318,7 @@ class Reader:
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
                      _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
-        claims, denials, unchanged, troubles = [], [], [], []
+        claims, denials, unchanged, troubles, of_others = [], [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
             for key, value in record.scalars():
@@ -336,11 +340,14 @@ class Reader:
                 (claims if reading == "claim" else denials).append(clause)
             if reading == "denial" and (clause.fails or clause.retries):
                 troubles.append(clause.text)
+            elif reading == "denial" and _OTHERS.search(clause.text):
+                of_others.append(clause.text)
             if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
         return Words(tuple(c if isinstance(c, str) else c.text for c in claims),
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
-                     unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles))
+                     unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
+                     of_others=tuple(of_others))
 
     def _hear_field(self, key: str, value: Any, said: "_Said") -> str | None:
         """A structure's field as a statement: one that says how the action went ("done": false,
