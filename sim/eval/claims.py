@@ -168,6 +168,14 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|
 # A denial's scope on things other than those spoken of: "I didn't touch any other lamp", "the others
 # weren't changed", "aucune autre lampe", 其他灯没有动, ไฟดวงอื่นไม่ได้แตะ.
 _OTHERS = re.compile(r"\b(?:other|others|else|the rest|remaining|autres?|le reste)\b|其他|其余|别的|อื่น|ที่เหลือ", re.I)
+# Verbs of halting one's own work, which an agent says with no object ("so I stopped there").
+_HALTING = ("stop", "halt", "pause", "hold off", "hold back")
+# The same in the suites' other languages: the agent's work stopped, or stopped where it was ("j'ai
+# arrêté là", 我就停在这里, 已停止操作, หยุดไว้แค่นี้), not a thing stopped (已停止订阅 is a cancellation).
+_HALTED_ELSEWHERE = re.compile(r"\b(?:j'ai|je me suis|nous avons|nous nous sommes)\s+(?:donc\s+|alors\s+)?(?:arrêté|"
+                               r"interrompu|suspendu|mis en pause)e?s?(?:\s+(?:là|ici))?\s*[.!]?\s*$"
+                               r"|(?:停止|暂停|中止)(?:了)?操作|停(?:下来?|在这里?|在这一步)"
+                               r"|หยุด(?:ดำเนินการ|ไว้|ตรงนี้|แค่นี้|ก่อน)", re.I)
 # The agent keeping a thing as it was, whatever the thing: "I left the thermostat alone".
 _KEPT_AS_IT_WAS = re.compile(r"\b(?:left|kept)\s+(?:[\w'-]+\s+){1,4}?(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS +
                              r"|as is|alone|the same|in place|where (?:it|they) (?:was|were))\b", re.I)
@@ -390,6 +398,8 @@ class Reader:
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or said.as_it_was(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
+        if _halted_pattern().search(clause.plain) or _HALTED_ELSEWHERE.search(clause.plain):
+            return None  # "so I stopped there": the agent halting its own work, not the action done
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
                                or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
             return "claim"
@@ -469,6 +479,17 @@ def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
     tells of a failure or offers a retry is no such statement."""
     return bool(said.elsewhere and said.elsewhere.search(after)) and not (said.verb and said.verb.search(clause.plain)) \
         and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
+
+
+@functools.cache
+def _halted_pattern() -> re.Pattern:
+    """The agent halting its own work: a verb of halting with no object, or one of where or when
+    it stopped ("so I stopped there", "I halted before doing anything", "I've paused here and the
+    order stays active")."""
+    halted = sorted({f for verb in _HALTING for f in forms(verb)[0]})
+    return re.compile(r"\b(?:i|we)(?:'ve|\s+have|'d|\s+had)?\s+(?:just\s+|then\s+|simply\s+)?(?:" + "|".join(halted) +
+                      r")(?:\s+(?:there|here|short|right there|at that(?: point)?|for now|before\b[^,;.]*))*"
+                      r"(?:[.!]?\s*$|\s+and\s+(?!(?:i|we)\b))", re.I)
 
 
 def _did_something(plain: str) -> bool:
