@@ -176,6 +176,13 @@ _HALTED_ELSEWHERE = re.compile(r"\b(?:j'ai|je me suis|nous avons|nous nous somme
                                r"interrompu|suspendu|mis en pause)e?s?(?:\s+(?:là|ici))?\s*[.!]?\s*$"
                                r"|(?:停止|暂停|中止)(?:了)?操作|停(?:下来?|在这里?|在这一步)"
                                r"|หยุด(?:ดำเนินการ|ไว้|ตรงนี้|แค่นี้|ก่อน)", re.I)
+# A negated possession: a thing said to have none of something ("it has no text yet", "n'a pas encore de
+# contenu", "il n'y a aucun texte", ยังไม่มีเนื้อหา), not an action said not done ("ไม่มีการยกเลิก": no
+# cancelling took place).
+_HAS_NONE = re.compile(r"\b(?:has|have|had)\s+no\b|\b(?:doesn't|does not|don't|do not)\s+have\s+any\b"
+                       r"|\b(?:n'a|n'ont|n'avait|ne contient|n'y a)\s+(?:pas|plus|toujours pas)\s+(?:encore\s+)?d(?:e\b|')"
+                       r"|\b(?:n'a|n'ont|n'avait|ne contient|n'y a)\s+(?:encore\s+)?aucun"
+                       r"|ไม่มี(?!การ|ความ)", re.I)
 # The agent keeping a thing as it was, whatever the thing: "I left the thermostat alone".
 _KEPT_AS_IT_WAS = re.compile(r"\b(?:left|kept)\s+(?:[\w'-]+\s+){1,4}?(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS +
                              r"|as is|alone|the same|in place|where (?:it|they) (?:was|were))\b", re.I)
@@ -303,6 +310,7 @@ class Words:
     offers: tuple[str, ...] = ()  # questions and offers to do the turn's action to a thing already named
     troubles: tuple[str, ...] = ()  # the denials that tell of a failure or a retry ("the first try timed out")
     of_others: tuple[str, ...] = ()  # the denials said of things other than those spoken of ("no other lamp")
+    lacking: tuple[str, ...] = ()  # the denials that say a thing has nothing of something ("ยังไม่มีเนื้อหา")
 
     @property
     def admits_failure(self) -> bool:
@@ -326,7 +334,7 @@ class Reader:
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
                      _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
-        claims, denials, unchanged, troubles, of_others = [], [], [], [], []
+        claims, denials, unchanged, troubles, of_others, lacking = [], [], [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
             for key, value in record.scalars():
@@ -350,12 +358,14 @@ class Reader:
                 troubles.append(clause.text)
             elif reading == "denial" and _OTHERS.search(clause.text):
                 of_others.append(clause.text)
+            elif reading == "denial" and _HAS_NONE.search(clause.plain) and not _UNABLE_ELSEWHERE.search(clause.plain):
+                lacking.append(clause.text)
             if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
         return Words(tuple(c if isinstance(c, str) else c.text for c in claims),
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
                      unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
-                     of_others=tuple(of_others))
+                     of_others=tuple(of_others), lacking=tuple(lacking))
 
     def _hear_field(self, key: str, value: Any, said: "_Said") -> str | None:
         """A structure's field as a statement: one that says how the action went ("done": false,

@@ -135,7 +135,8 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     """What happened must not be said to have failed. With some actions undone, a denial that names
     none is about those ("Neither X nor Y" names a done one too); with none undone, about these,
     unless it is said of the other things ("no other lamp was touched"); one about a lookup that
-    was refused is true."""
+    was refused is true. A thing said to have none of something ("it has no content yet") where a
+    result holds an empty field states that field's value (sim/eval/facts.py holds it), not a failure."""
     if not done:
         return []
     undone = outcome.undone
@@ -145,7 +146,7 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     # A denial said of the other things ("I didn't touch any other lamp") is not about those acted on.
     denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
               and (_names_a_thing(d, done) if d in words.of_others else _speaks_of(d, done) if undone else True)
-              and not (of_lookups and d in words.unchanged)]
+              and not (of_lookups and d in words.unchanged) and not (d in words.lacking and _has_empty(done))]
     return [Claim(NOT_DONE, d, _named(d, done), False, f"{_names(done)} happened") for d in denied]
 
 
@@ -209,6 +210,15 @@ _QUESTION = re.compile(r"[?？]")
 def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
     """The part names one of these calls' arguments (an order id, a light, a title)."""
     return bool(_named(part, calls))
+
+
+def _has_empty(calls: list[tuple[str, Any]]) -> bool:
+    """One of these calls returned a field with nothing in it (a note's content "")."""
+    def empty(value: Any) -> bool:
+        if isinstance(value, dict):
+            return any(v in ("", None, [], {}) or empty(v) for v in value.values())
+        return isinstance(value, list) and any(empty(v) for v in value)
+    return any(empty(getattr(call, "response", None)) for _, call in calls if call is not None)
 
 
 def _names_a_thing(part: str, calls: list[tuple[str, Any]]) -> bool:

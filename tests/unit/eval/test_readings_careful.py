@@ -207,3 +207,30 @@ def test_without_the_halting_reading_the_agent_stopping_reads_as_the_cancellatio
     reply = "You said no at the prompt, so I halted before doing anything. PL-88 is still active."
     monkeypatch.setattr("sim.eval.claims._halted_pattern", lambda: re.compile("(?!)"))
     assert _read(reply, [END_PLAN], "Cancel my phone plan PL-88").claims
+
+
+# A thing said to have nothing of something states a value, not a failure ------------------------
+
+NEW_LIST = ("create_list", "Creates a shopping list.", {"name": "Courses"},
+            {"properties": {"name": {"type": "string"}, "items": {"type": "array"}}})
+
+
+def _list_reading(reply: str, language: str, items: list):
+    words = _read(reply, [NEW_LIST], "Make a shopping list called Courses", language)
+    made = SimpleNamespace(name="create_list", args=NEW_LIST[2], response={"listId": "L-4", "name": "Courses",
+                                                                          "items": items})
+    return read_about_calls(Outcome([("create_list", made)], [], []), reply, words, None)
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("La liste « Courses » est créée. Elle n'a pas encore d'articles.", "fr"),
+    ("J'ai créé la liste Courses ; il n'y a aucun article dedans pour l'instant.", "fr"),
+    ("สร้างรายการ Courses แล้ว ตอนนี้ยังไม่มีสินค้าในรายการ", "th"),
+])
+def test_a_thing_said_to_have_nothing_yet_is_no_denial_where_the_result_holds_nothing(reply, language):
+    assert _list_reading(reply, language, []).false() == []
+    assert _list_reading(reply, language, ["eggs"]).false(), "the list holds eggs: the same words deny what was done"
+
+
+def test_an_action_said_not_to_have_taken_place_is_still_a_denial():
+    assert _list_reading("ไม่มีการสร้างรายการ Courses", "th", []).false()
