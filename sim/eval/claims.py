@@ -176,6 +176,12 @@ _HALTED_ELSEWHERE = re.compile(r"\b(?:j'ai|je me suis|nous avons|nous nous somme
                                r"interrompu|suspendu|mis en pause)e?s?(?:\s+(?:là|ici))?\s*[.!]?\s*$"
                                r"|(?:停止|暂停|中止)(?:了)?操作|停(?:下来?|在这里?|在这一步)"
                                r"|หยุด(?:ดำเนินการ|ไว้|ตรงนี้|แค่นี้|ก่อน)", re.I)
+# What can no longer be done, in the suites' other languages ("ne peut plus être annulée", "n'est plus
+# possible", 已经不能取消, 不能再改, ยกเลิกไม่ได้แล้ว): on a turn of lookups, a state of the thing looked up,
+# as "it can no longer be cancelled" is in English, not a lookup that failed.
+_NO_LONGER_POSSIBLE = re.compile(r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peut|peuvent|pourra|pourront|est|sont)\s+plus\b"
+                                 r"|\bplus\s+possible\b|已经?(?:不能|无法|不可以?)|(?:不能|无法|不可以?)再|不再能"
+                                 r"|ไม่ได้(?:อีก)?แล้ว|ไม่(?:สามารถ|อาจ)\S*ได้อีก", re.I)
 # A negated possession: a thing said to have none of something ("it has no text yet", "n'a pas encore de
 # contenu", "il n'y a aucun texte", ยังไม่มีเนื้อหา), not an action said not done ("ไม่มีการยกเลิก": no
 # cancelling took place).
@@ -402,6 +408,8 @@ class Reader:
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
             if _UNDOING.search(after) and not clause.fails:
                 return None  # "it can't be undone": what can no longer be done
+            if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
+                return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
             if _of_another_action(clause, after, said):
                 return None  # "nothing is booked yet" after a search: true of the booking no call made
             return "denial" if outcome or _denies_elsewhere(clause) else None

@@ -234,3 +234,24 @@ def test_a_thing_said_to_have_nothing_yet_is_no_denial_where_the_result_holds_no
 
 def test_an_action_said_not_to_have_taken_place_is_still_a_denial():
     assert _list_reading("ไม่มีการสร้างรายการ Courses", "th", []).false()
+
+
+# What can no longer be done, said after a lookup, is a state of the thing --------------------------
+
+LOOKUP_PARCEL = "Where is my parcel PK-4410?"
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Le colis PK-4410 est parti ; il ne peut plus être modifié.", "fr"),
+    ("包裹 PK-4410 已发出，已经不能更改地址了。", "zh"),
+    ("พัสดุ PK-4410 ออกจากคลังแล้ว เปลี่ยนที่อยู่ไม่ได้แล้วค่ะ", "th"),
+])
+def test_what_can_no_longer_be_done_after_a_lookup_denies_nothing(reply, language):
+    assert not _read(reply, (), LOOKUP_PARCEL, language).denials
+    # a lookup that failed is still a denial, and so is the same words on a turn that acts
+    failed = {"fr": "Je n'ai pas pu trouver le colis PK-4410.", "zh": "无法查询包裹 PK-4410。",
+              "th": "ไม่สามารถค้นหาพัสดุ PK-4410 ได้"}[language]
+    assert _read(failed, (), LOOKUP_PARCEL, language).denials
+    readdress = ("update_parcel", "Changes a parcel's address.", {"parcelId": "PK-4410"},
+                 {"properties": {"parcelId": {"type": "string"}}})
+    assert _read(reply, [readdress], LOOKUP_PARCEL, language).denials
