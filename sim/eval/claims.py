@@ -182,6 +182,16 @@ _HALTED_ELSEWHERE = re.compile(r"\b(?:j'ai|je me suis|nous avons|nous nous somme
 _NO_LONGER_POSSIBLE = re.compile(r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peut|peuvent|pourra|pourront|est|sont)\s+plus\b"
                                  r"|\bplus\s+possible\b|已经?(?:不能|无法|不可以?)|(?:不能|无法|不可以?)再|不再能"
                                  r"|ไม่ได้(?:อีก)?แล้ว|ไม่(?:สามารถ|อาจ)\S*ได้อีก", re.I)
+# The agent unable to tell or know a thing, said as a question it cannot answer ("I can't tell you how
+# thick it is", "there's no way to know whether", "je ne peux pas dire si", 无法告诉你有多, 没法知道是否,
+# บอกไม่ได้ว่า): information the results lack, not a call that failed.
+_CANNOT_TELL = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|no\s+way\s+to|unable\s+to|not\s+able\s+to)\s+"
+                          r"(?:really\s+|exactly\s+)?(?:tell|say|know|guess|judge|be\s+sure)\b(?:\s+(?:you|for\s+sure))?"
+                          r"\s+(?:how|what|whether|if|when|where|which|why|exactly)\b"
+                          r"|\b(?:ne\s+(?:peux|pouvons|sais|savons)|impossible\s+de)\s+(?:pas\s+)?(?:vous\s+)?(?:dire|savoir)\s+"
+                          r"(?:si|combien|quel\w*|comment|quand|où|pourquoi)\b"
+                          r"|(?:(?:无法|没法|不能)(?:告诉你|确定|判断|知道|说清楚?)|不知道)\S{0,4}?(?:多|是否|有没有|什么|怎么|哪)"
+                          r"|(?:บอก|ระบุ|รู้)\S{0,6}ไม่ได้ว่า", re.I)
 # A negated possession: a thing said to have none of something ("it has no text yet", "n'a pas encore de
 # contenu", "il n'y a aucun texte", ยังไม่มีเนื้อหา), not an action said not done ("ไม่มีการยกเลิก": no
 # cancelling took place).
@@ -408,6 +418,8 @@ class Reader:
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
             if _UNDOING.search(after) and not clause.fails:
                 return None  # "it can't be undone": what can no longer be done
+            if _CANNOT_TELL.search(clause.plain) and not (clause.fails or clause.retries):
+                return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
                 return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
             if _of_another_action(clause, after, said):

@@ -255,3 +255,29 @@ def test_what_can_no_longer_be_done_after_a_lookup_denies_nothing(reply, languag
     readdress = ("update_parcel", "Changes a parcel's address.", {"parcelId": "PK-4410"},
                  {"properties": {"parcelId": {"type": "string"}}})
     assert _read(reply, [readdress], LOOKUP_PARCEL, language).denials
+
+
+# Not being able to tell what the results do not say denies no call ----------------------------
+
+WEATHER_LOOKUP = "How windy is it in Oslo right now?"
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Oslo: 4°C and windy at 30 km/h. Gusts aren't in the data, so I can't say how strong they get.", "en"),
+    ("Il fait 4 °C à Oslo avec 30 km/h de vent ; je ne peux pas vous dire combien de rafales il y a eu.", "fr"),
+    ("奥斯陆现在 4°C，风速 30 km/h，无法告诉你阵风有多大。", "zh"),
+    ("ออสโล 4°C ลม 30 กม./ชม. บอกไม่ได้ว่าลมจะแรงขึ้นอีก", "th"),
+])
+def test_the_agent_unable_to_tell_what_the_results_lack_denies_nothing(monkeypatch, reply, language):
+    assert not _read(reply, (), WEATHER_LOOKUP, language).denials
+    monkeypatch.setattr("sim.eval.claims._CANNOT_TELL", re.compile("(?!)"))
+    assert _read(reply, (), WEATHER_LOOKUP, language).denials, "without the reading, a denial of the lookup"
+
+
+@pytest.mark.parametrize("reply", [
+    "I couldn't get the weather for Oslo.",
+    "I can't tell you how windy it is: the weather app returned an error.",
+    "I couldn't confirm whether the reading is current.",
+])
+def test_a_lookup_said_to_fail_is_still_a_denial(reply):
+    assert _read(reply, (), WEATHER_LOOKUP).denials
