@@ -327,6 +327,7 @@ class Words:
     troubles: tuple[str, ...] = ()  # the denials that tell of a failure or a retry ("the first try timed out")
     of_others: tuple[str, ...] = ()  # the denials said of things other than those spoken of ("no other lamp")
     lacking: tuple[str, ...] = ()  # the denials that say a thing has nothing of something ("ยังไม่มีเนื้อหา")
+    states: tuple[str, ...] = ()  # the denials that only say a state ("it's on", "the lamp is still off")
 
     @property
     def admits_failure(self) -> bool:
@@ -350,7 +351,7 @@ class Reader:
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
                      _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
-        claims, denials, unchanged, troubles, of_others, lacking = [], [], [], [], [], []
+        claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
             for key, value in record.scalars():
@@ -376,12 +377,14 @@ class Reader:
                 of_others.append(clause.text)
             elif reading == "denial" and _HAS_NONE.search(clause.plain) and not _UNABLE_ELSEWHERE.search(clause.plain):
                 lacking.append(clause.text)
+            elif reading == "denial" and not clause.negated:
+                states.append(clause.text)
             if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
         return Words(tuple(c if isinstance(c, str) else c.text for c in claims),
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
                      unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
-                     of_others=tuple(of_others), lacking=tuple(lacking))
+                     of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states))
 
     def _hear_field(self, key: str, value: Any, said: "_Said") -> str | None:
         """A structure's field as a statement: one that says how the action went ("done": false,

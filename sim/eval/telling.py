@@ -136,7 +136,9 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     none is about those ("Neither X nor Y" names a done one too); with none undone, about these,
     unless it is said of the other things ("no other lamp was touched"); one about a lookup that
     was refused is true. A thing said to have none of something ("it has no content yet") where a
-    result holds an empty field states that field's value (sim/eval/facts.py holds it), not a failure."""
+    result holds an empty field states that field's value (sim/eval/facts.py holds it), not a failure.
+    A state said of "it" is said of the nearest thing named before it: of a call that set no state
+    ("I dimmed the lamp to 10%. It's on"), it denies nothing."""
     if not done:
         return []
     undone = outcome.undone
@@ -146,7 +148,8 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     # A denial said of the other things ("I didn't touch any other lamp") is not about those acted on.
     denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
               and (_names_a_thing(d, done) if d in words.of_others else _speaks_of(d, done) if undone else True)
-              and not (of_lookups and d in words.unchanged) and not (d in words.lacking and _has_empty(done))]
+              and not (of_lookups and d in words.unchanged) and not (d in words.lacking and _has_empty(done))
+              and not (d in words.states and _of_a_stateless_call(d, text, done))]
     return [Claim(NOT_DONE, d, _named(d, done), False, f"{_names(done)} happened") for d in denied]
 
 
@@ -210,6 +213,35 @@ _QUESTION = re.compile(r"[?？]")
 def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
     """The part names one of these calls' arguments (an order id, a light, a title)."""
     return bool(_named(part, calls))
+
+
+def _of_a_stateless_call(part: str, text: str, calls: list[tuple[str, Any]]) -> bool:
+    """``part`` opens on a pronoun whose referent, the nearest thing named before it, is one a call
+    acted on that set no state (no code in capitals among its arguments: ON, OFF)."""
+    at = text.find(part)
+    if at < 0 or not _OPENING_PRONOUN.match(part):
+        return False
+    said, nearest = text[:at].lower(), (-1, None)
+    for _, call in calls:
+        if call is None:
+            continue
+        names = [v for v in [*call.args.values(), *_strings(getattr(call, "response", None))]
+                 if isinstance(v, str) and 3 <= len(v) <= 40]
+        last = max((said.rfind(name.lower()) for name in names), default=-1)
+        nearest = max(nearest, (last, call), key=lambda found: found[0])
+    call = nearest[1]
+    return call is not None and not any(isinstance(v, str) and _STATE_CODE.fullmatch(v) for v in call.args.values())
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+_OPENING_PRONOUN = re.compile(r"^\W*(?:(?:it|it's|its|they|they're|that|that's|this|il|elle|ils|elles|c'est)\b|它|มัน)", re.I)
 
 
 def _has_empty(calls: list[tuple[str, Any]]) -> bool:

@@ -281,3 +281,40 @@ def test_the_agent_unable_to_tell_what_the_results_lack_denies_nothing(monkeypat
 ])
 def test_a_lookup_said_to_fail_is_still_a_denial(reply):
     assert _read(reply, (), WEATHER_LOOKUP).denials
+
+
+# A pronoun speaks of the nearest thing named before it -------------------------------------------
+
+PORCH_OFF = ("set_light_power", "Switches a light on or off.", {"lightId": "porch", "power": "OFF"},
+             {"properties": {"lightId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}}})
+DIM = ("dim_light", "Sets a light's brightness.", {"lightId": "hall-2", "brightness": 30},
+       {"properties": {"lightId": {"type": "string"}, "brightness": {"type": "integer"}}})
+
+
+def _two_lights(reply: str, language: str = "en"):
+    words = _read(reply, [PORCH_OFF, DIM], "Switch off the porch light and dim the hall lamp to 30%", language)
+    done = [("set_light_power", SimpleNamespace(name="set_light_power", args=PORCH_OFF[2],
+                                                response={"lightId": "porch", "name": "Porch light", "isOn": False})),
+            ("dim_light", SimpleNamespace(name="dim_light", args=DIM[2],
+                                          response={"lightId": "hall-2", "name": "Hall lamp", "brightness": 30}))]
+    return read_about_calls(Outcome(done, [], []), reply, words, None).false()
+
+
+@pytest.mark.parametrize("reply", [
+    "The porch light is off. I dimmed the Hall lamp to 30%. It's on, so the room stays lit.",
+    "Porch light switched off ✅ Hall lamp now at 30%: it's on but low.",
+    "Done: porch light off, and the Hall lamp was dimmed to 30%. It is on at a low glow.",
+])
+def test_a_state_said_of_it_is_said_of_the_nearest_thing_named(monkeypatch, reply):
+    assert _two_lights(reply) == []
+    monkeypatch.setattr("sim.eval.telling._of_a_stateless_call", lambda part, text, calls: False)
+    assert _two_lights(reply), "without the referent, the dimmed lamp's state denies the switching"
+
+
+@pytest.mark.parametrize("reply", [
+    "I dimmed the Hall lamp to 30%. The porch light is on.",
+    "I dimmed the Hall lamp to 30%. As for the Porch light, it's on.",
+])
+def test_a_state_said_of_the_switched_light_still_denies_the_switching(reply):
+    assert _two_lights(reply)
+
