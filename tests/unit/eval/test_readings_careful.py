@@ -318,3 +318,20 @@ def test_a_state_said_of_it_is_said_of_the_nearest_thing_named(monkeypatch, repl
 def test_a_state_said_of_the_switched_light_still_denies_the_switching(reply):
     assert _two_lights(reply)
 
+
+
+# A thing looked up, then changed, is held to its newest result ----------------------------------
+
+MEMO = {"properties": {"memoId": {"type": "string"}, "body": {"type": "string", "description": "The memo's text."}}}
+
+
+@pytest.mark.parametrize("reply", [
+    "Done — memo MM-7 has no text any more.",
+    "MM-7's text is blank now; the title stays.",
+])
+def test_a_field_said_empty_is_held_to_the_newest_result_of_its_thing(reply):
+    read = (MEMO, {"memoId": "MM-7", "body": "Pick up the parcel"})
+    cleared = (MEMO, {"memoId": "MM-7", "body": ""})
+    assert _made_up(reply, read, cleared) == []
+    assert _made_up(reply, read), "only the text read before: it is not empty"
+    assert _made_up(reply, cleared, (MEMO, {"memoId": "MM-7", "body": "Pick up the parcel"})), "read again after"
