@@ -510,7 +510,10 @@ def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
     performed ("Nothing is booked yet", "I haven't cancelled anything" after a lookup), and none
     of this turn's: it denies that action, which did not happen, not the calls that did. One that
     tells of a failure or offers a retry is no such statement."""
-    return bool(said.elsewhere and said.elsewhere.search(after)) and not (said.verb and said.verb.search(clause.plain)) \
+    # words of changing in general ("I haven't changed anything") are said of the whole turn, not of
+    # another function that changes things (update_note's "change")
+    return bool(said.elsewhere and said.elsewhere.search(_CHANGE.sub(" ", after))) \
+        and not (said.verb and said.verb.search(clause.plain)) \
         and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
 
 

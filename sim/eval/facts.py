@@ -71,6 +71,9 @@ _NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|d
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
+# A number with its unit just before a word: what follows a value listed on one line opens a new
+# sentence ("💨19 km/h Outside there's…"), whose capital says nothing of a name.
+_AFTER_A_QUANTITY = re.compile(r"\d(?:[.,]\d+)?\s*(?:%|°\s?[CF]?|[a-zA-Z]{1,4}(?:/[a-zA-Z]{1,2})?)\s+$")
 # A name said as an app's ("the Notes app", "in the Weather application") names a tool, not a value.
 _AN_APP = re.compile(r"\s+(?:apps?|applications?)\b", re.I)
 _CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -380,8 +383,9 @@ class _Reading:
             dated = [m.span() for m in dates_spans(said, self.language)]  # "Sunday March 15": a date, read as one
             for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
                 name = match.group(0)
-                if any(s < match.end() and match.start() < e for s, e in dated):
-                    continue
+                if any(s < match.end() and match.start() < e for s, e in dated) or \
+                        " " not in name and _AFTER_A_QUANTITY.search(said, 0, match.start()):
+                    continue  # "💨9.7 km/h Based on what…": a sentence run on after a value, not a name
                 if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
                         not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
                     found.append(f"{name!r}, which no call returned")

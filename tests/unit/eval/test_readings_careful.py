@@ -17,7 +17,7 @@ import pytest
 
 from sim.eval.claims import Action, Reader
 from sim.eval.facts import Known, made_up
-from sim.eval.phrases import Cues
+from sim.eval.phrases import _CLAUSE_BREAK, Cues
 from sim.eval.telling import Outcome, read_about_calls, read_without_calls
 
 RUN = dt.date(2026, 3, 14)
@@ -335,3 +335,37 @@ def test_a_field_said_empty_is_held_to_the_newest_result_of_its_thing(reply):
     assert _made_up(reply, read, cleared) == []
     assert _made_up(reply, read), "only the text read before: it is not empty"
     assert _made_up(reply, cleared, (MEMO, {"memoId": "MM-7", "body": "Pick up the parcel"})), "read again after"
+
+
+# Values listed on one line, and a sentence closed inside markdown's emphasis ---------------------
+
+CITY = {"properties": {"city": {"type": "string"}, "humidity": {"type": "integer", "description": "Relative humidity in percent."},
+                       "wind": {"type": "number", "description": "The wind speed, in km/h."}}}
+OSLO = {"city": "Oslo", "humidity": 71, "wind": 42.0}
+GATE = {"properties": {"gateId": {"type": "string"}, "name": {"type": "string"}, "open": {"type": "boolean"}}}
+SIDE_GATE = {"gateId": "g-2", "name": "Side gate", "open": False}
+
+
+@pytest.mark.parametrize("reply", [
+    "Oslo: 💧71% · 💨42 km/h · the Side gate is closed.",
+    "Oslo: 💧71% • 💨42 km/h • the Side gate is closed.",
+])
+def test_values_listed_on_one_line_are_each_held_to_what_their_line_names(monkeypatch, reply):
+    assert _made_up(reply, (CITY, OSLO), (GATE, SIDE_GATE)) == []
+    assert _made_up(reply.replace("71", "93"), (CITY, OSLO), (GATE, SIDE_GATE)), "a humidity no call returned"
+    monkeypatch.setitem(_CLAUSE_BREAK, "default", re.compile(_CLAUSE_BREAK["default"].pattern.replace("·", "")
+                                                             .replace("[-•]", "-"), re.I))
+    assert _made_up(reply, (CITY, OSLO), (GATE, SIDE_GATE)), "one clause: the humidity is held to the gate"
+
+
+def test_a_sentence_closed_inside_emphasis_ends_there():
+    observed = {"properties": {"city": {"type": "string"}, "observed": {"type": "string"}}}
+    reply = "_Observed at 14:30 local time._ The Side gate is closed."
+    assert _made_up(reply, (observed, {"city": "Oslo", "observed": "14:30"}), (GATE, SIDE_GATE)) == []
+    assert _made_up(reply.replace("._", "_"), (observed, {"city": "Oslo", "observed": "14:30"}),
+                    (GATE, SIDE_GATE)), "one sentence: the time is held to the gate it names"
+
+
+def test_a_word_opening_a_sentence_run_on_after_a_value_is_no_name():
+    assert _made_up("Oslo: 💨42 km/h Judging by the data, it's gusty.", (CITY, OSLO)) == []
+    assert _made_up("Oslo: the wind at Holmenkollen is 42 km/h.", (CITY, OSLO)), "a name after a word still is one"
