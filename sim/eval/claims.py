@@ -199,6 +199,8 @@ _HAS_NONE = re.compile(r"\b(?:has|have|had)\s+no\b|\b(?:doesn't|does not|don't|d
                        r"|\b(?:n'a|n'ont|n'avait|ne contient|n'y a)\s+(?:pas|plus|toujours pas)\s+(?:encore\s+)?d(?:e\b|')"
                        r"|\b(?:n'a|n'ont|n'avait|ne contient|n'y a)\s+(?:encore\s+)?aucun"
                        r"|ไม่มี(?!การ|ความ)", re.I)
+_QUOTED = re.compile(r"[“\"«「][^”\"»」]*[”\"»」]")
+_FIRST_PERSON = re.compile(r"\b(?:i|we|je|nous)\b|\bj'|我|ผม|ฉัน|ดิฉัน|เรา|หนู", re.I)
 # The agent keeping a thing as it was, whatever the thing: "I left the thermostat alone".
 _KEPT_AS_IT_WAS = re.compile(r"\b(?:left|kept)\s+(?:[\w'-]+\s+){1,4}?(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS +
                              r"|as is|alone|the same|in place|where (?:it|they) (?:was|were))\b", re.I)
@@ -375,7 +377,7 @@ class Reader:
                 troubles.append(clause.text)
             elif reading == "denial" and _OTHERS.search(clause.text):
                 of_others.append(clause.text)
-            elif reading == "denial" and _HAS_NONE.search(clause.plain) and not _UNABLE_ELSEWHERE.search(clause.plain):
+            elif reading == "denial" and _lacks(clause.plain):
                 lacking.append(clause.text)
             elif reading == "denial" and not clause.negated:
                 states.append(clause.text)
@@ -526,6 +528,14 @@ def _halted_pattern() -> re.Pattern:
     return re.compile(r"\b(?:i|we)(?:'ve|\s+have|'d|\s+had)?\s+(?:just\s+|then\s+|simply\s+)?(?:" + "|".join(halted) +
                       r")(?:\s+(?:there|here|short|right there|at that(?: point)?|for now|before\b[^,;.]*))*"
                       r"(?:[.!]?\s*$|\s+and\s+(?!(?:i|we)\b))", re.I)
+
+
+def _lacks(plain: str) -> bool:
+    """A thing said to have none of something ("elle n'a pas encore de contenu", ยังไม่มีเนื้อหา): not
+    the agent lacking what it needed ("I have no access", ผมไม่มีสิทธิ์: a failure), not the agent
+    unable, and not words quoted ("บันทึกโน้ตชื่อ “ไม่มีชื่อ”": a name, whatever it says)."""
+    said = _QUOTED.sub(" ", plain)
+    return bool(_HAS_NONE.search(said)) and not _UNABLE_ELSEWHERE.search(said) and not _FIRST_PERSON.search(said)
 
 
 def _did_something(plain: str) -> bool:

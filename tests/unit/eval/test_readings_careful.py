@@ -369,3 +369,12 @@ def test_a_sentence_closed_inside_emphasis_ends_there():
 def test_a_word_opening_a_sentence_run_on_after_a_value_is_no_name():
     assert _made_up("Oslo: 💨42 km/h Judging by the data, it's gusty.", (CITY, OSLO)) == []
     assert _made_up("Oslo: the wind at Holmenkollen is 42 km/h.", (CITY, OSLO)), "a name after a word still is one"
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Je n'ai pas d'accès à cette application, désolé.", "fr"),
+    ("ฉันไม่มีสิทธิ์เข้าถึงแอปรายการค่ะ", "th"),
+    ("สร้างรายการ “ไม่มีสินค้า” แล้ว", "th"),
+])
+def test_the_agent_lacking_what_it_needs_or_a_quoted_negation_is_no_state_of_the_thing(reply, language):
+    assert _list_reading(reply, language, []).false(), "still a denial of what was done"
