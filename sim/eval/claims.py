@@ -156,7 +156,54 @@ _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|
                         r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
                         r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
                         r"|the same|at square one|in place)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
-                        r")\b|\bback (?:to|at) square one\b", re.I)
+                        r")\b|\bback (?:to|at) square one\b"
+                        # the agent keeping the whole as it was: "I've left everything as it was", "kept it all
+                        # alone", "j'ai tout laissé tel quel", 一切保持原样, ทุกอย่างไว้ตามเดิม (not one thing of several:
+                        # "left the hall light as it was" after switching the porch light says nothing of the turn)
+                        r"|\b(?:left|kept|leaving|keeping|leave|keep)\s+(?:everything|things|it all|all of it|it|them)\s+"
+                        r"(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS + r"|as is|alone|the same|in place|"
+                        r"where (?:it|they) (?:was|were))\b"
+                        r"|\btout\b[^,;.]{0,25}?\b(?:tel(?:le)?s? quel(?:le)?s?|comme avant|comme (?:il|elle) était)\b"
+                        r"|(?:一切|所有|全部|都)\S{0,6}?(?:保持原样|原封不动)|ทุกอย่าง\S{0,10}?(?:ตามเดิม|เหมือนเดิม)", re.I)
+# A denial's scope on things other than those spoken of: "I didn't touch any other lamp", "the others
+# weren't changed", "aucune autre lampe", 其他灯没有动, ไฟดวงอื่นไม่ได้แตะ.
+_OTHERS = re.compile(r"\b(?:other|others|else|the rest|remaining|autres?|le reste)\b|其他|其余|别的|อื่น|ที่เหลือ", re.I)
+# Verbs of halting one's own work, which an agent says with no object ("so I stopped there").
+_HALTING = ("stop", "halt", "pause", "hold off", "hold back")
+# The same in the suites' other languages: the agent's work stopped, or stopped where it was ("j'ai
+# arrêté là", 我就停在这里, 已停止操作, หยุดไว้แค่นี้), not a thing stopped (已停止订阅 is a cancellation).
+_HALTED_ELSEWHERE = re.compile(r"\b(?:j'ai|je me suis|nous avons|nous nous sommes)\s+(?:donc\s+|alors\s+)?(?:arrêté|"
+                               r"interrompu|suspendu|mis en pause)e?s?(?:\s+(?:là|ici))?\s*[.!]?\s*$"
+                               r"|(?:停止|暂停|中止)(?:了)?操作|停(?:下来?|在这里?|在这一步)"
+                               r"|หยุด(?:ดำเนินการ|ไว้|ตรงนี้|แค่นี้|ก่อน)", re.I)
+# What can no longer be done, in the suites' other languages ("ne peut plus être annulée", "n'est plus
+# possible", 已经不能取消, 不能再改, ยกเลิกไม่ได้แล้ว): on a turn of lookups, a state of the thing looked up,
+# as "it can no longer be cancelled" is in English, not a lookup that failed.
+_NO_LONGER_POSSIBLE = re.compile(r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peut|peuvent|pourra|pourront|est|sont)\s+plus\b"
+                                 r"|\bplus\s+possible\b|已经?(?:不能|无法|不可以?)|(?:不能|无法|不可以?)再|不再能"
+                                 r"|ไม่ได้(?:อีก)?แล้ว|ไม่(?:สามารถ|อาจ)\S*ได้อีก", re.I)
+# The agent unable to tell or know a thing, said as a question it cannot answer ("I can't tell you how
+# thick it is", "there's no way to know whether", "je ne peux pas dire si", 无法告诉你有多, 没法知道是否,
+# บอกไม่ได้ว่า): information the results lack, not a call that failed.
+_CANNOT_TELL = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|no\s+way\s+to|unable\s+to|not\s+able\s+to)\s+"
+                          r"(?:really\s+|exactly\s+)?(?:tell|say|know|guess|judge|be\s+sure)\b(?:\s+(?:you|for\s+sure))?"
+                          r"\s+(?:how|what|whether|if|when|where|which|why|exactly)\b"
+                          r"|\b(?:ne\s+(?:peux|pouvons|sais|savons)|impossible\s+de)\s+(?:pas\s+)?(?:vous\s+)?(?:dire|savoir)\s+"
+                          r"(?:si|combien|quel\w*|comment|quand|où|pourquoi)\b"
+                          r"|(?:(?:无法|没法|不能)(?:告诉你|确定|判断|知道|说清楚?)|不知道)\S{0,4}?(?:多|是否|有没有|什么|怎么|哪)"
+                          r"|(?:บอก|ระบุ|รู้)\S{0,6}ไม่ได้ว่า", re.I)
+# A negated possession: a thing said to have none of something ("it has no text yet", "n'a pas encore de
+# contenu", "il n'y a aucun texte", ยังไม่มีเนื้อหา), not an action said not done ("ไม่มีการยกเลิก": no
+# cancelling took place).
+_HAS_NONE = re.compile(r"\b(?:has|have|had)\s+no\b|\b(?:doesn't|does not|don't|do not)\s+have\s+any\b"
+                       r"|\b(?:n'a|n'ont|n'avait|ne contient|n'y a)\s+(?:pas|plus|toujours pas)\s+(?:encore\s+)?d(?:e\b|')"
+                       r"|\b(?:n'a|n'ont|n'avait|ne contient|n'y a)\s+(?:encore\s+)?aucun"
+                       r"|ไม่มี(?!การ|ความ)", re.I)
+_QUOTED = re.compile(r"[“\"«「][^”\"»」]*[”\"»」]")
+_FIRST_PERSON = re.compile(r"\b(?:i|we|je|nous)\b|\bj'|我|ผม|ฉัน|ดิฉัน|เรา|หนู", re.I)
+# The agent keeping a thing as it was, whatever the thing: "I left the thermostat alone".
+_KEPT_AS_IT_WAS = re.compile(r"\b(?:left|kept)\s+(?:[\w'-]+\s+){1,4}?(?:just\s+|exactly\s+)?(?:" + _AS_IT_WAS +
+                             r"|as is|alone|the same|in place|where (?:it|they) (?:was|were))\b", re.I)
 # A state that stopped, or came back: "ORD-7310 is no longer going to ship", "the table's free
 # again". Either says something changed (a claim), unless it says what can no longer be done.
 _NO_LONGER = re.compile(r"\bno longer\b|(?:\bis|\bare|'s)\s+no more\b|(?:\bnot|n't)\b[^,;]*\bany\s?more\b", re.I)
@@ -204,6 +251,7 @@ class Action:
     nouns: set[str] = field(default_factory=set)  # what it acts on, from its name: note, order, light
     parameters: set[str] = field(default_factory=set)  # the words of its parameters' names: title, content
     given: set[str] = field(default_factory=set)  # those of the arguments a call gave
+    elsewhere: set[str] = field(default_factory=set)  # the verbs of the apps' other actions, none done this turn
 
     @property
     def untouched(self) -> set[str]:
@@ -231,6 +279,13 @@ class Action:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
+    def add_elsewhere(self, name: str, description: str) -> None:
+        """The verbs of an action of the apps that this turn neither expects nor calls: a denial
+        that names one ("Nothing is booked yet" after a search) is about it, and true."""
+        other = Action()
+        other.add_function(name, description, {}, {})
+        self.elsewhere |= other.verbs
+
     def add_verbs(self, verbs: Iterable[str]) -> None:
         """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
         found = set(verbs)
@@ -246,7 +301,7 @@ class Action:
         """This action and the verb an English request starts with, read the same way ("Send a
         text to my mom": "texted"). A phrasal verb's first word alone is no verb of it: "Get rid
         of BK-1000" asks to delete, so "Got it" claims nothing."""
-        heard = dataclasses.replace(self, verbs=set(self.verbs), states=set(self.states))
+        heard = dataclasses.replace(self, verbs=set(self.verbs), states=set(self.states), elsewhere=set(self.elsewhere))
         heard.add_verbs(_phrasal_intents(request) or {request_verb(request)} - {None})
         return heard
 
@@ -272,6 +327,9 @@ class Words:
     unchanged: tuple[str, ...] = ()  # the denials that say only that nothing was changed: true of a lookup
     offers: tuple[str, ...] = ()  # questions and offers to do the turn's action to a thing already named
     troubles: tuple[str, ...] = ()  # the denials that tell of a failure or a retry ("the first try timed out")
+    of_others: tuple[str, ...] = ()  # the denials said of things other than those spoken of ("no other lamp")
+    lacking: tuple[str, ...] = ()  # the denials that say a thing has nothing of something ("ยังไม่มีเนื้อหา")
+    states: tuple[str, ...] = ()  # the denials that only say a state ("it's on", "the lamp is still off")
 
     @property
     def admits_failure(self) -> bool:
@@ -293,8 +351,9 @@ class Reader:
         verbs, states = frozenset(heard.verbs), frozenset(heard.states)
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
-                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs))
-        claims, denials, unchanged, troubles = [], [], [], []
+                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
+                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
+        claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
             for key, value in record.scalars():
@@ -316,11 +375,18 @@ class Reader:
                 (claims if reading == "claim" else denials).append(clause)
             if reading == "denial" and (clause.fails or clause.retries):
                 troubles.append(clause.text)
+            elif reading == "denial" and _OTHERS.search(clause.text):
+                of_others.append(clause.text)
+            elif reading == "denial" and _lacks(clause.plain):
+                lacking.append(clause.text)
+            elif reading == "denial" and not clause.negated:
+                states.append(clause.text)
             if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
         return Words(tuple(c if isinstance(c, str) else c.text for c in claims),
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
-                     unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles))
+                     unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
+                     of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states))
 
     def _hear_field(self, key: str, value: Any, said: "_Said") -> str | None:
         """A structure's field as a statement: one that says how the action went ("done": false,
@@ -357,10 +423,18 @@ class Reader:
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
             if _UNDOING.search(after) and not clause.fails:
                 return None  # "it can't be undone": what can no longer be done
+            if _CANNOT_TELL.search(clause.plain) and not (clause.fails or clause.retries):
+                return None  # "so I can't tell you how thick it is": what the results do not say
+            if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
+                return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
+            if _of_another_action(clause, after, said):
+                return None  # "nothing is booked yet" after a search: true of the booking no call made
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or said.as_it_was(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"
+        if _halted_pattern().search(clause.plain) or _HALTED_ELSEWHERE.search(clause.plain):
+            return None  # "so I stopped there": the agent halting its own work, not the action done
         if clause.asserts and (said.action(clause.plain) or clause.succeeds or _COMPLETED.search(clause.plain)
                                or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
             return "claim"
@@ -406,6 +480,7 @@ class _Said:
     acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
     untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
     called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
+    elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
@@ -432,12 +507,45 @@ def _says_not_done(plain: str, negated: str) -> bool:
                 and nothing.group(1).lower() not in _AUXILIARIES)
 
 
+def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
+    """A negated clause whose verb is that of another action of the apps, one no call of this turn
+    performed ("Nothing is booked yet", "I haven't cancelled anything" after a lookup), and none
+    of this turn's: it denies that action, which did not happen, not the calls that did. One that
+    tells of a failure or offers a retry is no such statement."""
+    # words of changing in general ("I haven't changed anything") are said of the whole turn, not of
+    # another function that changes things (update_note's "change")
+    return bool(said.elsewhere and said.elsewhere.search(_CHANGE.sub(" ", after))) \
+        and not (said.verb and said.verb.search(clause.plain)) \
+        and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
+
+
+@functools.cache
+def _halted_pattern() -> re.Pattern:
+    """The agent halting its own work: a verb of halting with no object, or one of where or when
+    it stopped ("so I stopped there", "I halted before doing anything", "I've paused here and the
+    order stays active")."""
+    halted = sorted({f for verb in _HALTING for f in forms(verb)[0]})
+    return re.compile(r"\b(?:i|we)(?:'ve|\s+have|'d|\s+had)?\s+(?:just\s+|then\s+|simply\s+)?(?:" + "|".join(halted) +
+                      r")(?:\s+(?:there|here|short|right there|at that(?: point)?|for now|before\b[^,;.]*))*"
+                      r"(?:[.!]?\s*$|\s+and\s+(?!(?:i|we)\b))", re.I)
+
+
+def _lacks(plain: str) -> bool:
+    """A thing said to have none of something ("elle n'a pas encore de contenu", ยังไม่มีเนื้อหา): not
+    the agent lacking what it needed ("I have no access", ผมไม่มีสิทธิ์: a failure), not the agent
+    unable, and not words quoted ("บันทึกโน้ตชื่อ “ไม่มีชื่อ”": a name, whatever it says)."""
+    said = _QUOTED.sub(" ", plain)
+    return bool(_HAS_NONE.search(said)) and not _UNABLE_ELSEWHERE.search(said) and not _FIRST_PERSON.search(said)
+
+
 def _did_something(plain: str) -> bool:
     """The agent says it did something ("I've paid the bill", "we've submitted it", "I messaged your
     landlord"), or says a thing done in a headline's words ("Alarm set for 6:45", "Taxi booked"): on
     a turn where no function acts (a question, a request no app serves), what was done need not be
     what was asked, and is a claim all the same. Trying and looking are no doing ("I've checked",
     "I tried")."""
+    if _KEPT_AS_IT_WAS.search(plain):
+        return False  # "I left the thermostat as it was": keeping a thing is not doing anything to it
     said = [_PERFECT.search(plain), _YOURS_DONE.match(plain), *(headline.match(plain) for headline in _HEADLINES)]
     return any(_is_past(done.group(1)) and done.group(1).lower() not in _NOT_DOING for done in said if done) or \
         _doing_now(plain)

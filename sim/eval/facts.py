@@ -71,6 +71,9 @@ _NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|d
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
+# A number with its unit just before a word: what follows a value listed on one line opens a new
+# sentence ("💨19 km/h Outside there's…"), whose capital says nothing of a name.
+_AFTER_A_QUANTITY = re.compile(r"\d(?:[.,]\d+)?\s*(?:%|°\s?[CF]?|[a-zA-Z]{1,4}(?:/[a-zA-Z]{1,2})?)\s+$")
 # A name said as an app's ("the Notes app", "in the Weather application") names a tool, not a value.
 _AN_APP = re.compile(r"\s+(?:apps?|applications?)\b", re.I)
 _CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -97,6 +100,11 @@ _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le r
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
 # "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
+# A number said as a count: a word follows it (a noun or a classifier: "2 lights", "3 commandes",
+# "2 ดวง", "2 盏"), or a word of counting goes before it ("all 2", "the 3", "each of the 2", "les 2").
+_COUNTED = re.compile(r"\s*(?:[^\W\d_]+\s+)?(?P<noun>[^\W\d_]+)", re.UNICODE)
+_COUNTING = re.compile(r"(?:\b(?:all|the|these|those|both|each of the|of the|les|ces|tous les|toutes les)\s*|共|ทั้ง(?:หมด)?\s*)$",
+                       re.I)
 # A list item speaks of what the heading above it names: "Weather for Tokyo:\n- Conditions: clear".
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•|]|\d+[.)])\s")  # a table's row too
 # Text a reply gives as what a thing says, whose words must be the thing's own: a quotation of a
@@ -266,6 +274,15 @@ class Known:
     def longest_list(self) -> int:
         return max((len(v) for _, r in self.results for v in _lists(r)), default=0)
 
+    def calls_per_function(self) -> set[int]:
+        """How many calls each function answered (the results that share a schema): "2 lights
+        switched" after two calls that switched one each."""
+        counted: dict[str, int] = {}
+        for schema, _ in self.results:
+            key = json.dumps(schema, sort_keys=True, default=str)
+            counted[key] = counted.get(key, 0) + 1
+        return set(counted.values())
+
 
 def told_of(tools: Iterable[Any]) -> str:
     """What the agent is told of its tools, as text: their descriptions and parameters."""
@@ -282,6 +299,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     are read field by field, each held to the result its row names; the rest as prose."""
     reading = _Reading(known, language, numbers, {e.lower() for e in exclude}, knowledge)
     structured = parse(text)
+    reading.counts |= _items_listed(text, structured.records)
     found = [why for record in structured.records for why in reading.record(record)]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
@@ -325,6 +343,8 @@ class _Reading:
         self.knowledge = knowledge
         self.english = language == "en"
         self.seen_text, self.longest, self.said_numbers = known.text(), known.longest_list(), known.said_numbers()
+        self.counts = known.calls_per_function()  # what a count may be: how often a function answered,
+        # how many items the reply lists (made_up adds those)
         self.enums = _enum_fields(known.results)
 
     @functools.cached_property
@@ -363,13 +383,14 @@ class _Reading:
             dated = [m.span() for m in dates_spans(said, self.language)]  # "Sunday March 15": a date, read as one
             for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
                 name = match.group(0)
-                if any(s < match.end() and match.start() < e for s, e in dated):
-                    continue
+                if any(s < match.end() and match.start() < e for s, e in dated) or \
+                        " " not in name and _AFTER_A_QUANTITY.search(said, 0, match.start()):
+                    continue  # "💨9.7 km/h Based on what…": a sentence run on after a value, not a name
                 if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
                         not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
                     found.append(f"{name!r}, which no call returned")
         if self.numbers and not negated:
-            found += self._numbers(said, scope)
+            found += self._numbers(said, scope, sentence)
         if not negated:
             valued = _without_reporting(_without_the_action(said[len(label):], self.excluded))
             holders = known.holders(scope)
@@ -413,7 +434,7 @@ class _Reading:
                   for _, time in times_said(said) if wrong_half_of_day(time, self.known.clock_times(scope))]
         return found + _quantities(said, self.known, scope)[0]
 
-    def _numbers(self, said: str, scope: list[Any]) -> list[str]:
+    def _numbers(self, said: str, scope: list[Any], sentence: str = "") -> list[str]:
         """Times, dates, quantities with units, and the numbers left, against the results in scope."""
         known, found = self.known, []
         seen_times = known.times(scope)
@@ -437,9 +458,23 @@ class _Reading:
             unit = next((u for u, (said_in, _) in _UNITS.items() if said_in.match(plain[match.end():])), None)
             converted = unit == "temperature"
             if not (_known_number(value, self.said_numbers, self.longest, converted=converted) or _known_number(
-                    value, known.returned_numbers(scope, unit), self.longest, converted=converted)):
+                    value, known.returned_numbers(scope, unit), self.longest, converted=converted)
+                    or self._a_true_count(value, plain, match, said, sentence)):
                 found.append(f"{match.group(0)!r}, which no call returned")
         return found
+
+    def _a_true_count(self, value: float, plain: str, match: re.Match, said: str, sentence: str) -> bool:
+        """A number said as a count of things ("2 lights", "all 3 places", "ไฟ 2 ดวง", "2 盏灯") that
+        counts what happened: the calls of one function, or the items the reply lists. A number
+        that ends its clause is read on in its sentence (Thai clauses end at spaces: "ไฟ 2 ดวง")."""
+        at = sentence.find(said) if not plain[match.end():].strip() else -1
+        noun = _COUNTED.match(sentence, at + match.end()) if at >= 0 else _COUNTED.match(plain, match.end())
+        if not (noun or _COUNTING.search(plain[:match.start()])) or not value.is_integer():
+            return False
+        # a count of what a thing the clause names holds ("ORD-7310 has 2 items") is its list's length
+        held = noun and any(_stems(noun.group("noun")) & _stems(key) for part in self.known.named(said)
+                            for d in _dicts(part) for key, v in d.items() if isinstance(v, list))
+        return not held and int(value) in self.counts
 
     def record(self, record: Record) -> list[str]:
         """A structure's row, each field held to the result the row names (sim/eval/structure.py)."""
@@ -692,6 +727,20 @@ def _valid(year: int, month: int, day: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _items_listed(text: str, records: list[Record]) -> set[int]:
+    """How many items each list of the reply holds (its lines that open on a bullet or a number,
+    one after another) and how many rows its tables and objects have: a count said of them is
+    one the reply shows."""
+    runs, run = set(), 0
+    for line in text.splitlines() + [""]:
+        if _LIST_ITEM.match(line):
+            run += 1
+        elif line.strip() or not run:
+            runs.add(run)
+            run = 0
+    return (runs | {len(records)}) - {0}
 
 
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:

@@ -1,7 +1,7 @@
 """The agent's words as clauses: what each says, asserts or negates, per language.
 
 A reply is cut into sentences, and each sentence into clauses (at commas, dashes,
-semicolons, "but", "so", "although"..., at an "and" that a new subject follows ("it's
+semicolons, middle dots and bullets that list values on one line ("14°C · foggy · 💧86%"), "but", "so", "although"..., at an "and" that a new subject follows ("it's
 booked and you'll get a text") and at a colon that a statement follows ("all set: it's
 booked"), not one that says what a name or a field is: "ORD-8492: shipped", "is on: no"; in Thai also at spaces, which Thai writes
 between phrases). Each clause is read on its own, so a negation counts only in the clause
@@ -145,9 +145,10 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "indefinite": [r"什么(都|也)", r"哪(儿|里)?(都|也)", r"谁(都|也)", r"多少(都|也)"],
     },
 }
-# A sentence ends at its stop (a bracket or quote closing after it), at a line's end, and at an emoji that closes what was said ("it's
+# A sentence ends at its stop (a bracket, a quote or markdown's emphasis closing after it: "_Observed at
+# 09:00._"), at a line's end, and at an emoji that closes what was said ("it's
 # now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’»\"])\s+|(?<=[。！？])|\n+"
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’»\"_*])\s+|(?<=[.!?][_*]{2})\s+|(?<=[。！？])|\n+"
                            r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
 # A list item that gives a field's value after a colon, a dash or an arrow ("- **Status:** shipped",
 # "- Conditions: clear", "• Porch light (Outside) — off", "* Kitchen → on"); its value
@@ -156,7 +157,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’
 LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n—–→]{1,40}?(?::|\s[—–→](?=\s))(?:\*\*)?\s+(?=\S)")
 VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
 _CLAUSE_BREAK = {
-    "default": re.compile(r"\s*(?:[;—–()，、；]|,(?!\d))\s*|\s+-\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
+    "default": re.compile(r"\s*(?:[;—–()，、；·]|,(?!\d))\s*|\s+[-•]\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
                           r"'(?:s|re|ve|ll)\b))|\s+(?:but|so|although|though|however|because|since|"
                           r"while|whereas|yet|and then|mais|donc|car|puisque)\s+", re.I),
