@@ -36,8 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, offered
-from sim.eval.phrases import Clause, Cues
+from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, asks_leave, awaits_yes, bare_leave, offered
+from sim.eval.phrases import Clause, Cues, sentences
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, field_words, parse
 from sim.eval.value_words import values_said
 from sim.lint.words import INTENT_OF, name_words
@@ -219,6 +219,29 @@ _NEAR = 15  # characters between a negation and the word it negates: "rien n'a �
 _UNDOING = re.compile(r"\b(?:undo\w*|undone|restor\w*|revers\w*|revert\w*|recover\w*|rétabli\w*|récupér\w*|"
                       r"irréversible|revenir en arrière)\b|恢复|撤销|撤回|复原|还原|ย้อนกลับ|กู้คืน|เรียกคืน", re.I)
 _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\w+\s+again\b", re.I)
+# A try told as the first of several: a first attempt ("at first", "the first time", "on my first
+# request", "au premier essai", 第一次, 一开始, ครั้งแรก, ตอนแรก) and a later one asserted ("the second
+# command worked", "I asked again", "so I redid it", 我又发了一次, ส่งใหม่อีกรอบ, "j'ai renvoyé"). Told
+# together, the first try did not do it: a failure the reply tells, whatever words it has for it.
+_FIRST_TRY = re.compile(r"\bat\s+first\b|\b(?:the|my|our|its|on\s+the|on\s+my)\s+(?:very\s+)?first\s+(?:time|try|attempt|"
+                        r"pass|go|round|run|shot|request|command|call|send|submission|ping|message|signal|query|instruction|push|click|tap)(?!\s+(?:slot|zone|frame|period)\b)"
+                        r"|\bau\s+(?:tout\s+)?début\b|\b(?:la|au|le|du)\s+premi(?:er|ère)\s+(?:fois|essai|tentative|coup|"
+                        r"passage|envoi|requête|demande|commande)\b"
+                        r"|第一次|头一次|一开始|刚开始|起初|最初|ครั้งแรก|ตอนแรก|รอบแรก|ทีแรก", re.I)
+_LATER_TRY = re.compile(r"\b(?:second|2nd|third|3rd|again|once\s+more|redid|redone|redo|re-\w+|resent|reran|rerun|"
+                        r"resubmitted|reissued|retried|retry|follow-?up|the\s+next\s+(?:one|try|attempt|command|request|time))\b"
+                        r"|\b(?:de\s+nouveau|à\s+nouveau|encore\s+une\s+fois|deuxième|seconde?|refait|renvoy\w*|relanc\w*|"
+                        r"réessay\w*|recommenc\w*)\b"
+                        r"|又|再|重新|重[发试查做存]|第二次|อีกครั้ง|อีกรอบ|อีกที|ใหม่|ครั้งที่\s*(?:สอง|2)|รอบ(?:ที่)?\s*(?:สอง|2)",
+                        re.I)
+# A try told as repeated, with no first try named: "had to nudge it twice", "it took two goes", "il a
+# fallu s'y reprendre à deux fois", 试了两次才, 第二次才成功, ต้องกดสองรอบ.
+_TRIED_TWICE = re.compile(r"\bhad\s+to\b[^.?!;]{0,30}?\b(?:again|twice|once\s+more|a\s+second\s+time)\b"
+                          r"|\b(?:took|needed|required)\s+(?:me\s+)?(?:two|2|three|a\s+couple\s+of|several|a\s+few|multiple)\s+"
+                          r"(?:goes|tries|attempts|rounds|times|passes|shots)\b"
+                          r"|\bs'y\s+reprendre\b|\bà\s+deux\s+fois\b"
+                          r"|[试发弄调做点按](?:了)?(?:两|二|几|好几)[次遍回]|第二[次遍回]才|[两几][次遍回]才"
+                          r"|(?:ต้อง|กด|ส่ง|ลอง|สั่ง)\S{0,8}(?:สอง|2|หลาย)\s*(?:ครั้ง|รอบ|ที)", re.I)
 # Could not, in the other languages of the suites: "je n'ai pas pu", 无法, ไม่สามารถ.
 _UNABLE_ELSEWHERE = re.compile(r"\bpas pu\b|\bpourr\w* pas\b|\bimpossible\b|无法|不能|没能|未能|没法|做不到|"
                                r"ไม่ได้|ไม่สามารถ|ไม่สำเร็จ", re.I)
@@ -330,6 +353,8 @@ class Words:
     of_others: tuple[str, ...] = ()  # the denials said of things other than those spoken of ("no other lamp")
     lacking: tuple[str, ...] = ()  # the denials that say a thing has nothing of something ("ยังไม่มีเนื้อหา")
     states: tuple[str, ...] = ()  # the denials that only say a state ("it's on", "the lamp is still off")
+    leave: tuple[str, ...] = ()  # sentences and fields that ask leave to act ("Shall I?", "Reply yes to proceed")
+    bare_leave: tuple[str, ...] = ()  # those that ask only to go ahead: about what the reply spoke of
 
     @property
     def admits_failure(self) -> bool:
@@ -355,6 +380,8 @@ class Reader:
                      _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
         claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
+        pending = [record.text for record in structured.records  # {"status": "awaiting_confirmation"}
+                   if any(asks_leave(f"{key}: {value}".replace("_", " ")) for key, value in record.scalars())]
         for record in structured.records:  # a JSON object's or a table row's fields, each a statement
             for key, value in record.scalars():
                 reading = self._hear_field(key, value, said)
@@ -366,14 +393,23 @@ class Reader:
         clauses = self.cues.clauses(text)
         french = _french_pattern(request, FRENCH_BASE) if "fr" in self.languages else None
         offers = [clause.text for clause in clauses if offered(clause, heard, request, french)]
+        leave = pending + list(dict.fromkeys(_leave_asked(text)))
+        doing = heard.words() | heard.nouns
+        # what a yes would do ("Give me the nod and it's done"; "Ready when you are:" before a pending
+        # action) claims nothing done
+        unsaid = [s.rstrip(":：. ") for s in sentences(text) if awaits_yes(s)] + pending
+        bare = tuple(asked for asked in leave if bare_leave(asked, doing))
+        retold = self._first_tries(clauses, said)
         for clause, after in zip(clauses, clauses[1:] + [None]):
-            reading = self._hear(clause, said)
+            reading = "denial" if clause in retold else self._hear(clause, said)
+            if reading == "claim" and any(clause.sentence.rstrip(":：. ") in asked for asked in unsaid):
+                continue
             if reading == "denial" and after is not None and after.sentence == clause.sentence and \
                     _ONLY.match(after.plain):
                 continue  # "I can't see a forecast, only the current reading": what there is, not a failure
             if reading:
                 (claims if reading == "claim" else denials).append(clause)
-            if reading == "denial" and (clause.fails or clause.retries):
+            if reading == "denial" and (clause.fails or clause.retries or clause in retold):
                 troubles.append(clause.text)
             elif reading == "denial" and _OTHERS.search(clause.text):
                 of_others.append(clause.text)
@@ -381,12 +417,29 @@ class Reader:
                 lacking.append(clause.text)
             elif reading == "denial" and not clause.negated:
                 states.append(clause.text)
-            if reading == "denial" and self._hear(self._without_change(clause), said) != "denial":
+            if reading == "denial" and clause not in retold and \
+                    self._hear(self._without_change(clause), said) != "denial":
                 unchanged.append(clause)
         return Words(tuple(c if isinstance(c, str) else c.text for c in claims),
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
                      unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
-                     of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states))
+                     of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states),
+                     leave=tuple(leave), bare_leave=bare)
+
+    def _first_tries(self, clauses: list[Clause], said: "_Said") -> list[Clause]:
+        """The clauses that tell of a try that did not do it: where a first try is named and a later
+        one asserted ("the bulb ignored me at first. The second command worked", "Only one saved on
+        the first pass, so I redid the other"), those of the first try, else those of the later one,
+        that say no success; and those that say a try was repeated ("had to nudge it twice"). A first
+        try said to have worked ("it went through on the first try") tells no trouble, nor does a
+        later try offered or denied ("no need to send it again")."""
+        twice = [c for c in clauses if _TRIED_TWICE.search(c.plain) and c.asserts and not c.negated]
+        first = [c for c in clauses if _FIRST_TRY.search(c.plain)]
+        later = [c for c in clauses if _LATER_TRY.search(_FIRST_TRY.sub(" ", c.plain)) and c.asserts and not c.negated]
+        if not first or not later:
+            return twice
+        untold = [c for c in first if not _succeeds(c, said)]
+        return (untold or [c for c in later if not _succeeds(c, said)]) + twice
 
     def _hear_field(self, key: str, value: Any, said: "_Said") -> str | None:
         """A structure's field as a statement: one that says how the action went ("done": false,
@@ -494,6 +547,23 @@ class _Said:
         """``text`` says the action was done, in its own words."""
         return bool(text.strip()) and (bool(self.done and self.done.search(text))
                                        or bool(self.french and self.french.search(text)))
+
+
+def _leave_asked(text: str) -> Iterable[str]:
+    """The sentences that ask leave to act, each with what the agent said before it that it will do
+    ("Here's what I'll do: switch the Porch light on. Sound good?")."""
+    said = sentences(text)
+    for before, sentence in zip([""] + said, said):
+        if asks_leave(sentence):
+            yield sentence
+        elif asks_leave(sentence, before):
+            yield f"{before} {sentence}"
+
+
+def _succeeds(clause: Clause, said: "_Said") -> bool:
+    """The clause says the action, or anything, succeeded ("it went through", "it worked", "saved"),
+    not only that the agent did something ("I queried them")."""
+    return clause.asserts and (said.action(clause.plain) or clause.succeeds or bool(_COMPLETED.search(clause.plain)))
 
 
 def _says_not_done(plain: str, negated: str) -> bool:

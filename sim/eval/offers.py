@@ -58,6 +58,8 @@ _REQUEST_POLITE = re.compile(r"^(?:请|帮我|麻烦你?|给我|帮忙|能不能
 _POINTED_AT = re.compile(r"\b(?:it|them|that|this|those|these|one)\b|\b(?:l'|les\s|la\s|le\s)", re.I)
 ID_OR_NAME = re.compile(r"[“\"«「][^”\"»」]+[”\"»」]|\b[A-Za-z]+-\d+\b|\b(?=\w*\d)(?=\w*[A-Za-z])\w{4,}\b"
                          r"|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b|(?<=\w\s)[A-Z][a-z]+\b")  # "Sakura Sushi", "the Porch light"
+# An indefinite object after the verb: a new thing ("set a timer", "add an alarm", "créer une autre").
+_A_NEW_THING = re.compile(r"\s+(?:a|an|some|un|une|des)\s", re.I)
 FRENCH_BASE = r"\w{0,4}\b"  # the French request's verb as an offer says it: annuler, annule
 
 
@@ -82,6 +84,9 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
     verb = _base_pattern(frozenset(action.verbs))
     if not (verb and verb.search(clause.plain) or french and french.search(clause.plain)):
         return False
+    objects = [_A_NEW_THING.match(clause.plain, said.end()) for said in verb.finditer(clause.plain)] if verb else []
+    if objects and all(objects):
+        return False  # "want me to set a timer for it?": the verb's object is a new thing, not the one acted on
     nouns = "|".join(map(re.escape, sorted(action.nouns)))
     return bool(_POINTED_AT.search(clause.plain) or ID_OR_NAME.search(clause.plain)
                 or nouns and re.search(rf"\b(?:the|this|that|your|these|those|la|le|les|votre|vos|cette|ce)\s+"
@@ -104,3 +109,93 @@ def _base_pattern(verbs: frozenset[str]) -> re.Pattern | None:
     words = sorted(v for v in verbs if v)
     return re.compile(r"\b(?:" + "|".join(re.escape(v).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+") for v in words)
                       + r")\b", re.I) if words else None
+
+
+# Asking the user's leave to act, whatever the action's words. A yes/no question whose doer is the
+# agent ("Shall I?", "Want me to lock it in?", "I can bring it to 40% — shall I?", "Mind if I ...?", "je valide ?",
+# 要我…吗, 要保存吗, ให้…ไหม, จะ…จริงไหม) or that asks leave to go on ("OK to save that?", "Good to go?",
+# "can you confirm?"); or a request to confirm before acting, not a question ("Confirm and I'll place
+# it", "Reply yes to proceed", "Give me the nod and it's done", "Un petit oui et elle est enregistrée",
+# 你确认一下我就调, ตอบว่าใช่ได้เลย). A question for information ("Which light?", "Does that look
+# right?") or about what the user wants of the thing ("Want it brighter?") asks no leave.
+_AGENT_DOES = re.compile(r"\b(?:shall|should|can|could|may|do|would|will)\s+(?:i|we)\b|\b(?:want|like|wish|need|prefer)"
+                         r"\s+(?:me|us)\s+to\b|^\W*(?:i|we)\s+(?:can|could)\b|\bif\s+(?:i|we)\b|\b(?:ok|okay|all\s+right|alright|fine|"
+                         r"safe|clear)\s+(?:to|for\s+me\s+to)\b|\bgood\s+to\s+go\b|\b(?:go\s+ahead|proceed|confirm)\b"
+                         r"|\bje\b|\bj'|\bnous\b|\bque\s+je\b"
+                         r"|要|需要|我|帮你|可以"
+                         r"|ให้|จะ|ยืนยัน|เลย", re.I)
+_ASKING = re.compile(r"[?？]\s*\W*$|[?？]|(?:ไหม|มั้ย|หรือไม่|หรือเปล่า)\S{0,4}\s*$")
+_WH_ELSEWHERE = re.compile(r"什么|哪|几|多少|谁|怎么|为什么|อะไร|ไหน|เมื่อไร|เท่าไร|กี่|ใคร|ทำไม|อย่างไร")
+_CONFIRM_FIRST = re.compile(r"\b(?:(?:confirm|approve)(?:\s+(?:it|this|that|them|the\s+\w+))?|(?:reply|answer|say|type|respond|send)"
+                            r"\s+(?:with\s+)?\W{0,3}(?:yes|ok|okay|go|y|confirm)\W{0,3}|(?:give\s+me|say|just\s+say)\s+the\s+"
+                            r"(?:word|nod|go-?ahead|green\s+light|ok)|(?:a|one|just\s+a)\s+(?:quick\s+)?(?:yes|nod|tap|ok))"
+                            r"(?:\s*,?\s*(?:and|to|then)\s+(?:i'll|i\s+will|we'll|it's|it\s+will|it\s+gets|proceed|continue|"
+                            r"go\s+ahead|confirm)\b|\s*[.!]*\s*$)"
+                            r"|\b(?:let\s+me\s+know|tell\s+me)\s*,?\s*(?:and|then)\s+(?:i'll|i\s+will|we'll)\b"
+                            r"|\b(?:need|waiting\s+(?:for|on)|awaiting|pending|just\s+need)\s+(?:your|the\s+user's)\s+"
+                            r"(?:ok|okay|go-?ahead|approval|confirmation|consent|yes|say-?so)\b"
+                            r"|\b(?:awaiting|pending|needs?|requires?|required)\s+(?:your\s+)?(?:confirmation|approval|consent)\b"
+                            r"|\bconfirmation\s+(?:required|needed)\b"
+                            r"|\bun\s+(?:petit\s+|simple\s+)?oui\s+et\b|\b(?:confirmez|validez|dites(?:-moi)?\s+oui)\b"
+                            r"[^.?!]*(?:\bet\s+je\b|\bpour\s+(?:continuer|valider|lancer)|[.!]*\s*$)"
+                            r"|\ben\s+attente\s+de\s+(?:votre\s+)?(?:confirmation|validation|accord)\b"
+                            r"|(?:请|你)确认|确认一下|回复\W{0,2}(?:是|好|确认)|等你确认|待确认"
+                            r"|ขอยืนยัน|ยืนยัน\S{0,6}(?:ก่อน|ด้วย)|ตอบ(?:ว่า|กลับ)?\s*\W{0,2}(?:ใช่|ตกลง|โอเค|ok)|รอ\S{0,4}ยืนยัน", re.I)
+# The agent saying what it will do: put before a yes/no question ("Here's what I'll do: switch the
+# Porch light on. Sound good?"), the question asks leave to do it.
+_INTENDS = re.compile(r"\b(?:i'll|i\s+will|we'll|i'm\s+(?:going|about|ready|set)\s+to|i\s+am\s+(?:going|about|ready)\s+to|"
+                      r"(?:all\s+)?(?:ready|set)\s+to|about\s+to|(?:the\s+)?plan\s+is|here's\s+the\s+plan|je\s+vais|"
+                      r"je\s+m'apprête)\b", re.I)
+# Leave asked for something besides: "too", "also", "as well", 还, 也, 再, อีก, เพิ่ม, ด้วย, aussi.
+_BESIDES = re.compile(r"\b(?:too|also|as\s+well|later|aussi|également|plus\s+tard)\b|还|也|再|别的|其他|另|อื่น|อีก|เพิ่ม",
+                      re.I)
+
+
+def asks_leave(sentence: str, before: str = "") -> bool:
+    """``sentence`` asks the user's leave for the agent to act (a yes/no question the agent is the
+    doer of, or put after what the agent says it will do, ``before``; or a request to confirm
+    first), and not for another thing or something besides."""
+    plain = sentence.replace("*", "")
+    if _besides(plain):
+        return False
+    if _CONFIRM_FIRST.search(plain):
+        return True
+    return bool(_ASKING.search(plain) and (_AGENT_DOES.search(plain) or _INTENDS.search(plain)
+                                           or _INTENDS.search(before) and not _besides(before))
+                and not _WH_ELSEWHERE.search(plain) and not re.match(r"\W*(?:what|which|when|where|who|how|why)\b",
+                                                                     plain, re.I))
+
+
+def awaits_yes(sentence: str) -> bool:
+    """``sentence`` asks the user to confirm before the agent acts ("Give me the nod and it's done",
+    "Reply YES to confirm"): what it says would happen has not."""
+    plain = sentence.replace("*", "")
+    return bool(_CONFIRM_FIRST.search(plain)) and not _besides(plain)
+
+
+def _besides(plain: str) -> bool:
+    return bool(_ANOTHER.search(plain) or _BESIDES.search(plain) or _ANOTHER_ELSEWHERE.search(plain))
+
+
+# What a request for leave says besides the thing it is about, when it asks to go ahead and nothing
+# more: its frame ("shall I", "want me to", "OK to", "reply yes to"), words that point back ("it",
+# "the following") and verbs of going ahead or committing ("proceed", "go through with", "lock in",
+# "place", "save", "finalize"), or making and setting in general ("bring", "make", "get", "put").
+_GOING_AHEAD = frozenset(
+    "shall should can could may do does would will i we you me us want like wish need prefer to ok okay good go ready "
+    "fine safe clear all right alright confirm approve proceed ahead continue reply answer say type respond yes y and "
+    "i'll it's it is give the word nod green light just a an one quick with it this that these those them following "
+    "so now then for please through lock in place finalize finalise submit seal save apply make happen done get put "
+    "bring have carry out go-ahead of if tap thumbs up".split())
+_LATIN = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
+
+
+def bare_leave(sentence: str, action_words: set[str]) -> bool:
+    """An English request for leave that says nothing but going ahead, or the turn's own action
+    ("Shall I?", "Good to go?", "Want me to lock it in?", "OK to save that?", "Confirm and I'll place
+    the booking."): it is about what the reply spoke of. One that says another verb or thing ("Want
+    me to read it back?", "Should I save this as a scene?") is about that."""
+    if re.search(r"[\u0e00-\u0e7f\u4e00-\u9fff]|\b(?:je|vous|nous|que)\b", sentence, re.I):
+        return False
+    said = {w for w in _LATIN.findall(sentence.lower())}
+    return not {w for w in said if w not in _GOING_AHEAD and w not in action_words and w.rstrip("s") not in action_words}

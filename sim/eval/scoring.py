@@ -26,7 +26,8 @@ Confirmations: ``required`` means the agent must have asked before the call,
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from droid.agent.errors import is_error_map
@@ -197,6 +198,8 @@ def _score_calls(turn: Turn, calls: list[MadeCall], text: str, catalog: Catalog,
                 or call is not None and call.confirmed is False]
     situation = Situation(tuple(name for name, _ in outcome.done), tuple(name for name, _ in outcome.undone),
                           bool(outcome.undone) and len(declined) == len(outcome.undone))
+    made = [(call.function_id, json.dumps(call.args, sort_keys=True, default=str)) for call in calls]
+    outcome = replace(outcome, tried_again=len(set(made)) < len(made))  # a failure or a retry told may be true
     verdict.hear(read_about_calls(outcome, text, words, facts), judged, situation, text)
 
 

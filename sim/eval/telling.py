@@ -31,6 +31,7 @@ from sim.eval.claims import Action, Words, is_request_for_action
 from sim.eval.facts import Known, made_up, uncarried
 from sim.eval.phrases import Cues, sentences
 from sim.eval.suite import ExpectedCall, Turn, is_read
+from sim.lint.words import name_words
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Outcome:
     undone: list[tuple[str, Any]]  # (function, the call, or None when none was made)
     reads: list[tuple[ExpectedCall, Any]]  # (the expected lookup, the call that answered it)
     unanswered: list[tuple[str, Any]] = field(default_factory=list)  # lookups refused, as expected or not
+    tried_again: bool = False  # a call made twice with the same arguments: tried again
 
 
 def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
@@ -81,7 +83,8 @@ def read_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | N
     done = outcome.done + [(call.name, call) for _, call in outcome.reads]
     calls = done + outcome.undone + outcome.unanswered
     found: list[Claim | Untold] = claimed_undone(done, outcome.undone, text, words) + \
-        denied_done(done, outcome, text, words) + asked_after_doing(outcome, words)
+        denied_done(done, outcome, text, words) + asked_after_doing(outcome, words) + \
+        left_pending(outcome, words, text)
     if facts is not None:
         found += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts)
     return _reading(words, text, found, calls)
@@ -138,7 +141,8 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     was refused is true. A thing said to have none of something ("it has no content yet") where a
     result holds an empty field states that field's value (sim/eval/facts.py holds it), not a failure.
     A state said of "it" is said of the nearest thing named before it: of a call that set no state
-    ("I dimmed the lamp to 10%. It's on"), it denies nothing."""
+    ("I dimmed the lamp to 10%. It's on"), it denies nothing. A failure or a retry told where a call
+    was made again ("the first try timed out, the second worked") is true."""
     if not done:
         return []
     undone = outcome.undone
@@ -149,7 +153,8 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     denied = [d for d in words.denials if not _speaks_of(d, outcome.unanswered)
               and (_names_a_thing(d, done) if d in words.of_others else _speaks_of(d, done) if undone else True)
               and not (of_lookups and d in words.unchanged) and not (d in words.lacking and _has_empty(done))
-              and not (d in words.states and _of_a_stateless_call(d, text, done))]
+              and not (d in words.states and _of_a_stateless_call(d, text, done))
+              and not (outcome.tried_again and d in words.troubles)]
     return [Claim(NOT_DONE, d, _named(d, done), False, f"{_names(done)} happened") for d in denied]
 
 
@@ -164,6 +169,30 @@ def asked_after_doing(outcome: Outcome, words: Words) -> list[Claim | Untold]:
         return []
     return [Claim(OFFERED, offer, _named(offer, done), False, f"{_names(done)} was already done in this turn")
             for offer in asked]
+
+
+def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Untold]:
+    """Leave asked to act ("Good to go?", "Confirm and I'll place the booking.", "je valide ?", 要保存吗)
+    about a thing a call of this turn already acted on, that no claim says was done: the reply
+    presents the done action as still to do, whatever its words for it, and the user's yes would
+    do it twice. The question is about what it names of the calls (their targets, titles, places:
+    what they were given and returned), else, where it asks only to go ahead ("Shall I?"), about
+    what the reply names; a claim of the turn as a whole ("All done.") says every call was done."""
+    done = outcome.done
+    if not done or not words.leave:
+        return []
+    claimed = [_spoken_of(claim, done) for claim in words.claims]
+    if not all(claimed):
+        return []
+    told = set().union(*claimed)
+    found: list[Claim | Untold] = []
+    for asked in words.leave:
+        about = _spoken_of(asked, done) or (_spoken_of(text, done) if asked in words.bare_leave else set())
+        pending = [done[i] for i in sorted(about - told)]
+        if pending:
+            found.append(Claim(OFFERED, asked, _named(asked, pending), False,
+                               f"{_names(pending)} was already done in this turn"))
+    return found
 
 
 def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Claim | Untold]:
@@ -267,10 +296,38 @@ _STATE_CODE = re.compile(r"[A-Z][A-Z_]+")
 
 def _names_another(part: str, calls: list[tuple[str, Any]]) -> bool:
     """The part names a thing (an id, a name in capitals) that none of these calls was given or
-    returned: "Shall I book Trattoria Roma instead?" after booking Sakura Sushi."""
+    returned: "Shall I book Trattoria Roma instead?" after booking Sakura Sushi. The kind of thing
+    a call acts on is no other thing ("save it to Notes" after create_note)."""
     told = " ".join(json.dumps([call.args, call.response], ensure_ascii=False, default=str).lower()
                     for _, call in calls if call is not None)
-    return any(name.lower() not in told for name in _NAMED.findall(part))
+    kinds = {word for name, _ in calls for word in name_words(name)}
+    return any(name.lower() not in told and name.lower().rstrip("s") not in kinds for name in _NAMED.findall(part))
+
+
+def _spoken_of(part: str, calls: list[tuple[str, Any]]) -> set[int]:
+    """The indexes of the calls the part names by what they were given or returned ("Ceiling light",
+    "Le Petit Bistro", "ORD-5117"), each name where it stands not inside a longer name of another
+    call: "Created “Dinner at Le Petit Bistro”" names the note, not the booking at Le Petit Bistro."""
+    said = part.lower()
+    spans = [(found.start(), found.end(), index) for index, (_, call) in enumerate(calls) if call is not None
+             for name in _call_names(call) for found in re.finditer(re.escape(name), said)]
+    return {index for start, end, index in spans
+            if not any(other != index and s <= start and end <= e and e - s > end - start for s, e, other in spans)}
+
+
+def _call_names(call: Any) -> set[str]:
+    """What a call's thing is called: its string arguments (an id also with spaces for its hyphens)
+    and the names, titles and ids its result gave, not an enum's value (ON, CONFIRMED); of three
+    characters or more, or two of Chinese (王伟)."""
+    result = call.response if isinstance(call.response, dict) else {}
+    values = [v for v in call.args.values() if isinstance(v, str)] + \
+        [v for key, v in result.items() if isinstance(v, str) and _NAMING_KEY.search(key)]
+    return {form.lower() for value in values if not re.fullmatch(r"[A-Z_]+", value)
+            for form in (value, value.replace("-", " ")) if len(form) >= 3 or _HAN.fullmatch(form)}
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]{2}")  # a Chinese name of two characters: 王伟
+_NAMING_KEY = re.compile(r"(?:name|title|id|label)$", re.I)
 
 
 def _with_its_pronoun(part: str, text: str) -> str:

@@ -242,6 +242,7 @@ def test_a_retry_reported_says_the_first_try_failed(monkeypatch, reply, language
     assert _read(reply, language=language).denials, "a second try reported: the first failed, which no call shows"
     monkeypatch.setitem(DEFAULT_PHRASES["en"], "retry", RETRIES)
     monkeypatch.setitem(DEFAULT_PHRASES[language], "retry", RETRIES if language == "en" else [])
+    monkeypatch.setattr("sim.eval.claims._TRIED_TWICE", re.compile("(?!)"))  # the same, read as a try repeated
     assert not _read(reply, language=language).denials
 
 
