@@ -192,6 +192,16 @@ _CANNOT_TELL = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|no\
                           r"(?:si|combien|quel\w*|comment|quand|où|pourquoi)\b"
                           r"|(?:(?:无法|没法|不能)(?:告诉你|确定|判断|知道|说清楚?)|不知道)\S{0,4}?(?:多|是否|有没有|什么|怎么|哪)"
                           r"|(?:บอก|ระบุ|รู้)\S{0,6}ไม่ได้ว่า", re.I)
+# The agent not vouching for what comes later ("I can't promise these will still be free", "so I can't
+# guarantee that date", "je ne peux pas garantir", 无法保证, 不能确定, รับประกันไม่ได้, ไม่แน่ใจว่า): a caveat
+# about what it knows, as _CANNOT_TELL is, not a call that failed.
+_CANNOT_VOUCH = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|won't\s+be\s+able\s+to|unable\s+to"
+                           r"|not\s+able\s+to)\s+(?:really\s+|fully\s+|100\s*%\s+)?(?:promise|guarantee|vouch|ensure"
+                           r"|be\s+(?:sure|certain))\b"
+                           r"|\b(?:ne\s+(?:peux|pouvons|saurais)|impossible\s+de)\s+(?:pas\s+)?(?:vous\s+)?(?:garantir"
+                           r"|promettre|assurer|être\s+(?:sûr|certain))"
+                           r"|(?:无法|没法|不能|不敢)(?:保证|担保|确定|肯定|承诺)"
+                           r"|(?:รับประกัน|สัญญา)\S{0,6}ไม่ได้|ไม่(?:สามารถ)?(?:รับประกัน|แน่ใจ)", re.I)
 # A negated possession: a thing said to have none of something ("it has no text yet", "n'a pas encore de
 # contenu", "il n'y a aucun texte", ยังไม่มีเนื้อหา), not an action said not done ("ไม่มีการยกเลิก": no
 # cancelling took place).
@@ -476,7 +486,10 @@ class Reader:
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
             if _UNDOING.search(after) and not clause.fails:
                 return None  # "it can't be undone": what can no longer be done
-            if _CANNOT_TELL.search(clause.plain) and not (clause.fails or clause.retries):
+            vouch = _CANNOT_VOUCH.search(clause.plain)
+            if vouch and said.verb and said.verb.search(clause.plain[vouch.end():]):
+                vouch = None  # "I can't guarantee the booking went through": a doubt of the action itself
+            if (_CANNOT_TELL.search(clause.plain) or vouch) and not (clause.fails or clause.retries):
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
                 return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing

@@ -1,0 +1,54 @@
+"""Readings of careful replies added in heldout11's tuning round (issue 45), each shown on phrasings
+no reply set holds, with the near miss that must still deny."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sim.eval.claims import Action, Reader
+from sim.eval.phrases import Cues
+
+
+def _read(reply: str, functions=(), request: str = "", language: str = "en", others=()):
+    action = Action()
+    for function in functions:
+        action.add_function(*function)
+    for other in others:
+        action.add_elsewhere(*other)
+    action.elsewhere -= action.verbs
+    return Reader(Cues.of(["en", language]), ["en", language]).read(reply, action, request)
+
+
+# The agent not vouching for what comes later is a caveat, not a lookup that failed ----------------
+
+TRAIN_LOOKUP = "Are there seats left on the 8:10 train to Lyon?"
+LOOKUP_IN = {"fr": "Reste-t-il des places dans le train de 8 h 10 pour Lyon ?", "zh": "8:10 去里昂的火车还有座位吗？",
+             "th": "รถไฟ 8:10 ไปลียงยังมีที่นั่งเหลือไหม"}
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Twelve seats are left on the 8:10. Prices move fast, so I can't promise that fare will hold until tonight.", "en"),
+    ("There are 12 seats left, though I cannot be certain they'll last the morning.", "en"),
+    ("Il reste 12 places ; impossible de garantir qu'il y en aura encore demain.", "fr"),
+    ("Il reste 12 places, mais je ne peux pas être sûr qu'elles resteront libres.", "fr"),
+    ("8:10 的车还有 12 个座位，不过无法保证到晚上还有。", "zh"),
+    ("รถไฟ 8:10 ยังเหลือ 12 ที่นั่ง แต่รับประกันไม่ได้ว่าจะยังว่างถึงเย็นนี้", "th"),
+])
+def test_not_vouching_for_what_comes_later_denies_nothing(monkeypatch, reply, language):
+    assert not _read(reply, request=LOOKUP_IN.get(language, TRAIN_LOOKUP), language=language).denials
+    monkeypatch.setattr("sim.eval.claims._CANNOT_VOUCH", re.compile("(?!)"))
+    assert _read(reply, request=LOOKUP_IN.get(language, TRAIN_LOOKUP), language=language).denials, "without the reading, a denial"
+
+
+BOOK_SEAT = ("book_seat", "Books a seat on a train.", {"trainId": "TGV-810"},
+             {"properties": {"trainId": {"type": "string"}}})
+
+
+@pytest.mark.parametrize("reply", [
+    "I can't guarantee the seat was booked: the app timed out.",
+    "I can't promise it booked the seat.",
+    "I couldn't get the train times.",
+])
+def test_a_doubt_of_the_action_itself_or_a_failure_is_still_a_denial(reply):
+    assert _read(reply, [BOOK_SEAT], "Book me a seat on the 8:10").denials
