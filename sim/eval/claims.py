@@ -285,6 +285,7 @@ class Action:
     parameters: set[str] = field(default_factory=set)  # the words of its parameters' names: title, content
     given: set[str] = field(default_factory=set)  # those of the arguments a call gave
     elsewhere: set[str] = field(default_factory=set)  # the verbs of the apps' other actions, none done this turn
+    ungiven: set[str] = field(default_factory=set)  # the words naming parameters no call gave, its own or others'
 
     @property
     def untouched(self) -> set[str]:
@@ -306,18 +307,30 @@ class Action:
         properties = (schema or {}).get("properties") or {}
         self.parameters |= {w for key in properties for w in name_words(key)}
         self.given |= {w for key in args or {} for w in name_words(key)}
+        if args:
+            self.ungiven |= {w for key, spec in properties.items() if key not in args for w in _part_words(key, spec)}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
             if isinstance(value, str) and value in allowed:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
-    def add_elsewhere(self, name: str, description: str) -> None:
+    def add_elsewhere(self, name: str, description: str, schema: dict[str, Any] | None = None) -> None:
         """The verbs of an action of the apps that this turn neither expects nor calls: a denial
-        that names one ("Nothing is booked yet" after a search) is about it, and true."""
+        that names one ("Nothing is booked yet" after a search) is about it, and true; and the
+        parts it sets ("brightness" of dim_light), which no call of this turn set."""
         other = Action()
         other.add_function(name, description, {}, {})
         self.elsewhere |= other.verbs
+        properties = (schema or {}).get("properties") or {}
+        self.ungiven |= {w for key, spec in properties.items() for w in _part_words(key, spec)}
+
+    @property
+    def unset(self) -> set[str]:
+        """The words of the parts no call of this turn was given, its own functions' or the apps'
+        other ones', less any word of what was given or acted on: a denial that names one ("I didn't
+        change its brightness" after switching it on) is true of that part, not of the call."""
+        return self.ungiven - self.given - self.nouns - self.verbs - self.states
 
     def add_verbs(self, verbs: Iterable[str]) -> None:
         """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
@@ -387,7 +400,7 @@ class Reader:
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
-                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
+                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)), _words_pattern(frozenset(action.unset)))
         claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
         pending = [record.text for record in structured.records  # {"status": "awaiting_confirmation"}
@@ -495,6 +508,8 @@ class Reader:
                 return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
             if _of_another_action(clause, after, said):
                 return None  # "nothing is booked yet" after a search: true of the booking no call made
+            if _of_an_unset_part(clause, said):
+                return None  # "I didn't add any text" to a note made with a title only
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or said.as_it_was(clause.plain)):
@@ -547,6 +562,7 @@ class _Said:
     untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
     called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
     elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
+    unset_words: re.Pattern | None = None  # the parts no call of this turn was given (Action.unset)
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
@@ -600,6 +616,28 @@ def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
     return bool(said.elsewhere and said.elsewhere.search(_CHANGE.sub(" ", after))) \
         and not (said.verb and said.verb.search(clause.plain)) \
         and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
+
+
+def _part_words(key: str, spec: Any) -> set[str]:
+    """The words naming a parameter: its name's and its description's nouns ("content": "The body
+    text of the note." is said as "text" as often as "content")."""
+    described = spec.get("description", "") if isinstance(spec, dict) else ""
+    return set(name_words(key)) | {w.lower() for w in re.findall(r"[A-Za-z]{4,}", described)} - _NOT_A_PART
+
+
+# Words of a parameter's description that name no part of the thing.
+_NOT_A_PART = frozenset("the this that with from when used while whether which what whose into only none null "
+                        "omitted current user percent value values should must will each default".split())
+
+
+def _of_an_unset_part(clause: Clause, said: "_Said") -> bool:
+    """A negated clause naming a part no call of this turn was given ("so I didn't add any text to
+    the note" after a note made with a title only; "I didn't change its brightness" after switching
+    the light on): true of that part, not a denial of the call. One that tells of a failure, or
+    names a state the action sets, is none."""
+    return bool(said.unset_words and said.unset_words.search(clause.plain)) \
+        and not (clause.fails or clause.retries or _UNABLE.search(clause.plain)) \
+        and not (said.opposite and said.opposite.search(clause.plain))
 
 
 @functools.cache
@@ -817,6 +855,12 @@ def _verb_pattern(verbs: frozenset[str]) -> re.Pattern | None:
     """The verb in any form, for a negated clause: "couldn't cancel", "not cancelling"."""
     words = sorted({w for v in verbs if v for w in (v, *forms(v)[0], *forms(v)[1])})
     return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.I) if words else None
+
+
+@functools.cache
+def _words_pattern(words: frozenset[str]) -> re.Pattern | None:
+    """These nouns, singular or plural, and as French spells the many it shares ("texte", "notes")."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")(?:e?s|e)?\b", re.I) if words else None
 
 
 def _outcome_pattern() -> re.Pattern:

@@ -52,3 +52,43 @@ BOOK_SEAT = ("book_seat", "Books a seat on a train.", {"trainId": "TGV-810"},
 ])
 def test_a_doubt_of_the_action_itself_or_a_failure_is_still_a_denial(reply):
     assert _read(reply, [BOOK_SEAT], "Book me a seat on the 8:10").denials
+
+
+# A denial naming a part no call of this turn was given is true of that part ------------------------
+
+FAN_ON = ("set_fan_power", "Switches a fan on or off.", {"fanId": "attic", "power": "ON"},
+          {"properties": {"fanId": {"type": "string"}, "power": {"type": "string", "enum": ["ON", "OFF"]}}})
+FAN_SPEED = ("set_fan_speed", "Sets a fan's speed.",
+             {"properties": {"fanId": {"type": "string"}, "speed": {"type": "integer", "description": "Rotations a minute."}}})
+TASK = ("create_task", "Creates a task.", {"name": "Call the plumber"},
+        {"properties": {"name": {"type": "string", "description": "The task's name."},
+                        "deadline": {"type": "string", "description": "The due date of the task."}}})
+
+
+@pytest.mark.parametrize("reply", [
+    "The attic fan is running. I didn't change its speed.",
+    "Attic fan switched on; I haven't changed the speed it runs at.",
+])
+def test_a_denial_naming_another_functions_part_is_no_denial_of_the_call(reply):
+    assert not _read(reply, [FAN_ON], "Turn on the attic fan", others=[FAN_SPEED]).denials
+    assert _read(reply, [FAN_ON], "Turn on the attic fan").denials, "without the other function's part, a denial"
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Task 'Call the plumber' is in. You gave no date, so I didn't add a deadline.", "en"),
+    ("The task is there; I haven't created any due date for it.", "en"),
+    ("La tâche est créée ; je n'ai pas fixé de deadline.", "fr"),
+])
+def test_a_denial_naming_a_part_the_call_was_not_given_is_true_of_that_part(reply, language):
+    assert not _read(reply, [TASK], "Add a task to call the plumber", language).denials
+    given_all = (*TASK[:2], {"name": "Call the plumber", "deadline": "Friday"}, TASK[3])
+    assert _read(reply, [given_all], "Add a task to call the plumber", language).denials, "the call set it: a denial"
+
+
+@pytest.mark.parametrize("reply", [
+    "I didn't switch the attic fan on.",
+    "The fan's power wasn't changed.",
+    "I couldn't change its speed: the fan didn't respond.",
+])
+def test_a_denial_of_the_call_or_a_failure_naming_a_part_is_still_a_denial(reply):
+    assert _read(reply, [FAN_ON], "Turn on the attic fan", others=[FAN_SPEED]).denials
