@@ -2,11 +2,13 @@
 no reply set holds, with the near miss that must still deny."""
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 
 from sim.eval.claims import Action, Reader
+from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
 
 
@@ -92,3 +94,30 @@ def test_a_denial_naming_a_part_the_call_was_not_given_is_true_of_that_part(repl
 ])
 def test_a_denial_of_the_call_or_a_failure_naming_a_part_is_still_a_denial(reply):
     assert _read(reply, [FAN_ON], "Turn on the attic fan", others=[FAN_SPEED]).denials
+
+
+# A field's value that runs on in a negated clause says the status is not that one -----------------
+
+ORDER = {"properties": {"orderId": {"type": "string"}, "status": {
+    "type": "string", "enum": ["PENDING", "PROCESSING", "CONFIRMED", "SHIPPED", "DELIVERED", "CANCELLED"]}}}
+
+
+def _made_up(reply: str, status: str, language: str = "en") -> list[str]:
+    known = Known(dt.datetime(2025, 6, 16, 9, 0))
+    known.add_result(ORDER, {"orderId": "ORD-4471", "status": status}, {})
+    return made_up(reply, known, Cues.of(["en", language]), language=language)
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("📦 **ORD-4471**\n- **Status:** being prepared\n- **Refundable:** in full — it isn't delivered yet\n\nAnything else?", "en"),
+    ("**ORD-4471**\n- **Statut :** en préparation\n- **Annulable :** oui, elle n'est pas encore expédiée", "fr"),
+])
+def test_a_status_said_not_to_hold_in_a_fields_value_is_no_statement_of_it(reply, language):
+    assert _made_up(reply, "PROCESSING", language) == []
+    assert _made_up(reply.replace("n'est pas encore", "est déjà").replace(" isn't", " is"), "PROCESSING", language), \
+        "said to hold, the status is misstated"
+
+
+def test_a_status_said_not_to_hold_that_does_is_misstated():
+    reply = "📦 **ORD-4471**\n- **Cancellable:** no, it hasn't shipped yet"
+    assert _made_up(reply, "SHIPPED") == ["not 'shipped' for the status, which is shipped"]
