@@ -599,11 +599,14 @@ def _quoted(text: str, cues: Cues, of_the_world: Any = lambda sentence: False) -
 
 def _under_text_headings(text: str) -> list[str]:
     """The lines under a heading that says a text follows ("Here's “Welcome”:"), to a blank line
-    after them."""
+    after them; none where what follows the heading was a structure, read as one (its lines are
+    blanked in the prose: a question after the list is no part of its last field)."""
     lines, found, under = text.splitlines(), [], False
     for line in lines:
         if _TEXT_HEADING.search(line):
             under = True
+        elif under and line and not line.strip():
+            under = False  # the heading's text was the structure read in its place
         elif under and line.strip():
             found.append(_LIST_ITEM.sub("", line))
         elif under and found:

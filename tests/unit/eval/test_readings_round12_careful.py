@@ -121,3 +121,29 @@ def test_a_status_said_not_to_hold_in_a_fields_value_is_no_statement_of_it(reply
 def test_a_status_said_not_to_hold_that_does_is_misstated():
     reply = "📦 **ORD-4471**\n- **Cancellable:** no, it hasn't shipped yet"
     assert _made_up(reply, "SHIPPED") == ["not 'shipped' for the status, which is shipped"]
+
+
+# A question after a list is no part of the list's last field --------------------------------------
+
+MEMO = {"properties": {"memoId": {"type": "string"}, "heading": {"type": "string"}, "body": {"type": "string"}}}
+
+
+def _memo_made_up(reply: str, language: str = "en") -> list[str]:
+    known = Known(dt.datetime(2025, 6, 16, 9, 0))
+    known.add_result(MEMO, {"memoId": "memo-3", "heading": "Groceries", "body": "Eggs, flour and lemons."}, {})
+    return made_up(reply, known, Cues.of(["en", language]), language=language)
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Here's what memo-3 says:\n\n- **Heading:** Groceries\n- **Body:** Eggs, flour and lemons.\n\n"
+     "Should I append something to it?", "en"),
+    ("Voici ce que contient memo-3 :\n\n- **Titre :** Groceries\n- **Texte :** Eggs, flour and lemons.\n\n"
+     "Voulez-vous que j'y ajoute quelque chose ?", "fr"),
+])
+def test_a_question_after_a_list_under_a_text_heading_is_no_text_stated(reply, language):
+    assert _memo_made_up(reply, language) == []
+
+
+def test_text_under_a_heading_that_no_call_returned_is_still_made_up():
+    reply = "Here's what memo-3 says:\n\nBuy a canoe, two paddles and a tent.\n\nShould I append something?"
+    assert _memo_made_up(reply)
