@@ -10,6 +10,7 @@ import pytest
 from sim.eval.claims import Action, Reader
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
+from sim.eval.value_words import counts_said
 
 
 def _read(reply: str, functions=(), request: str = "", language: str = "en", others=()):
@@ -147,3 +148,23 @@ def test_a_question_after_a_list_under_a_text_heading_is_no_text_stated(reply, l
 def test_text_under_a_heading_that_no_call_returned_is_still_made_up():
     reply = "Here's what memo-3 says:\n\nBuy a canoe, two paddles and a tent.\n\nShould I append something?"
     assert _memo_made_up(reply)
+
+
+# "One" as a pronoun counts nothing ----------------------------------------------------------------
+
+WEATHER = {"properties": {"city": {"type": "string"}, "temperature": {"type": "number"}, "feelsLike": {"type": "number"}}}
+
+
+@pytest.mark.parametrize("reply", [
+    "Oslo is 14.2°C and feels like 12.5°C. Ridge and Lake trails are open: choose one you like.",
+    "Oslo is 14.2°C and feels like 12.5°C. Tell me which one you would like to walk.",
+])
+def test_one_as_a_pronoun_is_no_count(reply):
+    known = Known(dt.datetime(2025, 6, 16, 9, 0))
+    known.add_result(WEATHER, {"city": "Oslo", "temperature": 14.2, "feelsLike": 12.5}, {})
+    assert not any("'one" in why for why in made_up(reply, known, Cues.of(["en"]), language="en"))
+
+
+def test_one_before_a_noun_is_still_a_count():
+    assert [(n, nouns[0]) for _, n, nouns, _ in counts_said("Book one table for two.", "en")] == \
+        [(1.0, "table"), (2.0, "people")]
