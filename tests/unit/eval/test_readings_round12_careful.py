@@ -7,20 +7,14 @@ import re
 
 import pytest
 
-from sim.eval.claims import Action, Reader
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
 from sim.eval.value_words import counts_said
+from tests.unit.eval.test_readings_careful import _read_with_others
 
 
 def _read(reply: str, functions=(), request: str = "", language: str = "en", others=()):
-    action = Action()
-    for function in functions:
-        action.add_function(*function)
-    for other in others:
-        action.add_elsewhere(*other)
-    action.elsewhere -= action.verbs
-    return Reader(Cues.of(["en", language]), ["en", language]).read(reply, action, request)
+    return _read_with_others(reply, request, *others, functions=functions, language=language)
 
 
 # The agent not vouching for what comes later is a caveat, not a lookup that failed ----------------
