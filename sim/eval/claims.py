@@ -192,6 +192,16 @@ _CANNOT_TELL = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|no\
                           r"(?:si|combien|quel\w*|comment|quand|où|pourquoi)\b"
                           r"|(?:(?:无法|没法|不能)(?:告诉你|确定|判断|知道|说清楚?)|不知道)\S{0,4}?(?:多|是否|有没有|什么|怎么|哪)"
                           r"|(?:บอก|ระบุ|รู้)\S{0,6}ไม่ได้ว่า", re.I)
+# The agent not vouching for what comes later ("I can't promise these will still be free", "so I can't
+# guarantee that date", "je ne peux pas garantir", 无法保证, 不能确定, รับประกันไม่ได้, ไม่แน่ใจว่า): a caveat
+# about what it knows, as _CANNOT_TELL is, not a call that failed.
+_CANNOT_VOUCH = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|won't\s+be\s+able\s+to|unable\s+to"
+                           r"|not\s+able\s+to)\s+(?:really\s+|fully\s+|100\s*%\s+)?(?:promise|guarantee|vouch|ensure"
+                           r"|be\s+(?:sure|certain))\b"
+                           r"|\b(?:ne\s+(?:peux|pouvons|saurais)|impossible\s+de)\s+(?:pas\s+)?(?:vous\s+)?(?:garantir"
+                           r"|promettre|assurer|être\s+(?:sûr|certain))"
+                           r"|(?:无法|没法|不能|不敢)(?:保证|担保|确定|肯定|承诺)"
+                           r"|(?:รับประกัน|สัญญา)\S{0,6}ไม่ได้|ไม่(?:สามารถ)?(?:รับประกัน|แน่ใจ)", re.I)
 # A negated possession: a thing said to have none of something ("it has no text yet", "n'a pas encore de
 # contenu", "il n'y a aucun texte", ยังไม่มีเนื้อหา), not an action said not done ("ไม่มีการยกเลิก": no
 # cancelling took place).
@@ -275,6 +285,7 @@ class Action:
     parameters: set[str] = field(default_factory=set)  # the words of its parameters' names: title, content
     given: set[str] = field(default_factory=set)  # those of the arguments a call gave
     elsewhere: set[str] = field(default_factory=set)  # the verbs of the apps' other actions, none done this turn
+    ungiven: set[str] = field(default_factory=set)  # the words naming parameters no call gave, its own or others'
 
     @property
     def untouched(self) -> set[str]:
@@ -296,18 +307,30 @@ class Action:
         properties = (schema or {}).get("properties") or {}
         self.parameters |= {w for key in properties for w in name_words(key)}
         self.given |= {w for key in args or {} for w in name_words(key)}
+        if args:
+            self.ungiven |= {w for key, spec in properties.items() if key not in args for w in _part_words(key, spec)}
         for key, value in (args or {}).items():
             allowed = (properties.get(key) or {}).get("enum") or []
             if isinstance(value, str) and value in allowed:
                 self.states.add(_said(value))
                 self.opposites |= {_said(other) for other in allowed if isinstance(other, str) and other != value}
 
-    def add_elsewhere(self, name: str, description: str) -> None:
+    def add_elsewhere(self, name: str, description: str, schema: dict[str, Any] | None = None) -> None:
         """The verbs of an action of the apps that this turn neither expects nor calls: a denial
-        that names one ("Nothing is booked yet" after a search) is about it, and true."""
+        that names one ("Nothing is booked yet" after a search) is about it, and true; and the
+        parts it sets ("brightness" of dim_light), which no call of this turn set."""
         other = Action()
         other.add_function(name, description, {}, {})
         self.elsewhere |= other.verbs
+        properties = (schema or {}).get("properties") or {}
+        self.ungiven |= {w for key, spec in properties.items() for w in _part_words(key, spec)}
+
+    @property
+    def unset(self) -> set[str]:
+        """The words of the parts no call of this turn was given, its own functions' or the apps'
+        other ones', less any word of what was given or acted on: a denial that names one ("I didn't
+        change its brightness" after switching it on) is true of that part, not of the call."""
+        return self.ungiven - self.given - self.nouns - self.verbs - self.states
 
     def add_verbs(self, verbs: Iterable[str]) -> None:
         """These verbs, the verbs of the same intent and of the same action, and the states they leave."""
@@ -377,7 +400,7 @@ class Reader:
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
-                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)))
+                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)), _words_pattern(frozenset(action.unset)))
         claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
         pending = [record.text for record in structured.records  # {"status": "awaiting_confirmation"}
@@ -476,12 +499,17 @@ class Reader:
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
             if _UNDOING.search(after) and not clause.fails:
                 return None  # "it can't be undone": what can no longer be done
-            if _CANNOT_TELL.search(clause.plain) and not (clause.fails or clause.retries):
+            vouch = _CANNOT_VOUCH.search(clause.plain)
+            if vouch and said.verb and said.verb.search(clause.plain[vouch.end():]):
+                vouch = None  # "I can't guarantee the booking went through": a doubt of the action itself
+            if (_CANNOT_TELL.search(clause.plain) or vouch) and not (clause.fails or clause.retries):
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
                 return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
             if _of_another_action(clause, after, said):
                 return None  # "nothing is booked yet" after a search: true of the booking no call made
+            if _of_an_unset_part(clause, said):
+                return None  # "I didn't add any text" to a note made with a title only
             return "denial" if outcome or _denies_elsewhere(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or said.as_it_was(clause.plain)):
@@ -534,6 +562,7 @@ class _Said:
     untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
     called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
     elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
+    unset_words: re.Pattern | None = None  # the parts no call of this turn was given (Action.unset)
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
@@ -587,6 +616,28 @@ def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
     return bool(said.elsewhere and said.elsewhere.search(_CHANGE.sub(" ", after))) \
         and not (said.verb and said.verb.search(clause.plain)) \
         and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
+
+
+def _part_words(key: str, spec: Any) -> set[str]:
+    """The words naming a parameter: its name's and its description's nouns ("content": "The body
+    text of the note." is said as "text" as often as "content")."""
+    described = spec.get("description", "") if isinstance(spec, dict) else ""
+    return set(name_words(key)) | {w.lower() for w in re.findall(r"[A-Za-z]{4,}", described)} - _NOT_A_PART
+
+
+# Words of a parameter's description that name no part of the thing.
+_NOT_A_PART = frozenset("the this that with from when used while whether which what whose into only none null "
+                        "omitted current user percent value values should must will each default".split())
+
+
+def _of_an_unset_part(clause: Clause, said: "_Said") -> bool:
+    """A negated clause naming a part no call of this turn was given ("so I didn't add any text to
+    the note" after a note made with a title only; "I didn't change its brightness" after switching
+    the light on): true of that part, not a denial of the call. One that tells of a failure, or
+    names a state the action sets, is none."""
+    return bool(said.unset_words and said.unset_words.search(clause.plain)) \
+        and not (clause.fails or clause.retries or _UNABLE.search(clause.plain)) \
+        and not (said.opposite and said.opposite.search(clause.plain))
 
 
 @functools.cache
@@ -804,6 +855,12 @@ def _verb_pattern(verbs: frozenset[str]) -> re.Pattern | None:
     """The verb in any form, for a negated clause: "couldn't cancel", "not cancelling"."""
     words = sorted({w for v in verbs if v for w in (v, *forms(v)[0], *forms(v)[1])})
     return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.I) if words else None
+
+
+@functools.cache
+def _words_pattern(words: frozenset[str]) -> re.Pattern | None:
+    """These nouns, singular or plural, and as French spells the many it shares ("texte", "notes")."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")(?:e?s|e)?\b", re.I) if words else None
 
 
 def _outcome_pattern() -> re.Pattern:

@@ -300,7 +300,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     reading = _Reading(known, language, numbers, {e.lower() for e in exclude}, knowledge)
     structured = parse(text)
     reading.counts |= _items_listed(text, structured.records)
-    found = [why for record in structured.records for why in reading.record(record)]
+    found = [why for record in structured.records for why in reading.record(record, cues)]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
     text = _QUOTATION.sub(lambda m: "“…”" if len(m.group(1).split()) >= 4 and
@@ -476,8 +476,10 @@ class _Reading:
                             for d in _dicts(part) for key, v in d.items() if isinstance(v, list))
         return not held and int(value) in self.counts
 
-    def record(self, record: Record) -> list[str]:
-        """A structure's row, each field held to the result the row names (sim/eval/structure.py)."""
+    def record(self, record: Record, cues: Cues) -> list[str]:
+        """A structure's row, each field held to the result the row names (sim/eval/structure.py); a
+        value that runs on in clauses of its own ("yes — it hasn't shipped yet") is read clause by
+        clause, each negated or not as it is said."""
         row = self._row_key(record)
         found = []
         for key, value in record.fields:  # a state's word over a list of names: "on": ["Pendant", "Porch light"]
@@ -507,8 +509,17 @@ class _Reading:
                 found += self._same_field(key, value, parts)
                 if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
                     unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
-                    found += self.clause(f"{key}: {value}{unit or ''}", parts, False, parts, label=f"{key}:")
+                    found += self._field_clauses(f"{key}: {value}{unit or ''}", f"{key}:", parts, cues)
         return found
+
+    def _field_clauses(self, said: str, label: str, parts: list[Any], cues: Cues) -> list[str]:
+        """A field said as "key: value", each of its clauses read as said: "Cancellable: yes — it
+        hasn't shipped yet" says the order is not shipped, not that it is."""
+        clauses = cues.clauses(said)
+        if len(clauses) < 2:
+            return self.clause(said, parts, False, parts, label=label)
+        return [why for c in clauses for why in self.clause(c.text, parts, c.negated, parts,
+                                                             label=label if c.text.startswith(label) else "")]
 
     def _same_field(self, key: str, value: Any, parts: list[Any]) -> list[str]:
         """A field the row names as the result does (``"can_cancel": true`` for canCancel, ``"room"``)
@@ -588,11 +599,14 @@ def _quoted(text: str, cues: Cues, of_the_world: Any = lambda sentence: False) -
 
 def _under_text_headings(text: str) -> list[str]:
     """The lines under a heading that says a text follows ("Here's “Welcome”:"), to a blank line
-    after them."""
+    after them; none where what follows the heading was a structure, read as one (its lines are
+    blanked in the prose: a question after the list is no part of its last field)."""
     lines, found, under = text.splitlines(), [], False
     for line in lines:
         if _TEXT_HEADING.search(line):
             under = True
+        elif under and line and not line.strip():
+            under = False  # the heading's text was the structure read in its place
         elif under and line.strip():
             found.append(_LIST_ITEM.sub("", line))
         elif under and found:

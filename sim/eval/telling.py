@@ -71,7 +71,7 @@ def action_of(turn: Turn, calls: list[Any], catalog: Catalog) -> Action:
             action.add_function(function.short_id, function.description, args, function.parameters)
     for function_id, function in catalog.functions.items():
         if function_id not in {f for f, _ in turns} and not is_read(function.short_id):
-            action.add_elsewhere(function.short_id, function.description)
+            action.add_elsewhere(function.short_id, function.description, function.parameters)
     action.elsewhere -= action.verbs
     return action
 

@@ -234,8 +234,12 @@ _NUMBER_WORDS = {language: {word: n for n, words in enumerate(rows, 1) for word 
     "th": ["หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า", "สิบ"],
 }.items()}
 _N = {language: r"\d+|" + "|".join(sorted(words, key=len, reverse=True)) for language, words in _NUMBER_WORDS.items()}
+# Words of the closed classes that follow "one" as a pronoun, not a counted noun: "pick one you like",
+# "one of them", "the one that's free", "one or two".
+_NO_NOUN = r"(?!(?:you|i|we|they|he|she|it|of|that|which|who|whom|the|a|an|or|and|is|are|was|were|will|would|can|" \
+           r"could|should|to|in|on|at|for|with|by|from|more|less|per|if|than|so)\b)"
 _COUNTS: dict[str, list[str]] = {
-    "en": [rf"(?<![\d:.,/-])\b(?P<n>{_N['en']})\s+(?P<noun>[a-z]+)(?:\s+(?P<noun2>[a-z]+))?",
+    "en": [rf"(?<![\d:.,/-])\b(?P<n>{_N['en']})\s+{_NO_NOUN}(?P<noun>[a-z]+)(?:\s+(?P<noun2>[a-z]+))?",
            rf"\b(?P<people>table|party|reservation|booking|seating)\s+(?:for|of)\s+(?P<n>{_N['en']})\b(?![:.]\d)"],
     "fr": [rf"(?<![\d:.,/-])\b(?P<n>{_N['fr']})\s+(?P<noun>[^\W\d_]+)",
            rf"\b(?P<people>table|réservation)\s+pour\s+(?P<n>{_N['fr']})\b(?![:.h]\d)"],

@@ -118,14 +118,14 @@ CANCEL_SLOT = ("cancel_slot", "Cancels a charging slot reservation.",
                {"slotId": "CS-12"}, {"properties": {"slotId": {"type": "string"}}})
 
 
-def _read_with_others(reply: str, request: str, *others, functions=()):
+def _read_with_others(reply: str, request: str, *others, functions=(), language: str = "en"):
     action = Action()
     for function in functions:
         action.add_function(*function)
     for other in others:
         action.add_elsewhere(*other)
     action.elsewhere -= action.verbs
-    return Reader(Cues.of(["en"]), ["en"]).read(reply, action, request)
+    return Reader(Cues.of(["en", language]), ["en", language]).read(reply, action, request)
 
 
 @pytest.mark.parametrize("reply", [
