@@ -584,12 +584,18 @@ class _Said:
                                        or bool(self.french and self.french.search(text)))
 
 
+_LAST_CLAUSE = re.compile(r"\s+[—–-]\s+|;\s*")
+
+
 def _leave_asked(text: str) -> Iterable[str]:
     """The sentences that ask leave to act, each with what the agent said before it that it will do
     ("Here's what I'll do: switch the Porch light on. Sound good?")."""
     said = sentences(text)
     for before, sentence in zip([""] + said, said):
-        if asks_leave(sentence):
+        last = _LAST_CLAUSE.split(sentence)[-1]  # a question asks in its own clause: "Nothing sent yet — should I?"
+        if last != sentence and asks_leave(last):
+            yield last
+        elif asks_leave(sentence):
             yield sentence
         elif asks_leave(sentence, before):
             yield f"{before} {sentence}"
