@@ -186,7 +186,7 @@ _GOING_AHEAD = frozenset(
     "fine safe clear all right alright confirm approve proceed ahead continue reply answer say type respond yes y and "
     "i'll it's it is give the word nod green light just a an one quick with it this that these those them following "
     "so now then for please through lock in place finalize finalise submit seal save apply make happen done get put "
-    "bring have carry out go-ahead of if tap thumbs up both all each every everything is what".split())
+    "bring have carry out go-ahead of if tap thumbs up both all each every everything is what change changes".split())
 # The same in French ("Voulez-vous que je le fasse ?", "Je continue ?", "On y va ?"): its frame, words
 # that point back and verbs of going ahead.
 _GOING_AHEAD_FR = frozenset(

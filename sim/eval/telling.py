@@ -183,9 +183,7 @@ def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Unto
     if not done or not words.leave:
         return []
     claimed = [_spoken_of(claim, done) for claim in words.claims]
-    if not all(claimed):
-        return []
-    told = set().union(*claimed)
+    told = set().union(*claimed) if all(claimed) else set(range(len(done)))
     found: list[Claim | Untold] = []
     for asked in words.leave:
         about = _spoken_of(asked, done) or (_spoken_of(text, done) if asked in words.bare_leave else set())

@@ -9,7 +9,8 @@ came from it:
 - leave asked only to go ahead ("Say yes and I'll go through with it", "Je continue ?", "Is that what
   you want me to do?", "shall I go ahead with all of it?"), beside the action's own claim or a plan
   of it: leave asked for that action, which this turn already did; a question in the last clause of
-  a sentence asks in that clause ("Nothing's been sent yet; shall I?").
+  a sentence asks in that clause ("Nothing went to the hub yet — is that what you want me to do?"),
+  and after a claim of the turn as a whole ("Porch light: all sorted.") too.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def test_a_link_that_held_tells_no_trouble(play):
     (PORCH, [PORCH_ON, "The Porch light is on. Nothing went to the hub yet — is that what you want me to do?"]),
     (PORCH, [PORCH_ON, "Planned change:\n\n- Porch light → on\n\nShall I go ahead with all of it?"]),
     (NOTE, [SHOPPING, "Your note “Shopping” is saved. Is that what you want me to do?"]),
+    (PORCH, [PORCH_ON, "Porch light: all sorted. Approve it and I'll put the change through."]),
     (_in("fr"), [PORCH_ON, "C'est bon, la lampe Porch light est allumée. Voulez-vous que je le fasse ?"]),
 ])
 def test_leave_only_to_go_ahead_beside_the_actions_claim_is_acting_then_asking(play, monkeypatch, suite, steps):
@@ -93,6 +95,7 @@ def _checks(record) -> set[str]:
     (PORCH, [PORCH_ON, "The Porch light is on now. Should I add a reminder to switch it off at midnight?"]),
     (PORCH, [PORCH_ON, "The Porch light is on — should I leave it on overnight?"]),
     (NOTE, [SHOPPING, "Your note “Shopping” is saved. Is that what you meant?"]),
+    (PORCH, [PORCH_ON, "All sorted. Anything else you need changed?"]),
     (_in("fr"), [PORCH_ON, "La lampe Porch light est allumée. Voulez-vous que je la programme aussi ?"]),
 ])
 def test_a_question_about_something_besides_after_the_claim_passes(play, suite, steps):
