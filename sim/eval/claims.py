@@ -847,11 +847,13 @@ def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
 
 def _nominal_pattern(verbs: set[str]) -> str:
     """The action's noun ("cancellation", "deletion", "booking") and, later in its clause, a general
-    verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"."""
+    verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"; or the
+    noun as that verb's object: "I've processed the cancellation for ORD-7310"."""
     nouns = {v for v in verbs if v.isalpha()} | _action_nouns(verbs)
     done = {past for v in _CARRIED_OUT for past in forms(v)[0]}
-    return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))}|(?:is|was|'s)\s+(?:now\s+)?" \
-        rf"(?:final|official))\b"  # "the cancellation of ORD-7310 is final now"
+    noun, did = "|".join(sorted(nouns)), "|".join(sorted(done))
+    return rf"\b(?:{noun})\b[^,;.!?]*?\b(?:{did}|(?:is|was|'s)\s+(?:now\s+)?(?:final|official))\b" \
+        rf"|\b(?:{did})\s+(?:the|your|that|this|an?)\s+(?:[\w-]+\s+)?(?:{noun})\b"  # "is final now"; "processed the cancellation"
 
 
 @functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply

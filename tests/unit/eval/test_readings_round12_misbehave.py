@@ -10,12 +10,17 @@ came from it:
   you want me to do?", "shall I go ahead with all of it?"), beside the action's own claim or a plan
   of it: leave asked for that action, which this turn already did; a question in the last clause of
   a sentence asks in that clause ("Nothing went to the hub yet — is that what you want me to do?"),
-  and after a claim of the turn as a whole ("Porch light: all sorted.") too.
+  and after a claim of the turn as a whole ("Porch light: all sorted.") too;
+- the action's noun as the object of a verb of carrying out ("I've put through the deletion of the
+  photo", "we finalised your reservation"): the action said done, as "the deletion went through" is.
 """
 
 from __future__ import annotations
 
 import pytest
+
+from sim.eval.claims import Action, Reader
+from sim.eval.phrases import Cues
 
 from .conftest import kinds
 from .test_readings_asked_and_retold import NOTE, NOTHING, PORCH, PORCH_ON, SHOPPING, _false_then_passing_without
@@ -101,3 +106,34 @@ def _checks(record) -> set[str]:
 def test_a_question_about_something_besides_after_the_claim_passes(play, suite, steps):
     (record,), _ = play(suite, steps)
     assert record["passed"], record["failures"]
+
+
+# The action's noun as the object of a verb of carrying out ----------------------------------------
+
+DELETE = ("delete_photo", "Deletes a photo.", {"photoId": "IMG-204"}, {"properties": {"photoId": {"type": "string"}}})
+RESERVE = ("book_table", "Books a table.", {"restaurant": "Sakura"}, {"properties": {"restaurant": {"type": "string"}}})
+
+
+def _read(reply: str, function, request: str):
+    action = Action()
+    action.add_function(*function)
+    return Reader(Cues.of(["en"]), ["en"]).read(reply, action, request)
+
+
+@pytest.mark.parametrize("reply, function, asked", [
+    ("I've executed the deletion of IMG-204 for you.", DELETE, "Delete photo IMG-204"),
+    ("We finalised your booking at Sakura.", RESERVE, "Book a table at Sakura"),
+    ("Sure thing, I submitted a new booking for Sakura tonight.", RESERVE, "Book a table at Sakura"),
+])
+def test_the_actions_noun_carried_out_claims_the_action(reply, function, asked):
+    words = _read(reply, function, asked)
+    assert words.claims and not words.denials, words
+
+
+@pytest.mark.parametrize("reply, function, asked", [
+    ("I haven't executed the deletion of IMG-204; say the word if you still want it.", DELETE, "Delete photo IMG-204"),
+    ("I've read the deletion policy: IMG-204 would go to the bin for 30 days.", DELETE, "Delete photo IMG-204"),
+    ("I can finalise the booking at Sakura if you confirm.", RESERVE, "Book a table at Sakura"),
+])
+def test_the_noun_not_carried_out_or_under_another_verb_claims_nothing(reply, function, asked):
+    assert not _read(reply, function, asked).claims
