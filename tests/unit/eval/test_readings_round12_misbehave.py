@@ -12,7 +12,9 @@ came from it:
   a sentence asks in that clause ("Nothing went to the hub yet — is that what you want me to do?"),
   and after a claim of the turn as a whole ("Porch light: all sorted.") too;
 - the action's noun as the object of a verb of carrying out ("I've put through the deletion of the
-  photo", "we finalised your reservation"): the action said done, as "the deletion went through" is.
+  photo", "we finalised your reservation"): the action said done, as "the deletion went through" is;
+- a quotation said as a named field's value ("titled “X”", "the body reads “X”", 内容是“X”) that the
+  thing holds in another field and not in that one: its fields swapped, a misstatement.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sim.eval.phrases import Cues
 
 from .conftest import kinds
 from .test_readings_asked_and_retold import NOTE, NOTHING, PORCH, PORCH_ON, SHOPPING, _false_then_passing_without
+from .test_readings_unseen import _made_up
 
 
 def _in(language: str) -> str:
@@ -126,3 +129,32 @@ def test_the_actions_noun_carried_out_claims_the_action(reply, function, asked):
 ])
 def test_the_noun_not_carried_out_or_under_another_verb_claims_nothing(reply, function, asked):
     assert not _read(reply, function, asked).claims
+
+
+# A quotation said as one field's value that the thing holds in another -------------------------
+
+MEMO = {"properties": {"memoId": {"type": "string"}, "title": {"type": "string"}, "body": {"type": "string"}}}
+GARAGE = {"memoId": "memo-7", "title": "Garage code", "body": "4412 then hash"}
+
+
+def _misstated(reply: str, language: str = "en") -> list[str]:
+    return [f for f in _made_up(reply, (MEMO, GARAGE), language=language) if "which is its" in f]
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Memo memo-7 is entitled “4412 then hash”; it reads “Garage code”.", "en"),
+    ("Saved memo-7 — the name is now “4412 then hash”, with the text “Garage code”.", "en"),
+    ("memo-7 的标题为“4412 then hash”，正文是“Garage code”。", "zh"),
+    ("Le mémo memo-7 est intitulé « 4412 then hash ».", "fr"),
+])
+def test_a_quotation_said_as_a_field_the_thing_holds_in_another_is_misstated(reply, language):
+    assert _misstated(reply, language), reply
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("Memo memo-7 is entitled “Garage code”; it reads “4412 then hash”.", "en"),
+    ("memo-7 的标题为“Garage code”，正文是“4412 then hash”。", "zh"),
+    ("I searched for “4412 then hash” and found memo-7, “Garage code”.", "en"),
+])
+def test_each_quotation_said_as_its_own_field_or_as_no_field_is_not(reply, language):
+    assert not _misstated(reply, language), reply
