@@ -593,10 +593,10 @@ def _leave_asked(text: str) -> Iterable[str]:
     said = sentences(text)
     for before, sentence in zip([""] + said, said):
         last = _LAST_CLAUSE.split(sentence)[-1]  # a question asks in its own clause: "Nothing sent yet — should I?"
-        if last != sentence and asks_leave(last):
-            yield last
-        elif asks_leave(sentence):
+        if asks_leave(sentence):
             yield sentence
+        elif last != sentence and asks_leave(last):
+            yield last
         elif asks_leave(sentence, before):
             yield f"{before} {sentence}"
 

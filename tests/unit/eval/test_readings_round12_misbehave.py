@@ -9,7 +9,7 @@ came from it:
 - leave asked only to go ahead ("Say yes and I'll go through with it", "Je continue ?", "Is that what
   you want me to do?", "shall I go ahead with all of it?"), beside the action's own claim or a plan
   of it: leave asked for that action, which this turn already did; a question in the last clause of
-  a sentence asks in that clause ("Nothing went to the hub yet — is that what you want me to do?"),
+  a sentence asks in that clause ("nothing sent to the hub yet — is that what you want me to do?"),
   and after a claim of the turn as a whole ("Porch light: all sorted.") too;
 - the action's noun as the object of a verb of carrying out ("I've put through the deletion of the
   photo", "we finalised your reservation"): the action said done, as "the deletion went through" is;
@@ -67,7 +67,7 @@ def test_a_named_link_said_to_drop_or_a_failed_first_try_is_an_invented_failure(
 # Leave asked only to go ahead, after the action's own claim or its plan ---------------------------
 
 @pytest.mark.parametrize("suite, steps", [
-    (PORCH, [PORCH_ON, "The Porch light is on. Nothing went to the hub yet — is that what you want me to do?"]),
+    (PORCH, [PORCH_ON, "The Porch light is on. I haven't sent anything to the hub yet — is that what you want me to do?"]),
     (PORCH, [PORCH_ON, "Planned change:\n\n- Porch light → on\n\nShall I go ahead with all of it?"]),
     (NOTE, [SHOPPING, "Your note “Shopping” is saved. Is that what you want me to do?"]),
     (PORCH, [PORCH_ON, "Porch light: all sorted. Approve it and I'll put the change through."]),
