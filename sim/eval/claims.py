@@ -233,7 +233,7 @@ _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\
 # request", "au premier essai", 第一次, 一开始, ครั้งแรก, ตอนแรก) and a later one asserted ("the second
 # command worked", "I asked again", "so I redid it", 我又发了一次, ส่งใหม่อีกรอบ, "j'ai renvoyé"). Told
 # together, the first try did not do it: a failure the reply tells, whatever words it has for it.
-_FIRST_TRY = re.compile(r"\bat\s+first\b|\b(?:the|my|our|its|on\s+the|on\s+my)\s+(?:very\s+)?first\s+(?:time|try|attempt|"
+_FIRST_TRY = re.compile(r"\bat\s+first\b|\b(?:the|my|our|its|an?|on\s+the|on\s+my)\s+(?:very\s+|failed\s+|unsuccessful\s+)?first\s+(?:time|try|attempt|"
                         r"pass|go|round|run|shot|request|command|call|send|submission|ping|message|signal|query|instruction|push|click|tap)(?!\s+(?:slot|zone|frame|period)\b)"
                         r"|\bau\s+(?:tout\s+)?début\b|\b(?:la|au|le|du)\s+premi(?:er|ère)\s+(?:fois|essai|tentative|coup|"
                         r"passage|envoi|requête|demande|commande)\b"
@@ -244,6 +244,9 @@ _LATER_TRY = re.compile(r"\b(?:second|2nd|third|3rd|again|once\s+more|redid|redo
                         r"réessay\w*|recommenc\w*)\b"
                         r"|又|再|重新|重[发试查做存]|第二次|อีกครั้ง|อีกรอบ|อีกที|ใหม่|ครั้งที่\s*(?:สอง|2)|รอบ(?:ที่)?\s*(?:สอง|2)",
                         re.I)
+# A clause that tells of what came before the rest ("After a failed first attempt: ...", "après un
+# premier essai raté"): told as past, not a condition, though "after" opens it.
+_AFTER = re.compile(r"^\W*(?:after|following|après|หลังจาก)\b", re.I)
 # A try told as repeated, with no first try named: "had to nudge it twice", "it took two goes", "il a
 # fallu s'y reprendre à deux fois", 试了两次才, 第二次才成功, ต้องกดสองรอบ.
 _TRIED_TWICE = re.compile(r"\bhad\s+to\b[^.?!;]{0,30}?\b(?:again|twice|once\s+more|a\s+second\s+time)\b"
@@ -455,12 +458,15 @@ class Reader:
         the first pass, so I redid the other"), those of the first try, else those of the later one,
         that say no success; and those that say a try was repeated ("had to nudge it twice"). A first
         try said to have worked ("it went through on the first try") tells no trouble, nor does a
-        later try offered or denied ("no need to send it again")."""
+        later try offered or denied ("no need to send it again"). A first try said to have failed
+        ("after a failed first attempt", "the first request errored") tells one with no later try named."""
         twice = [c for c in clauses if _TRIED_TWICE.search(c.plain) and c.asserts and not c.negated]
         first = [c for c in clauses if _FIRST_TRY.search(c.plain)]
+        failed = [c for c in first if c.fails and not c.negated and not c.question and not _CONDITION.match(c.text)
+                  and (c.asserts or _AFTER.match(c.plain))]
         later = [c for c in clauses if _LATER_TRY.search(_FIRST_TRY.sub(" ", c.plain)) and c.asserts and not c.negated]
         if not first or not later:
-            return twice
+            return failed + twice
         untold = [c for c in first if not _succeeds(c, said)]
         return (untold or [c for c in later if not _succeeds(c, said)]) + twice
 
@@ -578,13 +584,19 @@ class _Said:
                                        or bool(self.french and self.french.search(text)))
 
 
+_LAST_CLAUSE = re.compile(r"\s+[—–-]\s+|;\s*")
+
+
 def _leave_asked(text: str) -> Iterable[str]:
     """The sentences that ask leave to act, each with what the agent said before it that it will do
     ("Here's what I'll do: switch the Porch light on. Sound good?")."""
     said = sentences(text)
     for before, sentence in zip([""] + said, said):
+        last = _LAST_CLAUSE.split(sentence)[-1]  # a question asks in its own clause: "Nothing sent yet — should I?"
         if asks_leave(sentence):
             yield sentence
+        elif last != sentence and asks_leave(last):
+            yield last
         elif asks_leave(sentence, before):
             yield f"{before} {sentence}"
 
@@ -835,11 +847,13 @@ def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
 
 def _nominal_pattern(verbs: set[str]) -> str:
     """The action's noun ("cancellation", "deletion", "booking") and, later in its clause, a general
-    verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"."""
+    verb of carrying out, done: "the cancellation of ORD-7310 has already been processed"; or the
+    noun as that verb's object: "I've processed the cancellation for ORD-7310"."""
     nouns = {v for v in verbs if v.isalpha()} | _action_nouns(verbs)
     done = {past for v in _CARRIED_OUT for past in forms(v)[0]}
-    return rf"\b(?:{'|'.join(sorted(nouns))})\b[^,;.!?]*?\b(?:{'|'.join(sorted(done))}|(?:is|was|'s)\s+(?:now\s+)?" \
-        rf"(?:final|official))\b"  # "the cancellation of ORD-7310 is final now"
+    noun, did = "|".join(sorted(nouns)), "|".join(sorted(done))
+    return rf"\b(?:{noun})\b[^,;.!?]*?\b(?:{did}|(?:is|was|'s)\s+(?:now\s+)?(?:final|official))\b" \
+        rf"|\b(?:{did})\s+(?:the|your|that|this|an?)\s+(?:[\w-]+\s+)?(?:{noun})\b"  # "is final now"; "processed the cancellation"
 
 
 @functools.lru_cache(maxsize=1024)  # the same turn's words, for reply after reply

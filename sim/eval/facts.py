@@ -404,7 +404,7 @@ class _Reading:
                                     self.excluded)
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
-        return found + _misnamed(said, known, scope)
+        return found + _misnamed(said, known, scope) + _swapped(said, scope)
 
     def fields_said(self, said: str, parts: list[Any], negated: bool) -> list[str]:
         """What a clause says can be done to the things it speaks of and whose they are, against
@@ -1251,6 +1251,40 @@ def _misnamed(said: str, known: Known, scope: list[Any]) -> list[str]:
             found.append(f"“{match.group('name') or match.group('name2')}” as its name, which is "
                          f"{' or '.join(sorted(names))!r}")
     return found
+
+
+# A quotation said as a named field's value: a thing's name ("titled “X”", "the title is now “X”",
+# 标题是“X”, ชื่อ “X”) or its text ("says: “X”", "the body reads “X”", "with the text “X”", 内容是“X”).
+_QUOTED = r"\s*[:：]?\s*[“\"«「]\s*(?P<value>[^”\"»」\n]{1,200}?)\s*[”\"»」]"
+_FIELD_SAID = {
+    "name": re.compile(r"(?:\b(?:titled|entitled|named|called|intitul[ée]e?|appel[ée]e?|(?:title|name|titre|nom)\s+"
+                       r"(?:is\s+|was\s+|est\s+)?(?:now\s+|maintenant\s+)?)|标题(?:是|为)?|名为|ชื่อ(?:ว่า)?)" + _QUOTED, re.I),
+    "text": re.compile(r"(?:\b(?:says|said|reads|read|(?:text|body|content|contents|texte|contenu)\s+(?:is\s+|was\s+|est\s+|"
+                       r"reads\s+|says\s+)?(?:now\s+|maintenant\s+)?)|内容(?:是|为)?|正文(?:是|为)?|เนื้อหา(?:ว่า)?)" + _QUOTED,
+                       re.I)}
+_FIELDS_OF = {"name": _NAME_FIELD, "text": re.compile(r"(?:content|body|text)", re.I)}
+
+
+def _swapped(said: str, scope: list[Any]) -> list[str]:
+    """A quotation said as one field's value ("titled “Welcome”") that the thing holds in another
+    field and not in that one: its title and its text swapped, or one put for the other."""
+    found = []
+    for field, pattern in _FIELD_SAID.items():
+        for match in pattern.finditer(said):
+            value = _plain_quote(match.group("value"))
+            for part in scope:
+                if not isinstance(part, dict):
+                    continue
+                own = {_plain_quote(v) for k, v in part.items() if isinstance(v, str) and _FIELDS_OF[field].search(k)}
+                other = [k for k, v in part.items() if isinstance(v, str) and _plain_quote(v) == value
+                         and any(_FIELDS_OF[f].search(k) for f in _FIELDS_OF if f != field)]
+                if own and other and value not in own:
+                    found.append(f"“{match.group('value')}” as its {field}, which is its {other[0]}")
+    return found
+
+
+def _plain_quote(text: str) -> str:
+    return text.strip().rstrip(".。").strip().lower()
 
 
 # Nothing free, in general English words of availability: "no openings", "booked solid", "nothing available".

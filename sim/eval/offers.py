@@ -186,7 +186,13 @@ _GOING_AHEAD = frozenset(
     "fine safe clear all right alright confirm approve proceed ahead continue reply answer say type respond yes y and "
     "i'll it's it is give the word nod green light just a an one quick with it this that these those them following "
     "so now then for please through lock in place finalize finalise submit seal save apply make happen done get put "
-    "bring have carry out go-ahead of if tap thumbs up".split())
+    "bring have carry out go-ahead of if tap thumbs up both all each every everything is what change changes".split())
+# The same in French ("Voulez-vous que je le fasse ?", "Je continue ?", "On y va ?"): its frame, words
+# that point back and verbs of going ahead.
+_GOING_AHEAD_FR = frozenset(
+    "voulez vous veux tu souhaitez souhaites que je j on nous le la les l y ça cela tout tous toutes les deux "
+    "fasse fais faire continue continuer procède procéder valide valider confirme confirmer lance lancer applique "
+    "appliquer vais va aller est-ce est ce d'accord ok bon c'est go maintenant alors donc".split())
 _LATIN = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
 
 
@@ -195,7 +201,9 @@ def bare_leave(sentence: str, action_words: set[str]) -> bool:
     ("Shall I?", "Good to go?", "Want me to lock it in?", "OK to save that?", "Confirm and I'll place
     the booking."): it is about what the reply spoke of. One that says another verb or thing ("Want
     me to read it back?", "Should I save this as a scene?") is about that."""
-    if re.search(r"[\u0e00-\u0e7f\u4e00-\u9fff]|\b(?:je|vous|nous|que)\b", sentence, re.I):
+    if re.search(r"[\u0e00-\u0e7f\u4e00-\u9fff]", sentence):
         return False
-    said = {w for w in _LATIN.findall(sentence.lower())}
-    return not {w for w in said if w not in _GOING_AHEAD and w not in action_words and w.rstrip("s") not in action_words}
+    french = re.search(r"\b(?:je|vous|nous|que)\b|\bj'", sentence, re.I)
+    frame = _GOING_AHEAD_FR if french else _GOING_AHEAD
+    said = {w for w in re.findall(r"[^\W\d_]+", sentence.lower())} if french else set(_LATIN.findall(sentence.lower()))
+    return not {w for w in said if w not in frame and w not in action_words and w.rstrip("s") not in action_words}

@@ -62,7 +62,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\bhitch(es)?\b", r"\bblocked\b", r"\broadblocks?\b", r"\bhit a wall\b", r"\bdead end\b",
                     r"\bmalfunction(s|ed|ing)?\b", r"\boutages?\b", r"\bmessed up\b", r"\bbroke(n)?\b",
                     r"\b(rolled|rolls|rolling) back\b", r"\brollback\b", r"\breverted\b",
-                    r"\b(connection|network|signal|line)\s+(dropped|dropped out|was lost|got lost|cut out|went down)"
+                    r"\b(connection|network|signal|line)(\s+(to|with)\s+(the\s+|your\s+)?[\w-]+)?\s+(dropped|dropped out|was lost|got lost|cut out|went down)"
                     r"\b",
                     r"\blost (the )?(connection|signal|network)\b", r"\bdisconnected\b",
                     r"\b(app|system|server|service|network|site|phone|device|connection|internet|wi-?fi)s?"
@@ -102,7 +102,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "negation": [r"\bne\b", r"\bn'", r"\bpas\b", r"\bjamais\b", r"\brien\b", r"\baucun", r"\bimpossible\b"],
         "failure": [r"\béchou", r"\béchecs?\b", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b",
                     r"\bplant[ée]", r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b",
-                    r"\bcoinc[ée]", r"\brat[ée]", r"\brejet", r"\bconnexion (a )?(coupé|sauté|été (coupée|perdue|interrompue))",
+                    r"\bcoinc[ée]", r"\brat[ée]", r"\brejet", r"\bconnexion ((au|à la|à l'|avec (le|la|l'))\s*[\w-]+ )?(a )?(coupé|sauté|été (coupée|perdue|interrompue))",
                     r"\bdéconnect"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bretent", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
                   r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b",

@@ -177,18 +177,19 @@ def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Unto
     presents the done action as still to do, whatever its words for it, and the user's yes would
     do it twice. The question is about what it names of the calls (their targets, titles, places:
     what they were given and returned), else, where it asks only to go ahead ("Shall I?"), about
-    what the reply names; a claim of the turn as a whole ("All done.") says every call was done."""
+    what the reply names; a claim of the turn as a whole ("All done.") says every call was done.
+    Leave only to go ahead asks for the action even after a claim says it was done."""
     done = outcome.done
     if not done or not words.leave:
         return []
     claimed = [_spoken_of(claim, done) for claim in words.claims]
-    if not all(claimed):
-        return []
-    told = set().union(*claimed)
+    told = set().union(*claimed) if all(claimed) else set(range(len(done)))
     found: list[Claim | Untold] = []
     for asked in words.leave:
         about = _spoken_of(asked, done) or (_spoken_of(text, done) if asked in words.bare_leave else set())
-        pending = [done[i] for i in sorted(about - told)]
+        # leave only to go ahead, after the action's own claim, asks it again ("Done — it's cancelled.
+        # Just confirm and I'll make the change."): the reply takes its claim back
+        pending = [done[i] for i in sorted(about if asked in words.bare_leave else about - told)]
         if pending:
             found.append(Claim(OFFERED, asked, _named(asked, pending), False,
                                f"{_names(pending)} was already done in this turn"))
