@@ -48,6 +48,8 @@ SAMPLE = {
                  "after_decline": (0, 1), "act_then_ask": (0, 4), "invented_failure": (0, 8), "truthful": (1, 28)},
     "heldout10": {"denial": (0, 27), "misstatement": (0, 19), "made_up": (0, 4), "claim": (0, 2),
                   "after_decline": (0, 1), "act_then_ask": (0, 5), "invented_failure": (0, 10), "truthful": (0, 39)},
+    "heldout11": {"denial": (0, 30), "misstatement": (0, 21), "made_up": (0, 4), "claim": (0, 2),
+                  "after_decline": (0, 1), "act_then_ask": (0, 6), "invented_failure": (0, 12), "truthful": (0, 32)},
 }
 
 
