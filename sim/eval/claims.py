@@ -836,10 +836,14 @@ def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
     that action done, not a reservation called off."""
     nouns = _action_nouns(verbs & _INTENTS_OF_CALLING_OFF if "cancel" in verbs else verbs)
     off = {f for verb in _INTENTS_OF_CALLING_OFF for f in forms(verb)[0]}
-    found = []
+    stems: dict[str, list[str]] = {}  # nouns of one stem are called off by the same verbs: one alternative
     for noun in sorted(nouns):
-        offs = sorted(f for f in off if f[:5] != noun[:5])
+        stems.setdefault(noun[:5], []).append(noun)
+    found = []
+    for stem, named in stems.items():
+        offs = sorted(f for f in off if f[:5] != stem)
         said = "|".join(re.escape(f).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+") for f in offs)
+        noun = "(?:" + "|".join(named) + ")"
         found.append(rf"\b{noun}s?\b(?:\s+(?:was|were|has been|is|got|been))?\s+(?:{said})\b"
                      rf"|\b(?:{said})\s+(?:the\s+|your\s+|that\s+|this\s+)?{noun}s?\b")
     return re.compile("|".join(found), re.I) if found else None
