@@ -566,7 +566,7 @@ class _Said:
     french: re.Pattern | None
     acts: bool  # a function of the turn acts (else the request's verb is the only word of an action)
     untouched: frozenset[str] = frozenset()  # parts of the thing no call was given (Action.untouched)
-    called_off: re.Pattern | None = None  # the action's noun called off: "cancellation called off"
+    called_off: _CalledOff | None = None  # the action's noun called off: "cancellation called off"
     elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
     unset_words: re.Pattern | None = None  # the parts no call of this turn was given (Action.unset)
 
@@ -827,26 +827,40 @@ def _action_nouns(verbs: Iterable[str]) -> set[str]:
             (v + "ation", v + v[-1] + "ation", v[:-1] + "ion", v[:-1] + "ation", v + "ment", *forms(v)[1])}
 
 
-@functools.lru_cache(maxsize=1024)
-def _called_off_pattern(verbs: frozenset[str]) -> re.Pattern | None:
+# The past forms of the verbs of calling off; a phrasal one's object may stand between its words.
+_OFF = "|".join(re.escape(f).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+")
+                for f in sorted({f for verb in _INTENTS_OF_CALLING_OFF for f in forms(verb)[0]}))
+# Any word, then a verb of calling off, either side; looked for at every position (a lookahead), so
+# that a word that is no action's noun never hides one that is. Compiled once: the nouns are
+# checked after the match, where a pattern naming them took ~50 ms to compile per action.
+_WORD_CALLED_OFF = re.compile(
+    rf"(?=\b(?P<noun>[^\W\d_]+?)s?\b(?:\s+(?:was|were|has been|is|got|been))?\s+(?P<off>{_OFF})\b)", re.I)
+_CALLED_OFF_WORD = re.compile(
+    rf"(?=\b(?P<off>{_OFF})\s+(?:the\s+|your\s+|that\s+|this\s+)?(?P<noun>[^\W\d_]+?)s?\b)", re.I)
+
+
+@dataclass(frozen=True)
+class _CalledOff:
     """The action's noun with a verb of calling off done to it, either side ("cancellation called
     off", "I aborted the deletion", "the booking was dropped"): the action did not go ahead. A verb
-    of the noun's own stem is none ("the cancellation is cancelled" is not said of a call-off). Of
-    an action that calls something off, only its own nouns count: "I cancelled the reservation" is
-    that action done, not a reservation called off."""
+    of the noun's own stem is none ("the cancellation is cancelled" is not said of a call-off)."""
+
+    nouns: frozenset[str]
+
+    def search(self, text: str) -> bool:
+        return any(self._names(found["noun"].lower()) and found["off"][:5].lower() != found["noun"][:5].lower()
+                   for pattern in (_WORD_CALLED_OFF, _CALLED_OFF_WORD) for found in pattern.finditer(text))
+
+    def _names(self, word: str) -> bool:
+        return word in self.nouns or word + "s" in self.nouns  # "bookings" is read as booking, "process" as proces
+
+
+@functools.lru_cache(maxsize=1024)
+def _called_off_pattern(verbs: frozenset[str]) -> _CalledOff | None:
+    """Of an action that calls something off, only its own nouns count: "I cancelled the
+    reservation" is that action done, not a reservation called off."""
     nouns = _action_nouns(verbs & _INTENTS_OF_CALLING_OFF if "cancel" in verbs else verbs)
-    off = {f for verb in _INTENTS_OF_CALLING_OFF for f in forms(verb)[0]}
-    stems: dict[str, list[str]] = {}  # nouns of one stem are called off by the same verbs: one alternative
-    for noun in sorted(nouns):
-        stems.setdefault(noun[:5], []).append(noun)
-    found = []
-    for stem, named in stems.items():
-        offs = sorted(f for f in off if f[:5] != stem)
-        said = "|".join(re.escape(f).replace(r"\ ", r"(?:\s+[\w-]+){0,3}?\s+") for f in offs)
-        noun = "(?:" + "|".join(named) + ")"
-        found.append(rf"\b{noun}s?\b(?:\s+(?:was|were|has been|is|got|been))?\s+(?:{said})\b"
-                     rf"|\b(?:{said})\s+(?:the\s+|your\s+|that\s+|this\s+)?{noun}s?\b")
-    return re.compile("|".join(found), re.I) if found else None
+    return _CalledOff(frozenset(n.lower() for n in nouns)) if nouns else None
 
 
 def _nominal_pattern(verbs: set[str]) -> str:
