@@ -9,6 +9,7 @@ libraries that would have to be bundled into the page.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 from pathlib import Path
@@ -137,7 +138,7 @@ def _variant_text(variant: dict[str, Any]) -> str:
 def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]], extra: str = "") -> None:
     """``extra``: more sections (HTML), before the failed cases: a benchmark's own (sim/eval/tau2/report.py)."""
     configs = summary["configs"]
-    accuracy = _svg(_category_chart(configs))
+    accuracy = _category_svg(*_category_bars(configs))
     # The chart on its own too, for a README or a slide.
     (path.parent / CATEGORY_CHART).write_text(accuracy, encoding="utf-8")
     parts = [f"<h1>droidsim eval: {_e(summary['model'])} on {_e(Path(summary['suite']).name)}</h1>",
@@ -178,7 +179,8 @@ def write_html(path: Path, summary: dict[str, Any], records: list[dict[str, Any]
             parts += [f"<h2>Which function was called ({_e(label)})</h2>",
                       "<p>Rows: the function the case expected; columns: what the agent called. The same "
                       "functions on both axes, so the diagonal is the right choice.</p>",
-                      _svg(_confusion_chart(confusion)),
+                      _confusion_svg(tuple((row, tuple(sorted(called.items())))
+                                           for row, called in sorted(confusion.items()))),
                       f"<details><summary>The counts as a table</summary>{_confusion_table(confusion)}</details>"]
     parts += ["<h2>Time and tokens</h2>", _timing_table(configs)]
     warnings = [(label, w) for label, c in configs.items() for w in c.get("warnings") or []]
@@ -230,37 +232,52 @@ def _rates_of(scores: dict[str, Any], category: str) -> dict[str, Any] | None:
     return scores["overall"] if category == "overall" else scores["categories"].get(category)
 
 
-def _category_chart(configs: dict[str, Any]):
+def _category_bars(configs: dict[str, Any]) -> tuple[tuple[str, ...], tuple[tuple[str, tuple], ...]]:
+    """What the category chart shows: the categories, and per config each one's pass@1 with its
+    95 % interval, in %, as (category's index, value, low, high)."""
+    categories = _categories(configs)
+    bars = []
+    for label, config in configs.items():
+        shown = []
+        for x, category in enumerate(categories):
+            rates = _rates_of(config["scores"], category)
+            if rates is not None:
+                low, high = rates.get("wilson_95") or [rates["pass@1"]] * 2
+                shown.append((x, 100 * rates["pass@1"], 100 * low, 100 * high))
+        bars.append((label, tuple(shown)))
+    return tuple(categories), tuple(bars)
+
+
+@functools.lru_cache(maxsize=64)
+def _category_svg(categories: tuple[str, ...], bars: tuple[tuple[str, tuple], ...]) -> str:
+    """Drawn once per process for the same figures: matplotlib takes ~0.2 s a chart, and a test
+    suite or a notebook runs small suites of the same shape again and again."""
+    return _svg(_category_chart(categories, bars))
+
+
+def _category_chart(categories: tuple[str, ...], bars: tuple[tuple[str, tuple], ...]):
     """Bars with their 95 % intervals and a value label on each, so that 0 % reads as 0 %, not as a gap."""
     figure = _figure(10, 4.2)
     axes = figure.subplots()
-    categories = _categories(configs)
-    width = 0.8 / max(len(configs), 1)
-    for i, (label, config) in enumerate(configs.items()):
-        xs, values, low, high = [], [], [], []
-        for x, category in enumerate(categories):
-            rates = _rates_of(config["scores"], category)
-            if rates is None:
-                continue
-            value = 100 * rates["pass@1"]
-            lo, hi = (100 * v for v in rates.get("wilson_95") or [rates["pass@1"]] * 2)
-            xs.append(x + i * width)
-            values.append(value)
-            low.append(value - lo)
-            high.append(hi - value)
+    width = 0.8 / max(len(bars), 1)
+    for i, (label, shown) in enumerate(bars):
+        xs = [x + i * width for x, *_ in shown]
+        values = [value for _, value, _, _ in shown]
+        below = [value - low for _, value, low, _ in shown]
+        above = [high - value for _, value, _, high in shown]
         colour = PALETTE[i % len(PALETTE)]
-        axes.bar(xs, values, width, label=label, color=colour, yerr=[low, high], capsize=3,
+        axes.bar(xs, values, width, label=label, color=colour, yerr=[below, above], capsize=3,
                  error_kw={"ecolor": "#555", "elinewidth": 1})
-        for x, value, above in zip(xs, values, high):
-            axes.text(x, value + above + 1.5, f"{value:.0f}%", ha="center", va="bottom", fontsize="x-small",
-                      color="#222", rotation=90 if len(configs) > 2 else 0)
-    axes.set_xticks([x + width * (len(configs) - 1) / 2 for x in range(len(categories))], categories,
+        for x, value, over in zip(xs, values, above):
+            axes.text(x, value + over + 1.5, f"{value:.0f}%", ha="center", va="bottom", fontsize="x-small",
+                      color="#222", rotation=90 if len(bars) > 2 else 0)
+    axes.set_xticks([x + width * (len(bars) - 1) / 2 for x in range(len(categories))], categories,
                     rotation=25, ha="right")
     axes.set_ylabel("pass@1 (%)")
     axes.set_ylim(0, 118)
     axes.set_yticks(range(0, 101, 20))
     axes.spines[["top", "right"]].set_visible(False)
-    if len(configs) > 1:
+    if len(bars) > 1:
         axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return figure
 
@@ -304,6 +321,12 @@ def confusion_labels(confusion: dict[str, dict[str, int]]) -> list[str]:
     """Every function expected or called, "(no call)" last: the same list on both axes."""
     names = set(confusion) | {a for called in confusion.values() for a in called}
     return sorted(names - {NO_CALL}) + ([NO_CALL] if NO_CALL in names else [])
+
+
+@functools.lru_cache(maxsize=64)
+def _confusion_svg(confusion: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]) -> str:
+    """Drawn once per process for the same counts, as the category chart is."""
+    return _svg(_confusion_chart({row: dict(called) for row, called in confusion}))
 
 
 def _confusion_chart(confusion: dict[str, dict[str, int]]):
