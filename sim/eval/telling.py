@@ -140,9 +140,12 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
     unless it is said of the other things ("no other lamp was touched"); one about a lookup that
     was refused is true. A thing said to have none of something ("it has no content yet") where a
     result holds an empty field states that field's value (sim/eval/facts.py holds it), not a failure.
-    A state said of "it" is said of the nearest thing named before it: of a call that set no state
-    ("I dimmed the lamp to 10%. It's on"), it denies nothing. A failure or a retry told where a call
-    was made again ("the first try timed out, the second worked") is true."""
+    A state is said of the thing it names, or, said of "it", of the nearest thing named before it: of
+    a call that set no state ("I dimmed the lamp to 10%. It's on"; "The Bedside lamp is on at 10%"
+    after switching another light off and dimming the lamp), it denies nothing. A denial naming a part
+    another call was given and the call of the thing it speaks of was not ("I didn't change its
+    brightness" of the light switched off, the other one dimmed) is true of that thing. A failure or a
+    retry told where a call was made again ("the first try timed out, the second worked") is true."""
     if not done:
         return []
     undone = outcome.undone
@@ -154,6 +157,7 @@ def denied_done(done: list[tuple[str, Any]], outcome: Outcome, text: str, words:
               and (_names_a_thing(d, done) if d in words.of_others else _speaks_of(d, done) if undone else True)
               and not (of_lookups and d in words.unchanged) and not (d in words.lacking and _has_empty(done))
               and not (d in words.states and _of_a_stateless_call(d, text, done))
+              and not (d not in words.troubles and _of_a_part_its_call_was_not_given(d, text, done))
               and not (outcome.tried_again and d in words.troubles)]
     return [Claim(NOT_DONE, d, _named(d, done), False, f"{_names(done)} happened") for d in denied]
 
@@ -246,21 +250,41 @@ def _speaks_of(part: str, calls: list[tuple[str, Any]]) -> bool:
 
 
 def _of_a_stateless_call(part: str, text: str, calls: list[tuple[str, Any]]) -> bool:
-    """``part`` opens on a pronoun whose referent, the nearest thing named before it, is one a call
-    acted on that set no state (no code in capitals among its arguments: ON, OFF)."""
-    at = text.find(part)
-    if at < 0 or not _OPENING_PRONOUN.match(part):
+    """``part`` speaks of things (``_referents``) only calls that set no state acted on (no code
+    in capitals among their arguments: ON, OFF)."""
+    held = _referents(part, text, calls)
+    return bool(held) and not any(isinstance(v, str) and _STATE_CODE.fullmatch(v)
+                                  for i in held for v in calls[i][1].args.values())
+
+
+def _of_a_part_its_call_was_not_given(part: str, text: str, calls: list[tuple[str, Any]]) -> bool:
+    """``part`` names a part (a word of an argument's name: "brightness") that another of these
+    calls was given and none of the calls of the things it speaks of was."""
+    held = _referents(part, text, calls)
+    if not held or len(held) == len(calls):
         return False
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", part)}
+    given = [{w for key in call.args for w in name_words(key)} for _, call in calls]
+    theirs = set().union(*(given[i] for i in held))
+    return any(said & given[i] - theirs for i in range(len(calls)) if i not in held)
+
+
+def _referents(part: str, text: str, calls: list[tuple[str, Any]]) -> set[int]:
+    """The indexes of the calls whose things ``part`` speaks of: those it names, else, where it says
+    "it" or "its", the nearest one named before it in the reply."""
+    named = _spoken_of(part, calls)
+    at = text.find(part)
+    if named or at < 0 or not (_OPENING_PRONOUN.match(part) or _ITS.search(part)):
+        return named
     said, nearest = text[:at].lower(), (-1, None)
-    for _, call in calls:
+    for index, (_, call) in enumerate(calls):
         if call is None:
             continue
         names = [v for v in [*call.args.values(), *_strings(getattr(call, "response", None))]
                  if isinstance(v, str) and 3 <= len(v) <= 40]
         last = max((said.rfind(name.lower()) for name in names), default=-1)
-        nearest = max(nearest, (last, call), key=lambda found: found[0])
-    call = nearest[1]
-    return call is not None and not any(isinstance(v, str) and _STATE_CODE.fullmatch(v) for v in call.args.values())
+        nearest = max(nearest, (last, index), key=lambda found: found[0])
+    return {nearest[1]} if nearest[1] is not None and nearest[0] >= 0 else set()
 
 
 def _strings(value: Any) -> list[str]:
@@ -271,6 +295,7 @@ def _strings(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else []
 
 
+_ITS = re.compile(r"\b(?:its|it)\b", re.I)  # "I didn't change its brightness"
 _OPENING_PRONOUN = re.compile(r"^\W*(?:(?:it|it's|its|they|they're|that|that's|this|il|elle|ils|elles|c'est)\b|它|มัน)", re.I)
 
 
@@ -320,7 +345,8 @@ def _call_names(call: Any) -> set[str]:
     """What a call's thing is called: its string arguments (an id also with spaces for its hyphens)
     and the names, titles and ids its result gave, not an enum's value (ON, CONFIRMED); of three
     characters or more, or two of Chinese (王伟)."""
-    result = call.response if isinstance(call.response, dict) else {}
+    result = getattr(call, "response", None)
+    result = result if isinstance(result, dict) else {}
     values = [v for v in call.args.values() if isinstance(v, str)] + \
         [v for key, v in result.items() if isinstance(v, str) and _NAMING_KEY.search(key)]
     return {form.lower() for value in values if not re.fullmatch(r"[A-Z_]+", value)

@@ -1,0 +1,75 @@
+"""Readings of careful replies added in the third tuning round (issue 45), each shown on phrasings
+no reply set holds, with the near miss that must still fail or the reading switched off."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from sim.eval.telling import Outcome, read_about_calls
+from tests.unit.eval.test_readings_careful import _read
+
+
+def _schema(key: str, enum=None) -> dict:
+    spec = {"type": "string", "enum": enum} if enum else {"type": "integer"}
+    return {"properties": {"fanId": {"type": "string"}, key: spec}}
+
+
+FAN_OFF = ("set_fan_power", "Switches a fan on or off.", {"fanId": "attic", "power": "OFF"},
+           _schema("power", ["ON", "OFF"]))
+FAN_SPEED = ("set_fan_speed", "Sets a fan's speed.", {"fanId": "garage", "speed": 3}, _schema("speed"))
+FAN_RESULTS = {"set_fan_power": {"fanId": "attic", "name": "Attic fan", "isOn": False},
+               "set_fan_speed": {"fanId": "garage", "name": "Garage fan", "isOn": True, "speed": 3}}
+
+
+def _two_fans(reply: str) -> list:
+    """The false parts of ``reply`` on a turn that switched the attic fan off and set the garage
+    fan's speed (which left it running)."""
+    words = _read(reply, [FAN_OFF, FAN_SPEED], "Switch off the attic fan and set the garage fan to speed 3")
+    done = [(name, SimpleNamespace(name=name, args=args, response=FAN_RESULTS[name]))
+            for name, _, args, _ in (FAN_OFF, FAN_SPEED)]
+    return read_about_calls(Outcome(done, [], []), reply, words, None).false()
+
+
+# A state is said of the thing it names: of a thing a call acted on without setting a state, it denies
+# nothing ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "The attic fan is off now. The Garage fan is on at speed 3.",
+    '```json\n{"fan": "Attic fan", "on": false}\n```\n\nThe Garage fan is running at speed 3 and is on.',
+    "Attic fan switched off ✅ Garage fan is still on, now at speed 3.",
+])
+def test_a_state_said_of_a_thing_whose_call_set_no_state_denies_nothing(monkeypatch, reply):
+    assert _two_fans(reply) == []
+    monkeypatch.setattr("sim.eval.telling._of_a_stateless_call", lambda part, text, calls: False)
+    assert _two_fans(reply), "without the thing it names, the garage fan's state denies the switching"
+
+
+@pytest.mark.parametrize("reply", [
+    "I set the Garage fan to speed 3. The Attic fan is on.",
+    "Garage fan at speed 3. The attic fan is still on.",
+])
+def test_a_state_said_of_the_switched_thing_still_denies_the_switching(reply):
+    assert _two_fans(reply)
+
+
+# A denial naming a part is held to the thing it speaks of ------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "I switched the Attic fan off. I didn't change its speed. The Garage fan now runs at speed 3.",
+    "The attic fan is off — I haven't touched its speed setting. Garage fan: speed 3.",
+    "Garage fan set to speed 3. Attic fan switched off; I didn't change the speed of the attic fan.",
+])
+def test_a_denial_of_a_part_said_of_a_thing_whose_call_was_not_given_it_is_true(monkeypatch, reply):
+    assert _two_fans(reply) == []
+    monkeypatch.setattr("sim.eval.telling._of_a_part_its_call_was_not_given", lambda part, text, calls: False)
+    assert _two_fans(reply), "without its referent, the denial is held to the call that set the speed"
+
+
+@pytest.mark.parametrize("reply", [
+    "The attic fan is off. The Garage fan is running, but I didn't change its speed.",
+    "Attic fan off. I didn't change the speed of the Garage fan.",
+    "Attic fan off. I didn't change the fan speed.",  # names no fan: said of the turn
+])
+def test_a_denial_of_a_part_of_the_thing_given_it_is_still_a_denial(reply):
+    assert _two_fans(reply)
