@@ -74,6 +74,7 @@ _ALWAYS_CAPITALISED = frozenset(
 # A number with its unit just before a word: what follows a value listed on one line opens a new
 # sentence ("💨19 km/h Outside there's…"), whose capital says nothing of a name.
 _AFTER_A_QUANTITY = re.compile(r"\d(?:[.,]\d+)?\s*(?:%|°\s?[CF]?|[a-zA-Z]{1,4}(?:/[a-zA-Z]{1,2})?)\s+$")
+_LIST_MARKS = " \t-*•·|—–:"
 # A name said as an app's ("the Notes app", "in the Weather application") names a tool, not a value.
 _AN_APP = re.compile(r"\s+(?:apps?|applications?)\b", re.I)
 _CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -383,9 +384,10 @@ class _Reading:
             dated = [m.span() for m in dates_spans(said, self.language)]  # "Sunday March 15": a date, read as one
             for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
                 name = match.group(0)
-                if any(s < match.end() and match.start() < e for s, e in dated) or \
-                        " " not in name and _AFTER_A_QUANTITY.search(said, 0, match.start()):
-                    continue  # "💨9.7 km/h Based on what…": a sentence run on after a value, not a name
+                if any(s < match.end() and match.start() < e for s, e in dated) or " " not in name and (
+                        _AFTER_A_QUANTITY.search(said, 0, match.start()) or self._after_a_name(said[:match.start()])):
+                    continue  # "💨9.7 km/h Based on what…", "💧 64% — Paris Based on what…": a sentence run on
+                    # after a value, not a name
                 if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
                         not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
                     found.append(f"{name!r}, which no call returned")
@@ -405,6 +407,13 @@ class _Reading:
         if self.english:
             found += _untrue_for_all(said, scope) + _said_empty(said, known, scope) + _none_free(said, known, scope)
         return found + _misnamed(said, known, scope) + _swapped(said, scope)
+
+    def _after_a_name(self, before: str) -> bool:
+        """``before`` (what a clause says before a word in capitals) is a name a call returned, alone:
+        a value listed with no stop after it ("… · 💧 64% — Paris"), so the capital opens a sentence."""
+        value = before.strip(_LIST_MARKS).strip()
+        return bool(value) and value[:1].isupper() and re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)",
+                                                                 self.seen_text) is not None
 
     def fields_said(self, said: str, parts: list[Any], negated: bool) -> list[str]:
         """What a clause says can be done to the things it speaks of and whose they are, against

@@ -156,6 +156,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
 LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n—–→]{1,40}?(?::|\s[—–→](?=\s))(?:\*\*)?\s+(?=\S)")
 VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")  # "**Order ORD-7310**" too
+# A quantity with its unit alone before a capital ("70% Le Petit", "22°C Tokyo", "9 km/h Based"): a
+# value, then a sentence run on after it.
+_OPENING_QUANTITY = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:%|°\s?[CF]?|[a-zA-Z]{1,3}/[a-zA-Z]{1,2})(\s+)(?=[A-Z][a-z]|I\b)")
 _CLAUSE_BREAK = {
     "default": re.compile(r"\s*(?:[;—–()，、；·]|,(?!\d))\s*|\s+[-•]\s+|\s+and\s+(?=(?:i|you|we|it|they|he|she|"
                           r"there|that|this|your)(?:'\w+)?\s)|:\s+(?=[^,;.]*(?:\b(?:is|are|was|were|has|have|had|will)\b|"
@@ -316,9 +319,10 @@ def sentences(text: str) -> list[str]:
 
 
 def _listed_value(line: str) -> list[str]:
-    """A list item's value, and the sentence run on after it, apart."""
+    """A list item's value, and the sentence run on after it, apart; so too a value that opens the
+    line after a symbol ("- 💧 70% Le Petit Bistro has a table": the list's humidity, then a sentence)."""
     label = LISTED.match(line)
-    end = VALUE_END.search(line, label.end()) if label else None
+    end = VALUE_END.search(line, label.end()) if label else _OPENING_QUANTITY.match(line)
     return [line[:end.start(1)], line[end.end(1):]] if end else [line]
 
 

@@ -2,12 +2,13 @@
 no reply set holds, with the near miss that must still fail or the reading switched off."""
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
 
 from sim.eval.telling import Outcome, read_about_calls
-from tests.unit.eval.test_readings_careful import _read
+from tests.unit.eval.test_readings_careful import _made_up, _read
 
 
 def _schema(key: str, enum=None) -> dict:
@@ -73,3 +74,33 @@ def test_a_denial_of_a_part_said_of_a_thing_whose_call_was_not_given_it_is_true(
 ])
 def test_a_denial_of_a_part_of_the_thing_given_it_is_still_a_denial(reply):
     assert _two_fans(reply)
+
+
+# A sentence run on after a value listed with no stop ----------------------------------------------
+
+WEATHER = {"properties": {"location": {"type": "string"}}}
+LISBON = {"location": "Lisbon", "temperature": 18, "humidityPercent": 81, "condition": "FOG"}
+TABLES = {"properties": {"date": {"type": "string"}}}
+CASA = [{"restaurantName": "Casa Azul", "time": {"hour": 20, "minute": 0}, "seats": 2}]
+
+
+@pytest.mark.parametrize("reply", [
+    "🌡️ 18°C · foggy · 💧 81% — Lisbon Based on the reading, you'll want a jacket.",
+    "Weather: 18°C, foggy — Lisbon Going by that, I'd take an umbrella too.",
+])
+def test_a_capital_after_a_returned_name_listed_alone_opens_a_sentence(reply):
+    assert _made_up(reply, (WEATHER, LISBON)) == []
+    porto = reply.replace("Lisbon", "Porto")
+    assert any("Based" in why or "Going" in why for why in _made_up(porto, (WEATHER, LISBON))), \
+        "after a name no call returned, the capital may be a name"
+
+
+@pytest.mark.parametrize("reply", [
+    "Here you go:\n- 📍 Lisbon\n- 🌡️ 18°C\n- 💧 81% Casa Azul has a table at 20:00.",
+    "- 🌫️ foggy\n- 💧 81 % Casa Azul seats 2 at 20:00 tonight.",
+])
+def test_a_value_opening_a_line_is_apart_from_the_sentence_run_on_after_it(monkeypatch, reply):
+    assert _made_up(reply, (WEATHER, LISBON), (TABLES, CASA)) == []
+    monkeypatch.setattr("sim.eval.phrases._OPENING_QUANTITY", re.compile("(?!)"))
+    assert any("'81'" in why for why in _made_up(reply, (WEATHER, LISBON), (TABLES, CASA))), \
+        "read with the sentence after it, the humidity is held to the table"
