@@ -7,6 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from sim.eval.phrases import sentences
+from sim.eval.structure import parse
 from sim.eval.telling import Outcome, read_about_calls
 from tests.unit.eval.test_readings_careful import _made_up, _read
 
@@ -104,3 +106,25 @@ def test_a_value_opening_a_line_is_apart_from_the_sentence_run_on_after_it(monke
     monkeypatch.setattr("sim.eval.phrases._OPENING_QUANTITY", re.compile("(?!)"))
     assert any("'81'" in why for why in _made_up(reply, (WEATHER, LISBON), (TABLES, CASA))), \
         "read with the sentence after it, the humidity is held to the table"
+
+
+# A bold label run on after a listed value starts what follows -------------------------------------
+
+OLD_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")
+
+
+@pytest.mark.parametrize("reply, value, after", [
+    ("**TL;DR:** 22°C and clear in Tokyo.\n\n- **Humidity:** 70%\n- **Wind:** 6.1 km/h **TL;DR:** 32°C and stormy "
+     "in Bangkok.", "6.1 km/h", "**TL;DR:** 32°C and stormy in Bangkok."),
+    ("- **Carrier:** DHL\n- **ETA:** May 30 **NB:** the courier may be a day late.", "May 30",
+     "**NB:** the courier may be a day late."),
+    ("- Livraison : jeudi __FYI:__ le transporteur peut avoir un jour de retard.", "jeudi",
+     "__FYI:__ le transporteur peut avoir un jour de retard."),
+])
+def test_a_bold_label_after_a_listed_value_starts_what_follows(monkeypatch, reply, value, after):
+    said = sentences(reply)
+    assert after in said and any(s.endswith(value) for s in said), said
+    assert parse(reply).records[-1].fields[-1][1] == value
+    monkeypatch.setattr("sim.eval.phrases.VALUE_END", OLD_VALUE_END)
+    monkeypatch.setattr("sim.eval.structure.VALUE_END", OLD_VALUE_END)
+    assert after not in sentences(reply), "without the bold label ending it, the value runs on"
