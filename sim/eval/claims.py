@@ -195,6 +195,13 @@ _CANNOT_TELL = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|no\
 # The agent not vouching for what comes later ("I can't promise these will still be free", "so I can't
 # guarantee that date", "je ne peux pas garantir", 无法保证, 不能确定, รับประกันไม่ได้, ไม่แน่ใจว่า): a caveat
 # about what it knows, as _CANNOT_TELL is, not a call that failed.
+# The agent unable, now, to confirm or see the answer to a question ("I can't confirm when it arrives", "there's
+# no way to check how long the refund takes"): what the results do not say, as "I can't tell how". Not a try
+# that failed ("I couldn't confirm whether the reading is current").
+_CANNOT_ANSWER_NOW = re.compile(r"\b(?:can't|cannot|can\s+not|(?:have\s+)?no\s+way\s+to)\s+(?:really\s+|yet\s+)?"
+                                r"(?:confirm|verify|check|see|predict|work\s+out|figure\s+out)\s+"
+                                r"(?:for\s+you\s+|from\s+here\s+|yet\s+)?(?:how|when|whether|if|what|which|why|exactly)\b",
+                                re.I)
 _CANNOT_VOUCH = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|won't\s+be\s+able\s+to|unable\s+to"
                            r"|not\s+able\s+to)\s+(?:really\s+|fully\s+|100\s*%\s+)?(?:promise|guarantee|vouch|ensure"
                            r"|be\s+(?:sure|certain))\b"
@@ -508,6 +515,10 @@ class Reader:
             vouch = _CANNOT_VOUCH.search(clause.plain)
             if vouch and said.verb and said.verb.search(clause.plain[vouch.end():]):
                 vouch = None  # "I can't guarantee the booking went through": a doubt of the action itself
+            if not vouch:  # "I can't confirm when the refund lands": a question it cannot answer now
+                vouch = _CANNOT_ANSWER_NOW.search(clause.plain)
+                if vouch and self._of_the_action(clause.plain[vouch.end():], said):
+                    vouch = None  # "I can't confirm whether it went through"
             if (_CANNOT_TELL.search(clause.plain) or vouch) and not (clause.fails or clause.retries):
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
@@ -526,6 +537,11 @@ class Reader:
                                or _AGAIN.search(clause.plain) or not said.acts and _did_something(clause.plain)):
             return "claim"
         return None
+
+    def _of_the_action(self, text: str, said: "_Said") -> bool:
+        """``text`` speaks of the action or of how it went ("whether it went through", "if the booking
+        was made"): a doubt of it, not of what comes of it."""
+        return said.action(text) or bool(said.verb and said.verb.search(text) or self.cues.success.search(text))
 
     def _without_change(self, clause: Clause) -> Clause:
         """The clause without its words of changing ("I haven't changed anything", "it's untouched"),

@@ -128,3 +128,30 @@ def test_a_bold_label_after_a_listed_value_starts_what_follows(monkeypatch, repl
     monkeypatch.setattr("sim.eval.phrases.VALUE_END", OLD_VALUE_END)
     monkeypatch.setattr("sim.eval.structure.VALUE_END", OLD_VALUE_END)
     assert after not in sentences(reply), "without the bold label ending it, the value runs on"
+
+
+# The agent unable, now, to answer a question about what comes after ------------------------------
+
+RETURN = ("return_parcel", "Books a return of a parcel.", {"parcelId": "PK-4410"},
+          {"properties": {"parcelId": {"type": "string"}}})
+
+
+@pytest.mark.parametrize("reply", [
+    "PK-4410's return is booked. The courier app doesn't list pickup slots, so I can't confirm when they'll come.",
+    "Return booked for PK-4410 ✅ I cannot verify how long the refund takes.",
+    "PK-4410 will be collected; I can't see which depot it goes to.",
+])
+def test_not_able_to_answer_a_question_now_denies_nothing(monkeypatch, reply):
+    assert not _read(reply, [RETURN], "Return parcel PK-4410").denials
+    monkeypatch.setattr("sim.eval.claims._CANNOT_ANSWER_NOW", re.compile("(?!)"))
+    assert _read(reply, [RETURN], "Return parcel PK-4410").denials, "without the reading, a denial"
+
+
+@pytest.mark.parametrize("reply", [
+    "I can't confirm whether the return was booked.",  # a doubt of the action itself
+    "I can't confirm whether it went through.",
+    "I couldn't confirm when the courier comes: the app timed out.",  # a try that failed
+    "I can't confirm anything right now.",
+])
+def test_a_doubt_of_the_action_or_a_failed_try_is_still_a_denial(reply):
+    assert _read(reply, [RETURN], "Return parcel PK-4410").denials
