@@ -155,9 +155,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’
 # ends where a capitalised word follows a word in lower case or a number: what comes after it is
 # a new sentence run on without a stop ("- Conditions: clear Weather for Bangkok:").
 LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?[^:\n—–→]{1,40}?(?::|\s[—–→](?=\s))(?:\*\*)?\s+(?=\S)")
-# what ends a listed value: a word in capitals run on after it ("**Order ORD-7310**" too), or a bold label
-# ("- **Wind:** 6.1 km/h **TL;DR:** 32°C in Bangkok": a heading run on, whatever its letters)
-VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b|(?:\*\*|__)[^*_\n]{1,30}:(?:\*\*|__))")
+# what ends a listed value: a word in capitals run on after it ("**Order ORD-7310**" too), a thing's code
+# ("- Status: delivered ORD-5117 is now cancelled"), or a bold label ("- **Wind:** 6.1 km/h **TL;DR:** 32°C
+# in Bangkok": a heading run on, whatever its letters)
+VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?(?:[A-Z][a-z]|[A-Z]+-\d)|I\b"
+                       r"|(?:\*\*|__)[^*_\n]{1,30}:(?:\*\*|__))")
 # A quantity with its unit alone before a capital ("70% Le Petit", "22°C Tokyo", "9 km/h Based"): a
 # value, then a sentence run on after it.
 _OPENING_QUANTITY = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:%|°\s?[CF]?|[a-zA-Z]{1,3}/[a-zA-Z]{1,2})(\s+)(?=[A-Z][a-z]|I\b)")

@@ -108,7 +108,7 @@ def test_a_value_opening_a_line_is_apart_from_the_sentence_run_on_after_it(monke
         "read with the sentence after it, the humidity is held to the table"
 
 
-# A bold label run on after a listed value starts what follows -------------------------------------
+# A bold label or a thing's code run on after a listed value starts what follows -------------------------------------
 
 OLD_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b)")
 
@@ -118,16 +118,17 @@ OLD_VALUE_END = re.compile(r"(?<!\S)[a-z\d]\S*(\s+)(?=(?:\*\*|__)?[A-Z][a-z]|I\b
      "in Bangkok.", "6.1 km/h", "**TL;DR:** 32°C and stormy in Bangkok."),
     ("- **Carrier:** DHL\n- **ETA:** May 30 **NB:** the courier may be a day late.", "May 30",
      "**NB:** the courier may be a day late."),
+    ("**ORD-6025**\n- Status: delivered ORD-5117 is now cancelled.", "delivered", "ORD-5117 is now cancelled."),
     ("- Livraison : jeudi __FYI:__ le transporteur peut avoir un jour de retard.", "jeudi",
      "__FYI:__ le transporteur peut avoir un jour de retard."),
 ])
-def test_a_bold_label_after_a_listed_value_starts_what_follows(monkeypatch, reply, value, after):
+def test_a_bold_label_or_a_code_after_a_listed_value_starts_what_follows(monkeypatch, reply, value, after):
     said = sentences(reply)
     assert after in said and any(s.endswith(value) for s in said), said
     assert parse(reply).records[-1].fields[-1][1] == value
     monkeypatch.setattr("sim.eval.phrases.VALUE_END", OLD_VALUE_END)
     monkeypatch.setattr("sim.eval.structure.VALUE_END", OLD_VALUE_END)
-    assert after not in sentences(reply), "without the bold label ending it, the value runs on"
+    assert after not in sentences(reply), "without the label or code ending it, the value runs on"
 
 
 # The agent unable, now, to answer a question about what comes after ------------------------------
