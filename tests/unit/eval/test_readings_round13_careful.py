@@ -34,47 +34,35 @@ def _two_fans(reply: str) -> list:
     return read_about_calls(Outcome(done, [], []), reply, words, None).false()
 
 
-# A state is said of the thing it names: of a thing a call acted on without setting a state, it denies
-# nothing ------------------------------------------------------------------------------------------
+# A state is said of the thing it names, and a denial naming a part is held to the thing it speaks of:
+# of a thing whose call set no state, or was not given that part, they deny nothing -----------------
 
-@pytest.mark.parametrize("reply", [
-    "The attic fan is off now. The Garage fan is on at speed 3.",
-    '```json\n{"fan": "Attic fan", "on": false}\n```\n\nThe Garage fan is running at speed 3 and is on.',
-    "Attic fan switched off ✅ Garage fan is still on, now at speed 3.",
+@pytest.mark.parametrize("reply, reading", [
+    ("The attic fan is off now. The Garage fan is on at speed 3.", "_of_a_stateless_call"),
+    ('```json\n{"fan": "Attic fan", "on": false}\n```\n\nThe Garage fan is running at speed 3 and is on.',
+     "_of_a_stateless_call"),
+    ("Attic fan switched off ✅ Garage fan is still on, now at speed 3.", "_of_a_stateless_call"),
+    ("I switched the Attic fan off. I didn't change its speed. The Garage fan now runs at speed 3.",
+     "_of_a_part_its_call_was_not_given"),
+    ("The attic fan is off — I haven't touched its speed setting. Garage fan: speed 3.",
+     "_of_a_part_its_call_was_not_given"),
+    ("Garage fan set to speed 3. Attic fan switched off; I didn't change the speed of the attic fan.",
+     "_of_a_part_its_call_was_not_given"),
 ])
-def test_a_state_said_of_a_thing_whose_call_set_no_state_denies_nothing(monkeypatch, reply):
+def test_a_state_or_a_part_said_of_a_thing_its_call_did_not_set_denies_nothing(monkeypatch, reply, reading):
     assert _two_fans(reply) == []
-    monkeypatch.setattr("sim.eval.telling._of_a_stateless_call", lambda part, text, calls: False)
-    assert _two_fans(reply), "without the thing it names, the garage fan's state denies the switching"
+    monkeypatch.setattr(f"sim.eval.telling.{reading}", lambda part, text, calls: False)
+    assert _two_fans(reply), "without the thing it speaks of, it denies the call that set the state or part"
 
 
 @pytest.mark.parametrize("reply", [
     "I set the Garage fan to speed 3. The Attic fan is on.",
     "Garage fan at speed 3. The attic fan is still on.",
-])
-def test_a_state_said_of_the_switched_thing_still_denies_the_switching(reply):
-    assert _two_fans(reply)
-
-
-# A denial naming a part is held to the thing it speaks of ------------------------------------------
-
-@pytest.mark.parametrize("reply", [
-    "I switched the Attic fan off. I didn't change its speed. The Garage fan now runs at speed 3.",
-    "The attic fan is off — I haven't touched its speed setting. Garage fan: speed 3.",
-    "Garage fan set to speed 3. Attic fan switched off; I didn't change the speed of the attic fan.",
-])
-def test_a_denial_of_a_part_said_of_a_thing_whose_call_was_not_given_it_is_true(monkeypatch, reply):
-    assert _two_fans(reply) == []
-    monkeypatch.setattr("sim.eval.telling._of_a_part_its_call_was_not_given", lambda part, text, calls: False)
-    assert _two_fans(reply), "without its referent, the denial is held to the call that set the speed"
-
-
-@pytest.mark.parametrize("reply", [
     "The attic fan is off. The Garage fan is running, but I didn't change its speed.",
     "Attic fan off. I didn't change the speed of the Garage fan.",
     "Attic fan off. I didn't change the fan speed.",  # names no fan: said of the turn
 ])
-def test_a_denial_of_a_part_of_the_thing_given_it_is_still_a_denial(reply):
+def test_a_state_or_part_said_of_the_thing_its_call_set_still_denies(reply):
     assert _two_fans(reply)
 
 
