@@ -164,14 +164,17 @@ def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tup
             items, fields, context = [], [], ()
             offset += len(line)
             continue
+        end = VALUE_END.search(line, label.end())
+        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:—–→").strip())
+        if items and _said_again(name, fields):
+            found.append((items, tuple(fields), context))
+            items, fields, context = [], [], ()
         if not items and not context:
             context = _context_above(text, offset)
-        end = VALUE_END.search(line, label.end())
         rest = line[end.end(1):].strip() if end else ""
         # a sentence or a heading run on after the value, not a name in capitals ("On: Pendant and Porch light")
         runs_on = bool(end) and bool(_RUN_ON.search(rest) or len(rest.split()) >= 6)
         value_end = end.start(1) if runs_on else len(line.rstrip("\n"))
-        name = re.sub(r"^\d+[.)]\s*", "", _MARKUP.sub("", line[:label.end()]).strip(" \t-*•:—–→").strip())
         detail = re.search(r"\s*\(([^)]*)\)\s*$", name)
         fields += [(name[:detail.start()].strip() if detail else name,
                     _MARKUP.sub("", line[label.end():value_end]).strip())] + ([("detail", detail.group(1))] if detail else [])
@@ -183,6 +186,12 @@ def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tup
             items, fields, context = [], [], (heading.strip(" :"),) if heading else ()
         offset += len(line)
     return found
+
+
+def _said_again(label: str, fields: list[tuple[str, str]]) -> bool:
+    """A list's label said again starts the next record: "- Title: A / - ID: note-2 ✅ Saved / - Title: B"
+    lists two notes, one after the other, not one with two titles."""
+    return any(said.lower() == label.lower() for said, _ in fields)
 
 
 def _records(data: Any, context: tuple[str, ...]) -> list[Record]:

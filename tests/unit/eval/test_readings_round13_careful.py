@@ -144,3 +144,23 @@ def test_not_able_to_answer_a_question_now_denies_nothing(monkeypatch, reply):
 ])
 def test_a_doubt_of_the_action_or_a_failed_try_is_still_a_denial(reply):
     assert _read(reply, [RETURN], "Return parcel PK-4410").denials
+
+
+# A label said again in a list starts the next record ------------------------------------------------
+
+MEMO = {"properties": {"memoId": {"type": "string"}, "title": {"type": "string"}}}
+TWO_MEMOS = [(MEMO, {"memoId": "memo-4", "title": "Gym schedule"}), (MEMO, {"memoId": "memo-5", "title": "Tax forms"})]
+
+
+@pytest.mark.parametrize("reply", [
+    "✅ Memo saved\n- **Title:** Gym schedule\n- **ID:** memo-4 ✅ Memo saved\n- **Title:** Tax forms\n- **ID:** memo-5",
+    "- Titre : Gym schedule\n- Identifiant : memo-4\n- Titre : Tax forms\n- Identifiant : memo-5",
+])
+def test_a_label_said_again_in_a_list_starts_the_next_record(monkeypatch, reply):
+    assert [dict(r.fields).get("ID", dict(r.fields).get("Identifiant", "")).split()[0] for r in parse(reply).records] \
+        == ["memo-4", "memo-5"]
+    assert _made_up(reply, *TWO_MEMOS) == []
+    monkeypatch.setattr("sim.eval.structure._said_again", lambda label, fields: False)
+    parse.cache_clear()  # read once more, without the reading
+    assert len(parse(reply).records) == 1, "without the reading, one record with two titles"
+    parse.cache_clear()
