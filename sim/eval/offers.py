@@ -47,6 +47,10 @@ _BEFORE_ACTING = re.compile(r"\bbefore\s+(?:i|we)\s+(?!\w+ed\b)\w+\s+(?:anything
 # Another thing, or the action undone: "another note", "anything else", "switch it back", "undo it".
 _ANOTHER = re.compile(r"\b(?:another|other|others|more|else|anything|something|new|different|back|undo|undone|revert|"
                       r"restore|reverse|autre|autres|nouvelle|nouveau|encore)\b", re.I)
+# What the thing pointed at is to become: "make that a new note", "save it as a new reminder",
+# "en faire une nouvelle note": the thing itself, not another one.
+_MADE_NEW = re.compile(r"\b(?:it|that|this|them|these|those|en)\s+(?:as\s+|into\s+|une?\s+)?(?:an?\s+)?"
+                       r"(?:new|nouvelle|nouveau)\s+(?P<noun>\w+)", re.I)
 # An offer to act in Chinese and Thai ("要我帮你取消吗", "ต้องการให้ยกเลิกไหม"), and another thing there.
 # A question whether the user is sure to do it is one too: "确定要取消吗？", "แน่ใจนะคะว่าจะยกเลิก...?".
 _ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我?|我可以|我来|我帮你|(?:你)?(?:确定|确认|是否)要?)[^。！？?]*(?:吗|？|\?)"
@@ -71,7 +75,8 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
         return True  # "once you confirm, I'll create it": it was not done, says the agent
     asked = [m.group(0) for m in _ASKED_TO_ACT.finditer(clause.sentence)
              if clause.text in m.group(0) or m.group(0) in clause.text]  # Thai cuts clauses at spaces
-    if not (clause.question or asked or _OFFER.search(clause.sentence)) or _ANOTHER.search(clause.plain):
+    if not (clause.question or asked or _OFFER.search(clause.sentence)) or \
+            _ANOTHER.search(_made_new_removed(clause.plain, action.nouns)):
         return False
     if action.verbs and _PROCEED.search(clause.plain):
         return True  # "Want me to go ahead?", "要我继续吗？": the action just spoken of
@@ -91,6 +96,14 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
     return bool(_POINTED_AT.search(clause.plain) or ID_OR_NAME.search(clause.plain)
                 or nouns and re.search(rf"\b(?:the|this|that|your|these|those|la|le|les|votre|vos|cette|ce)\s+"
                                        rf"(?:\w+\s+)?(?:{nouns})s?\b", clause.plain, re.I))
+
+
+def _made_new_removed(plain: str, nouns: set[str]) -> str:
+    """``plain`` without what the thing pointed at is to become, where that is the action's own noun
+    ("make that a new note", of creating a note): "new" there says no other thing. "Turn it into a
+    new reminder", of a note, still offers another."""
+    own = {n.lower().rstrip("s") for n in nouns}
+    return _MADE_NEW.sub(lambda m: " " if m.group("noun").lower().rstrip("s") in own else m.group(0), plain)
 
 
 def _request_opening(request: str) -> str:
