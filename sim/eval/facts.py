@@ -71,6 +71,7 @@ _NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|d
                    rf"|\b[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)+\b")  # a capital inside a word: FedEx, DoorDash
 # Languages written without capitals, where a capitalised Latin word is a name wherever it stands.
 _UNCASED = frozenset({"th", "zh"})
+_UNCASED_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3400-\u9fff]")
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
@@ -300,6 +301,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     name said of the world rather than of the user ("the capital of Australia is Canberra") is no
     value a call should have returned. The reply's structures (JSON, YAML, tables: sim/eval/structure.py)
     are read field by field, each held to the result its row names; the rest as prose."""
+    if language in _UNCASED and not _UNCASED_SCRIPT.search(re.sub(r"“[^”]*”|「[^」]*」", "", text)):
+        language = "en"  # a Thai or Chinese request answered in English (its names quoted): read as English is
     reading = _Reading(known, language, numbers, {e.lower() for e in exclude}, knowledge)
     structured = parse(text)
     reading.counts |= _items_listed(text, structured.records)
@@ -416,10 +419,10 @@ class _Reading:
         return found + (_ownership_misstated(said, self.language, parts, self.descriptions) if not negated else [])
 
     def sentence_said(self, sentence: str, negated: bool) -> list[str]:
-        """What an asserting sentence says of how much its things hold and what text, read across its clauses
-        ("M-12 is nothing but a heading"; Thai's "มีสินค้า 5 ชิ้น", whose spaces end clauses): a
-        count is held to every count of the things it names, so two things in a sentence are
-        each a count it may say."""
+        """What an asserting sentence says of how much its things hold and of their text, read across
+        its clauses ("M-12 is nothing but a heading"; Thai's "มีสินค้า 5 ชิ้น", whose spaces end
+        clauses): a count is held to every count of the things it names, so two things in a
+        sentence are each a count it may say."""
         parts = self.known.latest(self.known.scope(sentence))
         found = _emptiness_misstated(sentence, self.language, parts, self.descriptions)
         if not negated:  # a quotation may hold a dash that ends a clause: read across them
