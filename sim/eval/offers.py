@@ -25,13 +25,13 @@ _OFFER = re.compile(r"\b(?:shall|should)\s+(?:i|we)\b|\b(?:want|like|wish|need|p
                     r"|\b(?:i|we)\s+(?:can|could)\b[^.?!]*\bif\s+you\b|\blet\s+me\s+know\s+if\b"
                     r"|\b(?:voulez|souhaitez|veux|aimeriez|préférez)[-\s](?:vous|tu)\s+que\s+je\b|\bje\s+peux\b", re.I)
 # Going ahead with what was just spoken of, and nothing else: "Shall I proceed?", "Want me to go ahead
-# with it?", "Voulez-vous que je continue ?", 要我继续办理吗, ให้ดำเนินการต่อไหม.
+# with it?", "Voulez-vous que je continue ?", 要我继续办理吗, 要保存吗, ให้ดำเนินการต่อไหม.
 _PROCEED = re.compile(r"\b(?:go\s+ahead|proceed|do\s+(?:it|that|this|so)|confirm\s+(?:it|that)|make\s+it\s+happen)"
                       r"(?:\s+(?:with\s+(?:it|that|this|the\s+\w+)|now|then|for\s+you"
                       r"|and\s+\w+(?:\s+(?:it|that|this|them|the\s+change|the\s+changes))?))*"  # "go ahead and submit it"
                       r"\s*[?.!]*\s*$"
                       r"|\b(?:je\s+)?(?:continue|procède|poursuive|lance|m'en\s+occupe|le\s+fais|l'envoie|y\s+vais)\s*[?.!]*\s*$"
-                      r"|(?:继续|办理|处理|执行|操作)(?:一下)?(?:吗|呢)?\s*[？?]"
+                      r"|(?:继续|办理|处理|执行|操作|保存|提交)(?:一下)?(?:吗|呢)?\s*[？?]"  # 要保存吗: committing it
                       r"|(?:ดำเนินการ|จัดการ)(?:ต่อ|ให้)?(?:เลย)?\s*(?:ไหม|มั้ย|หรือไม่)", re.I)
 # A promise to act once the user consents ("say yes and I'll make the change", "once you confirm, I'll
 # create it", "dès que vous confirmez, je l'enregistre"), or a question put before acting at all
@@ -47,10 +47,8 @@ _BEFORE_ACTING = re.compile(r"\bbefore\s+(?:i|we)\s+(?!\w+ed\b)\w+\s+(?:anything
 # Another thing, or the action undone: "another note", "anything else", "switch it back", "undo it".
 _ANOTHER = re.compile(r"\b(?:another|other|others|more|else|anything|something|new|different|back|undo|undone|revert|"
                       r"restore|reverse|autre|autres|nouvelle|nouveau|encore)\b", re.I)
-# What the thing pointed at is to become: "make that a new note", "save it as a new reminder",
-# "en faire une nouvelle note": the thing itself, not another one.
-_MADE_NEW = re.compile(r"\b(?:it|that|this|them|these|those|en)\s+(?:as\s+|into\s+|une?\s+)?(?:an?\s+)?"
-                       r"(?:new|nouvelle|nouveau)\s+(?P<noun>\w+)", re.I)
+# What the thing pointed at is to become: "make that a new note", "save it as a new reminder".
+_MADE_NEW = re.compile(r"\b(?:it|that|this|them|these|those)\s+(?:as\s+|into\s+)?an?\s+new\s+(?P<noun>\w+)", re.I)
 # An offer to act in Chinese and Thai ("要我帮你取消吗", "ต้องการให้ยกเลิกไหม"), and another thing there.
 # A question whether the user is sure to do it is one too: "确定要取消吗？", "แน่ใจนะคะว่าจะยกเลิก...?".
 _ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我?|我可以|我来|我帮你|(?:你)?(?:确定|确认|是否)要?)[^。！？?]*(?:吗|？|\?)"
