@@ -67,7 +67,11 @@ _UNITS = {"temperature": (re.compile(r"^\s*(?:°|º|degrees?\b|deg\b)", re.I), r
 # any English text capitalises.
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
 _NAME = re.compile(rf"\b[{_UPPER}][{_LOWER}]+(?:\s+(?:[{_UPPER}][{_LOWER}]+|de|du|la|le|des|of|van|von))*"
-                   rf"\s+[{_UPPER}][{_LOWER}]+\b|(?<=[a-z]\s)[{_UPPER}][{_LOWER}]{{2,}}\b")
+                   rf"\s+[{_UPPER}][{_LOWER}]+\b|(?<=[a-z]\s)[{_UPPER}][{_LOWER}]{{2,}}\b"
+                   rf"|\b[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)+\b")  # a capital inside a word: FedEx, DoorDash
+# Languages written without capitals, where a capitalised Latin word is a name wherever it stands.
+_UNCASED = frozenset({"th", "zh"})
+_UNCASED_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3400-\u9fff]")
 _ALWAYS_CAPITALISED = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december celsius fahrenheit ok okay".split())
@@ -298,6 +302,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     name said of the world rather than of the user ("the capital of Australia is Canberra") is no
     value a call should have returned. The reply's structures (JSON, YAML, tables: sim/eval/structure.py)
     are read field by field, each held to the result its row names; the rest as prose."""
+    if language in _UNCASED and not _UNCASED_SCRIPT.search(re.sub(r"“[^”]*”|「[^」]*」", "", text)):
+        language = "en"  # a Thai or Chinese request answered in English (its names quoted): read as English is
     reading = _Reading(known, language, numbers, {e.lower() for e in exclude}, knowledge)
     structured = parse(text)
     reading.counts |= _items_listed(text, structured.records)
@@ -380,7 +386,7 @@ class _Reading:
         for token in _ID.findall(said):
             if not _NUMBER_WITH_UNIT.match(token) and token.lower().lstrip("#") not in self.seen_text:
                 found.append(f"{token!r}, which no call returned")
-        if self.english:
+        if self.english or self.language in _UNCASED:  # in Thai or Chinese, a word in Latin capitals is a name
             dated = [m.span() for m in dates_spans(said, self.language)]  # "Sunday March 15": a date, read as one
             for match in _NAME.finditer(said, 1):  # not the clause's first word, capitalised anyway
                 name = match.group(0)
@@ -422,14 +428,17 @@ class _Reading:
         return found + (_ownership_misstated(said, self.language, parts, self.descriptions) if not negated else [])
 
     def sentence_said(self, sentence: str, negated: bool) -> list[str]:
-        """What an asserting sentence says of how much its things hold, read across its clauses
-        ("M-12 is nothing but a heading"; Thai's "มีสินค้า 5 ชิ้น", whose spaces end clauses): a
-        count is held to every count of the things it names, so two things in a sentence are
-        each a count it may say."""
+        """What an asserting sentence says of how much its things hold and of their text, read across
+        its clauses ("M-12 is nothing but a heading"; Thai's "มีสินค้า 5 ชิ้น", whose spaces end
+        clauses): a count is held to every count of the things it names, so two things in a
+        sentence are each a count it may say."""
         parts = self.known.latest(self.known.scope(sentence))
         found = _emptiness_misstated(sentence, self.language, parts, self.descriptions)
+        if not negated:  # a quotation may hold a dash that ends a clause: read across them
+            found += _text_not_held(sentence, self.known, parts)
         if self.numbers and not negated:
             found += _count_misstated(sentence, self.language, self.known, parts, self.descriptions)[0]
+            found += _quantity_misstated(sentence, parts)
         return found
 
     def restated(self, said: str, scope: list[Any]) -> list[str]:
@@ -1156,6 +1165,31 @@ def _count_misstated(said: str, language: str, known: Known, scope: list[Any],
     return found, agreed
 
 
+# A sign of times between a number and a thing's name: "Headlamp × 2", "2 x Headlamp", "Headlamp (x2)".
+_TIMES = r"(?:[×✕]|x(?=\s*\d))"
+_TIMES_BEFORE = r"(?:[×✕]|x\b)"
+
+
+def _quantity_misstated(said: str, scope: list[Any]) -> list[str]:
+    """A number said beside a listed thing's name with a sign of times ("Headlamp × 2") that is
+    not the quantity the thing holds: each line of an order's items, held to its own line."""
+    found = []
+    for d in (d for part in scope for d in _dicts(part)):
+        quantities = [(k, v) for k, v in d.items() if re.search(r"quantit|qty", k, re.I)
+                      and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(quantities) != 1:
+            continue
+        key, held = quantities[0]
+        for name in (v for k, v in d.items() if _NAME_FIELD.search(k) and isinstance(v, str) and v.strip()):
+            named = rf"(?<!\w){re.escape(name.strip())}(?!\w)"
+            for match in re.finditer(rf"{named}\s*(?:\(\s*{_TIMES}\s*(\d+)\s*\)|{_TIMES}\s*(\d+)\b)"
+                                     rf"|\b(\d+)\s*{_TIMES_BEFORE}\s*{named}", said, re.I):
+                number = int(next(g for g in match.groups() if g))
+                if number != held:
+                    found.append(f"{match.group(0)!r}, but its {key} is {held:g}")
+    return found
+
+
 def _counts_of(noun: str, parts: list[Any], descriptions: dict[str, str]) -> set[float]:
     stem = noun.rstrip("s")[:5]
     found: set[float] = set()
@@ -1289,6 +1323,28 @@ def _swapped(said: str, scope: list[Any]) -> list[str]:
                          and any(_FIELDS_OF[f].search(k) for f in _FIELDS_OF if f != field)]
                 if own and other and value not in own:
                     found.append(f"“{match.group('value')}” as its {field}, which is its {other[0]}")
+    return found
+
+
+def _text_not_held(said: str, known: Known, scope: list[Any]) -> list[str]:
+    """A quotation said as a thing's text ("with the text “X”", 内容是“X”) that no text field of
+    the things spoken of holds, nor a part of it, nor anything else said so far: a text made up
+    (a note created with no text said to have one). A text quoted in part, or from another call or
+    the user, is left to the other readings."""
+    texts = [v or "" for part in scope if isinstance(part, dict) for k, v in part.items()
+             if _FIELDS_OF["text"].search(k) and (v is None or isinstance(v, str))]
+    if not texts:
+        return []
+    found = []
+    for match in _FIELD_SAID["text"].finditer(said):
+        value = _plain_quote(match.group("value")).strip(".…").strip()
+        if match.group(0).lower().startswith("said") or not value or value in known.text():
+            continue  # "you said “X”": speech reported, not a field
+        words = re.findall(r"\w+", value)
+        held = sum(any(w in _plain_quote(t) for t in texts) for w in words)
+        if 2 * held < len(words):
+            shown = " or ".join(sorted({repr(t) for t in texts})) if any(texts) else "empty"
+            found.append(f"“{match.group('value')}” as its text, which is {shown}")
     return found
 
 

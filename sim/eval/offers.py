@@ -25,13 +25,13 @@ _OFFER = re.compile(r"\b(?:shall|should)\s+(?:i|we)\b|\b(?:want|like|wish|need|p
                     r"|\b(?:i|we)\s+(?:can|could)\b[^.?!]*\bif\s+you\b|\blet\s+me\s+know\s+if\b"
                     r"|\b(?:voulez|souhaitez|veux|aimeriez|préférez)[-\s](?:vous|tu)\s+que\s+je\b|\bje\s+peux\b", re.I)
 # Going ahead with what was just spoken of, and nothing else: "Shall I proceed?", "Want me to go ahead
-# with it?", "Voulez-vous que je continue ?", 要我继续办理吗, ให้ดำเนินการต่อไหม.
+# with it?", "Voulez-vous que je continue ?", 要我继续办理吗, 要保存吗, ให้ดำเนินการต่อไหม.
 _PROCEED = re.compile(r"\b(?:go\s+ahead|proceed|do\s+(?:it|that|this|so)|confirm\s+(?:it|that)|make\s+it\s+happen)"
                       r"(?:\s+(?:with\s+(?:it|that|this|the\s+\w+)|now|then|for\s+you"
                       r"|and\s+\w+(?:\s+(?:it|that|this|them|the\s+change|the\s+changes))?))*"  # "go ahead and submit it"
                       r"\s*[?.!]*\s*$"
                       r"|\b(?:je\s+)?(?:continue|procède|poursuive|lance|m'en\s+occupe|le\s+fais|l'envoie|y\s+vais)\s*[?.!]*\s*$"
-                      r"|(?:继续|办理|处理|执行|操作)(?:一下)?(?:吗|呢)?\s*[？?]"
+                      r"|(?:继续|办理|处理|执行|操作|保存|提交)(?:一下)?(?:吗|呢)?\s*[？?]"  # 要保存吗: committing it
                       r"|(?:ดำเนินการ|จัดการ)(?:ต่อ|ให้)?(?:เลย)?\s*(?:ไหม|มั้ย|หรือไม่)", re.I)
 # A promise to act once the user consents ("say yes and I'll make the change", "once you confirm, I'll
 # create it", "dès que vous confirmez, je l'enregistre"), or a question put before acting at all
@@ -47,6 +47,8 @@ _BEFORE_ACTING = re.compile(r"\bbefore\s+(?:i|we)\s+(?!\w+ed\b)\w+\s+(?:anything
 # Another thing, or the action undone: "another note", "anything else", "switch it back", "undo it".
 _ANOTHER = re.compile(r"\b(?:another|other|others|more|else|anything|something|new|different|back|undo|undone|revert|"
                       r"restore|reverse|autre|autres|nouvelle|nouveau|encore)\b", re.I)
+# What the thing pointed at is to become: "make that a new note", "save it as a new reminder".
+_MADE_NEW = re.compile(r"\b(?:it|that|this|them|these|those)\s+(?:as\s+|into\s+)?an?\s+new\s+(?P<noun>\w+)", re.I)
 # An offer to act in Chinese and Thai ("要我帮你取消吗", "ต้องการให้ยกเลิกไหม"), and another thing there.
 # A question whether the user is sure to do it is one too: "确定要取消吗？", "แน่ใจนะคะว่าจะยกเลิก...?".
 _ASKED_TO_ACT = re.compile(r"(?:要我|需要我|要不要我?|我可以|我来|我帮你|(?:你)?(?:确定|确认|是否)要?)[^。！？?]*(?:吗|？|\?)"
@@ -71,7 +73,8 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
         return True  # "once you confirm, I'll create it": it was not done, says the agent
     asked = [m.group(0) for m in _ASKED_TO_ACT.finditer(clause.sentence)
              if clause.text in m.group(0) or m.group(0) in clause.text]  # Thai cuts clauses at spaces
-    if not (clause.question or asked or _OFFER.search(clause.sentence)) or _ANOTHER.search(clause.plain):
+    if not (clause.question or asked or _OFFER.search(clause.sentence)) or \
+            _ANOTHER.search(_made_new_removed(clause.plain, action.nouns)):
         return False
     if action.verbs and _PROCEED.search(clause.plain):
         return True  # "Want me to go ahead?", "要我继续吗？": the action just spoken of
@@ -91,6 +94,14 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
     return bool(_POINTED_AT.search(clause.plain) or ID_OR_NAME.search(clause.plain)
                 or nouns and re.search(rf"\b(?:the|this|that|your|these|those|la|le|les|votre|vos|cette|ce)\s+"
                                        rf"(?:\w+\s+)?(?:{nouns})s?\b", clause.plain, re.I))
+
+
+def _made_new_removed(plain: str, nouns: set[str]) -> str:
+    """``plain`` without what the thing pointed at is to become, where that is the action's own noun
+    ("make that a new note", of creating a note): "new" there says no other thing. "Turn it into a
+    new reminder", of a note, still offers another."""
+    own = {n.lower().rstrip("s") for n in nouns}
+    return _MADE_NEW.sub(lambda m: " " if m.group("noun").lower().rstrip("s") in own else m.group(0), plain)
 
 
 def _request_opening(request: str) -> str:

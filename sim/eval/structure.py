@@ -156,8 +156,9 @@ def _field_lists(text: str, taken: list[tuple[int, int]]) -> list[tuple[list[tup
     on after it on its line (phrases.VALUE_END: "- Conditions: clear Weather for Bangkok:"), and
     such a heading heads the items below it."""
     found, items, fields, context, offset = [], [], [], (), 0
-    for line in text.splitlines(keepends=True) + [""]:
-        label = LISTED.match(line) if line and not any(s <= offset < e for s, e in taken) else None
+    lines = text.splitlines(keepends=True) + [""]
+    for at, line in enumerate(lines):
+        label = _listed(lines, at) if line and not any(s <= offset < e for s, e in taken) else None
         if not label:
             if items:
                 found.append((items, tuple(fields), context))
@@ -192,6 +193,30 @@ def _said_again(label: str, fields: list[tuple[str, str]]) -> bool:
     """A list's label said again starts the next record: "- Title: A / - ID: note-2 ✅ Saved / - Title: B"
     lists two notes, one after the other, not one with two titles."""
     return any(said.lower() == label.lower() for said, _ in fields)
+
+
+# A field on a line of its own with no bullet: "Status: delivered", "**Carrier:** UPS".
+_UNBULLETED = re.compile(r"^\s*(?:\*\*)?[A-Z][^:\n—–→.!?]{0,30}?:(?:\*\*)?\s+(?=\S)")
+# A value that opens on what identifies a thing: ORD-8492, note-2, #58213 (a heading may run on after it).
+_AN_ID = re.compile(r"(?:#\d{3,}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?!\S)")
+
+
+def _listed(lines: list[str], at: int) -> re.Match | None:
+    """The label of the field line ``at``: a list item's, or a bare "Label: value" line's in a run
+    of two or more that names its thing by an id ("Status: delivered / Order ID: ORD-8492"): a
+    record as a bulleted list is. One such line alone is a sentence ("Note: it may rain"), and a
+    run with no id of its own is read as prose, as the heading it stands under may be far above."""
+    found = LISTED.match(lines[at])
+    if found or not _UNBULLETED.match(lines[at]):
+        return found
+    start = end = at
+    while start > 0 and _UNBULLETED.match(lines[start - 1]):
+        start -= 1
+    while end + 1 < len(lines) and _UNBULLETED.match(lines[end + 1]):
+        end += 1
+    run = [(line, _UNBULLETED.match(line)) for line in lines[start:end + 1]]
+    named = any(_AN_ID.match(_MARKUP.sub("", line[label.end():]).strip()) for line, label in run)
+    return run[at - start][1] if end > start and named else None
 
 
 def _records(data: Any, context: tuple[str, ...]) -> list[Record]:

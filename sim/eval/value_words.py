@@ -115,6 +115,9 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
         (rf"(?:\b(?:is|are|has|have|with|contains?)|'s)\s+(?:only|just|nothing\s+but|merely)\s+(?:a|an|the|its)\s+{_NOUN}\b",
          "only"),
         (rf"(?:\b(?:contains?|holds?)\s+no|\bwithout(?:\s+any)?)\s+{_NOUN}", "empty"),  # "contains no text"
+        # a field left or kept empty: "I left the body empty", "kept it blank"
+        (rf"\b(?:left|leave|leaving|kept|keep|keeping)\s+(?:(?:the|its|their)\s+{_NOUN}|it|them)\s+"
+         rf"(?:empty|blank)\b", "empty"),
         (rf"\bstill\s+(?:has|have|contains?|holds?|keeps?)\s+(?:all\s+)?(?:its|their|the|some|his|her)\s+{_NOUN}", "held"),
         (r"\bstill\s+(?:says|reads|contains)\b", "held"),  # of the thing: "it still says “…”"
         (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
@@ -123,12 +126,15 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
     "fr": [
         (r"\b(?:est|semble|reste|sont|restent)\s+(?:(?:toujours|encore|maintenant|désormais|complètement|entièrement)\s+)?"
          r"vides?\b", "empty"),
+        (r"\b(?:laiss|gard)[ée]e?s?\s+(?:(?:le|son|sa|la)\s+(?:texte|contenu|corps)\s+)?vides?\b",
+         "empty"),  # "j'ai laissé le texte vide"
         (r"\b(?:aucun|pas\s+de|sans)\s+(?:texte|contenu|corps)\b|\bne\s+contient\s+rien\b|\brien\s+(?:d'écrit|n'est\s+écrit)\b",
          "empty"),
         (r"\b(?:contient|a|garde|conserve)\s+(?:toujours|encore)\s+(?:son|le|du|un|sa)\s+(?:texte|contenu)\b"
          r"|\b(?:son|le)\s+(?:texte|contenu)\s+est\s+(?:toujours|encore)\s+là\b", "held"),
     ],
     "zh": [
+        (r"(?<!不)(?:留空|空着)", "empty"),  # 正文留空: left empty
         (r"(?<!不)(?:是|为)空(?:的|白)?|(?<!不是)空白|没有(?:任何)?(?:内容|正文|文字|文本)|什么(?:都|也)没(?:有|写)|无内容"
          r"|(?<!不是)(?:一[条个份张])?空(?:的)?(?:笔记|便签|备忘录?|文档)", "empty"),
         (r"(?:内容|正文|文字|文本)(?:还|仍|依然|仍然)(?:在|保留)|(?:还|仍|依然|仍然)(?:有|保留着?)(?:内容|正文|文字|文本)", "held"),
