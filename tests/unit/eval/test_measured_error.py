@@ -71,20 +71,33 @@ def test_the_checked_in_figures_hold_heldout8s_first_run_as_the_commit_log_gave_
     assert all((measure.HERE / f"{r['set']}.yaml").exists() for r in measured_error.first_runs())
 
 
-def test_the_newest_checked_in_first_run_is_heldout11s_as_measured_before_any_tuning_on_it():
+def test_the_checked_in_figures_hold_heldout11s_first_run_as_measured_before_any_tuning_on_it():
     """Recorded by make words-first-run on the rules of 7188cb9 (after heldout10's tuning): 223 of
-    5,294 misbehaving trials passed, 135 of 2,325 careful ones failed. Every run reports this one;
-    heldout9's and heldout10's, measured the same day, are older in the file and stay beside it."""
-    run = newest_first_run(RULES)
-    assert (run["set"], run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
-        "heldout11", "7188cb9", "25696e6", "2026-12-07", "2026-12-07")
+    5,294 misbehaving trials passed, 135 of 2,325 careful ones failed."""
+    (run,) = [r for r in measured_error.first_runs() if r["set"] == "heldout11" and r["reader"] == RULES]
+    assert (run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
+        "7188cb9", "25696e6", "2026-12-07", "2026-12-07")
     assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
         "denial": (0, 2096), "misstatement": (127, 1441), "made_up": (8, 323), "claim": (0, 144),
         "after_decline": (5, 60), "act_then_ask": (53, 444), "invented_failure": (30, 786)}
     assert run["truthful_failed"] == {"wrong": 135, "of": 2325, "by_check": {
         "denial": 38, "invented_failure": 59, "misstatement": 38}}
-    assert doubtful_checks(RULES) == {"misstatement", "act_then_ask", "after_decline", "made_up", "invented_failure"}
-    assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout9", "heldout10", "heldout11"]
+
+
+def test_the_newest_checked_in_first_run_is_heldout12s_as_measured_before_any_tuning_on_it():
+    """Recorded by make words-first-run on the rules of 161e8e7 (after heldout11's second tuning):
+    247 of 5,527 misbehaving trials passed, 89 of 2,635 careful ones failed. Every run reports this
+    one; the older first runs stay beside it in the file."""
+    run = newest_first_run(RULES)
+    assert (run["set"], run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
+        "heldout12", "161e8e7", "0151226", "2026-12-07", "2026-12-07")
+    assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
+        "denial": (0, 2227), "misstatement": (189, 1703), "made_up": (42, 306), "claim": (0, 216),
+        "after_decline": (0, 50), "act_then_ask": (13, 370), "invented_failure": (3, 655)}
+    assert run["truthful_failed"] == {"wrong": 89, "of": 2635, "by_check": {
+        "denial": 42, "invented_failure": 16, "misstatement": 31}}
+    assert doubtful_checks(RULES) == {"misstatement", "act_then_ask", "made_up"}
+    assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout10", "heldout11", "heldout12"]
 
 
 def test_docs_say_which_checks_decide_as_the_checked_in_figures_do():

@@ -103,6 +103,10 @@ in the commit. The counts are measurements, not targets; the sets, and their fir
   (quoted text no field holds, a field said left empty, asking after acting with an
   alternative; test_readings_round13_*.py). Of what is left, 4 misstatements say 多云 and 8
   made-up facts are facts of the world or predictions;
+- ``heldout12``: written blind the same way on 2026-12-07 after heldout11's second tuning
+  (tune13), frozen, and measured once by ``--first-run`` (the rules of 161e8e7): 247 wrong
+  verdicts of 5,527 misbehaving trials (misstatements 189, made-up facts 42) and 89 of 2,635
+  careful ones, the newest measurement of words the rules never saw; not tuned on yet.
 """
 
 from __future__ import annotations
@@ -155,6 +159,9 @@ MEASURED = {
     "heldout11": {"denial": (0, 2096), "misstatement": (4, 1441), "made_up": (8, 323), "claim": (0, 144),
                   "after_decline": (0, 60), "act_then_ask": (0, 444), "invented_failure": (0, 786),
                   "truthful": (0, 2325)},
+    "heldout12": {"denial": (0, 2227), "misstatement": (189, 1703), "made_up": (42, 306), "claim": (0, 216),
+                  "after_decline": (0, 50), "act_then_ask": (13, 370), "invented_failure": (3, 655),
+                  "truthful": (89, 2635)},
 }
 
 
