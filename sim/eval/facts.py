@@ -308,6 +308,10 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     structured = parse(text)
     reading.counts |= _items_listed(text, structured.records)
     found = [why for record in structured.records for why in reading.record(record, cues)]
+    # A call's own sentence quoted as another field's value ("renamed note-1 to “<its text>”") is read
+    # before such quotations are blanked below.
+    found += [why for sentence in _SENTENCE_BREAK.split(structured.prose)
+              for why in _swapped(sentence, known.latest(known.scope(sentence)))]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
     text = _QUOTATION.sub(lambda m: "“…”" if len(m.group(1).split()) >= 4 and
@@ -1301,10 +1305,17 @@ def _misnamed(said: str, known: Known, scope: list[Any]) -> list[str]:
 _QUOTED = r"\s*[:：]?\s*[“\"«「]\s*(?P<value>[^”\"»」\n]{1,200}?)\s*[”\"»」]"
 _FIELD_SAID = {
     "name": re.compile(r"(?:\b(?:titled|entitled|named|called|intitul[ée]e?|appel[ée]e?|(?:title|name|titre|nom)\s+"
-                       r"(?:is\s+|was\s+|est\s+)?(?:now\s+|maintenant\s+)?)|标题(?:是|为)?|名为|ชื่อ(?:ว่า)?)" + _QUOTED, re.I),
+                       r"(?:is\s+|was\s+|est\s+)?(?:now\s+|maintenant\s+)?)|标题(?:是|为)?|名为|ชื่อ(?:ว่า)?"
+                       # a new name given: "renamed note-1 to “X”", « renommée en “X” », 改名为“X”, เปลี่ยนชื่อ…เป็น “X”
+                       r"|\b(?:renamed|retitled|renomm[ée]e?s?)(?:\s+[^\s“\"«「]+){0,3}?\s+(?:to|as|en)"
+                       r"|(?:改名|重命名|更名)(?:为|成)|เปลี่ยนชื่อ\S{0,20}?เป็น)" + _QUOTED, re.I),
     "text": re.compile(r"(?:\b(?:says|said|reads|read|(?:text|body|content|contents|texte|contenu)\s+(?:is\s+|was\s+|est\s+|"
                        r"reads\s+|says\s+)?(?:now\s+|maintenant\s+)?)|内容(?:是|为)?|正文(?:是|为)?|เนื้อหา(?:ว่า)?)" + _QUOTED,
                        re.I)}
+# A thing's text given unquoted after a colon, to the end of its sentence: "note-1 says: Call the bank."
+_TEXT_AFTER_A_COLON = re.compile(r"(?:\b(?:says|reads|(?:text|body|content|contents|texte|contenu)\s+(?:is|est|reads|says))"
+                                 r"|内容(?:是|为)|正文(?:是|为)|เนื้อหา(?:คือ|ว่า))\s*[:：]\s*(?P<value>[^\s“\"«「*>`\n]"
+                                 r"[^“\"«「\n—–(（]{2,200}?)(?=[.。!?！？]?\s*$|[.。!?！？]\s|[—–(（])", re.I)
 _FIELDS_OF = {"name": _NAME_FIELD, "text": re.compile(r"(?:content|body|text)", re.I)}
 
 
@@ -1336,7 +1347,8 @@ def _text_not_held(said: str, known: Known, scope: list[Any]) -> list[str]:
     if not texts:
         return []
     found = []
-    for match in _FIELD_SAID["text"].finditer(said):
+    bare = _TEXT_AFTER_A_COLON.finditer(said) if all(texts) else ()  # "says: nothing yet" may be true of an empty one
+    for match in [*_FIELD_SAID["text"].finditer(said), *bare]:
         value = _plain_quote(match.group("value")).strip(".…").strip()
         if match.group(0).lower().startswith("said") or not value or value in known.text():
             continue  # "you said “X”": speech reported, not a field

@@ -106,6 +106,16 @@ def values_said(text: str, language: str) -> Iterable[tuple[str, frozenset[str]]
 # Kinds: "empty" (nothing in the noun's field, or in the thing), "only" (nothing but the noun's
 # field), "held" (something in it). English's "is empty", "has no text" are facts.py's _EMPTY.
 _NOUN = r"(?P<noun>[a-z]+)"
+# Something said put into the thing, done ("added your list to it", « avec la liste dedans »,
+# 把清单加进笔记里了, ใส่รายการไว้ในโน้ต): it holds something. Past forms only ("I can add it" offers),
+# not after a negation ("haven't added it yet", 没加进去, ไม่ได้ใส่).
+_PUT_IN_EN = (r"(?<!not )(?<!n't )(?<!never )(?<!yet )\b(?:added|included|inserted|copied|pasted|wrote)\s+"
+              r"(?:(?:your|the|my|their|his|her|a|an|this|that|those|these|all)\s+)?(?:[a-z]+\s+){0,3}?"
+              r"(?:to|in|into|inside|onto)\s+(?:it|them|there)\b(?!\s+(?:later|once|when|if)\b)", "held")
+_PUT_IN_FR = (r"\bavec\s+(?:la|le|les|votre|vos|ta|tes|ton|son|sa|ses)\s+[^.;!?]{0,60}?\bdedans\b"
+              r"|(?<!pas )(?<!jamais )\b(?:ajouté|mis|inséré|copié|écrit)e?s?\s+[^.;!?]{0,40}?\bdedans\b", "held")
+_PUT_IN_ZH = (r"(?<!没)(?<!未)(?<!没有)(?:加|放|写|添加|记|存|抄)(?:进|入|到)了?(?:笔记|便签|备忘录?|文档)?(?:里|中|里面|里头|去)", "held")
+_PUT_IN_TH = (r"(?<!ไม่ได้)(?:ใส่|เพิ่ม|เขียน|จด)\S{0,40}?(?:ไว้)?(?:ลง)?ใน(?:โน้ต|บันทึก)", "held")
 _EMPTINESS: dict[str, list[tuple[str, str]]] = {
     "en": [
         # a verbless "no text": "(no body — …)", "with no text yet"; not a subject ("no light is on")
@@ -122,6 +132,7 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
         (r"\bstill\s+(?:says|reads|contains)\b", "held"),  # of the thing: "it still says “…”"
         (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
         (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|there|place)|intact|here)\b", "held"),
+        _PUT_IN_EN,
     ],
     "fr": [
         (r"\b(?:est|semble|reste|sont|restent)\s+(?:(?:toujours|encore|maintenant|désormais|complètement|entièrement)\s+)?"
@@ -132,16 +143,19 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
          "empty"),
         (r"\b(?:contient|a|garde|conserve)\s+(?:toujours|encore)\s+(?:son|le|du|un|sa)\s+(?:texte|contenu)\b"
          r"|\b(?:son|le)\s+(?:texte|contenu)\s+est\s+(?:toujours|encore)\s+là\b", "held"),
+        _PUT_IN_FR,
     ],
     "zh": [
         (r"(?<!不)(?:留空|空着)", "empty"),  # 正文留空: left empty
         (r"(?<!不)(?:是|为)空(?:的|白)?|(?<!不是)空白|没有(?:任何)?(?:内容|正文|文字|文本)|什么(?:都|也)没(?:有|写)|无内容"
          r"|(?<!不是)(?:一[条个份张])?空(?:的)?(?:笔记|便签|备忘录?|文档)", "empty"),
         (r"(?:内容|正文|文字|文本)(?:还|仍|依然|仍然)(?:在|保留)|(?:还|仍|依然|仍然)(?:有|保留着?)(?:内容|正文|文字|文本)", "held"),
+        _PUT_IN_ZH,
     ],
     "th": [
         (r"ว่างเปล่า|(?:เนื้อหา|ข้อความ|โน้ต|บันทึก)\s*ว่าง|ไม่มี(?:เนื้อหา|ข้อความ)|ไม่มีอะไร(?:เขียน)?", "empty"),
         (r"ยัง(?:มี|คง)(?:เนื้อหา|ข้อความ)|(?:เนื้อหา|ข้อความ)ยัง(?:อยู่|คง)", "held"),
+        _PUT_IN_TH,
     ],
 }
 _EMPTINESS_COMPILED = {language: [(re.compile(p, re.I), kind) for p, kind in rows] for language, rows in _EMPTINESS.items()}
