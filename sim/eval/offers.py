@@ -212,9 +212,32 @@ def bare_leave(sentence: str, action_words: set[str]) -> bool:
     ("Shall I?", "Good to go?", "Want me to lock it in?", "OK to save that?", "Confirm and I'll place
     the booking."): it is about what the reply spoke of. One that says another verb or thing ("Want
     me to read it back?", "Should I save this as a scene?") is about that."""
-    if re.search(r"[\u0e00-\u0e7f\u4e00-\u9fff]", sentence):
+    if re.search(r"[\u0e00-\u0e7f]", sentence):
         return False
+    if re.search(r"[\u4e00-\u9fff]", sentence):
+        return _bare_chinese_leave(sentence, action_words)
     french = re.search(r"\b(?:je|vous|nous|que)\b|\bj'", sentence, re.I)
     frame = _GOING_AHEAD_FR if french else _GOING_AHEAD
     said = {w for w in re.findall(r"[^\W\d_]+", sentence.lower())} if french else set(_LATIN.findall(sentence.lower()))
-    return not {w for w in said if w not in frame and w not in action_words and w.rstrip("s") not in action_words}
+    return not {w for w in said if w not in frame and w not in action_words and w.rstrip("s") not in action_words
+                and not _names_the_action(w, action_words)}
+
+
+def _names_the_action(word: str, action_words: set[str]) -> bool:
+    """``word`` is the noun of the action's own verb: "reservation" of reserve, « réservation » of
+    réserve, "confirmation" of confirm."""
+    stem = re.sub(r"(?:ations?|ions?|ments?)$", "", word)
+    return stem != word and bool({stem, stem + "e"} & action_words)
+
+
+# A Chinese request for leave's frame: who would act, when, and the question's particles.
+_GOING_AHEAD_ZH = re.compile(r"需要|要不要|是否|可以|要|我|你|您|帮|给|为|替|现在|马上|立即|立刻|这就|就|吗|呢|吧|[？?，,。！!\s]")
+
+
+def _bare_chinese_leave(sentence: str, action_words: set[str]) -> bool:
+    """A Chinese request for leave that says nothing but a short verb of the user's own request
+    besides its frame ("要我现在预订吗？" after 帮我订…, "需要我帮你打开吗？" after 打开…): about what the
+    reply spoke of."""
+    verb = _GOING_AHEAD_ZH.sub("", sentence)
+    requested = "".join(w for w in action_words if re.search(r"[\u4e00-\u9fff]", w))
+    return 0 < len(verb) <= 3 and bool(re.fullmatch(r"[\u4e00-\u9fff]+", verb)) and any(c in requested for c in verb)

@@ -75,7 +75,7 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"\b(permission|access)s? (was |were |is |got )?denied\b", r"\bunauthori[sz]ed\b",
                     r"\b(lack|lacks|lacked|lacking) (of )?(the )?(necessary |required |right )?"
                     r"(permissions?|access|rights|authori[sz]ation)\b"],
-        "retry": [r"\bretry(ing)?\b", r"\btry(ing)? (it |that |this )?again\b",
+        "retry": [r"\bretr(y|ying|ies)\b", r"\btry(ing)? (it |that |this )?again\b",
                   r"\b(another|one more) (go|try|shot|attempt)\b",
                   # a second attempt reported, which says the first failed: "it took two tries"
                   r"\bretried\b", r"\b(try|tried|attempt|attempted|sent|submitted) (it |that |this |them )?"
