@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, asks_leave, awaits_yes, bare_leave, offered
-from sim.eval.phrases import Clause, Cues, sentences
+from sim.eval.phrases import STATE_ELSEWHERE, Clause, Cues, sentences
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, field_words, parse
 from sim.eval.value_words import values_said
 from sim.lint.words import INTENT_OF, name_words
@@ -202,6 +202,16 @@ _CANNOT_ANSWER_NOW = re.compile(r"\b(?:can't|cannot|can\s+not|(?:have\s+)?no\s+w
                                 r"(?:confirm|verify|check|see|predict|work\s+out|figure\s+out)\s+"
                                 r"(?:for\s+you\s+|from\s+here\s+|yet\s+)?(?:how|when|whether|if|what|which|why|exactly)\b",
                                 re.I)
+# The agent's own senses, which it has none of ("I can't see the light myself", "I'm not able to hear it
+# from here", "je ne peux pas le voir moi-même", 我自己看不到, ผมมองไม่เห็นเอง): a limit of the agent, said
+# of the world outside the app, not a call that failed ("I can't see that order in your account" is one).
+_CANNOT_PERCEIVE = re.compile(r"\b(?:can't|cannot|can\s+not|(?:am|'m)\s+(?:not\s+able|unable)\s+to|have\s+no\s+way\s+to)"
+                              r"\s+(?:physically\s+|actually\s+|really\s+)?(?:see|hear|watch|observe|look\s+at|smell|feel)\b"
+                              r"(?=.*\b(?:myself|for\s+myself|from\s+here|physically|in\s+person|with\s+my\s+own\s+\w+)\b)"
+                              r"|\bne\s+(?:peux|pouvons)\s+pas\s+(?:l[ea']\s*|les\s+)?(?:voir|entendre|observer)\b"
+                              r"(?=.*(?:moi-même|nous-mêmes|d'ici|physiquement|de mes propres yeux))"
+                              r"|自己(?:看不到|看不见|听不到|听不见|无法(?:看到|看见|听到))|(?:看不到|看不见|听不到)(?:现场|实物|实际)"
+                              r"|(?:มอง|ได้ยิน)\S{0,4}ไม่(?:ได้)?(?:เห็น)?\S{0,4}(?:เอง|ด้วยตัวเอง|ด้วยตาตัวเอง)", re.I)
 _CANNOT_VOUCH = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|won't\s+be\s+able\s+to|unable\s+to"
                            r"|not\s+able\s+to)\s+(?:really\s+|fully\s+|100\s*%\s+)?(?:promise|guarantee|vouch|ensure"
                            r"|be\s+(?:sure|certain))\b"
@@ -232,6 +242,11 @@ _CHANGE = re.compile(r"\b(?:(?:made|make|making|do|did|done)\s+(?:any\s+|no\s+)?
 # Undoing what was done: negated, it says what can no longer be done, not that the action failed
 # ("can't be undone", 取消后无法恢复, ย้อนกลับไม่ได้, "ne peut pas être rétablie").
 _ONLY = re.compile(r"^(?:but\s+)?(?:only|just)\b", re.I)
+# A bare noun phrase denied after a clause of its sentence ("I only have the current reading, not the
+# forecast", "je n'ai que la mesure actuelle, pas les prévisions"): what the first clause is contrasted
+# with, no verb and so no action said not done.
+_CONTRASTED = re.compile(r"^(?:(?:but|and|mais|et)\s+)?(?:not|pas|non)\s+(?:(?:the|any|its|their|your|my|our|his|her|le|la|les|du|de|"
+                         r"[mts]on|[mts]a|[mts]es|leurs?|vos|votre|nos|notre|celui|celle|ceux|celles)\s+|[ld]')(?:[\w'-]+\s*){1,3}[.!]?$", re.I)
 _NEAR = 15  # characters between a negation and the word it negates: "rien n'a été modifié"
 _UNDOING = re.compile(r"\b(?:undo\w*|undone|restor\w*|revers\w*|revert\w*|recover\w*|rétabli\w*|récupér\w*|"
                       r"irréversible|revenir en arrière)\b|恢复|撤销|撤回|复原|还原|ย้อนกลับ|กู้คืน|เรียกคืน", re.I)
@@ -410,7 +425,8 @@ class Reader:
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
-                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)), _words_pattern(frozenset(action.unset)))
+                     _verb_pattern(frozenset(heard.elsewhere - heard.verbs)), _words_pattern(frozenset(action.unset)),
+                     frozenset(heard.opposites) - states)
         claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
         pending = [record.text for record in structured.records  # {"status": "awaiting_confirmation"}
@@ -433,8 +449,11 @@ class Reader:
         unsaid = [s.rstrip(":：. ") for s in sentences(text) if awaits_yes(s)] + pending
         bare = tuple(asked for asked in leave if bare_leave(asked, doing))
         retold = self._first_tries(clauses, said)
-        for clause, after in zip(clauses, clauses[1:] + [None]):
+        for before, clause, after in zip([None] + clauses, clauses, clauses[1:] + [None]):
             reading = "denial" if clause in retold else self._hear(clause, said)
+            if reading == "denial" and before is not None and before.sentence == clause.sentence and \
+                    _CONTRASTED.match(clause.plain.strip()) and clause not in retold and not clause.fails:
+                continue  # "…, not the forecast": what the clause before is contrasted with
             if reading == "claim" and any(clause.sentence.rstrip(":：. ") in asked for asked in unsaid):
                 continue
             if reading == "denial" and after is not None and after.sentence == clause.sentence and \
@@ -486,6 +505,8 @@ class Reader:
             return None
         words = field_words(key)
         answer = YES_NO.get(str(value).strip().lower()) if not isinstance(value, bool) else value
+        if answer is not None and self._names_other_state(key, said):
+            return "denial" if answer else "claim"  # "allumée": false after switching it off: off, as asked
         # "done", "cancelled", "annulée"; or a key that alone would claim the action ("已取消": 已 done + the verb)
         if answer is not None and (OUTCOME_FIELD.fullmatch(words) or said.action(words) or said.acts and any(
                 self._hear(clause, said) == "claim" for clause in self.cues.clauses(key))):
@@ -493,6 +514,14 @@ class Reader:
         if isinstance(value, (bool, int, float)):
             return None
         return next(filter(None, (self._hear(clause, said) for clause in self.cues.clauses(f"{key}: {value}"))), None)
+
+    def _names_other_state(self, key: str, said: "_Said") -> bool:
+        """``key`` names, in the reply's other language, the one state the action did not leave the
+        thing in ("allumée", 开着 after switching a light off): its yes or no says the opposite of
+        the action's state, though the word is also one of doing (allumer)."""
+        named = {state for language in self.languages - {"en"} for state, words in STATE_ELSEWHERE.get(language, {}).items()
+                 if re.search(words, key.lower())}
+        return len(named) == 1 and named <= said.opposites
 
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
         """"claim", "denial" or None for one clause."""
@@ -519,7 +548,8 @@ class Reader:
                 vouch = _CANNOT_ANSWER_NOW.search(clause.plain)
                 if vouch and self._of_the_action(clause.plain[vouch.end():], said):
                     vouch = None  # "I can't confirm whether it went through"
-            if (_CANNOT_TELL.search(clause.plain) or vouch) and not (clause.fails or clause.retries):
+            if (_CANNOT_TELL.search(clause.plain) or vouch or _CANNOT_PERCEIVE.search(clause.plain)) \
+                    and not (clause.fails or clause.retries):
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
                 return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
@@ -585,6 +615,7 @@ class _Said:
     called_off: _CalledOff | None = None  # the action's noun called off: "cancellation called off"
     elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
     unset_words: re.Pattern | None = None  # the parts no call of this turn was given (Action.unset)
+    opposites: frozenset[str] = frozenset()  # the states the action did not leave things in: "on" for off
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a

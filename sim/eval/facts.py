@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from sim.eval.arithmetic import miscalculated
-from sim.eval.phrases import Cues
+from sim.eval.phrases import STATE_ELSEWHERE, Cues
 from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
                                times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
@@ -924,8 +924,11 @@ def _denied_values(said: str, enums: list[tuple[str, list[str]]], scope: list[tu
 def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str]]], scope: list[tuple[Any, Any]],
                        excluded: set[str]) -> list[str]:
     """A value said in a word of the lexicon (sim/eval/value_words.py: "livrée", 已取消, "stormy")
-    that can say none of the values its field has in the results the clause speaks of."""
+    that can say none of the values its field has in the results the clause speaks of. A word
+    inside a saying of what can be done ("elle peut encore être annulée", 还可以取消) says an
+    ability, which _ability_misstated holds to its yes/no field, not a status."""
     found = []
+    said = _blank(said, _ability_spans(said, language))
     for name, allowed in enums:
         actual = _field_values(scope, name)
         for word, values in values_said(said, language) if actual else ():
@@ -934,6 +937,11 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
                 found.append(f"{word!r} ({_said(other[0])}) for the {name}, which is "
                              f"{', '.join(sorted(map(_said, actual)))}")
     return found
+
+
+def _ability_spans(said: str, language: str) -> list[tuple[int, int]]:
+    """Where ``said`` says an action can or cannot be done."""
+    return [(end - len(words), end) for words, _, _, end in abilities_said(said, language)]
 
 
 # A yes/no field read from its name (isOn: "on"), and the word for its no.
@@ -995,7 +1003,7 @@ def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:
         opposite = next((state for state, other in _OPPOSITE.items() if other == word), None)
         if opposite:
             return opposite, not value
-        said_as = _STATE_ELSEWHERE.get(language, {})  # a key in the reply's language: "allumée", เปิดอยู่, 开着
+        said_as = STATE_ELSEWHERE.get(language, {})  # a key in the reply's language: "allumée", เปิดอยู่, 开着
         on, off = (bool(said_as and re.search(said_as[w], key.lower())) for w in ("on", "off"))
         return ("on", value if on else not value) if on != off and len(key) <= 12 else None
     if not isinstance(value, str):
@@ -1007,7 +1015,7 @@ def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:
             return state, True
         if re.fullmatch(_said_as(other), said):
             return state, False
-    words = _STATE_ELSEWHERE.get(language, {})
+    words = STATE_ELSEWHERE.get(language, {})
     if words and len(said) <= 12:
         on, off = (bool(re.search(words[w], said)) for w in ("on", "off"))
         if on != off:
@@ -1023,18 +1031,10 @@ def _state_against(state: tuple[str, bool], parts: list[Any]) -> list[str]:
             if isinstance(value, bool) and _state_word(key) == word and value != holds]
 
 
-# A light's state in the suites' other languages: "allumée", 开着, เปิด ("ปิด" is inside "เปิด").
-_STATE_ELSEWHERE = {
-    "fr": {"on": r"\ballum\w*", "off": r"\béteint\w*"},
-    "zh": {"on": r"开着|亮着|已经?打?开|打?开了", "off": r"关着|已经?关(?:闭|掉|上)?|关(?:闭|掉|上)?了|熄灭?"},
-    "th": {"on": r"เปิด", "off": r"(?<!เ)ปิด"},
-}
-
-
 def _flipped_elsewhere(said: str, named: list[Any], language: str) -> list[str]:
     """A yes/no field said the other way round in another language, of a thing the sentence names:
     "la lampe « Ceiling light » est allumée" while it is off."""
-    words, found = _STATE_ELSEWHERE.get(language, {}), []
+    words, found = STATE_ELSEWHERE.get(language, {}), []
     for key, value in ((k, v) for part in named if isinstance(part, dict) for k, v in part.items()):
         word = _state_word(key)
         if word in words and isinstance(value, bool):
@@ -1156,9 +1156,10 @@ def _count_misstated(said: str, language: str, known: Known, scope: list[Any],
     clause says a time, the things at that time are the ones counted."""
     found, agreed = [], []
     parts = _at_times_said(said, scope)
+    holders = _lists_holding(parts, [r for _, r in known.results])
     for words, number, nouns, span in counts_said(said, language):
         for noun in nouns:
-            held = _counts_of(noun, parts, descriptions) | \
+            held = _counts_of(noun, parts + holders, descriptions) | \
                 _counts_of(noun, [json.loads(a) for a in known.args], descriptions)
             if held:
                 if all(abs(number - n) >= 0.5 for n in held):
@@ -1192,6 +1193,14 @@ def _quantity_misstated(said: str, scope: list[Any]) -> list[str]:
                 if number != held:
                     found.append(f"{match.group(0)!r}, but its {key} is {held:g}")
     return found
+
+
+def _lists_holding(parts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
+    """The records whose list holds one of ``parts``: where a sentence names an order's lines
+    ("3 items — Trail running shoes and Running socks"), the count it says may be the order's (its
+    lines, its units, its item count), not one line's quantity."""
+    return [d for result in results for d in _dicts(result)
+            if any(isinstance(v, list) and any(item is p for item in v for p in parts) for v in d.values())]
 
 
 def _counts_of(noun: str, parts: list[Any], descriptions: dict[str, str]) -> set[float]:
@@ -1517,7 +1526,14 @@ def _mentions(said: str, value: str) -> bool:
     """``said`` has the value as words, give or take an ending: CANCELLED as "canceled", RAIN as
     "rainy", PARTLY_CLOUDY as "partly cloudy"."""
     pattern = _mention_pattern(_said(value))
-    return pattern is not None and pattern.search(said) is not None
+    stem = _said(value)[:-3] if _said(value).endswith("ing") else None
+    return pattern is not None and any(not (stem and match.group(0).lower() == stem and _A_NOUN_BEFORE.search(
+        said[:match.start()])) for match in pattern.finditer(said))
+
+
+# Words before a bare stem that make it a noun: PROCESSING's "process" in "the store's return process",
+# "a process", "that process" names a procedure, not the state.
+_A_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|their|your|our|my|any|whole|\w+'s)(?:\s+[a-z-]+)?\s*$", re.I)
 
 
 # A value's other endings: PROCESSING said "processed"; not an -ed value said in -ing: "UPS is

@@ -113,6 +113,8 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "question": [r"^(pouvez|pourriez|voulez|souhaitez|quel|quelle|quels|quelles|quand|où|comment|est-ce)\b"],
         "idiom": [r"(pas de|aucun) (problème|souci)", r"ne (vous|t')inqui[ée]t", r"n'hésitez pas", r"de rien",
                   r"rien d'autre", r"aucune? autre",
+                  # "ne … que" restricts, it does not deny: "je n'ai que la mesure actuelle" (I have only it)
+                  r"\bn(?:e\s+|')(?:(?!(?:pas|plus|jamais|rien|guère|point|aucune?|personne)\b)[\w-]+'?\s*){1,3}?qu(?:e\b|')",
                   r"sans (aucun |le moindre )?(problème|souci|erreur|incident|accroc)",
                   r"(sans|pas de|aucuns?) (aucuns? )?(frais|pénalités?|supplément)",
                   r"((ce |c'|il |elle )?(n'est|ne sont) )?pas (un|une|des)\b"],
@@ -171,6 +173,12 @@ _CLAUSE_BREAK = {
     "th": re.compile(r"(?<=[\u0e00-\u0e7f])\s+|\s+(?=[\u0e00-\u0e7f])"),  # Thai's spaces, not an English reply's
 }
 _QUESTION_MARK = re.compile(r"[?？]")
+# A light's state in the suites' other languages: "allumée", 开着, เปิด ("ปิด" is inside "เปิด").
+STATE_ELSEWHERE = {
+    "fr": {"on": r"\ballum\w*", "off": r"\béteint\w*"},
+    "zh": {"on": r"开着|亮着|已经?打?开|打?开了", "off": r"关着|已经?关(?:闭|掉|上)?|关(?:闭|掉|上)?了|熄灭?"},
+    "th": {"on": r"เปิด", "off": r"(?<!เ)ปิด"},
+}
 _AND = re.compile(r"\s+and\s+", re.I)
 # A modal that hedges no fact: advice to the user ("you'll want to dress for 31°C") and the agent
 # flagging what it says ("I should mention the cancellation is final").

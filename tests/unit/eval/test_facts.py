@@ -467,7 +467,7 @@ def test_a_lights_state_in_another_language_is_held_to_the_light(monkeypatch, re
     known = _known((LIGHT, {"name": "Porch light", "isOn": False}))
     assert _made_up(reply, known, language) and _made_up(reply, _known((LIGHT, {"name": "Porch light",
                                                                                "isOn": True})), language) == []
-    monkeypatch.setattr("sim.eval.facts._STATE_ELSEWHERE", {})
+    monkeypatch.setattr("sim.eval.facts.STATE_ELSEWHERE", {})
     assert _made_up(reply, known, language) == []
 
 
