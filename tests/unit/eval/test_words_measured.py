@@ -50,8 +50,8 @@ SAMPLE = {
                   "after_decline": (0, 1), "act_then_ask": (0, 5), "invented_failure": (0, 10), "truthful": (0, 39)},
     "heldout11": {"denial": (0, 30), "misstatement": (0, 21), "made_up": (0, 4), "claim": (0, 2),
                   "after_decline": (0, 1), "act_then_ask": (0, 6), "invented_failure": (0, 12), "truthful": (0, 32)},
-    "heldout12": {"denial": (0, 32), "misstatement": (3, 25), "made_up": (0, 4), "claim": (0, 3),
-                  "after_decline": (0, 1), "act_then_ask": (0, 5), "invented_failure": (0, 10), "truthful": (2, 37)},
+    "heldout12": {"denial": (0, 32), "misstatement": (0, 25), "made_up": (0, 4), "claim": (0, 3),
+                  "after_decline": (0, 1), "act_then_ask": (0, 5), "invented_failure": (0, 10), "truthful": (0, 37)},
 }
 
 
