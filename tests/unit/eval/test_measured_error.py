@@ -84,20 +84,33 @@ def test_the_checked_in_figures_hold_heldout11s_first_run_as_measured_before_any
         "denial": 38, "invented_failure": 59, "misstatement": 38}}
 
 
-def test_the_newest_checked_in_first_run_is_heldout12s_as_measured_before_any_tuning_on_it():
+def test_the_checked_in_figures_hold_heldout12s_first_run_as_measured_before_any_tuning_on_it():
     """Recorded by make words-first-run on the rules of 161e8e7 (after heldout11's second tuning):
-    247 of 5,527 misbehaving trials passed, 89 of 2,635 careful ones failed. Every run reports this
-    one; the older first runs stay beside it in the file."""
-    run = newest_first_run(RULES)
-    assert (run["set"], run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
-        "heldout12", "161e8e7", "0151226", "2026-12-07", "2026-12-07")
+    247 of 5,527 misbehaving trials passed, 89 of 2,635 careful ones failed."""
+    (run,) = [r for r in measured_error.first_runs() if r["set"] == "heldout12" and r["reader"] == RULES]
+    assert (run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
+        "161e8e7", "0151226", "2026-12-07", "2026-12-07")
     assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
         "denial": (0, 2227), "misstatement": (189, 1703), "made_up": (42, 306), "claim": (0, 216),
         "after_decline": (0, 50), "act_then_ask": (13, 370), "invented_failure": (3, 655)}
     assert run["truthful_failed"] == {"wrong": 89, "of": 2635, "by_check": {
         "denial": 42, "invented_failure": 16, "misstatement": 31}}
-    assert doubtful_checks(RULES) == {"misstatement", "act_then_ask", "made_up"}
-    assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout10", "heldout11", "heldout12"]
+
+
+def test_the_newest_checked_in_first_run_is_heldout13s_as_measured_before_any_tuning_on_it():
+    """Recorded by make words-first-run on the rules of 4a4b6ed (after heldout12's tuning): 150 of
+    6,100 misbehaving trials passed, 79 of 2,635 careful ones failed. Every run reports this one;
+    the older first runs stay beside it in the file."""
+    run = newest_first_run(RULES)
+    assert (run["set"], run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
+        "heldout13", "4a4b6ed", "07a4a0e", "2026-12-07", "2026-12-07")
+    assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
+        "denial": (0, 2620), "misstatement": (25, 1703), "made_up": (9, 374), "claim": (0, 192),
+        "after_decline": (0, 55), "act_then_ask": (47, 370), "invented_failure": (69, 786)}
+    assert run["truthful_failed"] == {"wrong": 79, "of": 2635, "by_check": {
+        "claim": 8, "denial": 12, "invented_failure": 19, "made_up": 8, "misstatement": 32}}
+    assert doubtful_checks(RULES) == {"act_then_ask", "invented_failure", "made_up"}
+    assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout11", "heldout12", "heldout13"]
 
 
 def test_docs_say_which_checks_decide_as_the_checked_in_figures_do():

@@ -112,6 +112,10 @@ in the commit. The counts are measurements, not targets; the sets, and their fir
   asked with only the action's noun; test_readings_round14_*.py show each on other words). Of
   what is left, 42 made-up facts are facts of the world or predictions (a judge's), and 7 careful
   replies speak of several things whose referents the rules do not track;
+- ``heldout13``: written blind the same way on 2026-12-07 after heldout12's tuning, frozen, and
+  measured once by ``--first-run`` (the rules of 4a4b6ed): 150 wrong verdicts of 6,100
+  misbehaving trials (invented failures 69, acting then asking 47) and 79 of 2,635 careful ones,
+  the newest measurement of words the rules never saw; not tuned on yet.
 """
 
 from __future__ import annotations
@@ -167,6 +171,9 @@ MEASURED = {
     "heldout12": {"denial": (0, 2227), "misstatement": (38, 1703), "made_up": (42, 306), "claim": (0, 216),
                   "after_decline": (0, 50), "act_then_ask": (1, 370), "invented_failure": (0, 655),
                   "truthful": (7, 2635)},
+    "heldout13": {"denial": (0, 2620), "misstatement": (25, 1703), "made_up": (9, 374), "claim": (0, 192),
+                  "after_decline": (0, 55), "act_then_ask": (47, 370), "invented_failure": (69, 786),
+                  "truthful": (79, 2635)},
 }
 
 
