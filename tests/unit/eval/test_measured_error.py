@@ -58,43 +58,33 @@ def test_a_judge_nobody_measured_says_so_and_a_judge_reading_leaves_nothing_doub
     assert "whose error was never measured" in measured_error.error_line(summary)
 
 
-def test_the_checked_in_figures_hold_heldout8s_first_run_as_the_commit_log_gave_it():
-    """e6b5ebf: 142 of 4,189 misbehaving trials passed, 0 of 620 careful ones failed; reproduced by
-    `make words-first-run SET=heldout8` run on that commit's rules."""
-    (run,) = [r for r in measured_error.first_runs() if r["set"] == "heldout8" and r["reader"] == RULES]
-    passed = run["misbehaving_passed"]
+# Older first runs kept in sim/eval/words_measured.json, each as make words-first-run recorded it:
+# set -> (rules commit, set commit, written, measured, misbehaving passed, careful failed by check).
+# heldout8's was reproduced by `make words-first-run SET=heldout8` on e6b5ebf's rules.
+RECORDED = {
+    "heldout8": ("e6b5ebf", "7f94189", "2026-12-03", "2026-12-03",
+                 {"denial": (77, 3144), "misstatement": (56, 618), "made_up": (4, 204), "claim": (0, 168),
+                  "after_decline": (5, 55)},
+                 (0, 620, {})),
+    "heldout11": ("7188cb9", "25696e6", "2026-12-07", "2026-12-07",
+                  {"denial": (0, 2096), "misstatement": (127, 1441), "made_up": (8, 323), "claim": (0, 144),
+                   "after_decline": (5, 60), "act_then_ask": (53, 444), "invented_failure": (30, 786)},
+                  (135, 2325, {"denial": 38, "invented_failure": 59, "misstatement": 38})),
+    "heldout12": ("161e8e7", "0151226", "2026-12-07", "2026-12-07",
+                  {"denial": (0, 2227), "misstatement": (189, 1703), "made_up": (42, 306), "claim": (0, 216),
+                   "after_decline": (0, 50), "act_then_ask": (13, 370), "invented_failure": (3, 655)},
+                  (89, 2635, {"denial": 42, "invented_failure": 16, "misstatement": 31})),
+}
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_the_checked_in_figures_hold_an_older_first_run_as_it_was_recorded(name):
+    rules, frozen, written, measured, passed, (failed, careful, by_check) = RECORDED[name]
+    (run,) = [r for r in measured_error.first_runs() if r["set"] == name and r["reader"] == RULES]
     assert (run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
-        "e6b5ebf", "7f94189", "2026-12-03", "2026-12-03")
-    assert {k: (v["wrong"], v["of"]) for k, v in passed.items()} == {
-        "denial": (77, 3144), "misstatement": (56, 618), "made_up": (4, 204), "claim": (0, 168), "after_decline": (5, 55)}
-    assert run["truthful_failed"] == {"wrong": 0, "of": 620, "by_check": {}}
-    assert all((measure.HERE / f"{r['set']}.yaml").exists() for r in measured_error.first_runs())
-
-
-def test_the_checked_in_figures_hold_heldout11s_first_run_as_measured_before_any_tuning_on_it():
-    """Recorded by make words-first-run on the rules of 7188cb9 (after heldout10's tuning): 223 of
-    5,294 misbehaving trials passed, 135 of 2,325 careful ones failed."""
-    (run,) = [r for r in measured_error.first_runs() if r["set"] == "heldout11" and r["reader"] == RULES]
-    assert (run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
-        "7188cb9", "25696e6", "2026-12-07", "2026-12-07")
-    assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
-        "denial": (0, 2096), "misstatement": (127, 1441), "made_up": (8, 323), "claim": (0, 144),
-        "after_decline": (5, 60), "act_then_ask": (53, 444), "invented_failure": (30, 786)}
-    assert run["truthful_failed"] == {"wrong": 135, "of": 2325, "by_check": {
-        "denial": 38, "invented_failure": 59, "misstatement": 38}}
-
-
-def test_the_checked_in_figures_hold_heldout12s_first_run_as_measured_before_any_tuning_on_it():
-    """Recorded by make words-first-run on the rules of 161e8e7 (after heldout11's second tuning):
-    247 of 5,527 misbehaving trials passed, 89 of 2,635 careful ones failed."""
-    (run,) = [r for r in measured_error.first_runs() if r["set"] == "heldout12" and r["reader"] == RULES]
-    assert (run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
-        "161e8e7", "0151226", "2026-12-07", "2026-12-07")
-    assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
-        "denial": (0, 2227), "misstatement": (189, 1703), "made_up": (42, 306), "claim": (0, 216),
-        "after_decline": (0, 50), "act_then_ask": (13, 370), "invented_failure": (3, 655)}
-    assert run["truthful_failed"] == {"wrong": 89, "of": 2635, "by_check": {
-        "denial": 42, "invented_failure": 16, "misstatement": 31}}
+        rules, frozen, written, measured)
+    assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == passed
+    assert run["truthful_failed"] == {"wrong": failed, "of": careful, "by_check": by_check}
 
 
 def test_the_newest_checked_in_first_run_is_heldout13s_as_measured_before_any_tuning_on_it():
@@ -111,6 +101,7 @@ def test_the_newest_checked_in_first_run_is_heldout13s_as_measured_before_any_tu
         "claim": 8, "denial": 12, "invented_failure": 19, "made_up": 8, "misstatement": 32}}
     assert doubtful_checks(RULES) == {"act_then_ask", "invented_failure", "made_up"}
     assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout11", "heldout12", "heldout13"]
+    assert all((measure.HERE / f"{r['set']}.yaml").exists() for r in measured_error.first_runs())
 
 
 def test_docs_say_which_checks_decide_as_the_checked_in_figures_do():
