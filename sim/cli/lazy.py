@@ -1,8 +1,8 @@
-"""A click group whose heavy subcommands are imported when named, not at every start.
+"""A click group whose subcommands are imported when named, not at every start.
 
-`droidsim shell ...` runs in scripts and tests hundreds of times; importing lint's rules and
-the conformance suite for each run cost more than the rest of the CLI (click's documented
-lazy-loading pattern)."""
+`droidsim shell ...` runs in scripts and tests hundreds of times; importing every command's
+modules (lint's rules, the conformance suite, the device, the eval) for each run cost more than
+the command itself (click's documented lazy-loading pattern)."""
 
 from __future__ import annotations
 

@@ -3,35 +3,33 @@
 from __future__ import annotations
 
 import logging
-import os
-import shutil
-import signal
-import sys
-import threading
-import time
-from pathlib import Path
 
 import click
 
-from sim.cli.connection import DEFAULT_DATA_DIR, open_context, resolve
 from sim.cli.lazy import LazyGroup
-from sim.cli.output import fail_with, print_table
-from sim.cli.access import access_group
-from sim.cli.agent import agent_command
-from sim.cli.apk import apk_command
-from sim.cli.eval_compare import eval_group
-from sim.cli.mcp import mcp_command
-from sim.cli.responses import responses_command
-from sim.cli.shell import shell
-from sim.cli.scaffold import new_command
-from sim import limits as call_limits
-from sim.platform_version import NEWEST, VERSIONS
-from sim.running_devices import LOCK_NAME, DeviceLock, DeviceRunningError, lock_holder
-from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
+
+# Every command is imported when named (sim/cli/lazy.py): `droidsim shell ...` runs hundreds of
+# times in scripts and tests, and importing every command's modules took half of each run.
+COMMANDS = {
+    "access": "sim.cli.access:access_group",
+    "agent": "sim.cli.agent:agent_command",
+    "apk": "sim.cli.apk:apk_command",
+    "appfunctions": "sim.cli.appfunctions:appfunctions",
+    "conformance": "sim.cli.conformance:conformance_command",
+    "device": "sim.cli.device:device",
+    "eval": "sim.cli.eval_compare:eval_group",
+    "install": "sim.cli.install:install",
+    "lint": "sim.cli.lint:lint_command",
+    "logcat": "sim.cli.logcat:logcat",
+    "mcp": "sim.cli.mcp:mcp_command",
+    "responses": "sim.cli.responses:responses_command",
+    "shell": "sim.cli.shell:shell",
+    "uninstall": "sim.cli.install:uninstall",
+}
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             lazy_subcommands={"lint": "sim.cli.lint:lint_command", "conformance": "sim.cli.conformance:conformance_command"})
+             lazy_subcommands=COMMANDS)
 @click.version_option(package_name="droidsim", prog_name="droidsim", message="%(prog)s %(version)s")
 @click.option("--device", envvar="DROIDSIM_DEVICE", metavar="ADDRESS",
               help="Data directory, unix:PATH or HOST:PORT (default: DROIDSIM_DEVICE, else the device "
@@ -45,274 +43,6 @@ from sim.zygote.process_manager import DEFAULT_CANCELLATION_TIMEOUT
 def cli(ctx: click.Context, device: str | None, data: str | None, as_package: str | None) -> None:
     """A simulated Android device for AppFunctions and on-device agents."""
     ctx.obj = {"device": device, "data": data, "as_package": as_package}
-
-
-cli.add_command(shell)
-cli.add_command(agent_command)
-cli.add_command(mcp_command)
-cli.add_command(eval_group)
-cli.add_command(responses_command)
-cli.add_command(apk_command)
-cli.add_command(access_group)
-
-
-@cli.group()
-def device() -> None:
-    """Start and stop the device."""
-
-
-@device.command("start")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DATA_DIR,
-              show_default=True, help="Where the device keeps its state.")
-@click.option("--apps", "apps", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Install every app folder under DIR (repeatable).")
-@click.option("--system-apps", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Install every app folder under DIR as a privileged system app (repeatable).")
-@click.option("--pregrant-agent", "pregrant_agents", multiple=True, metavar="PKG",
-              help="Make this system app the preinstalled agent: allowlisted, with pregranted access to every "
-                   "target, apps installed later included (repeatable).")
-@click.option("--listen", metavar="unix:PATH|HOST:PORT", help="Default: a Unix socket in the data directory.")
-@click.option("--sdk", type=click.Choice([str(v) for v in sorted(VERSIONS)]), default=None,
-              help=f"The Android version to simulate: 36 (Android 16) or 37 (Android 17). Default: the one the "
-                   f"data directory was created with, else {NEWEST.sdk_int}.")
-@click.option("--wipe", is_flag=True, help="Start from an empty data directory (everything installed is removed).")
-@click.option("--cancellation-timeout", type=click.FloatRange(min=0.01), default=DEFAULT_CANCELLATION_TIMEOUT,
-              show_default=True, metavar="SECONDS",
-              help="How long a cancelled call may keep running before its app process is killed.")
-@click.option("--execution-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="End a call that runs longer with ERROR_CANCELLED (default: no timeout, as on Android).")
-@click.option("--max-parameters-bytes", type=click.IntRange(1, call_limits.MAX_PARAMETERS_BYTES_CEILING),
-              default=call_limits.DEFAULT_MAX_PARAMETERS_BYTES, show_default=True, metavar="BYTES",
-              help="Refuse a call whose encoded parameters and extras are larger (ERROR_LIMIT_EXCEEDED).")
-@click.option("--max-data-depth", "max_depth", type=click.IntRange(1, call_limits.MAX_DEPTH_CEILING),
-              default=call_limits.DEFAULT_MAX_DEPTH, show_default=True, metavar="LEVELS",
-              help="Refuse parameters whose documents nest deeper (ERROR_LIMIT_EXCEEDED).")
-@click.option("--max-list-length", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_LIST_LENGTH,
-              show_default=True, metavar="ITEMS",
-              help="Refuse parameters with a longer list, or a document with more properties (ERROR_LIMIT_EXCEEDED).")
-@click.option("--max-string-length", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_STRING_LENGTH,
-              show_default=True, metavar="CHARS",
-              help="Refuse parameters with a longer string or bytes value (ERROR_LIMIT_EXCEEDED).")
-@click.option("--max-calls-in-flight", type=click.IntRange(min=1), default=call_limits.DEFAULT_MAX_CALLS_IN_FLIGHT,
-              show_default=True, metavar="CALLS",
-              help="Refuse an app's call while it has this many running (ERROR_LIMIT_EXCEEDED).")
-def device_start(data_dir: Path, apps: tuple[Path, ...], system_apps: tuple[Path, ...],
-                 pregrant_agents: tuple[str, ...], listen: str | None, sdk: str | None, wipe: bool,
-                 cancellation_timeout: float,
-                 **limits: int | float | None) -> None:
-    """Boot system_server, install apps, and serve until Ctrl-C (or `droidsim device stop`)."""
-    from sim.device import Device
-    from sim.logcat import configure_device_logging
-
-    started = time.perf_counter()
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    try:
-        lock = DeviceLock(data_dir)
-    except DeviceRunningError as error:
-        raise click.ClickException(str(error)) from None
-    try:
-        if wipe:
-            _wipe(lock.data_dir)
-        configure_device_logging(data_dir)
-        try:
-            device = Device(data_dir, cancellation_timeout=cancellation_timeout,
-                            limits=call_limits.CallLimits(**limits), sdk=None if sdk is None else int(sdk))
-        except ValueError as error:
-            raise click.BadParameter(str(error), param_hint="--sdk") from None
-        try:
-            for root in system_apps:
-                device.install_all(root, system=True)
-            for root in apps:
-                device.install_all(root)
-            for agent in pregrant_agents:
-                device.pregrant_agent(agent)
-        except Exception as error:
-            device.shutdown()
-            fail_with(error)
-        address = device.serve(listen)
-        lock.register(address)
-        elapsed = (time.perf_counter() - started) * 1000
-        _print_boot(device, address, elapsed)
-        stop.wait()
-        click.echo("shutting down")
-        device.shutdown()
-    finally:
-        lock.release()
-
-
-def _wipe(data_dir: Path) -> None:
-    """Everything in the data directory but the lock this process holds."""
-    for child in data_dir.iterdir():
-        if child.name == LOCK_NAME:
-            continue
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
-
-
-@device.command("stop")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="The device's data directory (default: found as every command finds the device).")
-@click.option("--timeout", default=30.0, show_default=True, metavar="SECONDS", help="How long to wait for it to stop.")
-@click.pass_context
-def device_stop(ctx: click.Context, data_dir: Path | None, timeout: float) -> None:
-    """Stop a running device (as Ctrl-C in its window does)."""
-    if data_dir is None:
-        address = resolve(ctx.find_root().obj["device"], ctx.find_root().obj["data"])
-        if address.data_dir is None:
-            raise click.ClickException(f"{address.target} is not a data directory: pass --data DIR")
-        data_dir = address.data_dir
-    data_dir = data_dir.resolve()
-    pid = lock_holder(data_dir)
-    if pid is None:
-        raise click.ClickException(f"no device is running on {data_dir}")
-    os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while lock_holder(data_dir) is not None:
-        if time.monotonic() > deadline:
-            raise click.ClickException(f"the device on {data_dir} (pid {pid}) did not stop within {timeout:g} s")
-        time.sleep(0.05)
-    click.echo(f"stopped the device on {data_dir} (pid {pid})")
-
-
-def _print_boot(device, address: str, elapsed_ms: float) -> None:
-    rows = []
-    for p in device.registry.all():
-        if not p.metadata.app_functions:  # an agent app declares none; list it all the same
-            rows.append((p.package_name, p.uid, "-", "-"))
-        for f in p.metadata.app_functions:
-            enabled = "yes" if device.index.is_enabled(p.package_name, f) else "no"
-            rows.append((p.package_name, p.uid, f.id.rsplit("#", 1)[-1], enabled))
-    print_table(f"{len(device.registry.all())} packages", ["package", "uid", "function", "enabled"], rows)
-    click.echo(f"{device.version.name} device ready in {elapsed_ms:.0f} ms, listening on {address}")
-    for line in device.isolation:
-        click.echo(line)
-    droidsim = droidsim_command()
-    click.echo(f"try: {droidsim} shell cmd app_function list-app-functions")
-    for agent in device.pregrants.agents():
-        click.echo(f'try: {droidsim} agent --as {agent} "PROMPT"')
-    click.echo(f"Ctrl-C (or {droidsim} device stop) to stop")
-
-
-def droidsim_command() -> str:
-    """How to run droidsim from here: ``droidsim`` when that is on PATH and is this one, else
-    the console script beside this Python (``.venv/bin/droidsim``), relative when it can be."""
-    script = Path(sys.executable).parent / "droidsim"
-    on_path = shutil.which("droidsim")
-    if on_path and (not script.exists() or Path(on_path).resolve() == script.resolve()):
-        return "droidsim"
-    if not script.exists():
-        return f"{sys.executable} -m sim.cli"
-    try:
-        return str(script.relative_to(Path.cwd()))
-    except ValueError:
-        return str(script)
-
-
-@cli.command()
-@click.argument("app_dir", metavar="APP", type=click.Path(exists=True, path_type=Path))
-@click.option("--system", is_flag=True, help="Install as a privileged system app.")
-@click.option("--responses", "cassette", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              metavar="CASSETTE", help="A code-less app answers recorded calls from this cassette (docs/responses.md).")
-@click.option("--double", "double_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
-              help="A code-less app's calls go to the Python double in DIR, a class per @AppFunction class "
-                   "(droidsim responses skeleton writes one).")
-@click.option("--on-miss", type=click.Choice(["refuse", "schema"]),
-              help="What a call nothing answers gets: ERROR_NOT_SUPPORTED (refuse, the default) or a value "
-                   "generated from the schema, marked as such.")
-@click.pass_context
-def install(ctx: click.Context, app_dir: Path, system: bool, cassette: Path | None, double_dir: Path | None,
-            on_miss: str | None) -> None:
-    """Install (or update) an app folder, every app folder in a folder, or an APK, on the device.
-
-    A folder with no Python code (a Kotlin app's manifest, res/xml and function XML) answers
-    from --responses and --double, else refuses; an update keeps what it was given before.
-    An APK (any file: its content decides) is decoded for the device's SDK and is such an app;
-    an update must be signed by the same key (docs/kotlin.md). What a phone of the device's SDK
-    would leave out (no app schema, a service without BIND_APP_FUNCTION_SERVICE...) follows as
-    "Warning:" lines on stderr, each with the change that brings it back."""
-    from droidsim.v1.package_manager_pb2 import ResponseOptions
-
-    folders = [app_dir] if app_dir.is_file() else _app_folders([app_dir])
-    responses = ResponseOptions(cassette=str(cassette.resolve()) if cassette else "",
-                                double_dir=str(double_dir.resolve()) if double_dir else "", on_miss=on_miss or "")
-    with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
-        for folder in folders:
-            try:
-                info = context.get_system_service("package").install_package(str(folder.resolve()), system, responses)
-            except Exception as error:
-                fail_with(error)
-            click.echo(f"Success: {info.package_name} (uid {info.uid}, {_function_count(info)})")
-            for warning in info.warnings:
-                click.echo(f"Warning: {warning}", err=True)
-
-
-def _function_count(info) -> str:
-    """What install counts: the functions the device indexed, and how many of them the shell
-    (and so list-app-functions) sees when that is fewer."""
-    declared, visible = info.declared_function_count, len(info.function_ids)
-    counted = f"{declared} function{'s' if declared != 1 else ''}"
-    if visible == declared:
-        return counted
-    hidden = "the other one is" if declared - visible == 1 else f"the other {declared - visible} are"
-    return f"{counted}, {visible} visible to the shell: {hidden} ACCESS_LEVEL_SELF, the app's own"
-
-
-def _app_folders(paths: list[Path]) -> list[Path]:
-    from sim.pm.app_folders import NotAnAppFolder, app_folders
-
-    try:
-        return app_folders(paths)
-    except NotAnAppFolder as error:
-        raise click.ClickException(str(error)) from None
-
-
-@cli.command()
-@click.argument("package")
-@click.pass_context
-def uninstall(ctx: click.Context, package: str) -> None:
-    """Remove a package and everything it stored."""
-    with open_context(resolve(ctx.obj["device"], ctx.obj["data"])) as context:
-        try:
-            context.get_system_service("package").uninstall_package(package)
-        except Exception as error:
-            fail_with(error)
-    click.echo("Success")
-
-
-@cli.command()
-@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines.")
-@click.pass_context
-def logcat(ctx: click.Context, follow: bool) -> None:
-    """Print the device log."""
-    from sim.logcat import follow_log
-
-    address = resolve(ctx.obj["device"], ctx.obj["data"])
-    if address.data_dir is None:
-        raise click.ClickException("logcat reads the device's data directory: pass --device DIR or --data DIR")
-    follow_log(address.data_dir, follow, click.echo)
-
-
-@cli.group()
-def appfunctions() -> None:
-    """Generate and check function XML from Python declarations."""
-
-
-@appfunctions.command("generate")
-@click.argument("app_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 if a committed XML is stale.")
-def generate(app_dirs: tuple[Path, ...], check: bool) -> None:
-    """Write assets/<xml_file_name>.xml for each app (APP_DIR: an app folder, or a folder of
-    them), as the Jetpack compiler does."""
-    from droid.appfunctions.compiler import run_generate
-
-    raise SystemExit(run_generate(_app_folders(list(app_dirs)), check))
-
-
-appfunctions.add_command(new_command)
 
 
 def main() -> None:

@@ -89,7 +89,7 @@ def test_lint_reports_an_apk_it_cannot_decode_and_exits_2():
 
 
 def test_install_takes_an_apk_file(droid_device, monkeypatch):
-    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: ShellOf(droid_device))
+    monkeypatch.setattr("sim.cli.install.open_context", lambda *a, **k: ShellOf(droid_device))
     result = run("--device", "unused", "install", str(APKS / "shop.apk"))
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Success: {SHOP} (uid ")

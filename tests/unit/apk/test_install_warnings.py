@@ -29,7 +29,7 @@ needs_aapt2 = pytest.mark.skipif(bool(missing_tools()), reason=f"building an APK
 
 
 def install(device, *args: str, monkeypatch):
-    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: nullcontext(device.shell_context()))
+    monkeypatch.setattr("sim.cli.install.open_context", lambda *a, **k: nullcontext(device.shell_context()))
     return CliRunner().invoke(cli, ["--device", "unused", "install", *args])
 
 

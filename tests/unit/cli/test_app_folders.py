@@ -36,7 +36,7 @@ def test_lint_and_generate_take_a_folder_of_apps(two_apps, command) -> None:
 
 def test_install_takes_a_folder_of_apps(droid_device, two_apps, monkeypatch) -> None:
     """The CLI's install expands the folder, then installs each app on the device."""
-    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: ShellOf(droid_device))
+    monkeypatch.setattr("sim.cli.install.open_context", lambda *a, **k: ShellOf(droid_device))
     result = CliRunner().invoke(cli, ["--device", str(two_apps), "install", str(two_apps)])
     assert result.exit_code == 0, result.output
     assert [line.split()[1] for line in result.output.splitlines()] == ["com.example.notes", "com.example.orders"]

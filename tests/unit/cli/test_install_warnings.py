@@ -11,7 +11,7 @@ SCHEMA_PROPERTY = '<property android:name="android.app.appfunctions.schema" andr
 
 
 def test_install_warns_of_a_missing_app_schema_on_stderr(droid_device, monkeypatch, tmp_path):
-    monkeypatch.setattr("sim.cli.main.open_context", lambda *a, **k: ShellOf(droid_device))
+    monkeypatch.setattr("sim.cli.install.open_context", lambda *a, **k: ShellOf(droid_device))
     app = copy_app(HELPER_APP, tmp_path)
     manifest = app / "AndroidManifest.xml"
     manifest.write_text(manifest.read_text().replace(SCHEMA_PROPERTY, ""))

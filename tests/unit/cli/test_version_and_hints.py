@@ -10,7 +10,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from sim.cli.main import cli, droidsim_command
+from sim.cli.device import droidsim_command
+from sim.cli.main import cli
 from tests.helpers import COMMAND_BOUND
 
 
