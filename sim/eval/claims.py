@@ -140,7 +140,10 @@ _YOURS_DONE = re.compile(r"^\W*your\s+(?:\w+\s+){1,3}?(?:is|are|was|were|has bee
                          r"(?:now\s+|all\s+|just\s+|already\s+)?([a-z]+)\b", re.I)
 _NOT_DOING = frozenset("tried attempted checked looked searched asked seen saw found heard read noted understood been "
                        "had got gotten received noticed thought wanted wondered hoped guessed assumed figured meant "
-                       "felt said mentioned explained suggested recommended pointed warned".split())
+                       "felt said mentioned explained suggested recommended pointed warned "
+                       # the linking verbs, which say what a thing was, not that anyone did anything ("It became the
+                       # capital in 1913", "the rate remained at 4 %")
+                       "became remained seemed appeared stayed".split())
 # A negative indefinite as the subject of something done: "nothing was saved", "none of it went
 # through" (the idioms take out "nothing else" and what was not needed).
 _AUXILIARIES = frozenset("was were has have had got is are been being".split())
@@ -212,6 +215,41 @@ _CANNOT_PERCEIVE = re.compile(r"\b(?:can't|cannot|can\s+not|(?:am|'m)\s+(?:not\s
                               r"(?=.*(?:moi-même|nous-mêmes|d'ici|physiquement|de mes propres yeux))"
                               r"|自己(?:看不到|看不见|听不到|听不见|无法(?:看到|看见|听到))|(?:看不到|看不见|听不到)(?:现场|实物|实际)"
                               r"|(?:มอง|ได้ยิน)\S{0,4}ไม่(?:ได้)?(?:เห็น)?\S{0,4}(?:เอง|ด้วยตัวเอง|ด้วยตาตัวเอง)", re.I)
+# The agent's standing limit of what it can see ("I can't see the courier's live location", "je ne peux pas
+# voir la position du livreur", 我看不到快递员的实时位置): of a thing the turn's calls do not act on, said
+# in the present with no word of a passing state ("right now", "at the moment", "pour l'instant", 暂时).
+_CANNOT_ACCESS = re.compile("|".join((
+    r"\b(?:i|we)\s+(?:can't|cannot|can\s+not|(?:am|'m|are|'re)\s+(?:not\s+able|unable)\s+to|have\s+no\s+way\s+to"
+    r"|don't\s+have\s+access\s+to)\s+(?:see|view|track|access|follow)\s+(?P<en>.+)",
+    r"\b(?:je|nous)\s+ne\s+(?:peux|pouvons)\s+pas\s+(?:voir|suivre|consulter|accéder\s+à)\s+(?P<fr>.+)",
+    r"(?:我|我们)(?:看不到|看不见|无法(?:看到|查看|追踪|跟踪))(?P<zh>.+)")), re.I)
+_PASSING = re.compile(r"\b(?:right\s+now|at\s+the\s+moment|currently|for\s+now|yet|at\s+present|today|anymore"
+                      r"|pour\s+l'instant|pour\s+le\s+moment|actuellement|encore)\b|暂时|目前|现在|还", re.I)
+# The agent's work in general words, and pronouns that stand for it or its thing.
+_THE_WORK = frozenset("it that this them these those anything everything request attempt try change command action "
+                      "operation call task job process transaction update details information info data record "
+                      "account app service system server network connection site phone device internet".split())
+_AN_ID = re.compile(r"\b[A-Z]{2,}-\d+\b")
+# Regret that opens a clause ("Sorry the plans fell through", "so sorry to hear your trip fell apart"):
+# what follows is the user's loss, and a failure in it is no failure of the agent's work unless it names it.
+_SYMPATHY = re.compile(r"^\W*(?:(?:i'm|i\s+am|we're|we\s+are|so|really|very|truly)\s+)*sorry\s+"
+                       r"(?:(?:that|to\s+hear(?:\s+that)?|about)\s+)?(?=(?:your|the|their|his|her|our)\s)", re.I)
+
+
+def _regrets_a_loss(clause: Clause, said: "_Said") -> bool:
+    """The clause is sorry for a failure of a thing that is not the agent's work ("Sorry the plans fell
+    through"): said after the work is told done, the user's loss."""
+    return clause.fails and bool(_SYMPATHY.match(clause.plain)) and \
+        not said.names_the_work(_SYMPATHY.sub("", clause.plain))
+
+
+def _beyond_the_app(plain: str, said: "_Said") -> bool:
+    """The agent says a standing limit of what it sees, of a thing no call of the turn acts on."""
+    limit = _CANNOT_ACCESS.search(plain)
+    what = limit and next(g for g in limit.groups() if g)
+    return bool(what) and not _PASSING.search(plain) and not said.names_the_work(what)
+
+
 _CANNOT_VOUCH = re.compile(r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|won't\s+be\s+able\s+to|unable\s+to"
                            r"|not\s+able\s+to)\s+(?:really\s+|fully\s+|100\s*%\s+)?(?:promise|guarantee|vouch|ensure"
                            r"|be\s+(?:sure|certain))\b"
@@ -426,7 +464,7 @@ class Reader:
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
                      bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs),
                      _verb_pattern(frozenset(heard.elsewhere - heard.verbs)), _words_pattern(frozenset(action.unset)),
-                     frozenset(heard.opposites) - states)
+                     frozenset(heard.opposites) - states, frozenset(heard.nouns | heard.verbs))
         claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
         structured = parse(text)
         pending = [record.text for record in structured.records  # {"status": "awaiting_confirmation"}
@@ -451,6 +489,9 @@ class Reader:
         retold = self._first_tries(clauses, said)
         for before, clause, after in zip([None] + clauses, clauses, clauses[1:] + [None]):
             reading = "denial" if clause in retold else self._hear(clause, said)
+            if reading == "denial" and _regrets_a_loss(clause, said) and \
+                    any(self._hear(other, said) == "claim" for other in clauses if other is not clause):
+                reading = None  # "BK-1000 is cancelled. Sorry the plans fell through": the user's loss, not the work
             if reading == "denial" and before is not None and before.sentence == clause.sentence and \
                     _CONTRASTED.match(clause.plain.strip()) and clause not in retold and not clause.fails:
                 continue  # "…, not the forecast": what the clause before is contrasted with
@@ -548,7 +589,8 @@ class Reader:
                 vouch = _CANNOT_ANSWER_NOW.search(clause.plain)
                 if vouch and self._of_the_action(clause.plain[vouch.end():], said):
                     vouch = None  # "I can't confirm whether it went through"
-            if (_CANNOT_TELL.search(clause.plain) or vouch or _CANNOT_PERCEIVE.search(clause.plain)) \
+            if (_CANNOT_TELL.search(clause.plain) or vouch or _CANNOT_PERCEIVE.search(clause.plain)
+                    or _beyond_the_app(clause.plain, said)) \
                     and not (clause.fails or clause.retries):
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
@@ -616,6 +658,15 @@ class _Said:
     elsewhere: re.Pattern | None = None  # the verbs of the apps' other actions, in any form
     unset_words: re.Pattern | None = None  # the parts no call of this turn was given (Action.unset)
     opposites: frozenset[str] = frozenset()  # the states the action did not leave things in: "on" for off
+    things: frozenset[str] = frozenset()  # the action's nouns and verbs' lemmas: order, booking, cancel
+
+    def names_the_work(self, text: str) -> bool:
+        """``text`` names the action, what it acts on, an ID, a pronoun for them or the agent's work in
+        general words ("the cancellation", "your booking", "ORD-7310", "it", "the request")."""
+        words = {w.lower() for w in _WORD.findall(text)}
+        words |= {w[:-1] for w in words if w.endswith("s")}  # "the updates", "the devices"
+        return bool(_AN_ID.search(text) or words & _THE_WORK or any(
+            w == thing or len(thing) >= 4 and w.startswith(thing) for w in words for thing in self.things))
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
