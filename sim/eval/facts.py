@@ -79,6 +79,16 @@ _ALWAYS_CAPITALISED = frozenset(
 # sentence ("💨19 km/h Outside there's…"), whose capital says nothing of a name.
 _AFTER_A_QUANTITY = re.compile(r"\d(?:[.,]\d+)?\s*(?:%|°\s?[CF]?|[a-zA-Z]{1,4}(?:/[a-zA-Z]{1,2})?)\s+$")
 _LIST_MARKS = " \t-*•·|—–:"
+# An article in capitals before a name opens its sentence ("Done ✔️ The Bedside lamp is off"): no
+# word of the name, which a call returned without it.
+_OPENING_ARTICLE = re.compile(r"^(?:The|A|An)\s+(?=\S)")
+
+
+def _unarticled(name: str) -> str:
+    """``name`` without an opening article ("The Bedside": "Bedside")."""
+    return _OPENING_ARTICLE.sub("", name)
+
+
 # A name said as an app's ("the Notes app", "in the Weather application") names a tool, not a value.
 _AN_APP = re.compile(r"\s+(?:apps?|applications?)\b", re.I)
 _CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -398,13 +408,14 @@ class _Reading:
                         _AFTER_A_QUANTITY.search(said, 0, match.start()) or self._after_a_name(said[:match.start()])):
                     continue  # "💨9.7 km/h Based on what…", "💧 64% — Paris Based on what…": a sentence run on
                     # after a value, not a name
-                if name.lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
+                if _unarticled(name).lower() not in self.seen_text and name.lower() not in _ALWAYS_CAPITALISED and \
                         not _AN_APP.match(said, match.end()) and not self.of_the_world(sentence or said):
                     found.append(f"{name!r}, which no call returned")
         if self.numbers and not negated:
             found += self._numbers(said, scope, sentence)
         if not negated:
             valued = _without_reporting(_without_the_action(said[len(label):], self.excluded))
+            valued = _blank(valued, _vouched_by_the_app(valued))
             holders = known.holders(scope)
             if self.english:
                 found += _other_enum_values(valued, self.enums, holders, self.excluded) + _flipped_states(said, scope)
@@ -575,8 +586,17 @@ class _Reading:
                  for parts in [self.known.named(value)] if parts]
         if named:
             return min(named, key=len)
-        return next((parts for outer in reversed(record.context) for parts in [self.known.named(outer)] if parts),
-                    self.known.scope(""))
+        outside = next((parts for outer in reversed(record.context) for parts in [self.known.named(outer)] if parts),
+                       self.known.scope(""))
+        return _holding_the_field(record, outside) or _holding_the_field(record, self.known.scope("")) or outside
+
+
+def _holding_the_field(record: Record, parts: list[Any]) -> list[Any]:
+    """Those of ``parts`` that hold a field the row names in a cell ("| Estimated delivery | 2025-05-30 |"
+    of a table of an order's fields, under a sentence on the weather): a row of fields and values
+    speaks of what has that field, whatever the sentence above it names."""
+    cells = {field_words(value) for _, value in record.scalars() if isinstance(value, str)}
+    return [part for part in parts if any(field_words(key) in cells for d in _dicts(part) for key in d)]
 
 
 def _states_as_labels(text: str, known: Known) -> list[str]:
@@ -937,6 +957,25 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
                 found.append(f"{word!r} ({_said(other[0])}) for the {name}, which is "
                              f"{', '.join(sorted(map(_said, actual)))}")
     return found
+
+
+# An aside that names the app as the one that vouched for what the reply says ("(confirmé par
+# l'application)", （应用已确认）, "(verified in the app)", (ยืนยันโดยแอป)): whose word it is, not a status.
+# In parentheses, or a clause of nothing else (the parentheses split off): the vouching word, the app,
+# and the small words that join them.
+_ASIDE = re.compile(r"[(（][^()（）]*[)）]")
+_THE_APP = re.compile(r"\b(?:apps?|applications?|services?|system|système|servers?|serveur)\b|应用|系统|服务|แอป|ระบบ", re.I)
+_VOUCHING = re.compile(r"\b(?:confirm\w*|verif\w*|vérifi\w*|check\w*|validat\w*|valid[ée]\w*)|确认|核实|证实|ยืนยัน|ตรวจสอบ",
+                       re.I)
+_JOINING = re.compile(r"\b(?:by|in|via|from|with|the|your|par|dans|de|sur|l['’]|la|le|votre)\b|l['’]|[已经由被了]|โดย|จาก|แล้ว"
+                      r"|[\s\W]", re.I)
+
+
+def _vouched_by_the_app(said: str) -> list[tuple[int, int]]:
+    """Where ``said`` has an aside saying the app vouched for it."""
+    whole = [(0, len(said))] if not _JOINING.sub("", _VOUCHING.sub("", _THE_APP.sub("", said))) else []
+    return [span for span in whole + [m.span() for m in _ASIDE.finditer(said)]
+            if _THE_APP.search(said, *span) and _VOUCHING.search(said, *span)]
 
 
 def _ability_spans(said: str, language: str) -> list[tuple[int, int]]:
@@ -1341,9 +1380,20 @@ def _swapped(said: str, scope: list[Any]) -> list[str]:
                 own = {_plain_quote(v) for k, v in part.items() if isinstance(v, str) and _FIELDS_OF[field].search(k)}
                 other = [k for k, v in part.items() if isinstance(v, str) and _plain_quote(v) == value
                          and any(_FIELDS_OF[f].search(k) for f in _FIELDS_OF if f != field)]
-                if own and other and value not in own:
+                if own and other and value not in own and not _heading_before(said[match.end():], own):
                     found.append(f"“{match.group('value')}” as its {field}, which is its {other[0]}")
     return found
+
+
+# What parts a rendering's heading from its body: "reads: “Welcome” / Meeting moved to Friday".
+_HEADING_RULE = re.compile(r"\s*(?:/|\||—|–|:|\n)\s*")
+
+
+def _heading_before(after: str, own: set[str]) -> bool:
+    """What follows a quotation is the thing's own text after a rule: the thing shown whole, the
+    quotation its heading (its title), not its text."""
+    rule = _HEADING_RULE.match(after)
+    return bool(rule) and any(text and _plain_quote(after[rule.end():]).startswith(text) for text in own)
 
 
 def _text_not_held(said: str, known: Known, scope: list[Any]) -> list[str]:
