@@ -360,10 +360,11 @@ def test_values_listed_on_one_line_are_each_held_to_what_their_line_names(monkey
 
 def test_a_sentence_closed_inside_emphasis_ends_there():
     observed = {"properties": {"city": {"type": "string"}, "observed": {"type": "string"}}}
-    reply = "_Observed at 14:30 local time._ The Side gate is closed."
+    # a capital that is no article opens the sentence (an article is no word of a name either way)
+    reply = "_Observed at 14:30 local time._ Meanwhile Side gate is closed."
     assert _made_up(reply, (observed, {"city": "Oslo", "observed": "14:30"}), (GATE, SIDE_GATE)) == []
     assert _made_up(reply.replace("._", "_"), (observed, {"city": "Oslo", "observed": "14:30"}),
-                    (GATE, SIDE_GATE)), "one sentence: the time is held to the gate it names"
+                    (GATE, SIDE_GATE)), "one sentence: 'Meanwhile Side' is read as a name no call returned"
 
 
 def test_a_word_opening_a_sentence_run_on_after_a_value_is_no_name():
