@@ -689,6 +689,7 @@ def test_checking_again_later_and_what_there_is_only_are_no_failure(monkeypatch)
         assert not _read(reply, NOTE, "What's it like in Paris?").denials, reply
     monkeypatch.setitem(DEFAULT_PHRASES["en"], "retry", [*DEFAULT_PHRASES["en"]["retry"], r"\bagain later\b"])
     monkeypatch.setattr("sim.eval.claims._ONLY", _NEVER)
+    monkeypatch.setattr("sim.eval.claims._CANNOT_ACCESS", _NEVER)  # a standing limit of sight reads it too
     for reply in ["Conditions can shift during the day, so it's worth checking again later.",
                   "I can't see a forecast, only the current reading."]:
         assert _read(reply, NOTE, "What's it like in Paris?").denials, reply
