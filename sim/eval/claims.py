@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, asks_leave, awaits_yes, bare_leave, offered
+from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, asks_again, asks_leave, awaits_yes, bare_leave, offered
 from sim.eval.phrases import STATE_ELSEWHERE, Clause, Cues, sentences
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, field_words, parse
 from sim.eval.value_words import values_said
@@ -441,6 +441,7 @@ class Words:
     states: tuple[str, ...] = ()  # the denials that only say a state ("it's on", "the lamp is still off")
     leave: tuple[str, ...] = ()  # sentences and fields that ask leave to act ("Shall I?", "Reply yes to proceed")
     bare_leave: tuple[str, ...] = ()  # those that ask only to go ahead: about what the reply spoke of
+    again: tuple[str, ...] = ()  # those that ask to do the action again to what a claim says was done
 
     @property
     def admits_failure(self) -> bool:
@@ -517,7 +518,13 @@ class Reader:
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
                      unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
                      of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states),
-                     leave=tuple(leave), bare_leave=bare)
+                     leave=tuple(leave), bare_leave=bare, again=self._asked_again(leave, heard, claims))
+
+    @staticmethod
+    def _asked_again(leave: list[str], heard: Action, claims: list[Any]) -> tuple[str, ...]:
+        """The requests for leave to do the action again to what the reply claims done."""
+        said = [c if isinstance(c, str) else c.text for c in claims]
+        return tuple(asked for asked in leave if asks_again(asked, heard, said))
 
     def _first_tries(self, clauses: list[Clause], said: "_Said") -> list[Clause]:
         """The clauses that tell of a try that did not do it: where a first try is named and a later

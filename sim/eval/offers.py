@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from sim.eval.claims import Action
@@ -241,3 +241,51 @@ def _bare_chinese_leave(sentence: str, action_words: set[str]) -> bool:
     verb = _GOING_AHEAD_ZH.sub("", sentence)
     requested = "".join(w for w in action_words if re.search(r"[\u4e00-\u9fff]", w))
     return 0 < len(verb) <= 3 and bool(re.fullmatch(r"[\u4e00-\u9fff]+", verb)) and any(c in requested for c in verb)
+
+
+# What a request for leave's verb acts on, pointed back to, and nothing after but a particle or
+# "now": "cancel the reservation?", "switch it on?", "create a note called “Groceries”?" (a thing it
+# names: the reply's reader holds the name to the calls). "Set it on a timer?" asks another thing.
+_ONE_POINTED_AT = re.compile(r"\s+(?:it|them|that|this|these|those|(?:the|this|that|your|these|those)(?:\s+[\w-]+){1,3}?"
+                             r"|an?\s+\w+\s+(?:called|named|titled)\s+(?:[“\"«][^”\"»]+[”\"»]|\S+(?:\s+[A-Z]\S*)*))"
+                             r"(?:\s+(?:on|off|up|down|out|in|now|again|for\s+you))?\s*[?？.!]*\s*$", re.I)
+# Leave to change a part the call was given, and nothing after: "Shall I adjust the brightness?".
+_CHANGE_PART = re.compile(r"\b(?:adjust|change|set|modify|update|tweak)\s+(?:the|its)\s+(?P<part>\w+)\s*[?？.!]*\s*$",
+                          re.I)
+# A Chinese request for leave to act on a thing pointed back to, and nothing after: 要我帮您订这张桌子吗,
+# 需要我创建这条笔记吗, 要我把它打开吗: its verb.
+_HAN_AGAIN = re.compile(r"(?:要|需要|要不要)我(?:帮你|帮您|为您|为你|给你|给您)?"
+                        r"(?:(?P<verb>[\u4e00-\u9fff]{1,3}?)(?:它|(?:这|那)[\u4e00-\u9fff]{0,4}?)"
+                        r"|把(?:它|这[\u4e00-\u9fff]{0,4}?|那[\u4e00-\u9fff]{0,4}?)(?P<after>[\u4e00-\u9fff]{1,3}?))"
+                        r"[吗呢吧]?\s*[？?]")
+# The same in Thai, the verb at the head of what follows ให้: ต้องการให้สร้างโน้ตนี้ไหมคะ.
+_THAI_AGAIN = re.compile(r"(?:ต้องการให้|อยากให้|ให้)(?P<asked>[\u0e00-\u0e7f]+?)(?:นี้|นั้น|มัน)"
+                         r"\s*(?:ไหม|มั้ย|หรือไม่)(?:คะ|ค่ะ|ครับ|จ๊ะ)?\s*[?？]?\s*$")
+
+
+def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
+    """``sentence`` asks leave to do the action once more to the thing pointed back to, in a reply
+    whose ``claims`` say it was done (or to change a part the call was given, in any reply): its own
+    verb of "the reservation", "it", "这张桌子"; in Chinese a verb a claim says (已创建…, 创建这条笔记;
+    开着了, 打开它: the verb's head), in Thai one the sentence says done before it (สร้างโน้ต…แล้ว,
+    ให้สร้างโน้ตนี้ไหม). Another thing or more of it ("too", "another", "further") is none."""
+    if _besides(sentence) or re.search(r"\bfurther\b", sentence, re.I):
+        return False
+    part = _CHANGE_PART.search(sentence)
+    if part and part.group("part").lower() in action.given:
+        return True  # the part set, whatever the reply claims
+    said = list(claims)
+    if not said:
+        return False
+    han = _HAN_AGAIN.search(sentence)
+    if han:
+        verb = han.group("verb") or han.group("after")
+        return any(verb in claim or verb[-1] in claim for claim in said)
+    thai = _THAI_AGAIN.search(sentence)
+    if thai:
+        before = sentence[:thai.start()]
+        return any(thai.group("asked")[:n] in before.rpartition("แล้ว")[0]
+                   for n in range(3, len(thai.group("asked")) + 1)) and "แล้ว" in before
+    verb = _base_pattern(frozenset(action.verbs))
+    return bool(verb) and any(_ONE_POINTED_AT.match(sentence, found.start() + len(found.group(0).split()[0]))
+                              for found in verb.finditer(sentence))

@@ -85,6 +85,7 @@ def read_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | N
     found: list[Claim | Untold] = claimed_undone(done, outcome.undone, text, words) + \
         denied_done(done, outcome, text, words) + asked_after_doing(outcome, words) + \
         left_pending(outcome, words, text)
+    found += asked_again(outcome, words, {claim.text for claim in found if isinstance(claim, Claim)})
     if facts is not None:
         found += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts)
     return _reading(words, text, found, calls)
@@ -198,6 +199,29 @@ def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Unto
             found.append(Claim(OFFERED, asked, _named(asked, pending), False,
                                f"{_names(pending)} was already done in this turn"))
     return found
+
+
+def asked_again(outcome: Outcome, words: Words, flagged: set[str]) -> list[Claim | Untold]:
+    """Leave asked to do once more what the same reply claims was done ("I cancelled BK-1000. Want
+    me to cancel the reservation?"): a yes would do it twice. The question is about the done calls
+    where it names them, or where no call of the turn was left undone, and names nothing else."""
+    done = outcome.done
+    return [Claim(OFFERED, asked, _named(asked, done), False, f"{_names(done)} was already done in this turn")
+            for asked in words.again if done and asked not in flagged and not _names_another(asked, done)
+            and not _quotes_another(asked, done) and (_spoken_of(asked, done) or not outcome.undone)]
+
+
+def _told_of(calls: list[tuple[str, Any]]) -> str:
+    """What these calls were given and returned, as lower-case text to find names in."""
+    return " ".join(json.dumps([call.args, call.response], ensure_ascii=False, default=str).lower()
+                    for _, call in calls if call is not None)
+
+
+def _quotes_another(part: str, calls: list[tuple[str, Any]]) -> bool:
+    """The part quotes a name none of these calls was given or returned ("a note called “Shopping”"
+    after creating “Groceries”)."""
+    told = _told_of(calls)
+    return any(quoted.lower() not in told for quoted in _QUOTED.findall(part))
 
 
 def uncarried_answers(outcome: Outcome, text: str, facts: Facts) -> list[Claim | Untold]:
@@ -324,8 +348,7 @@ def _names_another(part: str, calls: list[tuple[str, Any]]) -> bool:
     """The part names a thing (an id, a name in capitals) that none of these calls was given or
     returned: "Shall I book Trattoria Roma instead?" after booking Sakura Sushi. The kind of thing
     a call acts on is no other thing ("save it to Notes" after create_note)."""
-    told = " ".join(json.dumps([call.args, call.response], ensure_ascii=False, default=str).lower()
-                    for _, call in calls if call is not None)
+    told = _told_of(calls)
     kinds = {word for name, _ in calls for word in name_words(name)}
     return any(name.lower() not in told and name.lower().rstrip("s") not in kinds for name in _NAMED.findall(part))
 
@@ -367,6 +390,7 @@ def _with_its_pronoun(part: str, text: str) -> str:
 
 
 _PRONOUN = re.compile(r"\b(?:it|them)\b", re.I)
+_QUOTED = re.compile(r"[“\"«「]([^”\"»」]+)[”\"»」]")
 _NAMED = re.compile(r"\b[A-Za-z]+-\d+\b|(?<=\w\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
 
 
