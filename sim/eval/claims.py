@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from sim.eval.doubts import doubts_effect, tells_partial
 from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, asks_again, asks_leave, awaits_yes, bare_leave, offered
 from sim.eval.phrases import STATE_ELSEWHERE, Clause, Cues, sentences
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, field_words, parse
@@ -294,7 +295,8 @@ _AGAIN = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+(?:now\s+)?(?:\w+\s+)?\
 # command worked", "I asked again", "so I redid it", 我又发了一次, ส่งใหม่อีกรอบ, "j'ai renvoyé"). Told
 # together, the first try did not do it: a failure the reply tells, whatever words it has for it.
 _FIRST_TRY = re.compile(r"\bat\s+first\b|\b(?:the|my|our|its|an?|on\s+the|on\s+my)\s+(?:very\s+|failed\s+|unsuccessful\s+)?first\s+(?:time|try|attempt|"
-                        r"pass|go|round|run|shot|request|command|call|send|submission|ping|message|signal|query|instruction|push|click|tap)(?!\s+(?:slot|zone|frame|period)\b)"
+                        r"pass|go|round|run|shot|request|command|call|send|submission|ping|message|signal|query|instruction|push|click|tap|"
+                        r"save|sync|upload|write|update|edit|change|booking|reservation|cancellation)(?!\s+(?:slot|zone|frame|period)\b)"
                         r"|\bau\s+(?:tout\s+)?début\b|\b(?:la|au|le|du)\s+premi(?:er|ère)\s+(?:fois|essai|tentative|coup|"
                         r"passage|envoi|requête|demande|commande)\b"
                         r"|第一次|头一次|一开始|刚开始|起初|最初|ครั้งแรก|ตอนแรก|รอบแรก|ทีแรก", re.I)
@@ -442,6 +444,8 @@ class Words:
     leave: tuple[str, ...] = ()  # sentences and fields that ask leave to act ("Shall I?", "Reply yes to proceed")
     bare_leave: tuple[str, ...] = ()  # those that ask only to go ahead: about what the reply spoke of
     again: tuple[str, ...] = ()  # those that ask to do the action again to what a claim says was done
+    doubts: tuple[str, ...] = ()  # clauses that doubt the action took effect ("the save may not have synced")
+    partial: tuple[str, ...] = ()  # clauses that say a result came back in part ("the list only partly loaded")
 
     @property
     def admits_failure(self) -> bool:
@@ -518,7 +522,9 @@ class Reader:
                      tuple(c if isinstance(c, str) else c.text for c in denials), self.cues.asks(text),
                      unchanged=tuple(c.text for c in unchanged), offers=tuple(offers), troubles=tuple(troubles),
                      of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states),
-                     leave=tuple(leave), bare_leave=bare, again=self._asked_again(leave, heard, claims))
+                     leave=tuple(leave), bare_leave=bare, again=self._asked_again(leave, heard, claims),
+                     doubts=tuple(c.text for c in clauses if doubts_effect(c.text, doing)),
+                     partial=tuple(c.text for c in clauses if tells_partial(c.text)))
 
     @staticmethod
     def _asked_again(leave: list[str], heard: Action, claims: list[Any]) -> tuple[str, ...]:

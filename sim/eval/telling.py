@@ -85,7 +85,9 @@ def read_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | N
     found: list[Claim | Untold] = claimed_undone(done, outcome.undone, text, words) + \
         denied_done(done, outcome, text, words) + asked_after_doing(outcome, words) + \
         left_pending(outcome, words, text)
-    found += asked_again(outcome, words, {claim.text for claim in found if isinstance(claim, Claim)})
+    flagged = {claim.text for claim in found if isinstance(claim, Claim)}
+    found += asked_again(outcome, words, flagged) + doubted_done(outcome, words, flagged) + \
+        partly_answered(outcome, words, flagged)
     if facts is not None:
         found += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts)
     return _reading(words, text, found, calls)
@@ -209,6 +211,36 @@ def asked_again(outcome: Outcome, words: Words, flagged: set[str]) -> list[Claim
     return [Claim(OFFERED, asked, _named(asked, done), False, f"{_names(done)} was already done in this turn")
             for asked in words.again if done and asked not in flagged and not _names_another(asked, done)
             and not _quotes_another(asked, done) and (_spoken_of(asked, done) or not outcome.undone)]
+
+
+def doubted_done(outcome: Outcome, words: Words, flagged: set[str]) -> list[Claim | Untold]:
+    """A doubt that the action took effect ("I created it, but the save may not have synced"), where
+    every action of the turn was done and done once, and the doubt names nothing else: it invents a
+    failure the calls do not show."""
+    done = outcome.done
+    if not done or outcome.undone or outcome.tried_again:
+        return []
+    return [Claim(NOT_DONE, doubt, _named(doubt, done), False, f"{_names(done)} happened")
+            for doubt in words.doubts if doubt not in flagged and not _names_another(doubt, done)]
+
+
+def partly_answered(outcome: Outcome, words: Words, flagged: set[str]) -> list[Claim | Untold]:
+    """A lookup's result said to have come back in part ("the list only partly loaded"), where every
+    lookup answered, none said it held back more (a page token, "truncated": true) and no call failed:
+    a failure the calls do not show."""
+    reads = [(call.name, call) for _, call in outcome.reads]
+    if not reads or any(_held_back(call.response) for _, call in reads) or outcome.undone or outcome.unanswered or outcome.tried_again:
+        return []
+    return [Claim(NOT_DONE, said, _named(said, reads), False, f"{_names(reads)} answered in full")
+            for said in words.partial if said not in flagged]
+
+
+def _held_back(result: Any) -> bool:
+    """A result says there is more than it returned: a truthy field named for a next page or a cut."""
+    return isinstance(result, dict) and any(value and _MORE_KEY.search(key) for key, value in result.items())
+
+
+_MORE_KEY = re.compile(r"next|more|truncat|partial|cursor|page|remaining|omitted", re.I)
 
 
 def _told_of(calls: list[tuple[str, Any]]) -> str:

@@ -3,7 +3,12 @@ phrasings it was not written from, beside a near miss or with the reading switch
 
 - leave asked to do the action once more to what the same reply says was done ("Deleted memo-7.
   Shall I delete the memo?", 已删除备忘录…要我删除这条备忘录吗？, ลบบันทึกแล้ว…ต้องการให้ลบบันทึกนี้ไหม),
-  or to change a part the call was given ("Shall I change the volume?"): a yes would do it twice.
+  or to change a part the call was given ("Shall I change the volume?"): a yes would do it twice;
+- doubt cast on whether a done action took effect ("the deletion may not have gone through",
+  « elle n'a peut-être pas été enregistrée », 可能没有同步成功, ยังยืนยันไม่ได้ว่าลบสำเร็จ): a failure no call shows;
+- a first try of the action itself told as failed ("after the first upload failed");
+- a lookup's result said to have come back in part ("the list only partly loaded"), where it
+  answered in full.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ from types import SimpleNamespace
 import pytest
 
 from sim.eval.claims import Action
+from sim.eval.claims import _FIRST_TRY
+from sim.eval.doubts import doubts_effect, tells_partial
 from sim.eval.offers import asks_again
-from sim.eval.telling import Outcome, asked_again
+from sim.eval.telling import Outcome, asked_again, doubted_done, partly_answered
 
 MEMO_DELETE = Action(verbs={"delete", "remove", "erase"}, nouns={"memo"}, given={"memo", "id"})
 VOLUME = Action(verbs={"lower"}, nouns={"volume"}, given={"volume", "level"})
@@ -71,3 +78,89 @@ def test_a_question_asked_again_fails_only_of_a_done_call_and_names_nothing_else
     undone = Outcome(done=[("delete_memo", DELETED)], undone=[("delete_memo", None)], reads=[])
     words = SimpleNamespace(again=("Want me to delete the memo?", "Want me to delete memo-7?"))
     assert [c.text for c in asked_again(undone, words, flagged=set())] == ["Want me to delete memo-7?"]
+
+
+# Doubt that a done action took effect ---------------------------------------------------------------
+
+MEMO_WORDS = {"delete", "deleted", "remove", "removed", "memo"}
+
+
+@pytest.mark.parametrize("clause", [
+    "though the deletion may not have gone through",
+    "but memo-7 might not have been removed",
+    "it could well not have stuck, so have a look",
+    "the request might have failed on the app's side",
+    "mais elle n'a peut-être pas été enregistrée",
+    "不过可能没有同步成功",
+    "但我无法确认是否删除成功",
+    "แต่ยังยืนยันไม่ได้ว่าลบสำเร็จหรือเปล่า",
+    "แต่อาจจะยังไม่สำเร็จนะคะ",
+])
+def test_doubt_that_the_action_took_effect_is_read(clause):
+    assert doubts_effect(clause, MEMO_WORDS), clause
+
+
+@pytest.mark.parametrize("clause", [
+    "the courier may not have scanned it yet",  # of the world, not the action
+    "you may not have seen it in the list before",
+    "I'll remove it once you confirm",  # a plan, no doubt
+    "memo-7 has been removed",
+    "我无法确认快递员的位置",
+    "ไม่แน่ใจว่าพัสดุจะมาถึงเมื่อไร",
+])
+def test_other_modals_and_plain_facts_are_no_doubt(clause):
+    assert not doubts_effect(clause, MEMO_WORDS), clause
+
+
+def test_a_doubt_fails_only_where_every_action_was_done_once():
+    words = SimpleNamespace(doubts=("but the deletion may not have gone through",))
+    done = Outcome(done=[("delete_memo", DELETED)], undone=[], reads=[])
+    assert [(c.kind, c.true) for c in doubted_done(done, words, flagged=set())] == [("not_done", False)]
+    assert not doubted_done(done, words, flagged={"but the deletion may not have gone through"})
+    assert not doubted_done(Outcome(done=[("delete_memo", DELETED)], undone=[("delete_memo", None)], reads=[]),
+                            words, flagged=set())  # a call failed: the doubt may be about it
+    assert not doubted_done(Outcome(done=[("delete_memo", DELETED)], undone=[], reads=[], tried_again=True),
+                            words, flagged=set())  # a try did fail
+    assert not doubted_done(Outcome(done=[], undone=[], reads=[]), words, flagged=set())
+    words = SimpleNamespace(doubts=("MEMO-9 may not have been removed",))
+    assert not doubted_done(done, words, flagged=set())  # of another thing
+
+
+# A first try of the action itself told as failed -----------------------------------------------------
+
+@pytest.mark.parametrize("clause, first", [
+    ("Deleted memo-7 after the first upload failed", True),
+    ("the first cancellation bounced, the retry went through", True),
+    ("on my first save it errored", True),
+    ("the first memo in the list is memo-7", False),
+])
+def test_a_first_try_of_the_action_is_named(clause, first):
+    assert bool(_FIRST_TRY.search(clause)) is first
+
+
+# A lookup said to have answered in part --------------------------------------------------------------
+
+@pytest.mark.parametrize("clause, partial", [
+    ("The alarms list only partly loaded", True),
+    ("the playlist came back truncated, so a few songs may not show", True),
+    ("some alarms may be missing from what I got", True),
+    ("la liste des alarmes est incomplète", True),
+    ("闹钟列表只加载了一部分", True),
+    ("รายการนาฬิกาปลุกโหลดมาไม่ครบ", True),
+    ("Two of your alarms are set for weekdays only", False),  # "only" of the alarms, not the result
+    ("The list is complete: three alarms", False),
+])
+def test_a_result_said_to_come_back_in_part(clause, partial):
+    assert tells_partial(clause) is partial
+
+
+def test_partly_answered_fails_only_a_lookup_that_answered_in_full():
+    alarms = SimpleNamespace(name="list_alarms", args={}, response={"alarms": [{"id": "a-1"}]})
+    words = SimpleNamespace(partial=("The alarms list only partly loaded",))
+    answered = Outcome(done=[], undone=[], reads=[(None, alarms)])
+    assert [(c.kind, c.true) for c in partly_answered(answered, words, flagged=set())] == [("not_done", False)]
+    paged = SimpleNamespace(name="list_alarms", args={}, response={"alarms": [], "nextPageToken": "p2"})
+    assert not partly_answered(Outcome(done=[], undone=[], reads=[(None, paged)]), words, flagged=set())
+    assert not partly_answered(Outcome(done=[], undone=[], reads=[(None, alarms)], unanswered=[("list_alarms", None)]),
+                               words, flagged=set())  # a lookup was refused: it may be about that
+    assert not partly_answered(Outcome(done=[], undone=[], reads=[]), words, flagged=set())
