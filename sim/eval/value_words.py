@@ -106,6 +106,7 @@ def values_said(text: str, language: str) -> Iterable[tuple[str, frozenset[str]]
 # Kinds: "empty" (nothing in the noun's field, or in the thing), "only" (nothing but the noun's
 # field), "held" (something in it). English's "is empty", "has no text" are facts.py's _EMPTY.
 _NOUN = r"(?P<noun>[a-z]+)"
+_TEXT_NOUN = r"(?P<noun>text|body|content|contents|description|message|details)"  # what is cleared of a thing: its words
 # Something said put into the thing, done ("added your list to it", « avec la liste dedans »,
 # 把清单加进笔记里了, ใส่รายการไว้ในโน้ต): it holds something. Past forms only ("I can add it" offers),
 # not after a negation ("haven't added it yet", 没加进去, ไม่ได้ใส่).
@@ -128,6 +129,10 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
         # a field left or kept empty: "I left the body empty", "kept it blank"
         (rf"\b(?:left|leave|leaving|kept|keep|keeping)\s+(?:(?:the|its|their)\s+{_NOUN}|it|them)\s+"
          rf"(?:empty|blank)\b", "empty"),
+        # its text said to be cleared: "its text was cleared", "I wiped the body" (of a text still there, misstated)
+        (rf"\b(?:its|the|their)\s+{_TEXT_NOUN}\s+(?:was|were|has\s+been|have\s+been|got|is\s+now|are\s+now)\s+"
+         rf"(?:cleared|emptied|wiped|erased|blanked)\b", "empty"),
+        (rf"\b(?:cleared|emptied|wiped|erased|blanked)\s+(?:out\s+)?(?:its|the|their)\s+{_TEXT_NOUN}\b", "empty"),
         (rf"\bstill\s+(?:has|have|contains?|holds?|keeps?)\s+(?:all\s+)?(?:its|their|the|some|his|her)\s+{_NOUN}", "held"),
         (r"\bstill\s+(?:says|reads|contains)\b", "held"),  # of the thing: "it still says “…”"
         (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
