@@ -19,8 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sim.eval.claims import Action
-from sim.eval.claims import _FIRST_TRY
+from sim.eval.claims import _FIRST_TRY, Action
 from sim.eval.doubts import doubts_effect, tells_partial
 from sim.eval.offers import asks_again
 from sim.eval.telling import Outcome, asked_again, doubted_done, partly_answered
