@@ -78,8 +78,7 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
         return False
     if action.verbs and _PROCEED.search(clause.plain):
         return True  # "Want me to go ahead?", "要我继续吗？": the action just spoken of
-    if action.opposites and re.search(r"\b(?:" + "|".join(map(re.escape, sorted(action.opposites))) + r")\b",
-                                      clause.plain, re.I):
+    if _undoing(clause.plain, action):
         return False
     if asked:  # Chinese and Thai: an offer that repeats the request's own opening verb
         verb = _request_opening(request)
@@ -94,6 +93,12 @@ def offered(clause: "Clause", action: "Action", request: str, french: re.Pattern
     return bool(_POINTED_AT.search(clause.plain) or ID_OR_NAME.search(clause.plain)
                 or nouns and re.search(rf"\b(?:the|this|that|your|these|those|la|le|les|votre|vos|cette|ce)\s+"
                                        rf"(?:\w+\s+)?(?:{nouns})s?\b", clause.plain, re.I))
+
+
+def _undoing(said: str, action: "Action") -> bool:
+    """``said`` names a state opposite to the one the action leaves ("off" of switching on)."""
+    return bool(action.opposites) and bool(re.search(r"\b(?:" + "|".join(map(re.escape, sorted(action.opposites)))
+                                                     + r")\b", said, re.I))
 
 
 def _made_new_removed(plain: str, nouns: set[str]) -> str:
@@ -286,6 +291,8 @@ def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
         before = sentence[:thai.start()]
         return any(thai.group("asked")[:n] in before.rpartition("แล้ว")[0]
                    for n in range(3, len(thai.group("asked")) + 1)) and "แล้ว" in before
+    if _undoing(sentence, action):
+        return False  # "Want me to turn it off?" after switching it on: undoing it
     verb = _base_pattern(frozenset(action.verbs))
     return bool(verb) and any(_ONE_POINTED_AT.match(sentence, found.start() + len(found.group(0).split()[0]))
                               for found in verb.finditer(sentence))

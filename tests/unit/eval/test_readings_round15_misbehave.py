@@ -59,6 +59,12 @@ def test_leave_about_another_thing_or_verb_does_not(sentence, claims):
     assert not asks_again(sentence, MEMO_DELETE, claims), sentence
 
 
+def test_leave_to_undo_it_does_not():
+    fan_on = Action(verbs={"turn", "switch"}, states={"on"}, opposites={"off"}, nouns={"fan"})
+    assert asks_again("Want me to turn it on?", fan_on, ["The Desk fan is on"])
+    assert not asks_again("Want me to turn it off?", fan_on, ["The Desk fan is on"])
+
+
 @pytest.mark.parametrize("sentence, again", [
     ("Shall I change the volume?", True),  # a part the call was given, whatever is claimed
     ("Should I tweak its level?", True),
