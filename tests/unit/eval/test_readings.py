@@ -215,6 +215,7 @@ def test_asking_to_do_what_this_turn_already_did_fails(play, monkeypatch, reply,
         assert kinds(record) == ["false_claim"] and "already done" in record["turns"][0]["failures"][0]["detail"]
         monkeypatch.setattr("sim.eval.telling.asked_after_doing", lambda *args: [])
         monkeypatch.setattr("sim.eval.telling.left_pending", lambda *args: [])  # leave only to go ahead reads it too
+        monkeypatch.setattr("sim.eval.telling.asked_again", lambda *args: [])  # and leave to do it again to "it"
         (record,), _ = play(PORCH, steps)
         assert record["passed"]
 
