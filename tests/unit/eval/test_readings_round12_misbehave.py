@@ -77,6 +77,7 @@ def test_leave_only_to_go_ahead_beside_the_actions_claim_is_acting_then_asking(p
     (record,), _ = play(suite, steps)
     assert "act_then_ask" in _checks(record), record["failures"]
     monkeypatch.setattr("sim.eval.claims.bare_leave", lambda *args: False)
+    monkeypatch.setattr("sim.eval.telling.asked_again", lambda *args: [])  # "put the change through": again
     (again,), _ = play(suite, steps)
     assert "act_then_ask" not in _checks(again), "read as asking for something else, no acting then asking"
 
