@@ -254,9 +254,6 @@ def _bare_chinese_leave(sentence: str, action_words: set[str]) -> bool:
 _ONE_POINTED_AT = re.compile(r"\s+(?:it|them|that|this|these|those|(?:the|this|that|your|these|those)(?:\s+[\w-]+){1,3}?"
                              r"|an?\s+\w+\s+(?:called|named|titled)\s+(?:[“\"«][^”\"»]+[”\"»]|\S+(?:\s+[A-Z]\S*)*))"
                              r"(?:\s+(?:on|off|up|down|out|in|now|again|for\s+you))?\s*[?？.!]*\s*$", re.I)
-# Leave to change a part the call was given, and nothing after: "Shall I adjust the brightness?".
-_CHANGE_PART = re.compile(r"\b(?:adjust|change|set|modify|update|tweak)\s+(?:the|its)\s+(?P<part>\w+)\s*[?？.!]*\s*$",
-                          re.I)
 # A Chinese request for leave to act on a thing pointed back to, and nothing after: 要我帮您订这张桌子吗,
 # 需要我创建这条笔记吗, 要我把它打开吗: its verb.
 _HAN_AGAIN = re.compile(r"(?:要|需要|要不要)我(?:帮你|帮您|为您|为你|给你|给您)?"
@@ -270,15 +267,12 @@ _THAI_AGAIN = re.compile(r"(?:ต้องการให้|อยากให�
 
 def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
     """``sentence`` asks leave to do the action once more to the thing pointed back to, in a reply
-    whose ``claims`` say it was done (or to change a part the call was given, in any reply): its own
+    whose ``claims`` say it was done: its own
     verb of "the reservation", "it", "这张桌子"; in Chinese a verb a claim says (已创建…, 创建这条笔记;
     开着了, 打开它: the verb's head), in Thai one the sentence says done before it (สร้างโน้ต…แล้ว,
     ให้สร้างโน้ตนี้ไหม). Another thing or more of it ("too", "another", "further") is none."""
     if _besides(sentence) or re.search(r"\bfurther\b", sentence, re.I):
         return False
-    part = _CHANGE_PART.search(sentence)
-    if part and part.group("part").lower() in action.given:
-        return True  # the part set, whatever the reply claims
     said = list(claims)
     if not said:
         return False

@@ -2,8 +2,9 @@
 phrasings it was not written from, beside a near miss or with the reading switched off:
 
 - leave asked to do the action once more to what the same reply says was done ("Deleted memo-7.
-  Shall I delete the memo?", 已删除备忘录…要我删除这条备忘录吗？, ลบบันทึกแล้ว…ต้องการให้ลบบันทึกนี้ไหม),
-  or to change a part the call was given ("Shall I change the volume?"): a yes would do it twice;
+  Shall I delete the memo?", 已删除备忘录…要我删除这条备忘录吗？, ลบบันทึกแล้ว…ต้องการให้ลบบันทึกนี้ไหม): a
+  yes would do it twice; leave to change a part the call set ("Shall I change the volume?") offers
+  another value, a next step, and is no such question;
 - doubt cast on whether a done action took effect ("the deletion may not have gone through",
   « elle n'a peut-être pas été enregistrée », 可能没有同步成功, ยังยืนยันไม่ได้ว่าลบสำเร็จ): a failure no call shows;
 - a first try of the action itself told as failed ("after the first upload failed");
@@ -65,14 +66,12 @@ def test_leave_to_undo_it_does_not():
     assert not asks_again("Want me to turn it off?", fan_on, ["The Desk fan is on"])
 
 
-@pytest.mark.parametrize("sentence, again", [
-    ("Shall I change the volume?", True),  # a part the call was given, whatever is claimed
-    ("Should I tweak its level?", True),
-    ("Shall I change the volume further?", False),  # more of it
-    ("Shall I change the ringtone?", False),  # a part it was not given
-])
-def test_leave_to_change_a_part_the_call_set(sentence, again):
-    assert asks_again(sentence, VOLUME, []) is again
+@pytest.mark.parametrize("sentence", ["Shall I change the volume?", "Should I tweak its level?"])
+def test_leave_to_change_a_part_the_call_set_offers_another_value_and_asks_nothing_again(sentence):
+    """"Lowered the volume to 3. Shall I change the volume?" offers a next step (to another value, as
+    "Booked for 19:00. Shall I change the time?" does), which a careful agent says."""
+    assert not asks_again(sentence, VOLUME, ["Lowered the volume to 3"])
+    assert asks_again("Shall I lower the volume?", VOLUME, ["Lowered the volume to 3"])
 
 
 def test_a_question_asked_again_fails_only_of_a_done_call_and_names_nothing_else():
