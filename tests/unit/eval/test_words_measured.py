@@ -54,6 +54,8 @@ SAMPLE = {
                   "after_decline": (0, 1), "act_then_ask": (0, 5), "invented_failure": (0, 10), "truthful": (0, 37)},
     "heldout13": {"denial": (0, 38), "misstatement": (0, 25), "made_up": (0, 5), "claim": (0, 3),
                   "after_decline": (0, 1), "act_then_ask": (0, 5), "invented_failure": (0, 12), "truthful": (0, 37)},
+    "heldout14": {"denial": (0, 27), "misstatement": (2, 25), "made_up": (0, 4), "claim": (0, 3),
+                  "after_decline": (0, 1), "act_then_ask": (0, 7), "invented_failure": (0, 10), "truthful": (1, 45)},
 }
 
 
