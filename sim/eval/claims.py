@@ -924,8 +924,8 @@ def _done_pattern(verbs: frozenset[str], states: frozenset[str]) -> re.Pattern |
         parts.append(_DONE_BY + r"(?:" + "|".join(map(re.escape, sorted(bare))) + r")\b")
     if ing:  # "is being cancelled", "I'm sending it"; or with no subject: "Calling your dentist now"
         said = "|".join(map(re.escape, ing))
-        parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?![^,;.!?—]*\b(?:is|was|isn't|wasn't|would|will|can|could|"
-                     rf"does|did|has|may|might|should)\b|n't))\b")
+        parts.append(rf"(?:{_BE}(?:{said})|^\s*(?:{said})(?![^,;.!?—]*\b(?:is|was|would|will|can|could|"
+                     rf"does|did|has|may|might|should)(?:n't)?\b|n't))\b")  # "Cancelling it didn't work": a subject
     if verbs:
         parts.append(_nominal_pattern(verbs))
     state = _state_pattern(states)
@@ -959,11 +959,18 @@ class _CalledOff:
     nouns: frozenset[str]
 
     def search(self, text: str) -> bool:
-        return any(self._names(found["noun"].lower()) and found["off"][:5].lower() != found["noun"][:5].lower()
+        return any((self._names(found["noun"].lower()) or _asked_for(found["noun"]))
+                   and found["off"][:5].lower() != found["noun"][:5].lower()
                    for pattern in (_WORD_CALLED_OFF, _CALLED_OFF_WORD) for found in pattern.finditer(text))
 
     def _names(self, word: str) -> bool:
         return word in self.nouns or word + "s" in self.nouns  # "bookings" is read as booking, "process" as proces
+
+
+def _asked_for(noun: str) -> bool:
+    """The user's asking itself ("I dropped that request", "the request was withdrawn"): called off,
+    the action it asked for did not go ahead, whatever the action's nouns."""
+    return noun.lower() in ("request", "ask")
 
 
 @functools.lru_cache(maxsize=1024)

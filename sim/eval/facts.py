@@ -112,6 +112,23 @@ _NOTHING_AS_SUBJECT = re.compile(r"nothing\s+(?:in|inside|under|below|beneath)\s
 # "le reste", "les autres", 其他的, ที่เหลือ.
 _BUT_THE_NAMED = re.compile(r"\b(?:else|others|the other|the rest|remaining|le reste|les autres|l'autre)\b"
                             r"|其他|其余|别的|ที่เหลือ|อื่นๆ", re.I)
+# "the other scale", "l'autre unité": "other" before a noun, which says what kind of other it is.
+_OTHER_NOUN = re.compile(r"\b(?:the other|l'autre|les autres)\s+([^\W\d_]{3,})", re.I)
+
+
+def _other_of_no_thing(said: str, others: list[Any]) -> bool:
+    """A clause's "the other <noun>" that names none of the things the reply left unnamed ("about 72°F
+    in the other scale" of a weather report and its time zone): another unit or way, not the rest
+    of the results, so the clause keeps its own scope. A noun is a thing's when its stem is in a
+    field's name or value ("the other lights" of lights named "Porch light")."""
+    found = _OTHER_NOUN.search(said)
+    if not found:
+        return False
+    stem = found.group(1).lower()[:4]
+    return bool(others) and not any(stem in f"{key} {value}".lower() for part in others
+                                    for key, value in _named_leaves(part))
+
+
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
 # "ORD-8492? It's delivered" is said of ORD-8492.
 _ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
@@ -341,7 +358,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         said = clause.plain
         spoken = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:],
                                                                 after.get(clause.sentence, "")))
-        scope = known.others(text) if _BUT_THE_NAMED.search(said) else spoken
+        scope = known.others(text) if _BUT_THE_NAMED.search(said) and not _other_of_no_thing(said, known.others(text)) \
+            else spoken
         found += reading.fields_said(said, known.latest(spoken), clause.negated)  # "someone else's" is no "else"
         if clause.hedged and not promised:  # "it should arrive on Friday, June 14": the app's estimate restated
             found += reading.restated(said, scope) if not clause.negated else []
