@@ -364,7 +364,7 @@ class Action:
         self.nouns |= set(words[1:])
         for found in _DESCRIPTION_VERB.findall(description or ""):
             lemma = _lemma_of_third_person(found.lower())
-            if lemma:
+            if lemma and lemma not in words[1:]:  # "Orders that are shipped…" of cancel_order: its noun, many
                 verbs.add(lemma)
         for participle in _PARTICIPLE.findall(description or ""):
             verbs |= _lemmas_of_past(participle)
@@ -589,7 +589,7 @@ class Reader:
             return "claim"
         if clause.negated and not clause.question:
             before, after = self._around_negation(clause)
-            if said.action(before) and said.action(clause.plain):  # not a subject: "Cancelling it isn't possible"
+            if said.done_before(clause.plain, len(before)):  # not a subject: "Cancelling it isn't possible"
                 return "claim"  # "it's cancelled and can no longer be restored"
             outcome = said.action(after) or bool(self.cues.success.search(after) or said.verb and
                                                  said.verb.search(after)) or _says_not_done(clause.plain, after)
@@ -688,6 +688,13 @@ class _Said:
         subject = unchanged and re.match(r"(?:\w+\s+)?(?:your|the|their|his|her|its|my)\s+(\w+?)s?\b",
                                          unchanged.group(0), re.I)
         return bool(unchanged) and not (subject and subject.group(1).lower() in self.untouched)
+
+    def done_before(self, text: str, end: int) -> bool:
+        """``text`` says the action was done in words that end by ``end`` (where a negation begins),
+        read in the whole clause: "Cancelling ORD-7310 wasn't accepted" opens on its subject, not on
+        the action done, and "the cancellation wasn't processed" is no cancellation processed."""
+        return bool(text[:end].strip()) and any(found.end() <= end for pattern in (self.done, self.french) if pattern
+                                                for found in pattern.finditer(text))
 
     def action(self, text: str) -> bool:
         """``text`` says the action was done, in its own words."""

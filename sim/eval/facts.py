@@ -433,7 +433,7 @@ class _Reading:
             found += self._numbers(said, scope, sentence)
         if not negated:
             valued = _without_reporting(_without_the_action(said[len(label):], self.excluded))
-            valued = _blank(valued, _vouched_by_the_app(valued))
+            valued = _blank(valued, _vouched_by_the_app(valued) + _done_by_way_of(valued, scope))
             holders = known.holders(scope)
             if self.english:
                 found += _other_enum_values(valued, self.enums, holders, self.excluded) + _flipped_states(said, scope)
@@ -994,6 +994,19 @@ def _vouched_by_the_app(said: str) -> list[tuple[int, int]]:
     whole = [(0, len(said))] if not _JOINING.sub("", _VOUCHING.sub("", _THE_APP.sub("", said))) else []
     return [span for span in whole + [m.span() for m in _ASIDE.finditer(said)]
             if _THE_APP.search(said, *span) and _VOUCHING.search(said, *span)]
+
+
+# A participle opening a clause, and what it was done by way of: "Shipped via DHL", "Paid with the Visa card".
+_BY_WAY_OF = re.compile(r"^\W*[^\W\d_]+ed\s+(?:via|by|with|through)\s+(?:the\s+)?([\w-]+)", re.I)
+
+
+def _done_by_way_of(said: str, scope: list[Any]) -> list[tuple[int, int]]:
+    """Where ``said`` tells how a step was done, by a value another field of the things in scope
+    holds ("Shipped via DHL" of an order whose carrier is DHL): a step of the thing's history, which
+    a later state keeps true ("delivered"), not the state it is in now. Only as the clause's opening:
+    after a subject or a label it is the state again ("it's shipped via DHL", "ORD-6025: shipped via DHL")."""
+    held = {str(value).lower() for part in scope for _, value in _named_leaves(part) if isinstance(value, str)}
+    return [m.span() for m in [_BY_WAY_OF.match(said)] if m and m.group(1).lower() in held]
 
 
 def _ability_spans(said: str, language: str) -> list[tuple[int, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim.eval.claims import Action
 from tests.unit.eval.test_readings_careful import _read
 from tests.unit.eval.test_values_unseen import _made_up
 
@@ -16,6 +17,8 @@ CANCEL_TRIP = ("cancel_trip", "Cancels a trip.", {"tripId": "TR-42"}, {"properti
 # A verb's -ing that is the subject of a negated verb says the action did not happen ----------------
 
 @pytest.mark.parametrize("reply", ["Returning PKG-77 didn't work: the shop said no.",
+                                   "Returning the parcel wasn't accepted, the window has closed.",
+                                   "Cancelling the trip couldn't be done.",
                                    "Cancelling TR-42 doesn't seem possible anymore."])
 def test_a_negated_gerund_subject_claims_nothing(reply):
     words = _read(reply, [RETURN_PARCEL, CANCEL_TRIP], "Return PKG-77 and cancel TR-42")
@@ -24,6 +27,7 @@ def test_a_negated_gerund_subject_claims_nothing(reply):
 
 def test_a_gerund_opening_a_clause_of_doing_still_claims():
     assert _read("Returning PKG-77 now, it's on its way back.", [RETURN_PARCEL], "Return PKG-77").claims
+    assert _read("TR-42 is cancelled and can't be restored.", [CANCEL_TRIP], "Cancel TR-42").claims
 
 
 # The user's request called off: the action it asked for did not go ahead --------------------------
@@ -67,3 +71,37 @@ def test_the_other_thing_of_a_kind_still_speaks_of_the_rest(monkeypatch):
     monkeypatch.setattr("sim.eval.facts._other_of_no_thing", lambda said, others: True)
     assert _made_up("The Desk lamp is at 40%; the other lamp is at 10%.", lamps), \
         "held to the Desk lamp, 10 is not its level"
+
+
+# A participle opening a clause, done by way of another field's value, is the thing's history ------
+
+PARCEL = {"properties": {"parcelId": {"type": "string"}, "courier": {"type": "string"},
+                         "status": {"type": "string", "enum": ["PACKED", "DISPATCHED", "ARRIVED"]}}}
+ARRIVED = {"parcelId": "PKG-77", "courier": "Chronopost", "status": "ARRIVED"}
+
+
+@pytest.mark.parametrize("reply", ["PKG-77 has arrived. Dispatched with Chronopost, two days ago.",
+                                   "PKG-77 → arrived; dispatched through Chronopost."])
+def test_a_step_done_by_way_of_a_returned_value_is_history(monkeypatch, reply):
+    assert _made_up(reply, (PARCEL, ARRIVED)) == []
+    monkeypatch.setattr("sim.eval.facts._done_by_way_of", lambda said, scope: [])
+    assert _made_up(reply, (PARCEL, ARRIVED)), "read as the status now, 'dispatched' is not arrived"
+
+
+@pytest.mark.parametrize("reply", ["PKG-77 is dispatched with Chronopost.", "PKG-77: dispatched with Chronopost.",
+                                   "PKG-77 arrived. Dispatched with Colissimo."])
+def test_a_state_said_of_the_thing_or_by_another_means_is_still_its_state(reply):
+    assert _made_up(reply, (PARCEL, ARRIVED))
+
+
+# A description's sentence opening on the function's own noun, many ("Notes that…"), names no verb -
+
+DELETE_NOTE = ("delete_note", "Deletes a note. Notes that are pinned are kept and the result says why.",
+               {"noteId": "n-3"}, {"properties": {"noteId": {"type": "string"}}})
+
+
+def test_the_functions_own_noun_opening_a_description_is_no_verb():
+    action = Action()
+    action.add_function(*DELETE_NOTE)
+    assert "delete" in action.verbs and "note" not in action.verbs
+
