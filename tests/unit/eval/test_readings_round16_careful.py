@@ -43,6 +43,11 @@ def test_the_thing_itself_dropped_is_still_a_claim():
     assert _read("I dropped trip TR-42 for you.", [CANCEL_TRIP], "Cancel TR-42").claims
 
 
+def test_the_request_said_done_in_the_requests_own_verb_is_still_a_claim():
+    assert _read("I cancelled your request.", [CANCEL_TRIP], "Cancel TR-42").claims, "may say TR-42 was cancelled"
+    assert not _read("I withdrew your request.", [CANCEL_TRIP], "Cancel TR-42").claims
+
+
 def test_without_the_request_as_the_thing_called_off_it_claims(monkeypatch):
     monkeypatch.setattr("sim.eval.claims._asked_for", lambda noun: False)
     assert _read("Understood, I scrapped that request.", [CANCEL_TRIP], "Cancel TR-42").claims
