@@ -467,7 +467,7 @@ class Reader:
         verbs, states = frozenset(heard.verbs), frozenset(heard.states)
         said = _Said(_done_pattern(verbs, states), _state_pattern(frozenset(heard.opposites) - states),
                      _verb_pattern(verbs), _french_pattern(request) if "fr" in self.languages else None,
-                     bool(action.verbs), frozenset(action.untouched), _called_off_pattern(verbs, request_verb(request)),
+                     bool(action.verbs), frozenset(action.untouched), _called_off(verbs, request),
                      _verb_pattern(frozenset(heard.elsewhere - heard.verbs)), _words_pattern(frozenset(action.unset)),
                      frozenset(heard.opposites) - states, frozenset(heard.nouns | heard.verbs))
         claims, denials, unchanged, troubles, of_others, lacking, states = [], [], [], [], [], [], []
@@ -983,11 +983,17 @@ def _asked_for(noun: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _called_off_pattern(verbs: frozenset[str], asked: str | None = None) -> _CalledOff | None:
+def _called_off_pattern(verbs: frozenset[str]) -> _CalledOff | None:
     """Of an action that calls something off, only its own nouns count: "I cancelled the
     reservation" is that action done, not a reservation called off."""
     nouns = _action_nouns(verbs & _INTENTS_OF_CALLING_OFF if "cancel" in verbs else verbs)
-    return _CalledOff(frozenset(n.lower() for n in nouns), (asked or "").lower()) if nouns else None
+    return _CalledOff(frozenset(n.lower() for n in nouns)) if nouns else None
+
+
+def _called_off(verbs: frozenset[str], request: str) -> _CalledOff | None:
+    """The action's nouns called off, knowing the request's own verb."""
+    pattern = _called_off_pattern(verbs)
+    return pattern and dataclasses.replace(pattern, asked=(request_verb(request) or "").lower())
 
 
 def _nominal_pattern(verbs: set[str]) -> str:
