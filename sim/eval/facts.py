@@ -48,7 +48,7 @@ from typing import Any, Iterable
 
 from sim.eval.arithmetic import miscalculated
 from sim.eval.phrases import STATE_ELSEWHERE, Cues
-from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misdated, moments_in, quantities_said,
+from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misconverted, misdated, moments_in, quantities_said,
                                times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
 from sim.eval.value_words import abilities_said, counted, counts_said, emptiness_said, ownership_said, values_said
@@ -339,6 +339,8 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     # before such quotations are blanked below.
     found += [why for sentence in _SENTENCE_BREAK.split(structured.prose)
               for why in _swapped(sentence, known.latest(known.scope(sentence)))]
+    found += _names_embellished(text, known) + [why for sentence in _SENTENCE_BREAK.split(structured.prose)
+                                                 for why in misconverted(sentence)]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
     text = _QUOTATION.sub(lambda m: "“…”" if len(m.group(1).split()) >= 4 and
@@ -1447,6 +1449,25 @@ def _text_not_held(said: str, known: Known, scope: list[Any]) -> list[str]:
         if 2 * held < len(words):
             shown = " or ".join(sorted({repr(t) for t in texts})) if any(texts) else "empty"
             found.append(f"“{match.group('value')}” as its text, which is {shown}")
+    return found
+
+
+# A quotation ending in a remark in brackets: "Car insurance (copy)", 「购物清单（草稿）」.
+_REMARKED = re.compile(r"[“\"«「]\s*(?P<name>[^”\"»」\n()（）]{1,60}?)\s*[(（](?P<remark>[^()（）\n]{1,20})[)）]\s*[”\"»」]")
+
+
+def _names_embellished(text: str, known: Known) -> list[str]:
+    """A thing's name quoted with a remark added inside its quotation marks ("Car insurance (copy)",
+    « Idées cadeaux (brouillon) », 「购物清单（草稿）」) that no call returned nor anyone said: the name
+    misstated, the thing said to be called what it is not (a name of the results is quoted whole)."""
+    names = {str(v).strip().lower() for _, result in known.results for d in _dicts(result)
+             for k, v in d.items() if _NAME_FIELD.search(k) and isinstance(v, str)}
+    found = []
+    for match in _REMARKED.finditer(text):
+        whole = _plain_quote(re.sub(r"\s+", " ", match.group(0)[1:-1]))
+        if match.group("name").strip().lower() in names and whole not in names and \
+                whole not in known.text():
+            found.append(f"{match.group(0)} as its name, which is {match.group('name').strip()!r}")
     return found
 
 

@@ -408,3 +408,29 @@ def units_of_kind(said: SaidQuantity) -> tuple[str, ...]:
     """The units a quantity's field may be given in: those of its kind ("16°C": °C or °F)."""
     unit = said.unit or "degC"  # a degree of no scale said is a temperature
     return next((kind for kind in _KINDS if unit in kind), ())
+
+
+# What joins a quantity to itself in another unit: "14°C, roughly 57°F", "19°C (66°F)", "60°F ≈ 16°C",
+# « 19 °C, soit 66 °F », 27°C（约81°F）, 27°C หรือประมาณ 81°F.
+_AS_CONVERTED = re.compile(r"[\s,;:(（\[—–=≈~/-]*(?:(?:which|that)\s*(?:is|'s|’s)|i\.e\.|or|about|roughly|around|approx(?:imately|\.)?"
+                           r"|some|nearly|almost|close\s+to|soit|environ|à\s+peu\s+près|约|大约|即|相当于|หรือ|ประมาณ"
+                           r"|[\s,;:(（\[—–=≈~/-])*", re.I)
+
+
+def misconverted(sentence: str) -> list[str]:
+    """A quantity given again in another unit of its kind ("14°C, roughly 14°F") whose number is not
+    the first's converted: a conversion misstated, whatever a call returned (hedged words allow a
+    loose rounding: more than a tenth and three units off)."""
+    said = quantities_said(sentence)
+    found = []
+    for (first, one), (second, other) in zip(said, said[1:]):
+        if not one.unit or not other.unit or one.unit == other.unit or \
+                not _AS_CONVERTED.fullmatch(sentence[sentence.index(one.text, first.start()) + len(one.text):second.start()]):
+            continue
+        registry = units()
+        if registry.Unit(one.unit).dimensionality != registry.Unit(other.unit).dimensionality:
+            continue
+        converted = registry.Quantity(one.value, registry.Unit(one.unit)).to(registry.Unit(other.unit)).magnitude
+        if abs(converted - other.value) > max(3.0, abs(converted) / 10):
+            found.append(f"{other.text!r} as {one.text!r} converted, which is {converted:.0f} {other.unit}")
+    return found

@@ -113,6 +113,11 @@ _TEXT_NOUN = r"(?P<noun>text|body|content|contents|description|message|details)"
 _PUT_IN_EN = (r"(?<!not )(?<!n't )(?<!never )(?<!yet )\b(?:added|included|inserted|copied|pasted|wrote)\s+"
               r"(?:(?:your|the|my|their|his|her|a|an|this|that|those|these|all)\s+)?(?:[a-z]+\s+){0,3}?"
               r"(?:to|in|into|inside|onto)\s+(?:it|them|there)\b(?!\s+(?:later|once|when|if)\b)", "held")
+# Something said put into a named text field, done: "I also added today's date in the body", "wrote
+# your address into its text" (a field the call left empty, misstated).
+_PUT_IN_FIELD_EN = (r"(?<!not )(?<!n't )(?<!never )\b(?:added|included|inserted|copied|pasted|wrote|put)\s+"
+                    r"(?:[\w'’]+\s+){1,4}?(?:in|into|to|inside)\s+(?:the|its|their|your)\s+"
+                    r"(?P<noun>body|text|content|contents)\b", "held")
 _PUT_IN_FR = (r"\bavec\s+(?:la|le|les|votre|vos|ta|tes|ton|son|sa|ses)\s+[^.;!?]{0,60}?\bdedans\b"
               r"|(?<!pas )(?<!jamais )\b(?:ajouté|mis|inséré|copié|écrit)e?s?\s+[^.;!?]{0,40}?\bdedans\b", "held")
 _PUT_IN_ZH = (r"(?<!没)(?<!未)(?<!没有)(?:加|放|写|添加|记|存|抄)(?:进|入|到)了?(?:笔记|便签|备忘录?|文档)?(?:里|中|里面|里头|去)", "held")
@@ -138,6 +143,7 @@ _EMPTINESS: dict[str, list[tuple[str, str]]] = {
         (rf"\b(?:has|have|contains?|holds?)\s+(?:its|their|some|the)\s+{_NOUN}\s+(?:in\s+it|inside)\b", "held"),
         (rf"\b(?:its|the|their)\s+{_NOUN}\s+(?:is|are)\s+still\s+(?:there|in\s+(?:it|there|place)|intact|here)\b", "held"),
         _PUT_IN_EN,
+        _PUT_IN_FIELD_EN,
     ],
     "fr": [
         (r"\b(?:est|semble|reste|sont|restent)\s+(?:(?:toujours|encore|maintenant|désormais|complètement|entièrement)\s+)?"
