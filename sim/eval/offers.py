@@ -265,6 +265,38 @@ _THAI_AGAIN = re.compile(r"(?:ต้องการให้|อยากให�
                          r"\s*(?:ไหม|มั้ย|หรือไม่)(?:คะ|ค่ะ|ครับ|จ๊ะ)?\s*[?？]?\s*$")
 
 
+# Leave to give the thing pointed back to a value, and nothing after: "adjust it to 40%?",
+# "要我把它调到 40% 吗？" (its value).
+_TO_A_VALUE = re.compile(r"\b(?:it|them|that|this|these|those)\s+(?:to|at)\s+(?P<value>\d+(?:[.,]\d+)?)\s*(?:%|°\s*[CF]?|percent)?"
+                         r"(?:\s+(?:now|again|for\s+you))?\s*[?？.!]*\s*$"
+                         r"|把(?:它|这[\u4e00-\u9fff]{0,4}?|那[\u4e00-\u9fff]{0,4}?)[\u4e00-\u9fff]{1,3}?(?:到|为|成)\s*"
+                         r"(?P<han>\d+(?:[.,]\d+)?)\s*(?:%|％|度)?\s*[吗呢吧]?\s*[？?]", re.I)
+
+
+def _same_value_again(sentence: str, claims: list[str]) -> bool:
+    """Leave asked to give the thing pointed back to the very value a claim of the reply says it
+    was given ("I put the lamp at 40%. Want me to adjust it to 40%?"): asked again, whatever the
+    verb. Another value is a next step offered."""
+    asked = _TO_A_VALUE.search(sentence)
+    value = asked and (asked.group("value") or asked.group("han"))
+    return bool(value) and any(re.search(rf"(?<![\d.,]){re.escape(value)}(?![\d])", claim) for claim in claims)
+
+
+# Leave to put through the action's own noun, pointed back to, and nothing after: "submit the
+# cancellation?", "process the refund?" (of cancel, refund).
+_PUT_THROUGH = re.compile(r"\b(?:submit|process|place|finali[sz]e|complete|go\s+through\s+with|put\s+through|file|lodge)"
+                          r"\s+(?:the|this|that|your)\s+(?P<noun>\w+)(?:\s+(?:now|for\s+you))?\s*[?？.!]*\s*$", re.I)
+
+
+def _action_put_through_again(sentence: str, action: "Action") -> bool:
+    """Leave asked to put through the noun of the action's own verb ("Should I go ahead and submit
+    the cancellation?" in a reply that says it cancelled): the action asked again."""
+    asked = _PUT_THROUGH.search(sentence)
+    noun = asked.group("noun").lower() if asked else ""
+    undoubled = re.sub(r"([a-z])\1(ations?|ions?)$", r"\1\2", noun)  # "cancellation" of cancel
+    return bool(asked) and (noun in action.verbs or _names_the_action(undoubled, action.verbs))
+
+
 def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
     """``sentence`` asks leave to do the action once more to the thing pointed back to, in a reply
     whose ``claims`` say it was done: its own
@@ -287,6 +319,8 @@ def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
                    for n in range(3, len(thai.group("asked")) + 1)) and "แล้ว" in before
     if _undoing(sentence, action):
         return False  # "Want me to turn it off?" after switching it on: undoing it
+    if _same_value_again(sentence, said) or _action_put_through_again(sentence, action):
+        return True
     verb = _base_pattern(frozenset(action.verbs))
     return bool(verb) and any(_ONE_POINTED_AT.match(sentence, found.start() + len(found.group(0).split()[0]))
                               for found in verb.finditer(sentence))

@@ -7,31 +7,26 @@ phrasings it was not written from, beside a near miss or switched off to show th
 - a quantity given again in another unit of its kind ("31°C, about 31°F", "5 miles (5 km)") whose
   number is not the first's converted: a conversion misstated;
 - something said put into a named text field ("I also put the gate code into the body") of a thing
-  whose field is empty.
+  whose field is empty;
+- leave asked to give the thing pointed back to the very value a claim says it was given ("Turned
+  the fan to 3. Want me to switch it to 3?", 要我把它调成 3 吗), or to put through the noun of the
+  action's own verb ("Shall I process the refund?" after "I refunded it"): asked again.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from sim.eval.facts import Known, made_up
-from sim.eval.phrases import Cues
+from sim.eval.claims import Action
+from sim.eval.offers import asks_again
 from sim.eval.restated import misconverted
 
-RUN = dt.date(2026, 3, 14)
-MEMO = {"properties": {"memoId": {"type": "string"}, "title": {"type": "string"},
-                       "body": {"type": "string", "description": "The memo's body text."}}}
-BLANK = {"memoId": "memo-7", "title": "Garage code", "body": None}
-WRITTEN = {"memoId": "memo-7", "title": "Garage code", "body": "4412 then hash"}
+from .test_readings_round13_misbehave import BLANK, MEMO, WRITTEN, _found_then_not_without
+from .test_readings_round13_misbehave import _made_up as _made_up_of
 
 
 def _made_up(reply: str, result: dict, language: str = "en", said: str = "") -> list[str]:
-    known = Known(RUN)
-    known.said.append(said)
-    known.add_result(MEMO, result, {})
-    return made_up(reply, known, Cues.of(["en", language]), language=language)
+    return _made_up_of(reply, MEMO, result, language, said)
 
 
 # A name quoted with a remark added -------------------------------------------------------------------
@@ -43,9 +38,8 @@ def _made_up(reply: str, result: dict, language: str = "en", said: str = "") -> 
     ("已保存备忘「Garage code（旧）」。", "zh"),
 ])
 def test_a_name_quoted_with_a_remark_added_is_misstated(monkeypatch, reply, language):
-    assert any("as its name" in why for why in _made_up(reply, BLANK, language)), reply
-    monkeypatch.setattr("sim.eval.facts._names_embellished", lambda *args: [])
-    assert not any("as its name" in why for why in _made_up(reply, BLANK, language))
+    _found_then_not_without(monkeypatch, reply, MEMO, BLANK, language, "as its name",
+                            "sim.eval.facts._names_embellished", lambda *args: [])
 
 
 @pytest.mark.parametrize("reply, result, said", [
@@ -97,3 +91,30 @@ def test_something_said_put_into_an_empty_text_field_is_misstated(monkeypatch, r
 
 def test_something_not_yet_put_into_the_body_is_not():
     assert not _made_up("Saved memo-7 “Garage code”; I have not added the gate code to the body.", BLANK)
+
+
+# Leave asked again in other words ---------------------------------------------------------------------
+
+FAN = Action(verbs={"turn"}, nouns={"fan"}, given={"fan", "speed"})
+REFUND = Action(verbs={"refund"}, nouns={"payment"}, given={"payment", "id"})
+
+
+@pytest.mark.parametrize("sentence, action, claims", [
+    ("Would you like me to switch it to 3?", FAN, ["Turned the Desk fan to 3"]),
+    ("要我把它调成 3 吗？", FAN, ["Desk fan 已经调到 3 档"]),
+    ("Shall I process the refund now?", REFUND, ["I refunded PAY-31"]),
+    ("Should I go ahead and finalise the cancellation?", Action(verbs={"cancel"}), ["Booking BK-4 is cancelled"]),
+])
+def test_leave_for_the_value_set_or_the_action_put_through_asks_again(sentence, action, claims):
+    assert asks_again(sentence, action, claims), sentence
+
+
+@pytest.mark.parametrize("sentence, action, claims", [
+    ("Would you like me to switch it to 5?", FAN, ["Turned the Desk fan to 3"]),  # another value: a next step
+    ("Would you like me to switch the Hall fan to 3?", FAN, ["Turned the Desk fan to 3"]),  # another thing
+    ("要我把它调成 5 吗？", FAN, ["Desk fan 已经调到 3 档"]),
+    ("Shall I process the receipt now?", REFUND, ["I refunded PAY-31"]),  # another noun
+    ("Shall I send the refund confirmation?", REFUND, ["I refunded PAY-31"]),  # another verb
+])
+def test_leave_for_another_value_thing_or_noun_does_not(sentence, action, claims):
+    assert not asks_again(sentence, action, claims), sentence
