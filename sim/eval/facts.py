@@ -376,6 +376,13 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     return list(dict.fromkeys(found))
 
 
+# A wait said in numbers: "3-5 business days", "about 20 minutes", « 48 heures », 3 个工作日, 20 นาที.
+_A_WAIT = re.compile(r"(?P<n>\d+(?:[.,]\d+)?(?:\s*(?:-|–|to|à|~|至|到)\s*\d+(?:[.,]\d+)?)?)\s*"
+                     r"(?:(?:business|working|calendar)\s+|个?工作)?(?:minutes?|mins?|hours?|hrs?|days?|weeks?"
+                     r"|jours?(?:\s+ouvrés)?|heures?|semaines?|分钟|小时|天|日|周|นาที|ชั่วโมง|วัน|สัปดาห์)(?![^\W\d_])",
+                     re.I)
+
+
 class _Reading:
     """What a reply's values are held to, read once per reply: the conversation and its language."""
 
@@ -485,7 +492,21 @@ class _Reading:
                  if held] if self.numbers else []
         found += [f"{time.text!r}, but the time returned is in the other half of the day"
                   for _, time in times_said(said) if wrong_half_of_day(time, self.known.clock_times(scope))]
-        return found + _quantities(said, self.known, scope)[0]
+        return found + _quantities(said, self.known, scope)[0] + self._waits_made_up(said, scope)
+
+    def _waits_made_up(self, said: str, scope: list[Any]) -> list[str]:
+        """A wait promised in numbers ("a refund within 3-5 business days", "in about 20 minutes",
+        « sous 48 heures », 3 个工作日内) that no call returned nor the user said, where the results
+        spoken of hold no date or time to count it from: made up."""
+        if not self.numbers or _held_dates(self.known, scope) or self.known.clock_times(scope):
+            return []
+        found = []
+        told = {float(n.replace(",", ".")) for n in _NUMBER.findall(" ".join([*self.known.said, *self.known.args]))}
+        for match in _A_WAIT.finditer(said):
+            numbers = {float(n.replace(",", ".")) for n in _NUMBER.findall(match.group("n"))}
+            if not numbers & (told | self.known.returned_numbers(scope)):
+                found.append(f"{match.group(0).strip()!r}, a wait no call returned")
+        return found
 
     def _numbers(self, said: str, scope: list[Any], sentence: str = "") -> list[str]:
         """Times, dates, quantities with units, and the numbers left, against the results in scope."""
