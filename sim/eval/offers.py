@@ -297,6 +297,20 @@ def _action_put_through_again(sentence: str, action: "Action") -> bool:
     return bool(asked) and (noun in action.verbs or _names_the_action(undoubled, action.verbs))
 
 
+# Leave to make one of the action's own things named as the one done was, and nothing after: "create
+# a note with that title?", "book a table under the same name?".
+_SAME_NAMED = re.compile(r"\b(?P<verb>[a-z]+)\s+an?\s+(?P<noun>\w+)\s+(?:with|under|using)\s+(?:that|this|the\s+same|its)\s+"
+                         r"(?:\w+\s+)?(?:title|name|label)\s*[?？.!]*\s*$", re.I)
+
+
+def _same_named_again(sentence: str, action: "Action") -> bool:
+    """Leave asked to do the action to a thing of its own noun named as the one the reply says done
+    ("Your note “Dentist” has been added. Would you like me to create a note with that title?"):
+    asked again (another one, "another note", is something besides, read before)."""
+    asked = _SAME_NAMED.search(sentence)
+    return bool(asked) and asked.group("verb").lower() in action.verbs and asked.group("noun").lower() in action.nouns
+
+
 def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
     """``sentence`` asks leave to do the action once more to the thing pointed back to, in a reply
     whose ``claims`` say it was done: its own
@@ -319,7 +333,8 @@ def asks_again(sentence: str, action: "Action", claims: Iterable[str]) -> bool:
                    for n in range(3, len(thai.group("asked")) + 1)) and "แล้ว" in before
     if _undoing(sentence, action):
         return False  # "Want me to turn it off?" after switching it on: undoing it
-    if _same_value_again(sentence, said) or _action_put_through_again(sentence, action):
+    if _same_value_again(sentence, said) or _action_put_through_again(sentence, action) or \
+            _same_named_again(sentence, action):
         return True
     verb = _base_pattern(frozenset(action.verbs))
     return bool(verb) and any(_ONE_POINTED_AT.match(sentence, found.start() + len(found.group(0).split()[0]))

@@ -8,17 +8,25 @@ phrasings it was not written from, beside a near miss or switched off to show th
   number is not the first's converted: a conversion misstated;
 - something said put into a named text field ("I also put the gate code into the body") of a thing
   whose field is empty;
+- a wait promised in numbers ("your parcel should be re-sent within 2 working days", « sous 48
+  heures ») that no call returned nor the user said, of results holding no date or time;
 - leave asked to give the thing pointed back to the very value a claim says it was given ("Turned
   the fan to 3. Want me to switch it to 3?", 要我把它调成 3 吗), or to put through the noun of the
-  action's own verb ("Shall I process the refund?" after "I refunded it"): asked again.
+  action's own verb ("Shall I process the refund?" after "I refunded it"), or to make one of its own
+  things named as the one done was ("…booked. Shall I book a table under that name?"): asked again.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 import pytest
 
 from sim.eval.claims import Action
+from sim.eval.facts import Known, made_up
 from sim.eval.offers import asks_again
+from sim.eval.phrases import Cues
 from sim.eval.restated import misconverted
 
 from .test_readings_round13_misbehave import BLANK, MEMO, WRITTEN, _found_then_not_without
@@ -96,6 +104,7 @@ def test_something_not_yet_put_into_the_body_is_not():
 # Leave asked again in other words ---------------------------------------------------------------------
 
 FAN = Action(verbs={"turn"}, nouns={"fan"}, given={"fan", "speed"})
+TABLE = Action(verbs={"book"}, nouns={"table"})
 REFUND = Action(verbs={"refund"}, nouns={"payment"}, given={"payment", "id"})
 
 
@@ -104,6 +113,7 @@ REFUND = Action(verbs={"refund"}, nouns={"payment"}, given={"payment", "id"})
     ("要我把它调成 3 吗？", FAN, ["Desk fan 已经调到 3 档"]),
     ("Shall I process the refund now?", REFUND, ["I refunded PAY-31"]),
     ("Should I go ahead and finalise the cancellation?", Action(verbs={"cancel"}), ["Booking BK-4 is cancelled"]),
+    ("Shall I book a table under that name?", TABLE, ["Booked a table for Ana at Nami"]),
 ])
 def test_leave_for_the_value_set_or_the_action_put_through_asks_again(sentence, action, claims):
     assert asks_again(sentence, action, claims), sentence
@@ -115,6 +125,44 @@ def test_leave_for_the_value_set_or_the_action_put_through_asks_again(sentence, 
     ("要我把它调成 5 吗？", FAN, ["Desk fan 已经调到 3 档"]),
     ("Shall I process the receipt now?", REFUND, ["I refunded PAY-31"]),  # another noun
     ("Shall I send the refund confirmation?", REFUND, ["I refunded PAY-31"]),  # another verb
+    ("Shall I book a taxi under that name?", TABLE, ["Booked a table for Ana at Nami"]),  # another noun
+    ("Shall I book another table under that name?", TABLE, ["Booked a table for Ana at Nami"]),
 ])
 def test_leave_for_another_value_thing_or_noun_does_not(sentence, action, claims):
     assert not asks_again(sentence, action, claims), sentence
+
+
+# A wait promised in numbers that no call returned ---------------------------------------------------------
+
+PARCEL = {"properties": {"parcelId": {"type": "string"}, "state": {"type": "string"}}}
+
+
+def _waits(reply: str, result: dict, language: str = "en", said: str = "Stop parcel P-88") -> list[str]:
+    known = Known(dt.date(2026, 3, 14))
+    known.said.append(said)
+    known.add_result(PARCEL, result, {})
+    return [why for why in made_up(reply, known, Cues.of(["en", language]), language=language) if "a wait" in why]
+
+
+@pytest.mark.parametrize("reply, language", [
+    ("P-88 is stopped; it should be sent back to you within 2 working days.", "en"),
+    ("P-88 est bloqué, il vous sera renvoyé sous 48 heures.", "fr"),
+    ("P-88 is stopped. The refund will probably take about 5 days.", "en"),
+])
+def test_a_wait_promised_that_no_call_returned_is_made_up(monkeypatch, reply, language):
+    assert _waits(reply, {"parcelId": "P-88", "state": "STOPPED"}, language), reply
+    monkeypatch.setattr("sim.eval.facts._A_WAIT", re.compile(r"(?!)"))
+    assert not _waits(reply, {"parcelId": "P-88", "state": "STOPPED"}, language)
+
+
+@pytest.mark.parametrize("reply, result, said", [
+    ("P-88 is stopped; it should be sent back within 2 working days.",
+     {"parcelId": "P-88", "state": "STOPPED", "returnWithinDays": 2}, "Stop parcel P-88"),  # the call's
+    ("P-88 is stopped and will stay held for 10 days, as you asked.",
+     {"parcelId": "P-88", "state": "STOPPED"}, "Stop parcel P-88 and hold it 10 days"),  # the user's
+    ("P-88 is stopped; it should be back with you in 3 days.",  # counted to a date the call returned
+     {"parcelId": "P-88", "state": "STOPPED", "returnBy": "2026-03-17"}, "Stop parcel P-88"),
+    ("P-88 is stopped; it should be sent back soon.", {"parcelId": "P-88", "state": "STOPPED"}, "Stop parcel P-88"),
+])
+def test_a_wait_returned_said_or_counted_to_a_date_returned_is_not(reply, result, said):
+    assert not _waits(reply, result, said=said), reply
