@@ -376,10 +376,11 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     return list(dict.fromkeys(found))
 
 
-# A wait said in numbers: "3-5 business days", "about 20 minutes", « 48 heures », 3 个工作日, 20 นาที.
+# A wait said in numbers: "3-5 business days", "about 20 minutes", « 48 heures », 3 天, 20 นาที (not 日
+# nor 周: a date's day, 30日, and a weekday, 周五).
 _A_WAIT = re.compile(r"(?P<n>\d+(?:[.,]\d+)?(?:\s*(?:-|–|to|à|~|至|到)\s*\d+(?:[.,]\d+)?)?)\s*"
                      r"(?:(?:business|working|calendar)\s+|个?工作)?(?:minutes?|mins?|hours?|hrs?|days?|weeks?"
-                     r"|jours?(?:\s+ouvrés)?|heures?|semaines?|分钟|小时|天|日|周|นาที|ชั่วโมง|วัน|สัปดาห์)(?![^\W\d_])",
+                     r"|jours?(?:\s+ouvrés)?|heures?|semaines?|分钟|小时|天|นาที|ชั่วโมง|วัน|สัปดาห์)(?![a-zà-ÿ])",
                      re.I)
 
 

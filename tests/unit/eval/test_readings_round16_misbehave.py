@@ -166,3 +166,7 @@ def test_a_wait_promised_that_no_call_returned_is_made_up(monkeypatch, reply, la
 ])
 def test_a_wait_returned_said_or_counted_to_a_date_returned_is_not(reply, result, said):
     assert not _waits(reply, result, said=said), reply
+
+
+def test_a_chinese_date_is_no_wait():
+    assert not _waits("P-88 已拦截，预计送达：2026年3月19日（星期四）。", {"parcelId": "P-88", "state": "STOPPED"}, "zh")
