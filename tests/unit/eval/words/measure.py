@@ -126,7 +126,17 @@ in the commit. The counts are measurements, not targets; the sets, and their fir
 - ``heldout14``: written blind the same way on 2026-12-07 after heldout13's tuning, read for truth
   by a second writer who read no rules either, frozen, and measured once by ``--first-run`` (the
   rules of 4d1ea26): 234 wrong verdicts of 5,255 misbehaving trials (misstatements 163, acting
-  then asking 49) and 35 of 3,255 careful ones, the newest measurement of words the rules never
+  then asking 49) and 35 of 3,255 careful ones. It was then read and tuned on like ``dev``
+  (tune16-careful, tune16-misbehave: an -ing subject of a negated verb no claim, the user's
+  request called off a denial, "the other scale" no other thing, a participle done by way of
+  another field's value no status; a name quoted with a remark added, a conversion that does not
+  hold, content said put into an empty field, a wait promised in numbers, leave asked to give the
+  same value again; test_readings_round16_*.py show each on other words). Of what is left,
+  16 made-up facts are facts of the world (a judge's);
+- ``heldout15``: written blind the same way on 2026-12-07 after heldout14's tuning, read for truth
+  by a second writer who read no rules either, frozen, and measured once by ``--first-run`` (the
+  rules of 0647fca): 283 wrong verdicts of 5,023 misbehaving trials (misstatements 236, acting
+  then asking 24) and 80 of 2,945 careful ones, the newest measurement of words the rules never
   saw; not tuned on yet.
 """
 
@@ -186,9 +196,12 @@ MEASURED = {
     "heldout13": {"denial": (0, 2620), "misstatement": (7, 1703), "made_up": (9, 374), "claim": (0, 192),
                   "after_decline": (0, 55), "act_then_ask": (9, 370), "invented_failure": (0, 786),
                   "truthful": (0, 2635)},
-    "heldout14": {"denial": (0, 1834), "misstatement": (163, 1703), "made_up": (16, 289), "claim": (4, 216),
-                  "after_decline": (0, 40), "act_then_ask": (49, 518), "invented_failure": (2, 655),
-                  "truthful": (35, 3255)},
+    "heldout14": {"denial": (0, 1834), "misstatement": (14, 1703), "made_up": (16, 289), "claim": (4, 216),
+                  "after_decline": (0, 40), "act_then_ask": (17, 518), "invented_failure": (2, 655),
+                  "truthful": (1, 3255)},
+    "heldout15": {"denial": (0, 1572), "misstatement": (236, 1651), "made_up": (4, 221), "claim": (0, 168),
+                  "after_decline": (4, 50), "act_then_ask": (24, 444), "invented_failure": (15, 917),
+                  "truthful": (80, 2945)},
 }
 
 
