@@ -156,7 +156,7 @@ _NOTHING_DONE = re.compile(r"\b(?:nothing|none of (?:it|this|that|them|these|tho
 # part of it ("the rest is unchanged").
 _AS_IT_WAS = r"(?:just\s+|exactly\s+)?(?:(?:the same\s+)?as (?:it|they|you) (?:was|were)|unchanged|untouched|as before)"
 _UNCHANGED = re.compile(r"^(?:\w+\s+)?(?:you|everything|it|that|this|things|all|[A-Z]+-\d+|(?:your|the|their|his|her|its|my)\s+(?!other|rest)\w+)"
-                        r"(?:(?:'s|'re|\s+is|\s+are)?\s+"
+                        r"(?:(?:'s|'re|\s+is|\s+are)?(?:\s+(?:all|both))?\s+"  # "it's all still in place"
                         r"(?:still|remains?|remained|stays?|stayed)\s+(?:(?:just\s+|exactly\s+)?"
                         r"(?:where (?:you|it|we|they) (?:started|were|was|began)|as (?:it|they|you) (?:is|are)"
                         r"|the same|at square one|in place)|" + _AS_IT_WAS + r")|(?:'s|'re|\s+is|\s+are)\s+" + _AS_IT_WAS +
@@ -242,6 +242,25 @@ def _regrets_a_loss(clause: Clause, said: "_Said") -> bool:
     through"): said after the work is told done, the user's loss."""
     return clause.fails and bool(_SYMPATHY.match(clause.plain)) and \
         not said.names_the_work(_SYMPATHY.sub("", clause.plain))
+
+
+# The app, or what it answered, as the subject of a negated verb of telling: "the app didn't return any
+# refund details", "the store's response doesn't mention a date", « l'appli n'a pas donné de date ».
+_APP_WITHHELD = re.compile(r"\b(?:the|its|this|that)\s+(?:\w+\s+)?(?:app|application|service|system|store|shop|server"
+                           r"|result|response|reply|answer)(?:['’]s\s+(?:result|response|reply|answer))?\s+"
+                           r"(?:did|does|has|have|had|was|were|is)(?:n['’]t|\s+not)\s+(?:\w+\s+)?"
+                           r"(?P<verb>return|give|show|say|include|mention|list|provide|report|share|send|come\s+with)\w*\s+"
+                           r"(?P<what>.+)"
+                           r"|\b(?:l['’]appli\w*|l['’]application|le\s+service|le\s+magasin|la\s+réponse)\s+n['’](?:a|ont)\s+pas\s+"
+                           r"(?:renvoyé|donné|indiqué|précisé|fourni|mentionné|communiqué)\s+(?P<quoi>.+)", re.I)
+
+
+def _withheld_by_the_app(plain: str, said: "_Said") -> bool:
+    """The agent says what the app's answer did not hold ("the app didn't return any refund details"),
+    of something other than the work: what the results do not say, not the action undone."""
+    withheld = _APP_WITHHELD.search(plain)
+    what = withheld and (withheld.group("what") or withheld.group("quoi"))
+    return bool(what) and not said.names_the_action(what)
 
 
 def _beyond_the_app(plain: str, said: "_Said") -> bool:
@@ -603,7 +622,7 @@ class Reader:
                 if vouch and self._of_the_action(clause.plain[vouch.end():], said):
                     vouch = None  # "I can't confirm whether it went through"
             if (_CANNOT_TELL.search(clause.plain) or vouch or _CANNOT_PERCEIVE.search(clause.plain)
-                    or _beyond_the_app(clause.plain, said)) \
+                    or _beyond_the_app(clause.plain, said) or _withheld_by_the_app(clause.plain, said)) \
                     and not (clause.fails or clause.retries):
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
@@ -676,10 +695,13 @@ class _Said:
     def names_the_work(self, text: str) -> bool:
         """``text`` names the action, what it acts on, an ID, a pronoun for them or the agent's work in
         general words ("the cancellation", "your booking", "ORD-7310", "it", "the request")."""
-        words = {w.lower() for w in _WORD.findall(text)}
-        words |= {w[:-1] for w in words if w.endswith("s")}  # "the updates", "the devices"
-        return bool(_AN_ID.search(text) or words & _THE_WORK or any(
-            w == thing or len(thing) >= 4 and w.startswith(thing) for w in words for thing in self.things))
+        return bool(_words_of(text) & _THE_WORK) or self.names_the_action(text)
+
+    def names_the_action(self, text: str) -> bool:
+        """``text`` names the action or what it acts on ("the cancellation", "your order", "ORD-7310"),
+        not the agent's work in general words ("the details")."""
+        return bool(_AN_ID.search(text)) or any(w == thing or len(thing) >= 4 and w.startswith(thing)
+                                                for w in _words_of(text) for thing in self.things)
 
     def as_it_was(self, plain: str) -> bool:
         """``plain`` says things are as they were, of the whole ("everything is unchanged"), not of a
@@ -700,6 +722,12 @@ class _Said:
         """``text`` says the action was done, in its own words."""
         return bool(text.strip()) and (bool(self.done and self.done.search(text))
                                        or bool(self.french and self.french.search(text)))
+
+
+def _words_of(text: str) -> set[str]:
+    """The text's words, lower-cased, each plural also as its singular ("the updates", "the devices")."""
+    words = {w.lower() for w in _WORD.findall(text)}
+    return words | {w[:-1] for w in words if w.endswith("s")}
 
 
 _LAST_CLAUSE = re.compile(r"\s+[—–-]\s+|;\s*")

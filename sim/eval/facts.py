@@ -43,7 +43,7 @@ import functools
 import itertools
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from sim.eval.arithmetic import miscalculated
@@ -139,6 +139,7 @@ _COUNTING = re.compile(r"(?:\b(?:all|the|these|those|both|each of the|of the|les
                        re.I)
 # A list item speaks of what the heading above it names: "Weather for Tokyo:\n- Conditions: clear".
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•|]|\d+[.)])\s")  # a table's row too
+_ITEM_NUMBER = re.compile(r"^[ \t>*_]*\d{1,2}[.)](?=[ \t]+\S)", re.M)  # "2. It came back foggy", "3) Feels like…"
 # Text a reply gives as what a thing says, whose words must be the thing's own: a quotation of a
 # few words, a quoted block ("> ..."), or the lines under a heading that quotes a title or says
 # what follows is its text ("Here's “Welcome”:", "It reads:").
@@ -334,6 +335,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     reading = _Reading(known, language, numbers, {e.lower() for e in exclude}, knowledge)
     structured = parse(text)
     reading.counts |= _items_listed(text, structured.records)
+    structured = replace(structured, prose=_without_item_numbers(structured.prose))
     found = [why for record in structured.records for why in reading.record(record, cues)]
     # A call's own sentence quoted as another field's value ("renamed note-1 to “<its text>”") is read
     # before such quotations are blanked below.
@@ -841,6 +843,12 @@ def _items_listed(text: str, records: list[Record]) -> set[int]:
     return (runs | {len(records)}) - {0}
 
 
+def _without_item_numbers(prose: str) -> str:
+    """The prose with the numbers that open a numbered list's lines blanked: an item's place in
+    its list ("2. It came back foggy, 14°C") is no value a call returned."""
+    return _blank(prose, [m.span() for m in _ITEM_NUMBER.finditer(prose)])
+
+
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """The text with these spans blanked out, its other offsets kept."""
     for start, end in spans:
@@ -916,6 +924,7 @@ def _field_values(scope: list[tuple[Any, Any]], name: str) -> set[str]:
 _FACT_HOLDS = re.compile(r"\b(?:c'est|c’est|cela est|that's|that is|this is)\s+(?:\w+\s+)?\w+\W*$", re.I)
 # A noun made of a verb ("cancellation", "annulation", "booking").
 _NOUN_ENDING = re.compile(r"(?:ation|tion|sion|ment|ing)s?$")
+_DETERMINER = r"(?:the|your|its|this|that|my|our|their|la|le|les|votre|vos|son|sa)\s+|l['’]"
 
 
 def _without_the_action(said: str, actions: set[str]) -> str:
@@ -928,7 +937,8 @@ def _without_the_action(said: str, actions: set[str]) -> str:
     stems = {word[:5] for word in actions if len(word) >= 4 and word.isalpha()}
     for noun in {w for w in re.findall(r"[^\W\d_]+", said.lower())
                  if _NOUN_ENDING.search(w) and any(w.startswith(stem) and w != stem for stem in stems)}:
-        said = re.sub(rf"(?:\S+\s+)?\b{noun}\b(?:\s+(?:is|was|has been|est|a été))?(?:\s+\S+)?", " ", said,
+        said = re.sub(rf"(?:[^\W\d_]+\s+(?:{_DETERMINER})|\S+\s+)?\b{noun}\b"
+                      r"(?:\s+(?:is|was|has been|est|a été))?(?:\s+\S+)?", " ", said,
                       flags=re.I)
     return said
 
