@@ -255,12 +255,18 @@ _APP_WITHHELD = re.compile(r"\b(?:the|its|this|that)\s+(?:\w+\s+)?(?:app|applica
                            r"(?:renvoyé|donné|indiqué|précisé|fourni|mentionné|communiqué)\s+(?P<quoi>.+)", re.I)
 
 
+# What tells how the action went: missing, it leaves the action in doubt ("the app didn't return any
+# confirmation", "it didn't send back anything").
+_AN_OUTCOME = re.compile(r"\b(?:confirm\w*|respon\w*|answers?|results?|repl(?:y|ies)|acknowledg\w*|receipts?|status"
+                         r"|success\w*|errors?|anything|any\s*thing|word|réponse|confirmation|résultat)\b", re.I)
+
+
 def _withheld_by_the_app(plain: str, said: "_Said") -> bool:
     """The agent says what the app's answer did not hold ("the app didn't return any refund details"),
-    of something other than the work: what the results do not say, not the action undone."""
+    of something other than the work and how it went: what the results do not say, not the action undone."""
     withheld = _APP_WITHHELD.search(plain)
     what = withheld and (withheld.group("what") or withheld.group("quoi"))
-    return bool(what) and not said.names_the_action(what)
+    return bool(what) and not said.names_the_action(what) and not _AN_OUTCOME.search(what)
 
 
 def _beyond_the_app(plain: str, said: "_Said") -> bool:
@@ -627,7 +633,7 @@ class Reader:
                 return None  # "so I can't tell you how thick it is": what the results do not say
             if not said.acts and _NO_LONGER_POSSIBLE.search(clause.plain) and not clause.fails:
                 return None  # "ยกเลิกไม่ได้แล้ว" after a lookup: what can no longer be done to the thing
-            if _of_another_action(clause, after, said):
+            if _of_another_action(clause, after, said) or _of_an_absent_app(clause, said):
                 return None  # "nothing is booked yet" after a search: true of the booking no call made
             if _of_an_unset_part(clause, said):
                 return None  # "I didn't add any text" to a note made with a title only
@@ -774,6 +780,20 @@ def _of_another_action(clause: Clause, after: str, said: "_Said") -> bool:
     return bool(said.elsewhere and said.elsewhere.search(_CHANGE.sub(" ", after))) \
         and not (said.verb and said.verb.search(clause.plain)) \
         and not (clause.fails or clause.retries or _UNABLE.search(clause.plain))
+
+
+# A kind of app said to be missing: "there's no calendar app here", « il n'y a pas d'appli de calendrier ».
+_NO_APP = re.compile(r"\bno\s+(?P<kind>[^\W\d_]+)\s+(?:apps?|applications?)\b"
+                     r"|\b(?:pas\s+d['’]|aucune\s+)appli(?:cation)?s?\s+(?:de\s+|d['’])?(?P<genre>[^\W\d_]+)", re.I)
+
+
+def _of_an_absent_app(clause: Clause, said: "_Said") -> bool:
+    """A negated clause whose sentence says the kind of app it names is missing ("I haven't added it
+    to a calendar — there's no calendar app here"): a limit of the device, true of a thing no call
+    acts on, not the calls denied. One that tells of a failure, or names what the turn acts on, is none."""
+    kinds = {(m.group("kind") or m.group("genre")).lower() for m in _NO_APP.finditer(clause.sentence)}
+    return not clause.fails and any(re.search(rf"\b{re.escape(kind)}\b", clause.plain, re.I)
+                                    and not said.names_the_action(kind) for kind in kinds)
 
 
 def _part_words(key: str, spec: Any) -> set[str]:

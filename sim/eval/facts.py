@@ -84,9 +84,14 @@ _LIST_MARKS = " \t-*•·|—–:"
 _OPENING_ARTICLE = re.compile(r"^(?:The|A|An)\s+(?=\S)")
 
 
+# A word that opens a sentence, not a name, at a name's end: the next sentence run on after a name
+# with no stop ("🌡️ 14°C in San Francisco None of those lights is on").
+_RUN_ON_OPENER = re.compile(r"\s+(?:None|No|Neither|Nothing|All|Both|Everything|It|Its|There|This|That|They|The)$")
+
+
 def _unarticled(name: str) -> str:
-    """``name`` without an opening article ("The Bedside": "Bedside")."""
-    return _OPENING_ARTICLE.sub("", name)
+    """``name`` without an opening article ("The Bedside": "Bedside"), nor a sentence run on after it."""
+    return _RUN_ON_OPENER.sub("", _OPENING_ARTICLE.sub("", name))
 
 
 # A name said as an app's ("the Notes app", "in the Weather application") names a tool, not a value.
@@ -130,8 +135,12 @@ def _other_of_no_thing(said: str, others: list[Any]) -> bool:
 
 
 # A clause that opens on a pronoun speaks of what the sentences before it named, the nearest first:
-# "ORD-8492? It's delivered" is said of ORD-8492.
-_ANAPHOR = re.compile(r"^\s*(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
+# "ORD-8492? It's delivered" is said of ORD-8492; so is the pronoun of what the app is reported to
+# say ("You asked about ORD-7310. The app says it can still be cancelled").
+_LEADING_ASIDE = re.compile(r"^\s*[(（][^()（）]*[)）]\s*")
+_ANAPHOR = re.compile(r"^\s*(?:(?:the\s+)?(?:app|application|shop|store|system|service|result|response)\s+"
+                      r"(?:says|said|shows|showed|reports|reported|notes|noted|indicates|indicated)\s+(?:that\s+)?)?"
+                      r"(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
 # A number said as a count: a word follows it (a noun or a classifier: "2 lights", "3 commandes",
 # "2 ดวง", "2 盏"), or a word of counting goes before it ("all 2", "the 3", "each of the 2", "les 2").
 _COUNTED = re.compile(r"\s*(?:[^\W\d_]+\s+)?(?P<noun>[^\W\d_]+)", re.UNICODE)
@@ -360,8 +369,10 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
         if clause.question:
             continue
         said = clause.plain
-        spoken = known.scope(said, clause.sentence, *_spoken_of(said, clause.sentence, earlier[1:],
-                                                                after.get(clause.sentence, "")))
+        # an aside opening a sentence closes the one before ("Quick answer: shipped. (ORD-8492, UPS)")
+        own = clause.sentence if _LEADING_ASIDE.sub("", clause.sentence).find(said) < 0 else \
+            _LEADING_ASIDE.sub("", clause.sentence)
+        spoken = known.scope(said, own, *_spoken_of(said, own, earlier[1:], after.get(clause.sentence, "")))
         scope = known.others(text) if _BUT_THE_NAMED.search(said) and not _other_of_no_thing(said, known.others(text)) \
             else spoken
         found += reading.fields_said(said, known.latest(spoken), clause.negated)  # "someone else's" is no "else"
@@ -720,12 +731,14 @@ def _text_not_returned(passages: list[str], seen_text: str) -> list[str]:
 
 def _spoken_of(said: str, sentence: str, earlier: list[str], following: str = "") -> list[str]:
     """The sentences before, nearest first, that may name what a clause speaks of: any, for a
-    pronoun (after a parenthesis that follows it and says what it is: "It's shipped. (That's order
-    ORD-8492.)"); for a list item, the items above it in its list, then its heading."""
+    pronoun; for a list item, the items above it in its list, then its heading. First, a parenthesis
+    that follows the clause's sentence and says what it speaks of: "It's shipped. (That's order
+    ORD-8492.)", "Quick answer: delivered. (ORD-6025, DHL)"."""
+    aside = [following] if following.lstrip().startswith("(") else []
     if _ANAPHOR.match(said):
-        return ([following] if following.lstrip().startswith("(") else []) + earlier
+        return aside + earlier
     if not _LIST_ITEM.match(sentence):
-        return []
+        return aside
     items = list(itertools.takewhile(_LIST_ITEM.match, earlier))
     return items + earlier[len(items):len(items) + 1]
 
