@@ -95,9 +95,9 @@ RETURN_PARCEL = ("return_parcel", "Returns a parcel to its sender.", {"parcelId"
 
 
 @pytest.mark.parametrize("reply", [
-    "PKG-77 is on its way back. The courier service didn't give a pickup time, so I can't say when they'll come.",
+    "PKG-77 is on its way back. The courier service didn't return a pickup time, so I can't say when they'll come.",
     "PKG-77 is being returned. The shop's response doesn't mention any label fee.",
-    "PKG-77 has been returned; the system did not provide a tracking link.",
+    "PKG-77 has been returned; the system did not return a tracking link.",
 ])
 def test_what_the_apps_answer_did_not_hold_denies_nothing(reply):
     words = _read(reply, [RETURN_PARCEL], "Return parcel PKG-77")
