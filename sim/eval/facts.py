@@ -557,6 +557,7 @@ class _Reading:
         clause, each negated or not as it is said."""
         row = self._row_key(record)
         found = []
+        record_unit = _unit_of_record(record)
         for key, value in record.fields:  # a state's word over a list of names: "on": ["Pendant", "Porch light"]
             labelled = _state_of("", key, self.language) if isinstance(value, list) else None
             named = [part for name in value if isinstance(name, str) for part in self.known.named(name)] \
@@ -583,7 +584,8 @@ class _Reading:
             else:
                 found += self._same_field(key, value, parts)
                 if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
-                    unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
+                    unit = (_UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float))
+                            else None) or record_unit.get(key)
                     found += self._field_clauses(f"{key}: {value}{unit or ''}", f"{key}:", parts, cues)
         return found
 
@@ -1082,6 +1084,30 @@ def _says_how_it_went(key: str, value: Any, actions: set[str]) -> bool:
 # A unit a structure's field names at its end: "temp_f", "temperatureC", "wind_kmh", "humidity_pct".
 _UNIT_IN_KEY = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "kmh": " km/h", "kph": " km/h",
                 "mph": " mph", "km": " km", "mi": " mi", "miles": " mi", "pct": "%", "percent": "%"}
+
+
+# A field that gives the unit of its row's numbers: {"temperature": 14, "unit": "°F"}.
+_UNIT_FIELD = re.compile(r"(?:^|\s)units?$")
+_BARE_NUMBER = re.compile(r"\s*-?\d+(?:[.,]\d+)?\s*")
+# The kind of number a unit measures, by the words of the fields that hold such numbers.
+_KIND_OF_UNIT = {"°C": re.compile(r"temp|feels"), "°F": re.compile(r"temp|feels"),
+                 " km/h": re.compile(r"wind|speed"), " mph": re.compile(r"wind|speed")}
+
+
+def _unit_of_record(record: Record) -> dict[str, str]:
+    """The unit a row's own field gives its numbers ("unit": "°F", "units": "fahrenheit"), by the
+    numeric fields it is the unit of: those of its kind (a temperature's, a wind's), or the row's only
+    number. A row of one quantity said in parts is one quantity: 14 with "°F" is 14 °F."""
+    units = {_UNIT_IN_KEY.get(str(value).strip().lstrip("°º").strip().lower().replace("/", ""))
+             for key, value in record.scalars() if isinstance(value, str) and _UNIT_FIELD.search(field_words(key))}
+    units.discard(None)
+    if len(units) != 1:
+        return {}
+    unit = units.pop()
+    numbers = [key for key, value in record.scalars() if isinstance(value, (int, float)) and not isinstance(value, bool)
+               or isinstance(value, str) and _BARE_NUMBER.fullmatch(value)]  # a table's cell: "19"
+    kind = _KIND_OF_UNIT.get(unit)
+    return {key: unit for key in numbers if len(numbers) == 1 or kind and kind.search(field_words(key))}
 
 
 def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:

@@ -3,7 +3,9 @@ phrasings it was not written from, beside a near miss or switched off to show th
 
 - a thing said done towards the user's own place or people in a verb no action of the turn has
   ("synced it to your tablet", "it's bookmarked on your lock screen", « envoyé à votre conjoint »):
-  an action beyond the calls, which no call did.
+  an action beyond the calls, which no call did;
+- a structure's row that gives its numbers' unit in a field of its own ({"temp": 19, "unit": "°F"},
+  | Wind | Unit |): one quantity, held to the result as "19 °F" is.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from sim.eval.facts import Known
+from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
 from sim.eval.telling import Facts, Outcome, read_about_calls
+from tests.unit.eval.test_readings import PARIS, WEATHER
 from tests.unit.eval.test_readings_careful import _read
 
 SAVE_MEMO = ("save_memo", "Saves a memo with a title.", {"title": "Gate code"},
@@ -59,3 +62,31 @@ def test_a_thing_done_towards_the_user_that_no_call_did_is_false(monkeypatch, re
 ])
 def test_the_turns_own_verb_a_word_of_the_conversation_a_denial_or_an_offer_is_not(reply, asked, result):
     assert "no call of this turn did that" not in _false(reply, asked, result), reply
+
+
+# A row's unit in a field of its own -------------------------------------------------------------------
+
+def _values_false(reply: str) -> list[str]:
+    known = Known(dt.date(2026, 3, 14))
+    known.add_result(WEATHER, PARIS, {})  # 19.4 °C, wind 9.7 km/h
+    return made_up(reply, known, Cues.of(["en"]), language="en")
+
+
+@pytest.mark.parametrize("reply", [
+    'Paris now:\n```json\n{"temp": 19, "unit": "°F", "sky": "cloudy"}\n```',
+    "| Place | Temperature | Units |\n|---|---|---|\n| Paris | 19 | fahrenheit |",
+    'Paris:\n```json\n{"temperature": 19, "wind": 10, "windUnit": "mph"}\n```',  # the wind's own unit
+])
+def test_a_number_with_its_unit_in_a_field_of_its_row_is_one_quantity(monkeypatch, reply):
+    assert any("no call returned in any unit" in why for why in _values_false(reply)), reply
+    monkeypatch.setattr("sim.eval.facts._unit_of_record", lambda record: {})  # switched off: the bare number
+    assert not any("no call returned in any unit" in why for why in _values_false(reply)), reply
+
+
+@pytest.mark.parametrize("reply", [
+    'Paris now:\n```json\n{"temp": 19, "unit": "°C", "sky": "cloudy"}\n```',
+    'Paris:\n```json\n{"temperature": 19, "wind": 10, "unit": "km/h"}\n```',  # km/h is the wind's, not 19's
+    'Paris:\n```json\n{"temperature": 19, "wind": 10, "unit": "°C / km/h"}\n```',  # not one unit
+])
+def test_a_unit_field_that_agrees_or_is_not_of_the_numbers_kind_is_not(reply):
+    assert not any("no call returned in any unit" in why for why in _values_false(reply)), reply
