@@ -339,7 +339,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     # before such quotations are blanked below.
     found += [why for sentence in _SENTENCE_BREAK.split(structured.prose)
               for why in _swapped(sentence, known.latest(known.scope(sentence)))]
-    found += _names_embellished(text, known) + [why for sentence in _SENTENCE_BREAK.split(structured.prose)
+    found += _names_embellished(text, known) + _listed_unnamed(text, known) + [why for sentence in _SENTENCE_BREAK.split(structured.prose)
                                                  for why in misconverted(sentence)]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
@@ -1502,6 +1502,26 @@ def _text_not_held(said: str, known: Known, scope: list[Any]) -> list[str]:
 
 # A quotation ending in a remark in brackets: "Car insurance (copy)", 「购物清单（草稿）」.
 _REMARKED = re.compile(r"[“\"«「]\s*(?P<name>[^”\"»」\n()（）]{1,60}?)\s*[(（](?P<remark>[^()（）\n]{1,20})[)）]\s*[”\"»」]")
+
+
+# A list under a heading, each item a quotation alone: "Created:\n- “Passport”\n- “Visa”".
+_LISTED_QUOTATIONS = re.compile(r"^[^\n]*[:：]\s*\n((?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[“\"«「][^”\"»」\n]+[”\"»」][ \t]*(?:\n|$))+)",
+                                re.M)
+_ITEM_QUOTED = re.compile(r"[“\"«「]([^”\"»」\n]+)[”\"»」]")
+
+
+def _listed_unnamed(text: str, known: Known) -> list[str]:
+    """A list of things by their names alone, quoted under a heading ("Created:", "Vos notes :"), where
+    the results name things: an item that no result names, nor anything else the conversation holds,
+    is a name no call returned ("Untitled" listed of two notes titled Passport and Visa)."""
+    names = {str(v).strip().lower() for _, result in known.results for d in _dicts(result)
+             for k, v in d.items() if _NAME_FIELD.search(k) and isinstance(v, str)}
+    if not names:
+        return []
+    said = known.text()
+    return [f"“{item.strip()}” listed as a name, which no call returned"
+            for listed in _LISTED_QUOTATIONS.finditer(text) for item in _ITEM_QUOTED.findall(listed.group(1))
+            if item.strip().lower() not in names and item.strip().lower() not in said]
 
 
 def _names_embellished(text: str, known: Known) -> list[str]:
