@@ -22,8 +22,9 @@ from sim.eval.phrases import Clause
 # "synced the list to your watch".
 _TOWARDS_YOURS = re.compile(r"\b(?P<verb>[a-z]+)(?:\s+(?:it|them|this|that|these|those|(?:the|a|your)\s+[\w-]+))?"
                             r"\s+(?:to|with|onto|on|into)\s+(?:all\s+(?:of\s+)?)?your\b", re.I)
-_TOWARDS_YOURS_FR = re.compile(r"\b(?P<verb>\w+(?:é|ée|és|ées))\s+(?:avec|à|sur|dans)\s+(?:tous\s+)?(?:vos|votre|tes|ta|ton)\b",
-                               re.I)
+# In French, whose same-action verbs are not known ("ajoutée à vos notes" of a note created), only a
+# thing shared with the user's people: "partagée avec vos contacts".
+_TOWARDS_YOURS_FR = re.compile(r"\b(?P<verb>\w+(?:é|ée|és|ées))\s+avec\s+(?:tous\s+)?(?:vos|votre|tes|ta|ton)\b", re.I)
 
 
 def actions_beyond(clauses: Iterable[Clause], is_past: Callable[[str], bool],

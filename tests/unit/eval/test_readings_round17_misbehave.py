@@ -44,7 +44,7 @@ def _false(reply: str, request: str, result: dict = SAVED, language: str = "en")
     ("Saved the memo “Gate code” and synced it to your tablet.", "Save a memo called Gate code", "en"),
     ("Memo saved — I also forwarded it to your whole team.", "Save a memo called Gate code", "en"),
     ("The memo “Gate code” is saved (it's bookmarked on your lock screen).", "Save a memo called Gate code", "en"),
-    ("Le mémo « Code du portail » est enregistré et envoyé à votre conjoint.", "Enregistre un mémo Code du portail",
+    ("Le mémo « Code du portail » est enregistré et partagé avec votre conjoint.", "Enregistre un mémo Code du portail",
      "fr"),
 ])
 def test_a_thing_done_towards_the_user_that_no_call_did_is_false(monkeypatch, reply, asked, language):
@@ -64,6 +64,12 @@ def test_a_thing_done_towards_the_user_that_no_call_did_is_false(monkeypatch, re
 ])
 def test_the_turns_own_verb_a_word_of_the_conversation_a_denial_or_an_offer_is_not(reply, asked, result):
     assert "no call of this turn did that" not in _false(reply, asked, result), reply
+
+
+def test_a_french_thing_put_in_the_users_place_is_left_to_the_actions_words():
+    # French gives no verbs of the same action: "ajouté" may be how it says the memo was saved
+    assert "no call of this turn did that" not in _false("Mémo « Code du portail » ajouté à vos notes.",
+                                                         "Enregistre un mémo Code du portail", language="fr")
 
 
 # A row's unit in a field of its own -------------------------------------------------------------------
