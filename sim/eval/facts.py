@@ -350,7 +350,7 @@ def made_up(text: str, known: Known, cues: Cues, *, language: str, numbers: bool
     # before such quotations are blanked below.
     found += [why for sentence in _SENTENCE_BREAK.split(structured.prose)
               for why in _swapped(sentence, known.latest(known.scope(sentence)))]
-    found += _names_embellished(text, known) + [why for sentence in _SENTENCE_BREAK.split(structured.prose)
+    found += _names_embellished(text, known) + _listed_unnamed(text, known) + [why for sentence in _SENTENCE_BREAK.split(structured.prose)
                                                  for why in misconverted(sentence)]
     # A call's own sentence quoted ("the store responded: “The order cannot be cancelled because it
     # is delivered.”") states nothing the call did not (a quoted name still says what it speaks of).
@@ -570,6 +570,7 @@ class _Reading:
         clause, each negated or not as it is said."""
         row = self._row_key(record)
         found = []
+        record_unit = _unit_of_record(record)
         for key, value in record.fields:  # a state's word over a list of names: "on": ["Pendant", "Porch light"]
             labelled = _state_of("", key, self.language) if isinstance(value, list) else None
             named = [part for name in value if isinstance(name, str) for part in self.known.named(name)] \
@@ -596,7 +597,8 @@ class _Reading:
             else:
                 found += self._same_field(key, value, parts)
                 if not isinstance(value, bool):  # "temp_f": 67 is 67 °F
-                    unit = _UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float)) else None
+                    unit = (_UNIT_IN_KEY.get(field_words(key).split()[-1]) if isinstance(value, (int, float))
+                            else None) or record_unit.get(key)
                     found += self._field_clauses(f"{key}: {value}{unit or ''}", f"{key}:", parts, cues)
         return found
 
@@ -1107,6 +1109,30 @@ _UNIT_IN_KEY = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "
                 "mph": " mph", "km": " km", "mi": " mi", "miles": " mi", "pct": "%", "percent": "%"}
 
 
+# A field that gives the unit of its row's numbers: {"temperature": 14, "unit": "°F"}.
+_UNIT_FIELD = re.compile(r"(?:^|\s)units?$")
+_BARE_NUMBER = re.compile(r"\s*-?\d+(?:[.,]\d+)?\s*")
+# The kind of number a unit measures, by the words of the fields that hold such numbers.
+_KIND_OF_UNIT = {"°C": re.compile(r"temp|feels"), "°F": re.compile(r"temp|feels"),
+                 " km/h": re.compile(r"wind|speed"), " mph": re.compile(r"wind|speed")}
+
+
+def _unit_of_record(record: Record) -> dict[str, str]:
+    """The unit a row's own field gives its numbers ("unit": "°F", "units": "fahrenheit"), by the
+    numeric fields it is the unit of: those of its kind (a temperature's, a wind's), or the row's only
+    number. A row of one quantity said in parts is one quantity: 14 with "°F" is 14 °F."""
+    units = {_UNIT_IN_KEY.get(str(value).strip().lstrip("°º").strip().lower().replace("/", ""))
+             for key, value in record.scalars() if isinstance(value, str) and _UNIT_FIELD.search(field_words(key))}
+    units.discard(None)
+    if len(units) != 1:
+        return {}
+    unit = units.pop()
+    numbers = [key for key, value in record.scalars() if isinstance(value, (int, float)) and not isinstance(value, bool)
+               or isinstance(value, str) and _BARE_NUMBER.fullmatch(value)]  # a table's cell: "19"
+    kind = _KIND_OF_UNIT.get(unit)
+    return {key: unit for key in numbers if len(numbers) == 1 or kind and kind.search(field_words(key))}
+
+
 def _state_of(key: str, value: Any, language: str) -> tuple[str, bool] | None:
     """The yes/no state a structure's field gives: ``"on": false``, ``"isOn": true``, a cell that
     says only "off", "Lit 💡" or "allumée"; as (the state's word, whether it holds)."""
@@ -1499,6 +1525,26 @@ def _text_not_held(said: str, known: Known, scope: list[Any]) -> list[str]:
 
 # A quotation ending in a remark in brackets: "Car insurance (copy)", 「购物清单（草稿）」.
 _REMARKED = re.compile(r"[“\"«「]\s*(?P<name>[^”\"»」\n()（）]{1,60}?)\s*[(（](?P<remark>[^()（）\n]{1,20})[)）]\s*[”\"»」]")
+
+
+# A list under a heading, each item a quotation alone: "Created:\n- “Passport”\n- “Visa”".
+_LISTED_QUOTATIONS = re.compile(r"^[^\n]*[:：]\s*\n((?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[“\"«「][^”\"»」\n]+[”\"»」][ \t]*(?:\n|$))+)",
+                                re.M)
+_ITEM_QUOTED = re.compile(r"[“\"«「]([^”\"»」\n]+)[”\"»」]")
+
+
+def _listed_unnamed(text: str, known: Known) -> list[str]:
+    """A list of things by their names alone, quoted under a heading ("Created:", "Vos notes :"), where
+    the results name things: an item that no result names, nor anything else the conversation holds,
+    is a name no call returned ("Untitled" listed of two notes titled Passport and Visa)."""
+    names = {str(v).strip().lower() for _, result in known.results for d in _dicts(result)
+             for k, v in d.items() if _NAME_FIELD.search(k) and isinstance(v, str)}
+    if not names:
+        return []
+    said = known.text()
+    return [f"“{item.strip()}” listed as a name, which no call returned"
+            for listed in _LISTED_QUOTATIONS.finditer(text) for item in _ITEM_QUOTED.findall(listed.group(1))
+            if item.strip().lower() not in names and item.strip().lower() not in said]
 
 
 def _names_embellished(text: str, known: Known) -> list[str]:
