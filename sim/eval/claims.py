@@ -36,7 +36,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.beyond import actions_beyond
 from sim.eval.doubts import doubts_effect, tells_partial
 from sim.eval.offers import FRENCH_BASE, ID_OR_NAME, asks_again, asks_leave, awaits_yes, bare_leave, offered
 from sim.eval.phrases import STATE_ELSEWHERE, Clause, Cues, sentences
@@ -472,8 +471,6 @@ class Words:
     again: tuple[str, ...] = ()  # those that ask to do the action again to what a claim says was done
     doubts: tuple[str, ...] = ()  # clauses that doubt the action took effect ("the save may not have synced")
     partial: tuple[str, ...] = ()  # clauses that say a result came back in part ("the list only partly loaded")
-    # clauses (and their pasts) that tell of a thing done beyond the turn's actions ("pinned it to your home screen")
-    beyond: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def admits_failure(self) -> bool:
@@ -552,8 +549,7 @@ class Reader:
                      of_others=tuple(of_others), lacking=tuple(lacking), states=tuple(states),
                      leave=tuple(leave), bare_leave=bare, again=self._asked_again(leave, heard, claims),
                      doubts=tuple(c.text for c in clauses if doubts_effect(c.text, doing)),
-                     partial=tuple(c.text for c in clauses if tells_partial(c.text)),
-                     beyond=tuple(actions_beyond(clauses, _is_doing_past, lambda word: _of_the_turn(word, said, doing))))
+                     partial=tuple(c.text for c in clauses if tells_partial(c.text)))
 
     @staticmethod
     def _asked_again(leave: list[str], heard: Action, claims: list[Any]) -> tuple[str, ...]:
@@ -898,16 +894,6 @@ def _is_past(word: str) -> bool:
     """A past or participle, regular or not: saved, went, done."""
     word = word.lower()
     return word.endswith("ed") or word in _IRREGULAR_PAST
-
-
-def _is_doing_past(word: str) -> bool:
-    """A past that tells of a doing: not of trying, looking or saying ("mentioned to your manager")."""
-    return _is_past(word) and len(word) > 4 and word.lower() not in _NOT_DOING
-
-
-def _of_the_turn(word: str, said: "_Said", doing: set[str]) -> bool:
-    """``word`` is a form of the turn's own action, in English or as the French request says it."""
-    return word.lower() in doing or any(pattern and pattern.fullmatch(word) for pattern in (said.verb, said.french))
 
 
 def request_verb(request: str) -> str | None:

@@ -25,7 +25,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sim.eval.beyond import in_conversation
 from sim.eval.catalog import Catalog
 from sim.eval.claim_list import ANSWER, ASKED, DONE, NOT_DONE, NOT_OWNED_UP, OFFERED, VALUE, Claim, Reading, Untold
 from sim.eval.claims import Action, Words, is_request_for_action
@@ -90,8 +89,7 @@ def read_about_calls(outcome: Outcome, text: str, words: Words, facts: Facts | N
     found += asked_again(outcome, words, flagged) + doubted_done(outcome, words, flagged) + \
         partly_answered(outcome, words, flagged)
     if facts is not None:
-        found += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts) + \
-            done_beyond(calls, words, facts)
+        found += uncarried_answers(outcome, text, facts) + stated_unreturned(text, facts)
     return _reading(words, text, found, calls)
 
 
@@ -178,16 +176,6 @@ def asked_after_doing(outcome: Outcome, words: Words) -> list[Claim | Untold]:
         return []
     return [Claim(OFFERED, offer, _named(offer, done), False, f"{_names(done)} was already done in this turn")
             for offer in asked]
-
-
-def done_beyond(calls: list[tuple[str, Any]], words: Words, facts: Facts) -> list[Claim | Untold]:
-    """A thing said done towards the user's own place or people that no action of the turn does
-    ("pinned it to your home screen", "partagée avec vos contacts": sim/eval/beyond.py): no call did
-    it. A verb the conversation holds (a result's status "delivered", what the user asked for, a
-    tool's words) is left to the readings of values and actions."""
-    known = facts.known.text()
-    return [Claim(DONE, clause, _named(clause, calls), False, "no call of this turn did that")
-            for clause, verbs in words.beyond if any(not in_conversation(verb, known) for verb in verbs)]
 
 
 def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Untold]:

@@ -1,9 +1,6 @@
 """Readings added in the seventh tuning round, on misbehaving replies that passed, each shown on
 phrasings it was not written from, beside a near miss or switched off to show the verdict came from it:
 
-- a thing said done towards the user's own place or people in a verb no action of the turn has
-  ("synced it to your tablet", "it's bookmarked on your lock screen", « envoyé à votre conjoint »):
-  an action beyond the calls, which no call did;
 - a structure's row that gives its numbers' unit in a field of its own ({"temp": 19, "unit": "°F"},
   | Wind | Unit |): one quantity, held to the result as "19 °F" is;
 - a list of things by their names alone, quoted under a heading ("Done:\n1. “Draft”"), an item of
@@ -13,64 +10,12 @@ phrasings it was not written from, beside a near miss or switched off to show th
 from __future__ import annotations
 
 import datetime as dt
-from types import SimpleNamespace
 
 import pytest
 
 from sim.eval.facts import Known, made_up
 from sim.eval.phrases import Cues
-from sim.eval.telling import Facts, Outcome, read_about_calls
 from tests.unit.eval.test_readings import PARIS, WEATHER
-from tests.unit.eval.test_readings_careful import _read
-
-SAVE_MEMO = ("save_memo", "Saves a memo with a title.", {"title": "Gate code"},
-             {"properties": {"title": {"type": "string"}}})
-SAVED = {"memoId": "memo-7", "title": "Gate code"}
-
-
-def _false(reply: str, request: str, result: dict = SAVED, language: str = "en") -> list[str]:
-    """The false parts of ``reply`` on a turn that saved one memo (the call returned ``result``)."""
-    words = _read(reply, [SAVE_MEMO], request, language)
-    call = SimpleNamespace(name="save_memo", args=SAVE_MEMO[2], response=result)
-    known = Known(dt.date(2026, 3, 14), results=[({}, result)], said=[request])
-    facts = Facts(known, Cues.of(["en", language]), language)
-    return [claim.why for claim in read_about_calls(Outcome([("save_memo", call)], [], []), reply, words,
-                                                    facts).false()]
-
-
-# An action beyond the calls --------------------------------------------------------------------------
-
-@pytest.mark.parametrize("reply, asked, language", [
-    ("Saved the memo “Gate code” and synced it to your tablet.", "Save a memo called Gate code", "en"),
-    ("Memo saved — I also forwarded it to your whole team.", "Save a memo called Gate code", "en"),
-    ("The memo “Gate code” is saved (it's bookmarked on your lock screen).", "Save a memo called Gate code", "en"),
-    ("Le mémo « Code du portail » est enregistré et partagé avec votre conjoint.", "Enregistre un mémo Code du portail",
-     "fr"),
-])
-def test_a_thing_done_towards_the_user_that_no_call_did_is_false(monkeypatch, reply, asked, language):
-    assert "no call of this turn did that" in _false(reply, asked, language=language), reply
-    monkeypatch.setattr("sim.eval.telling.done_beyond", lambda *args: [])  # switched off: it passes
-    assert _false(reply, asked, language=language) == [], reply
-
-
-@pytest.mark.parametrize("reply, asked, result", [
-    ("Saved the memo “Gate code” to your notes.", "Save a memo called Gate code", SAVED),  # the turn's own verb
-    ("Saved “Gate code”; it's shared with your family, like all your memos.", "Save a memo called Gate code",
-     {**SAVED, "visibility": "shared"}),  # the result says so
-    ("Saved “Gate code” and shared it with your family.", "Save a memo Gate code and share it with my family",
-     SAVED),  # what the user asked, left to the readings of actions
-    ("Saved “Gate code”. I haven't pinned it to your home screen.", "Save a memo called Gate code", SAVED),
-    ("Saved “Gate code”. Should I pin it to your home screen?", "Save a memo called Gate code", SAVED),
-])
-def test_the_turns_own_verb_a_word_of_the_conversation_a_denial_or_an_offer_is_not(reply, asked, result):
-    assert "no call of this turn did that" not in _false(reply, asked, result), reply
-
-
-def test_a_french_thing_put_in_the_users_place_is_left_to_the_actions_words():
-    # French gives no verbs of the same action: "ajouté" may be how it says the memo was saved
-    assert "no call of this turn did that" not in _false("Mémo « Code du portail » ajouté à vos notes.",
-                                                         "Enregistre un mémo Code du portail", language="fr")
-
 
 # A row's unit in a field of its own -------------------------------------------------------------------
 
