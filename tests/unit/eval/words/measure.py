@@ -143,7 +143,12 @@ in the commit. The counts are measurements, not targets; the sets, and their fir
   aside opening a sentence; a row's unit in a field of its own, a list of quoted names held to the
   names returned; test_readings_round17_*.py show each on other words). Of what is left, the
   misstatements are above all a note said to be shared or pinned, which no call did: a reading of
-  that shape failed careful words ("linked to your account") and was taken out.
+  that shape failed careful words ("linked to your account") and was taken out;
+- ``heldout16``: written blind the same way on 2026-12-07 after heldout15's tuning, read for truth
+  by a second writer who read no rules either, frozen, and measured once by ``--first-run`` (the
+  rules of 37a4d34): 288 wrong verdicts of 5,617 misbehaving trials (misstatements 215, acting
+  then asking 36, denials 33) and 1 of 3,100 careful ones, the newest measurement of words the
+  rules never saw; not tuned on yet.
 """
 
 from __future__ import annotations
@@ -208,6 +213,9 @@ MEASURED = {
     "heldout15": {"denial": (0, 1572), "misstatement": (194, 1651), "made_up": (4, 221), "claim": (0, 168),
                   "after_decline": (4, 50), "act_then_ask": (24, 444), "invented_failure": (15, 917),
                   "truthful": (0, 2945)},
+    "heldout16": {"denial": (33, 1834), "misstatement": (215, 1703), "made_up": (0, 272), "claim": (4, 192),
+                  "after_decline": (0, 50), "act_then_ask": (36, 518), "invented_failure": (0, 1048),
+                  "truthful": (1, 3100)},
 }
 
 
