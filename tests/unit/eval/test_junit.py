@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from sim.eval.measured_error import RULES, doubtful_checks
 from sim.eval.results import junit_cases
 from sim.junit import JUnitCase, JUnitPathError, check_writable, write_junit
 from tests.helpers import REPO, droidsim
@@ -30,13 +31,17 @@ def test_eval_writes_a_test_case_per_case_failed_with_its_reason_and_conversatio
     assert passed == {"verdict": "pass", "task": "pass", "words": "pass", "words.reader": "rules"}
     assert [child.tag for child in cases["order-status"]] == ["properties"]
     properties, failure = cases["where-is-my-parcel"]
-    assert {p.get("name"): p.get("value") for p in properties} == {"verdict": "fail", "task": "fail", "words": "fail",
+    # The words fail the claim check: decisive, or doubtful while its measured error is above 2 %.
+    words, why = ("doubtful", "doubtful (claim check, measured above 2 % error; no judge confirmed it): ") \
+        if "claim" in doubtful_checks(RULES) else ("fail", "")
+    assert {p.get("name"): p.get("value") for p in properties} == {"verdict": "fail", "task": "fail", "words": words,
                                                                    "words.reader": "rules"}
     assert failure.tag == "failure"
     assert failure.get("message") == "expected trackParcel, but fetchOrderStatus was called"  # the task's first
-    assert failure.text.startswith("task: fail (suite checks)\nwords: fail (read by rules)\n\n"
+    assert failure.text.startswith(f"task: fail (suite checks)\nwords: {words} (read by rules)\n\n"
                                    "expected trackParcel, but fetchOrderStatus was called\n"
-                                   "trackParcel did not happen, but the agent said 'Fetch order status returned SHIPPED.'")
+                                   f"{why}trackParcel did not happen, but the agent said 'Fetch order status returned "
+                                   "SHIPPED.'")
     assert "user: Where is the parcel of order ORD-1234 now?\n" in failure.text
     assert 'call: fetchOrderStatus {"orderId": "ORD-1234"} -> {"result": "SHIPPED"}' in failure.text
 
