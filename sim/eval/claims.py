@@ -602,6 +602,18 @@ class Reader:
                  if re.search(words, key.lower())}
         return len(named) == 1 and named <= said.opposites
 
+    def _fails_in_negation(self, clause: Clause) -> bool:
+        """A failure cue whose words hold the clause's negation after the one that failed ("the
+        service didn't respond", « le serveur n'a pas répondu »): the negation is the failure itself,
+        not a failure denied. One that starts with it ("no signal") is a thing absent, read as before."""
+        rest = clause.plain if clause.fails else ""
+        while found := self.cues.failure.search(rest):
+            negation = [pattern.search(found.group(0)) for pattern in self.cues.negations.values()]
+            if any(n and n.start() > 0 for n in negation):
+                return True
+            rest = rest[max(found.end(), 1):]
+        return False
+
     def _hear(self, clause: Clause, said: "_Said") -> str | None:
         """"claim", "denial" or None for one clause."""
         if _CONDITION.match(clause.sentence) or _CONDITION.match(clause.text):
@@ -637,7 +649,7 @@ class Reader:
                 return None  # "nothing is booked yet" after a search: true of the booking no call made
             if _of_an_unset_part(clause, said):
                 return None  # "I didn't add any text" to a note made with a title only
-            return "denial" if outcome or _denies_elsewhere(clause) else None
+            return "denial" if outcome or _denies_elsewhere(clause) or self._fails_in_negation(clause) else None
         if clause.asserts and (clause.fails or bool(said.opposite and said.opposite.search(clause.plain))
                                or said.as_it_was(clause.plain)):
             return "denial"  # "an error occurred"; "the porch light is still off"

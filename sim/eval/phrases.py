@@ -69,6 +69,10 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"('s|\s+(is|are|was|were|went|seems|appears))\s+"
                     r"(to be\s+)?((temporarily|currently|still|briefly|completely)\s+)?"
                     r"(down|offline|unreachable|unresponsive|unavailable)\b",
+                    # the peer that should have answered did not: "the service didn't respond", "the app never replied"
+                    r"\b(app|system|server|service|backend|api|site|device)s?('s|\s+(has|had|have))?\s+"
+                    r"(didn't|did not|doesn't|does not|never|hasn't|has not|haven't|wouldn't|would not|isn't|is not|wasn't|was not|"
+                    r"failed to|stopped)\s+(respond(ed|ing)?|answer(ed|ing)?|repl(y|ied|ying)|get(ting)? back)\b",
                     r"\binterrupt(ed|ion)\b", r"\b(went|goes|going|got|gets|getting) nowhere\b",
                     r"\b(airplane|aeroplane|flight) mode\b",
                     r"\b(no|without( a)?) (signal|connection|network|internet|reception|service)\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
@@ -103,7 +107,12 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
         "failure": [r"\béchou", r"\béchecs?\b", r"\brefus", r"\berreur", r"\bproblème", r"\bmalheureusement\b",
                     r"\bplant[ée]", r"\bbloqu[ée]", r"\bpanne\b", r"\bbug", r"\bincident\b", r"\bsouci\b",
                     r"\bcoinc[ée]", r"\brat[ée]", r"\brejet", r"\bconnexion ((au|à la|à l'|avec (le|la|l'))\s*[\w-]+ )?(a )?(coupé|sauté|été (coupée|perdue|interrompue))",
-                    r"\bdéconnect"],
+                    r"\bdéconnect",
+                    # le pair qui devait répondre ne l'a pas fait, ou ne peut être joint
+                    r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+(est|sont|était|étaient|semble|reste)\s+"
+                    r"((actuellement|momentanément|temporairement|encore|toujours)\s+)?(indisponible|injoignable|inaccessible|hors ligne|hors service)s?\b",
+                    r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+n'(a|ont|avait)\s+pas\s+répondu\b",
+                    r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+ne\s+(répond|répondent|répondait)\s+pas\b"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bretent", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
                   r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b",
                   r"\b(deuxième|seconde?|troisième) (essai|tentative|fois)\b",
