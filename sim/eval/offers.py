@@ -202,7 +202,9 @@ _GOING_AHEAD = frozenset(
     "fine safe clear all right alright confirm approve proceed ahead continue reply answer say type respond yes y and "
     "i'll it's it is give the word nod green light just a an one quick with it this that these those them following "
     "so now then for please through lock in place finalize finalise submit seal save apply make happen done get put "
-    "bring have carry out go-ahead of if tap thumbs up both all each every everything is what change changes".split())
+    "bring have carry out go-ahead of if tap thumbs up both all each every everything is what change changes "
+    # verbs of seeing a thing through, whatever it is: "take care of it", "handle it", "see to it", "sort it out"
+    "take care handle deal sort see".split())
 # The same in French ("Voulez-vous que je le fasse ?", "Je continue ?", "On y va ?"): its frame, words
 # that point back and verbs of going ahead.
 _GOING_AHEAD_FR = frozenset(
@@ -237,13 +239,17 @@ def _names_the_action(word: str, action_words: set[str]) -> bool:
 
 # A Chinese request for leave's frame: who would act, when, and the question's particles.
 _GOING_AHEAD_ZH = re.compile(r"需要|要不要|是否|可以|要|我|你|您|帮|给|为|替|现在|马上|立即|立刻|这就|就|吗|呢|吧|[？?，,。！!\s]")
+# Verbs of doing or seeing a thing through, whatever it is: 办, 处理, 弄, 搞定, 执行.
+_DOING_ZH = re.compile(r"(?:去|来)?(?:办理|处理|操作|执行|进行|搞定|弄好|办好|办|弄|搞|做)")
 
 
 def _bare_chinese_leave(sentence: str, action_words: set[str]) -> bool:
     """A Chinese request for leave that says nothing but a short verb of the user's own request
-    besides its frame ("要我现在预订吗？" after 帮我订…, "需要我帮你打开吗？" after 打开…): about what the
-    reply spoke of."""
+    besides its frame ("要我现在预订吗？" after 帮我订…, "需要我帮你打开吗？" after 打开…), or a verb of
+    doing anything (需要我现在就办吗): about what the reply spoke of."""
     verb = _GOING_AHEAD_ZH.sub("", sentence)
+    if verb and not _DOING_ZH.sub("", verb):
+        return "我" in sentence  # the agent asks only to do it: 需要我现在就办吗, 要我帮你处理吗
     requested = "".join(w for w in action_words if re.search(r"[\u4e00-\u9fff]", w))
     return 0 < len(verb) <= 3 and bool(re.fullmatch(r"[\u4e00-\u9fff]+", verb)) and any(c in requested for c in verb)
 
