@@ -189,7 +189,7 @@ def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Unto
     done = outcome.done
     if not done or not words.leave:
         return []
-    claimed = [_spoken_of(claim, done) for claim in words.claims]
+    claimed = [_spoken_of(claim, done) for claim in words.claims if not _proposed(claim, words.leave)]
     told = set().union(*claimed) if all(claimed) else set(range(len(done)))
     found: list[Claim | Untold] = []
     for asked in words.leave:
@@ -201,6 +201,18 @@ def left_pending(outcome: Outcome, words: Words, text: str) -> list[Claim | Unto
             found.append(Claim(OFFERED, asked, _named(asked, pending), False,
                                f"{_names(pending)} was already done in this turn"))
     return found
+
+
+# The agent in the French present at the head of a clause: « Je réserve … », « Je l'annule … », « J'éteins … »
+# (English says it as a question: "Shall I book …?").
+_AGENT_NOW = re.compile(r"^\W*(?:je\s+(?:vous\s+|te\s+|le\s+|la\s+|les\s+|lui\s+|l')?|j')(?!ai\b|avais\b|suis\b|étais\b)"
+                        r"[a-zà-ÿ]+(?:e|s)\b", re.I)
+
+
+def _proposed(claim: str, leave: Iterable[str]) -> bool:
+    """A claim heard in the agent's present at the head of a request for leave (« Je réserve Le
+    Petit Bistro pour 2, dimanche à 20:00 ? »): what the question proposes, not a thing told done."""
+    return bool(_AGENT_NOW.match(claim)) and any(claim in asked for asked in leave)
 
 
 def asked_again(outcome: Outcome, words: Words, flagged: set[str]) -> list[Claim | Untold]:
