@@ -139,7 +139,11 @@ def _other_of_no_thing(said: str, others: list[Any]) -> bool:
 # say ("You asked about ORD-7310. The app says it can still be cancelled").
 _LEADING_ASIDE = re.compile(r"^\s*[(（][^()（）]*[)）]\s*")
 _ANAPHOR = re.compile(r"^\s*(?:(?:the\s+)?(?:app|application|shop|store|system|service|result|response)\s+"
-                      r"(?:says|said|shows|showed|reports|reported|notes|noted|indicates|indicated)\s+(?:that\s+)?)?"
+                      r"(?:says|said|shows|showed|reports|reported|notes|noted|indicates|indicated)\s+(?:that\s+)?"
+                      # where the words come from, put first: "According to the order details, it …", "Per the app it …"
+                      r"|(?:according\s+to|per|based\s+on|going\s+by|judging\s+by)\s+(?:the|your|its|their|what)\s+"
+                      r"(?:[\w-]+\s+){0,2}?(?:details?|records?|data|info|information|results?|response|app|application|"
+                      r"system|listing|page|status|says|shows)\s*,?\s*)?"
                       r"(?:it|it's|its|that|that's|this|she|he|which)\b", re.I)
 # A number said as a count: a word follows it (a noun or a classifier: "2 lights", "3 commandes",
 # "2 ดวง", "2 盏"), or a word of counting goes before it ("all 2", "the 3", "each of the 2", "les 2").
