@@ -69,10 +69,14 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     r"('s|\s+(is|are|was|were|went|seems|appears))\s+"
                     r"(to be\s+)?((temporarily|currently|still|briefly|completely)\s+)?"
                     r"(down|offline|unreachable|unresponsive|unavailable)\b",
-                    # the peer that should have answered did not: "the service didn't respond", "the app never replied"
+                    # the peer that should have answered did not, and that is all it says ("the service didn't
+                    # respond", "the app never replied in time"); not what it did not answer with ("never
+                    # replied with a visibility figure", "doesn't answer how thick the fog is")
                     r"\b(app|system|server|service|backend|api|site|device)s?('s|\s+(has|had|have))?\s+"
-                    r"(didn't|did not|doesn't|does not|never|hasn't|has not|haven't|wouldn't|would not|isn't|is not|wasn't|was not|"
-                    r"failed to|stopped)\s+(respond(ed|ing)?|answer(ed|ing)?|repl(y|ied|ying)|get(ting)? back)\b",
+                    r"(didn't|did not|never|hasn't|has not|haven't|wouldn't|would not|isn't|is not|wasn't|was not|"
+                    r"failed to|stopped)\s+(respond(ed|ing)?|answer(ed|ing)?|repl(y|ied|ying)|get(ting)? back)"
+                    r"(?=\s*($|[,.;:!?)—–-]|(in time|at all|yet|so|and|but|(right |for )?now|this time|to (my|our|your|the) "
+                    r"(request|query|call|question)s?)\b))",
                     r"\binterrupt(ed|ion)\b", r"\b(went|goes|going|got|gets|getting) nowhere\b",
                     r"\b(airplane|aeroplane|flight) mode\b",
                     r"\b(no|without( a)?) (signal|connection|network|internet|reception|service)\b", r"\b(turned|turns|turning) (me|us|it|them) (away|down)\b",
@@ -111,8 +115,9 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
                     # le pair qui devait répondre ne l'a pas fait, ou ne peut être joint
                     r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+(est|sont|était|étaient|semble|reste)\s+"
                     r"((actuellement|momentanément|temporairement|encore|toujours)\s+)?(indisponible|injoignable|inaccessible|hors ligne|hors service)s?\b",
-                    r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+n'(a|ont|avait)\s+pas\s+répondu\b",
-                    r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+ne\s+(répond|répondent|répondait)\s+pas\b"],
+                    r"\b(service|serveur|système|application|appli|app|site|appareil)s?\s+(n'(a|ont|avait)\s+pas\s+répondu|"
+                    r"ne\s+(répond|répondent|répondait)\s+pas)(?=\s*($|[,.;:!?)—–-]|(à temps|du tout|encore|(pour le moment|"
+                    r"pour l'instant|actuellement)|et|mais|donc|à (ma|la|votre) (demande|requête))\b))"],
         "retry": [r"\bréessa", r"\bressa(yer|yez)\b", r"\bretent", r"\bnouvel(le)? (essai|tentative)\b", r"\brelanc",
                   r"\brecommenc", r"\brefaire\b", r"\bde nouveau plus tard\b",
                   r"\b(deuxième|seconde?|troisième) (essai|tentative|fois)\b",

@@ -57,9 +57,13 @@ def test_the_negation_inside_the_failure_decides(monkeypatch):
     "Oslo is 4 °C and cloudy, and the device didn't need a restart.",
     "Oslo is 4 °C and cloudy — the service answered right away.",
     "Oslo is 4 °C and cloudy. There was no signal trouble this time.",
+    "It's foggy in Oslo, 4 °C. The weather app doesn't answer how thick the fog is.",  # what it did not answer
+    "It's foggy in Oslo. The app never replied with a visibility figure.",
+    ("Il y a du brouillard à Oslo, 4 °C. L'appli n'a pas répondu sur l'épaisseur du brouillard.", "fr"),
 ])
 def test_a_true_lookup_told_beside_a_peers_negated_doing_is_no_failure(reply):
-    assert not _read(reply, WEATHER, "What's the weather in Oslo?").troubles, reply
+    reply, language = reply if isinstance(reply, tuple) else (reply, "en")
+    assert not _read(reply, WEATHER, "What's the weather in Oslo?", language).troubles, reply
 
 
 # Leave only to see it through ----------------------------------------------------------------------------
