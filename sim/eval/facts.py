@@ -51,7 +51,8 @@ from sim.eval.phrases import STATE_ELSEWHERE, Cues
 from sim.eval.restated import (agrees, dates_in, dates_said, dates_spans, misconverted, misdated, moments_in, quantities_said,
                                times_said, unit_of_field, units_of_kind, wrong_half_of_day)
 from sim.eval.structure import OUTCOME_FIELD, YES_NO, Record, field_words, parse
-from sim.eval.value_words import abilities_said, counted, counts_said, emptiness_said, ownership_said, values_said
+from sim.eval.value_words import (abilities_said, counted, counts_said, emptiness_said, of_its_kind, ownership_said,
+                                  values_said)
 
 _ID = re.compile(r"#\d{3,}|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                  r"|\b(?=\w*\d)(?=\w*[A-Za-z])[A-Za-z0-9]{4,}\b|\b[A-Za-z]{1,4}-\d+\b")
@@ -165,8 +166,8 @@ _TEXT_HEADING = re.compile(r"(?:[“\"«「][^”\"»」\n]+[”\"»」]|\b(?:sa
 _TEXT_WORD = re.compile(r"[^\W\d_]{4,}")
 _CHARACTER = re.compile(r"[\u4e00-\u9fff\u0e00-\u0e7f]")  # Chinese and Thai: no spaces between words
 # A line that gives a state to what it names: "- On: Pendant and Porch light", "Currently lit:
-# Pendant", "Bedside lamp and Ceiling light — off".
-_STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:currently|now|still|right now)\s+)?(?P<state>[A-Za-z]+)"
+# Pendant", "Lamps now off: Porch", "Bedside lamp and Ceiling light — off".
+_STATE_FIRST = re.compile(r"^[\s\-*•]*(?:[^\w\s]+\s*)?(?:(?:[A-Za-z]+\s+)?(?:currently|now|still|right now)\s+)?(?P<state>[A-Za-z]+)"
                           r"\s*:\s*(?P<names>.+)$", re.I)
 _STATE_ANSWER = re.compile(r"^(?P<names>[^?]+)\?\s*(?P<state>[A-Za-z]+)\b")  # "Bedside lamp? Off, says the app."
 _STATE_LAST = re.compile(r"^(?P<names>.+?)\s*(?:[—–:→]|\s-|->|=>)\s*(?P<state>[A-Za-z]+)\W*$")
@@ -666,16 +667,24 @@ def _states_as_labels(text: str, known: Known) -> list[str]:
     them is said to have it."""
     found = []
     # a sentence each, and each part of a list of them: "A → on, B → off"
-    lines = [part for line in text.splitlines() for sentence in re.split(r"(?<=[.!])\s+", line)
-             for part in re.split(r"[,;]\s+", sentence)]
-    for state, names in (pair for line in lines for pair in _line_states(line)):
-        for part in known.named(names):
+    rows = [sentence for line in text.splitlines() for sentence in re.split(r"(?<=[.!])\s+", line)]
+    lines = [part for sentence in rows for part in re.split(r"[,;]\s+", sentence)]
+    pairs = [*(pair for line in lines for pair in _line_states(line)),
+             *(pair for row in rows for pair in _row_states(row))]  # "Ceiling light: 40%, off"
+    for state, names in pairs:
+        for part in known.named(without_asides(names)):
             for key, value in (part.items() if isinstance(part, dict) else ()):
                 word = _state_word(key)
                 wrong = _OPPOSITE.get(word or "") if value else word
                 if wrong and isinstance(value, bool) and re.fullmatch(_said_as(wrong), state, re.I):
                     found.append(f"{wrong!r} for the {key}, which is {str(value).lower()}")  # as _flipped_states
     return found
+
+
+def without_asides(names: str) -> str:
+    """What a line gives a state to, without its asides: "On: Pendant (the porch stays off)" names the
+    pendant; "Porch light (Outside) → off" names no other light outside."""
+    return _ASIDE.sub(" ", names)
 
 
 def _line_states(line: str) -> list[tuple[str, str]]:
@@ -685,6 +694,20 @@ def _line_states(line: str) -> list[tuple[str, str]]:
         return [(cell, line) for cell in cells if re.fullmatch(r"[A-Za-z]+", cell)]
     return [(match.group("state"), match.group("names")) for pattern in (_STATE_FIRST, _STATE_LAST, _STATE_ANSWER)
             for match in [pattern.match(line)] if match]
+
+
+# A row that labels what it names, then gives its values: "Ceiling light: 40%, off", "- Porch: dim, on".
+_LABELLED_ROW = re.compile(r"^[\s\-*•]*(?P<names>[^:\n]+?)\s*:\s*(?P<values>[^:\n]+)$")
+_BARE_STATE = re.compile(r"\W*(?:(?:currently|now|still)\s+)?(?P<state>[A-Za-z]+)\W*")
+
+
+def _row_states(row: str) -> list[tuple[str, str]]:
+    """The values of a labelled row that are a state word alone, each given to what the label names:
+    "Ceiling light: 40%, off" says the ceiling light is off; "Ceiling light: 40%, was off" does not."""
+    match = _LABELLED_ROW.match(row)
+    values = re.split(r"[,;]\s*", match.group("values")) if match else []
+    return [(bare.group("state"), match.group("names")) for value in values[1:]
+            for bare in [_BARE_STATE.fullmatch(value)] if bare]
 
 
 def _quoted(text: str, cues: Cues, of_the_world: Any = lambda sentence: False) -> list[str]:
@@ -1023,11 +1046,25 @@ def _other_values_said(said: str, language: str, enums: list[tuple[str, list[str
     for name, allowed in enums:
         actual = _field_values(scope, name)
         for word, values in values_said(said, language) if actual else ():
-            other = sorted(v for v in values & set(allowed) if _said(v) not in excluded)
+            # a value the field can take, or, said of the thing by its name, one of its kind it cannot
+            # ("BK-1000 is being processed" of a booking, which is CONFIRMED or CANCELLED)
+            cannot = of_its_kind(values, allowed) and _subject_named(said[:said.find(word)], scope)
+            other = sorted(v for v in (values if cannot else values & set(allowed)) if _said(v) not in excluded)
             if other and not values & actual:
                 found.append(f"{word!r} ({_said(other[0])}) for the {name}, which is "
                              f"{', '.join(sorted(map(_said, actual)))}")
     return found
+
+
+_COORDINATED = re.compile(r".*(?:\b(?:and|but|while|whereas|et|mais|tandis que)\b|[,;:—–(（])", re.I | re.S)
+
+
+def _subject_named(before: str, scope: list[tuple[Any, Any]]) -> bool:
+    """Whether the words before a value, back to the clause's last conjunction, name a thing in scope
+    by one of its values: "Your booking BK-1000 is …", not "… and your refund is …"."""
+    own = _COORDINATED.sub("", before).lower()
+    return any(isinstance(value, str) and len(value) > 2 and value.lower() in own
+               for part, _ in scope for d in _dicts(part) for value in d.values())
 
 
 # An aside that names the app as the one that vouched for what the reply says ("(confirmé par

@@ -164,7 +164,12 @@ DEFAULT_PHRASES: dict[str, dict[str, list[str]]] = {
 # A sentence ends at its stop (a bracket, a quote or markdown's emphasis closing after it: "_Observed at
 # 09:00._"), at a line's end, and at an emoji that closes what was said ("it's
 # now off 💡 I've set the lamp"): models end sentences with one as often as with a stop.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!?][)\]”’»\"_*])\s+|(?<=[.!?][_*]{2})\s+|(?<=[。！？])|\n+"
+# A question quoted inside a sentence that goes on after it is the quotation's, not the sentence's:
+# "I've finished “Where is Lima?” for you" ends at its stop and asks nothing.
+_QUOTED_ASKING = re.compile(r"[“«「][^”»」\n]*[?？]\s*[”»」]")
+_QUOTED_QUESTION = re.compile(r"[?？](?=[”»\"」]\s+[a-z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?!\d)\s+|(?<=[.!?])$|(?<=[.!][)\]”’»\"_*])\s+|(?<=[?][)\]’_*])\s+"
+                           r"|(?<=[?][”»\"])\s+(?![a-z])|(?<=[.!?][_*]{2})\s+|(?<=[。！？])|\n+"
                            r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=\S)")
 # A list item that gives a field's value after a colon, a dash or an arrow ("- **Status:** shipped",
 # "- Conditions: clear", "• Porch light (Outside) — off", "* Kitchen → on"); its value
@@ -301,9 +306,11 @@ class Cues:
         return out
 
     def split(self, sentence: str) -> list[str]:
-        """The clauses of a sentence; never cut inside a date ("Friday, June 14, 2025") or a time
-        (Thai writes "1 ทุ่มครึ่ง" with spaces)."""
-        kept = [m.span() for m in dates_spans(sentence, self.language)] + [m.span() for m, _ in times_said(sentence)]
+        """The clauses of a sentence; never cut inside a date ("Friday, June 14, 2025"), a time
+        (Thai writes "1 ทุ่มครึ่ง" with spaces) or a quoted question ("no answer for “It's late, could
+        you…?”": one mention of what was asked)."""
+        kept = [m.span() for m in dates_spans(sentence, self.language)] + [m.span() for m, _ in times_said(sentence)] + \
+            [m.span() for m in _QUOTED_ASKING.finditer(sentence)]
         breaks = [_CLAUSE_BREAK["default"], *([_CLAUSE_BREAK["th"]] if self.thai else [])]
         cuts = sorted((cut.start(), cut.end()) for pattern in breaks for cut in pattern.finditer(sentence)
                       if not any(s < cut.start() < e for s, e in kept))
@@ -319,7 +326,8 @@ class Cues:
         return any(self._asks(s) for s in sentences(text))
 
     def _asks(self, sentence: str) -> bool:
-        return bool(_QUESTION_MARK.search(sentence) or self.question.search(self.indefinite.sub(" ", sentence)))
+        return bool(_QUESTION_MARK.search(_QUOTED_QUESTION.sub(" ", sentence))
+                    or self.question.search(self.indefinite.sub(" ", sentence)))
 
 
 _SCRIPT = {"th": re.compile(r"[\u0e00-\u0e7f]"), "zh": re.compile(r"[\u4e00-\u9fff]")}

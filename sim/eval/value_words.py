@@ -21,6 +21,8 @@ from typing import Iterable
 # "partiellement nuageux" is not read as "nuageux".
 _WORDS: dict[str, list[tuple[str, str]]] = {
     "en": [
+        # what is under way, said in the passive of its work ("is being processed")
+        (r"\bbeing\s+processed\b", "PROCESSING PENDING"),
         (r"\bstorm(s|y)?\b|\blightning\b|\bthundery\b", "THUNDERSTORM"),
         (r"\bmist(s|y)?\b|\bhaz(e|y)\b", "FOG"),
         (r"\bovercast\b", "CLOUDY"),
@@ -82,6 +84,10 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"雪", "SNOW"),
     ],
 }
+# The kinds of value the lexicon says: a word of one kind said of a field of that kind says a value
+# the field has or cannot have; it says nothing of a field of another kind.
+_KINDS = (frozenset("PENDING PROCESSING CONFIRMED SHIPPED DELIVERED CANCELLED COMPLETED".split()),
+          frozenset("THUNDERSTORM FOG CLOUDY PARTLY_CLOUDY RAIN SUNNY CLEAR SNOW".split()))
 _COMPILED = {language: [(re.compile(p, re.I), frozenset(values.split())) for p, values in rows]
              for language, rows in _WORDS.items()}
 
@@ -96,6 +102,12 @@ def values_said(text: str, language: str) -> Iterable[tuple[str, frozenset[str]]
         if not any(start < e and s < end for s, e in taken):
             taken.append((start, end))
             yield text[start:end], values
+
+
+def of_its_kind(values: frozenset[str], allowed: Iterable[str]) -> bool:
+    """Whether the values a word says are all of the kind of a field that can take ``allowed``: "being
+    processed" is of a booking's life, whose status is CONFIRMED or CANCELLED, and not of the sky."""
+    return any(values <= kind and kind & set(allowed) for kind in _KINDS)
 
 
 # A thing said to hold nothing, or to hold something still: "no body", "it's only a title", "est
