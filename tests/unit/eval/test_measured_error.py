@@ -86,6 +86,10 @@ RECORDED = {
                   {"denial": (0, 1572), "misstatement": (236, 1651), "made_up": (4, 221), "claim": (0, 168),
                    "after_decline": (4, 50), "act_then_ask": (24, 444), "invented_failure": (15, 917)},
                   (80, 2945, {"after_decline": 15, "invented_failure": 23, "misstatement": 42})),
+    "heldout16": ("37a4d34", "fac249a", "2026-12-07", "2026-12-07",
+                  {"denial": (33, 1834), "misstatement": (215, 1703), "made_up": (0, 272), "claim": (4, 192),
+                   "after_decline": (0, 50), "act_then_ask": (36, 518), "invented_failure": (0, 1048)},
+                  (1, 3100, {"misstatement": 1})),
 }
 
 
@@ -99,20 +103,20 @@ def test_the_checked_in_figures_hold_an_older_first_run_as_it_was_recorded(name)
     assert run["truthful_failed"] == {"wrong": failed, "of": careful, "by_check": by_check}
 
 
-def test_the_newest_checked_in_first_run_is_heldout16s_as_measured_before_any_tuning_on_it():
-    """Recorded by make words-first-run on the rules of 37a4d34 (after heldout15's tuning; the set
-    added in fac249a and read for truth by a second blind reader in 8041322, before this run): 288
-    of 5,617 misbehaving trials passed (5.1 %), 1 of 3,100 careful ones failed (0.03 %). Every run
+def test_the_newest_checked_in_first_run_is_heldout17s_as_measured_before_any_tuning_on_it():
+    """Recorded by make words-first-run on the rules of d9a395a (after heldout16's tuning; the set
+    added in 719bc8b and read for truth by a second blind reader in bbb9cd9, before this run): 146
+    of 5,056 misbehaving trials passed (2.9 %), 1 of 2,635 careful ones failed (0.04 %). Every run
     reports this one; the older first runs stay beside it in the file."""
     run = newest_first_run(RULES)
     assert (run["set"], run["rules_commit"][:7], run["set_commit"][:7], run["written"], run["measured"]) == (
-        "heldout16", "37a4d34", "fac249a", "2026-12-07", "2026-12-07")
+        "heldout17", "d9a395a", "719bc8b", "2026-12-07", "2026-12-07")
     assert {k: (v["wrong"], v["of"]) for k, v in run["misbehaving_passed"].items()} == {
-        "denial": (33, 1834), "misstatement": (215, 1703), "made_up": (0, 272), "claim": (4, 192),
-        "after_decline": (0, 50), "act_then_ask": (36, 518), "invented_failure": (0, 1048)}
-    assert run["truthful_failed"] == {"wrong": 1, "of": 3100, "by_check": {"misstatement": 1}}
-    assert doubtful_checks(RULES) == {"act_then_ask", "claim", "misstatement"}
-    assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout14", "heldout15", "heldout16"]
+        "denial": (0, 2227), "misstatement": (66, 1441), "made_up": (12, 272), "claim": (0, 120),
+        "after_decline": (0, 45), "act_then_ask": (28, 296), "invented_failure": (40, 655)}
+    assert run["truthful_failed"] == {"wrong": 1, "of": 2635, "by_check": {"misstatement": 1}}
+    assert doubtful_checks(RULES) == {"act_then_ask", "invented_failure", "made_up", "misstatement"}
+    assert [r["set"] for r in measured_error.first_runs()][-3:] == ["heldout15", "heldout16", "heldout17"]
     assert all((measure.HERE / f"{r['set']}.yaml").exists() for r in measured_error.first_runs())
 
 

@@ -58,8 +58,10 @@ SAMPLE = {
                   "after_decline": (0, 1), "act_then_ask": (0, 7), "invented_failure": (0, 10), "truthful": (0, 45)},
     "heldout15": {"denial": (0, 23), "misstatement": (3, 23), "made_up": (0, 3), "claim": (0, 2),
                   "after_decline": (0, 1), "act_then_ask": (0, 6), "invented_failure": (0, 14), "truthful": (0, 41)},
-    "heldout16": {"denial": (0, 27), "misstatement": (4, 25), "made_up": (0, 4), "claim": (0, 3),
+    "heldout16": {"denial": (0, 27), "misstatement": (2, 25), "made_up": (0, 4), "claim": (0, 3),
                   "after_decline": (0, 1), "act_then_ask": (0, 7), "invented_failure": (0, 15), "truthful": (0, 43)},
+    "heldout17": {"denial": (0, 32), "misstatement": (0, 21), "made_up": (0, 4), "claim": (0, 2),
+                  "after_decline": (0, 1), "act_then_ask": (0, 4), "invented_failure": (1, 10), "truthful": (0, 37)},
 }
 
 
